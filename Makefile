@@ -1,0 +1,31 @@
+# `make demo` and `make test` each prepare .venv by themselves.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PYTEST_ARGS ?= -n 2
+
+.PHONY: demo test install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+# stamps: reinstall when pyproject.toml changes
+$(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[parity]"
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[all,dev]"
+	touch $@ $(VENV)/.demo-installed
+
+install: $(VENV)/.demo-installed
+
+demo: $(VENV)/.demo-installed
+	$(BIN)/jaxenvs report
+
+test: $(VENV)/.test-installed
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache

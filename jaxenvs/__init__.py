@@ -1,0 +1,36 @@
+"""jaxenvs: reinforcement-learning environments as pure JAX functions.
+
+    import jax, jaxenvs
+    env, params = jaxenvs.make("CartPole-v1")
+    obs, state = env.reset(key, params)
+    obs, state, reward, terminated, truncated, info = env.step(key, state, action, params)
+"""
+
+from jaxenvs import spaces, wrappers
+from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.registry import (
+    EnvSpec,
+    UnknownEnvError,
+    make,
+    make_vec,
+    register,
+    registered_envs,
+    spec,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "EnvParams",
+    "EnvSpec",
+    "EnvState",
+    "Environment",
+    "UnknownEnvError",
+    "make",
+    "make_vec",
+    "register",
+    "registered_envs",
+    "spaces",
+    "spec",
+    "wrappers",
+]

@@ -1,0 +1,195 @@
+"""`jaxenvs list | parity | report | bench | render`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _progress():
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        transient=False,
+    )
+
+
+def _select(ids: Sequence[str] | None, family: str | None) -> list[str]:
+    from jaxenvs.registry import registered_envs, spec
+
+    if ids:
+        for env_id in ids:
+            spec(env_id)  # UnknownEnvError early, naming the closest ids
+        return list(ids)
+    return registered_envs(family)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from jaxenvs.registry import registered_envs, spec
+
+    table = Table(title="jaxenvs environments")
+    for col in ("id", "family", "reference"):
+        table.add_column(col)
+    for env_id in registered_envs(args.family):
+        s = spec(env_id)
+        table.add_row(env_id, s.family, s.reference or "-")
+    Console().print(table)
+    return 0
+
+
+def cmd_parity(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from jaxenvs.parity import parity_ids, run_parity
+    from jaxenvs.parity.report import markdown_table, rich_table
+
+    ids = list(args.ids) if args.ids else parity_ids()
+    results = []
+    with _progress() as progress:
+        task = progress.add_task("parity", total=len(ids))
+        for env_id in ids:
+            progress.update(task, description=f"parity {env_id}")
+            results.append(run_parity(env_id, scale=args.scale, seed=args.seed))
+            progress.advance(task)
+    console = Console()
+    console.print(rich_table(results))
+    if args.verbose:
+        for r in results:
+            console.print(r.summary())
+    if args.markdown:
+        from pathlib import Path
+
+        Path(args.markdown).write_text(markdown_table(results, scale=args.scale))
+        console.print(f"wrote {args.markdown}")
+    return 0 if all(r.passed or r.skipped for r in results) else 1
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from jaxenvs.bench import rollout_throughput
+    from jaxenvs.parity import has_parity, run_parity
+    from jaxenvs.registry import spec
+
+    ids = _select(args.ids, args.family)
+    rows = []
+    failed = False
+    with _progress() as progress:
+        task = progress.add_task("report", total=len(ids))
+        for env_id in ids:
+            progress.update(task, description=f"report {env_id}")
+            s = spec(env_id)
+            try:
+                tp = rollout_throughput(env_id, num_envs=args.num_envs, num_steps=args.num_steps, repeats=3)
+                speed, compile_s = f"{tp.steps_per_second / 1e6:.2f}M", f"{tp.compile_seconds:.1f}"
+            except ImportError as e:
+                speed, compile_s = f"needs {e.name}", "-"
+            if has_parity(env_id) and not args.no_parity:
+                r = run_parity(env_id, scale=args.scale)
+                verdict = r.verdict if r.skipped is None else f"skipped: {r.skipped}"
+                failed |= r.verdict == "FAIL"
+            else:
+                verdict = "-"
+            rows.append((env_id, s.family, speed, compile_s, verdict, s.reference or "-"))
+            progress.advance(task)
+    table = Table(title=f"jaxenvs report: random-action rollout of {args.num_envs} envs x {args.num_steps} steps")
+    for col in ("id", "family", "steps/s", "compile s", "parity", "reference"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(*row)
+    Console().print(table)
+    return 1 if failed else 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from jaxenvs.bench import rollout_throughput
+
+    ids = _select(args.ids, args.family)
+    table = Table(title="jaxenvs bench (make_vec, random actions, compile excluded)")
+    for col in ("id", "num_envs", "steps/s", "compile s"):
+        table.add_column(col)
+    with _progress() as progress:
+        task = progress.add_task("bench", total=len(ids) * len(args.num_envs))
+        for env_id in ids:
+            for n in args.num_envs:
+                progress.update(task, description=f"bench {env_id} x{n}")
+                tp = rollout_throughput(env_id, num_envs=n, num_steps=args.num_steps, repeats=args.repeats)
+                table.add_row(env_id, str(n), f"{tp.steps_per_second:,.0f}", f"{tp.compile_seconds:.2f}")
+                progress.advance(task)
+    Console().print(table)
+    return 0
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from jaxenvs.export.video import record
+
+    path = record(args.id, steps=args.steps, out=args.out, seed=args.seed, fps=args.fps)
+    print(f"wrote {path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="jaxenvs", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="list registered environments")
+    p.add_argument("--family")
+    p.set_defaults(fn=cmd_list)
+
+    p = sub.add_parser("parity", help="check envs against their reference implementations")
+    p.add_argument("ids", nargs="*")
+    p.add_argument("--scale", type=float, default=1.0, help="multiplies the number of transitions compared")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--markdown", help="also write the table as markdown to this path")
+    p.add_argument("-v", "--verbose", action="store_true", help="print every check")
+    p.set_defaults(fn=cmd_parity)
+
+    p = sub.add_parser("report", help="throughput and parity verdict of every env")
+    p.add_argument("ids", nargs="*")
+    p.add_argument("--family")
+    p.add_argument("--num-envs", type=int, default=1024)
+    p.add_argument("--num-steps", type=int, default=100)
+    p.add_argument("--scale", type=float, default=0.25, help="parity size (1.0 = the full suite)")
+    p.add_argument("--no-parity", action="store_true")
+    p.set_defaults(fn=cmd_report)
+
+    p = sub.add_parser("bench", help="throughput of chosen envs at several batch sizes")
+    p.add_argument("ids", nargs="*")
+    p.add_argument("--family")
+    p.add_argument("--num-envs", type=int, nargs="+", default=[1, 64, 1024, 8192])
+    p.add_argument("--num-steps", type=int, default=100)
+    p.add_argument("--repeats", type=int, default=5)
+    p.set_defaults(fn=cmd_bench)
+
+    p = sub.add_parser("render", help="record a random policy to a GIF or MP4")
+    p.add_argument("id")
+    p.add_argument("--steps", type=int, default=200)
+    p.add_argument("--out", default="run.gif")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--fps", type=int, default=30)
+    p.set_defaults(fn=cmd_render)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from jaxenvs.registry import UnknownEnvError
+
+    try:
+        return args.fn(args)
+    except UnknownEnvError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

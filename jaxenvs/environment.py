@@ -1,0 +1,136 @@
+"""The `Environment` base class and the `EnvState` / `EnvParams` bases.
+
+An environment is a set of pure functions over explicit state: `reset(key, params)` and
+`step(key, state, action, params)`. A subclass implements `reset_env` and `step_env` (the MDP's
+transition alone); this base adds the time limit (`params.max_steps_in_episode`, counted in
+`state.time`, giving `truncated` like gymnasium's TimeLimit) and the `discount` info key.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from jaxenvs import spaces
+
+Array = jax.Array
+PRNGKey = jax.Array
+
+
+@struct.dataclass
+class EnvState:
+    """Base of every env state: `time` counts the steps taken in the current episode."""
+
+    time: Array
+
+
+@struct.dataclass
+class EnvParams:
+    """Base of every env's params. Fields that fix array shapes are declared static."""
+
+    max_steps_in_episode: int = 1000
+
+
+TEnvState = TypeVar("TEnvState", bound=EnvState)
+TEnvParams = TypeVar("TEnvParams", bound=EnvParams)
+
+
+def float_dtype() -> jnp.dtype:
+    """float64 when `jax_enable_x64` is on (as the numpy references compute), else float32."""
+    return jnp.result_type(float)
+
+
+class Environment(Generic[TEnvState, TEnvParams]):
+    """A pure-function environment.
+
+    Subclasses implement `default_params`, `reset_env`, `step_env`, `observation_space`,
+    `action_space`, and usually `render`. `step_env` returns
+    `(obs, state, reward, terminated, info)`; `step` adds the truncation and `discount`.
+    """
+
+    # --- to implement -------------------------------------------------------------------
+    @property
+    def default_params(self) -> TEnvParams:
+        raise NotImplementedError
+
+    def reset_env(self, key: PRNGKey, params: TEnvParams) -> tuple[Array, TEnvState]:
+        raise NotImplementedError
+
+    def step_env(
+        self, key: PRNGKey, state: TEnvState, action: Any, params: TEnvParams
+    ) -> tuple[Array, TEnvState, Array, Array, dict[str, Any]]:
+        raise NotImplementedError
+
+    def observation_space(self, params: TEnvParams | None = None) -> spaces.Space:
+        raise NotImplementedError
+
+    def action_space(self, params: TEnvParams | None = None) -> spaces.Space:
+        raise NotImplementedError
+
+    def render(self, state: TEnvState, params: TEnvParams | None = None) -> Array:
+        """A `uint8[H, W, 3]` picture of `state`; jit-able."""
+        raise NotImplementedError(f"{self.name} has no render yet")
+
+    # --- provided -----------------------------------------------------------------------
+    def reset(self, key: PRNGKey, params: TEnvParams | None = None) -> tuple[Array, TEnvState]:
+        if params is None:
+            params = self.default_params
+        return self.reset_env(key, params)
+
+    def step(
+        self,
+        key: PRNGKey,
+        state: TEnvState,
+        action: Any,
+        params: TEnvParams | None = None,
+    ) -> tuple[Array, TEnvState, Array, Array, Array, dict[str, Any]]:
+        """One transition, no reset: `(obs, state, reward, terminated, truncated, info)`."""
+        if params is None:
+            params = self.default_params
+        self._check_action_eagerly(action, params)
+        obs, state, reward, terminated, info = self.step_env(key, state, action, params)
+        terminated = jnp.asarray(terminated, dtype=jnp.bool_)
+        truncated = state.time >= params.max_steps_in_episode
+        info = dict(info)
+        info["discount"] = 1.0 - terminated.astype(jnp.float32)
+        return obs, state, jnp.asarray(reward, jnp.float32), terminated, truncated, info
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def num_actions(self) -> int:
+        """The number of discrete actions (the flattened size for a continuous action)."""
+        space = self.action_space(self.default_params)
+        if isinstance(space, spaces.Discrete):
+            return space.n
+        if isinstance(space, spaces.MultiDiscrete):
+            return int(jnp.prod(jnp.asarray(space.nvec)))
+        return int(jnp.prod(jnp.asarray(space.shape)))
+
+    @property
+    def unwrapped(self) -> Environment:
+        return self
+
+    def _check_action_eagerly(self, action: Any, params: TEnvParams) -> None:
+        """Raise a clear `ValueError` for an out-of-space action when not tracing."""
+        leaves = jax.tree_util.tree_leaves(action)
+        if any(isinstance(leaf, jax.core.Tracer) for leaf in leaves):
+            return
+        space = self.action_space(params)
+        try:
+            ok = bool(space.contains(action))
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise ValueError(
+                f"{self.name}: action {action!r} is not in its action space {space}"
+                f" ({space.describe()})"
+            )
+
+    def __repr__(self) -> str:
+        return f"{self.name}()"

@@ -1,0 +1,1 @@
+"""Environments, one file each, grouped by family."""

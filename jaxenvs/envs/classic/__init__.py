@@ -1,0 +1,2 @@
+"""Classic control, exactly as gymnasium defines it: CartPole, Acrobot, MountainCar,
+MountainCarContinuous, Pendulum."""

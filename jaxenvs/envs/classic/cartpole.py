@@ -1,0 +1,132 @@
+"""CartPole: balance a pole on a cart by pushing it left or right.
+
+Reference: gymnasium `CartPole-v1` (500 steps) and `CartPole-v0` (200 steps),
+`gymnasium/envs/classic_control/cartpole.py`. Same constants, explicit Euler integrator,
+termination when |x| > 2.4 or |theta| > 12 degrees, reward 1 on every step including the
+terminating one (`sutton_barto_reward=True`: 0 per step, -1 on termination), reset uniform
+in [-0.05, 0.05]^4.
+
+Differs: the reference computes in float64 and returns float32 observations; here the
+dynamics run in float32 unless `jax_enable_x64` is on (then float64, matching the reference
+to rounding). Invalid action: any action other than 1 pushes left, like the reference's
+`force_mag if action == 1 else -force_mag`.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+
+
+@struct.dataclass
+class CartPoleState(EnvState):
+    x: jax.Array  # cart position (m)
+    x_dot: jax.Array  # cart velocity (m/s)
+    theta: jax.Array  # pole angle from upright (rad)
+    theta_dot: jax.Array  # pole angular velocity (rad/s)
+
+
+@struct.dataclass
+class CartPoleParams(EnvParams):
+    gravity: float = 9.8
+    masscart: float = 1.0
+    masspole: float = 0.1
+    length: float = 0.5  # half the pole's length
+    force_mag: float = 10.0
+    tau: float = 0.02  # seconds between state updates
+    theta_threshold_radians: float = 12 * 2 * np.pi / 360
+    x_threshold: float = 2.4
+    sutton_barto_reward: bool = struct.field(pytree_node=False, default=False)
+    euler: bool = struct.field(pytree_node=False, default=True)  # False: semi-implicit
+    max_steps_in_episode: int = 500
+
+
+def dynamics(state: CartPoleState, action: jax.Array, params: CartPoleParams) -> CartPoleState:
+    """One integration step of the cart-pole equations (gymnasium's `step` physics)."""
+    dtype = state.x.dtype
+    force = jnp.where(action == 1, params.force_mag, -params.force_mag).astype(dtype)
+    costheta, sintheta = jnp.cos(state.theta), jnp.sin(state.theta)
+    total_mass = params.masspole + params.masscart
+    polemass_length = params.masspole * params.length
+    temp = (force + polemass_length * state.theta_dot**2 * sintheta) / total_mass
+    thetaacc = (params.gravity * sintheta - costheta * temp) / (
+        params.length * (4.0 / 3.0 - params.masspole * costheta**2 / total_mass)
+    )
+    xacc = temp - polemass_length * thetaacc * costheta / total_mass
+    tau = params.tau
+    if params.euler:
+        x = state.x + tau * state.x_dot
+        x_dot = state.x_dot + tau * xacc
+        theta = state.theta + tau * state.theta_dot
+        theta_dot = state.theta_dot + tau * thetaacc
+    else:
+        x_dot = state.x_dot + tau * xacc
+        x = state.x + tau * x_dot
+        theta_dot = state.theta_dot + tau * thetaacc
+        theta = state.theta + tau * theta_dot
+    return state.replace(
+        x=x.astype(dtype),
+        x_dot=x_dot.astype(dtype),
+        theta=theta.astype(dtype),
+        theta_dot=theta_dot.astype(dtype),
+    )
+
+
+def is_terminal(state: CartPoleState, params: CartPoleParams) -> jax.Array:
+    return (
+        (state.x < -params.x_threshold)
+        | (state.x > params.x_threshold)
+        | (state.theta < -params.theta_threshold_radians)
+        | (state.theta > params.theta_threshold_radians)
+    )
+
+
+def get_obs(state: CartPoleState) -> jax.Array:
+    return jnp.stack([state.x, state.x_dot, state.theta, state.theta_dot]).astype(jnp.float32)
+
+
+class CartPole(Environment[CartPoleState, CartPoleParams]):
+    @property
+    def default_params(self) -> CartPoleParams:
+        return CartPoleParams()
+
+    def reset_env(self, key, params):
+        x, x_dot, theta, theta_dot = jax.random.uniform(
+            key, (4,), dtype=float_dtype(), minval=-0.05, maxval=0.05
+        )
+        state = CartPoleState(
+            time=jnp.zeros((), jnp.int32), x=x, x_dot=x_dot, theta=theta, theta_dot=theta_dot
+        )
+        return get_obs(state), state
+
+    def step_env(self, key, state, action, params):
+        state = dynamics(state, action, params)
+        state = state.replace(time=state.time + 1)
+        terminated = is_terminal(state, params)
+        if params.sutton_barto_reward:
+            reward = jnp.where(terminated, -1.0, 0.0)
+        else:
+            reward = jnp.ones(())
+        return get_obs(state), state, reward, terminated, {}
+
+    def observation_space(self, params=None):
+        params = self.default_params if params is None else params
+        high = np.array(
+            [params.x_threshold * 2, np.inf, params.theta_threshold_radians * 2, np.inf],
+            dtype=np.float32,
+        )
+        return spaces.Box(-high, high, shape=(4,), dtype=jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(2)
+
+    def render(self, state, params=None):
+        from jaxenvs.envs.classic import _draw
+
+        params = self.default_params if params is None else params
+        return _draw.cartpole(state, params)

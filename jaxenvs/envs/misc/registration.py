@@ -1,0 +1,3 @@
+"""Ids of this family, as data: `"module:Class"` strings, imported only by `make`."""
+
+REGISTRATIONS: list[dict] = []

@@ -1,0 +1,199 @@
+"""Ids -> entry points. `make` imports an env's module only when that id is asked for.
+
+Each family lists its ids in a small data-only module (`jaxenvs/envs/<family>/registration.py`,
+`jaxenvs/adapters/registration.py`) that names entry points as `"module:attribute"` strings, so
+`import jaxenvs` imports none of the environments, nor brax, gymnasium or any reference.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from jaxenvs.wrappers.autoreset import AutoReset
+from jaxenvs.wrappers.base import Wrapper
+
+# Data-only modules whose `REGISTRATIONS` are registered at import time.
+_FAMILY_MODULES = (
+    "jaxenvs.envs.classic.registration",
+    "jaxenvs.envs.toy_text.registration",
+    "jaxenvs.envs.minatar.registration",
+    "jaxenvs.envs.bsuite.registration",
+    "jaxenvs.envs.misc.registration",
+    "jaxenvs.adapters.registration",
+)
+
+
+class UnknownEnvError(KeyError):
+    """Raised by `make` for an id that is not registered; names the closest ids."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else ""
+
+
+@dataclasses.dataclass(frozen=True)
+class EnvSpec:
+    """What `make(id)` builds.
+
+    entry_point: `"module:attribute"` (or a callable) returning an `Environment` when called
+        with `env_kwargs`.
+    env_kwargs: constructor arguments (what the id fixes, e.g. a game or a sweep setting).
+    params: overrides applied to the env's `default_params` (e.g. the time limit).
+    reference: the reference implementation this env is checked against, in words.
+    family: "classic", "minatar", ... used for grouping in reports.
+    extra: the pip extra that provides the library the entry point needs, if any.
+    """
+
+    id: str
+    entry_point: str | Callable[..., Any]
+    env_kwargs: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    reference: str | None = None
+    family: str = "user"
+    extra: str | None = None
+
+
+_REGISTRY: dict[str, EnvSpec] = {}
+_FAMILIES_LOADED = False
+
+
+def register(
+    id: str,
+    entry_point: str | Callable[..., Any],
+    *,
+    env_kwargs: Mapping[str, Any] | None = None,
+    params: Mapping[str, Any] | None = None,
+    reference: str | None = None,
+    family: str = "user",
+    extra: str | None = None,
+    overwrite: bool = False,
+) -> EnvSpec:
+    """Register `id`; `entry_point` is `"module:attribute"` or a callable making the env."""
+    if not overwrite and id in _REGISTRY:
+        raise ValueError(f"{id!r} is already registered; pass overwrite=True to replace it")
+    if isinstance(entry_point, str) and ":" not in entry_point:
+        raise ValueError(f"entry_point must read 'module:attribute', got {entry_point!r}")
+    spec = EnvSpec(
+        id=id,
+        entry_point=entry_point,
+        env_kwargs=dict(env_kwargs or {}),
+        params=dict(params or {}),
+        reference=reference,
+        family=family,
+        extra=extra,
+    )
+    _REGISTRY[id] = spec
+    return spec
+
+
+def _load_families() -> None:
+    global _FAMILIES_LOADED
+    if _FAMILIES_LOADED:
+        return
+    _FAMILIES_LOADED = True
+    for module_name in _FAMILY_MODULES:
+        module = importlib.import_module(module_name)
+        for entry in module.REGISTRATIONS:
+            entry = dict(entry)
+            register(entry.pop("id"), entry.pop("entry_point"), overwrite=True, **entry)
+
+
+def registered_envs(family: str | None = None) -> list[str]:
+    """Every registered id (of one family if given), in registration order."""
+    _load_families()
+    return [i for i, s in _REGISTRY.items() if family is None or s.family == family]
+
+
+def spec(id: str) -> EnvSpec:
+    """The `EnvSpec` of `id`, or `UnknownEnvError` naming the closest ids."""
+    _load_families()
+    try:
+        return _REGISTRY[id]
+    except KeyError:
+        close = difflib.get_close_matches(id, list(_REGISTRY), n=5, cutoff=0.5)
+        if not close:
+            close = [i for i in _REGISTRY if id.lower() in i.lower()][:5]
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        raise UnknownEnvError(
+            f"No environment registered as {id!r}.{hint} (jaxenvs.registered_envs() lists all.)"
+        ) from None
+
+
+def _resolve(entry_point: str | Callable[..., Any], extra: str | None) -> Callable[..., Any]:
+    if callable(entry_point):
+        return entry_point
+    module_name, _, attr = entry_point.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        missing = e.name or ""
+        if extra is not None and not missing.startswith("jaxenvs"):
+            raise ImportError(
+                f"{entry_point} needs {missing!r}, which is not installed: "
+                f'pip install "jaxenvs[{extra}]"',
+                name=missing,
+            ) from e
+        raise
+    return getattr(module, attr)
+
+
+def make_raw(id: str) -> Any:
+    """The raw environment of `id` (no wrappers, no params)."""
+    s = spec(id)
+    return _resolve(s.entry_point, s.extra)(**s.env_kwargs)
+
+
+def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any]) -> Any:
+    """`params` with `overrides` applied; unknown names raise a `TypeError` naming the valid ones."""
+    if not overrides:
+        return params
+    valid = [f.name for f in dataclasses.fields(params)]
+    unknown = sorted(set(overrides) - set(valid))
+    if unknown:
+        raise TypeError(
+            f"{env.name}: unknown parameter(s) {', '.join(map(repr, unknown))}; "
+            f"valid parameters are: {', '.join(valid)}"
+        )
+    return params.replace(**overrides)
+
+
+def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
+    """Build `id`: returns `(env, params)`.
+
+    autoreset: wrap in `AutoReset` (same-step reset, `info["final_observation"]`); pass
+        `False` for the raw env, whose `step` never resets.
+    overrides: params fields to change, e.g. `max_steps_in_episode=200`.
+    """
+    s = spec(id)
+    env = _resolve(s.entry_point, s.extra)(**s.env_kwargs)
+    params = apply_overrides(env, env.default_params, s.params)
+    params = apply_overrides(env, params, overrides)
+    if s.params or overrides:
+        env = RegisteredDefaults(env, params)
+    if autoreset:
+        env = AutoReset(env)
+    return env, params
+
+
+def make_vec(id: str, num_envs: int, **overrides: Any) -> tuple[Any, Any]:
+    """A batched env of `num_envs` copies of `id` (one key per call; resets only finished envs)."""
+    from jaxenvs.wrappers.vector import VecEnv
+
+    env, params = make(id, autoreset=False, **overrides)
+    return VecEnv(env, num_envs), params
+
+
+class RegisteredDefaults(Wrapper):
+    """Makes the params `make` built (registered values and overrides) the env's defaults,
+    so that `env.step(key, state, action)` without params uses them."""
+
+    def __init__(self, env: Any, params: Any):
+        super().__init__(env)
+        self._registered_params = params
+
+    @property
+    def default_params(self) -> Any:
+        return self._registered_params

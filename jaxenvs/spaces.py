@@ -1,0 +1,299 @@
+"""Spaces: Discrete, MultiDiscrete, Box, Dict and Tuple.
+
+`sample(key)` and `contains(x)` are pure JAX and jit-able (`contains` returns a boolean
+array). `to_gymnasium()` and `from_gymnasium(space)` convert both ways; gymnasium is imported
+only when they are called.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+class Space:
+    """Base class: the set of valid observations or actions."""
+
+    shape: tuple[int, ...] = ()
+    dtype: Any = None
+
+    def sample(self, key: jax.Array) -> Any:
+        raise NotImplementedError
+
+    def contains(self, x: Any) -> jax.Array:
+        raise NotImplementedError
+
+    def to_gymnasium(self):
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return repr(self)
+
+
+def _has_shape(x: Any, shape: tuple[int, ...]) -> bool:
+    return tuple(jnp.shape(x)) == tuple(shape)
+
+
+class Discrete(Space):
+    """Integers `start, ..., start + n - 1`."""
+
+    def __init__(self, n: int, start: int = 0, dtype: Any = jnp.int32):
+        if int(n) <= 0:
+            raise ValueError(f"Discrete needs n > 0, got {n}")
+        self.n = int(n)
+        self.start = int(start)
+        self.shape = ()
+        self.dtype = jnp.dtype(dtype)
+
+    def sample(self, key: jax.Array) -> jax.Array:
+        return jax.random.randint(key, (), self.start, self.start + self.n, dtype=self.dtype)
+
+    def contains(self, x: Any) -> jax.Array:
+        x = jnp.asarray(x)
+        if x.shape != () or not (
+            jnp.issubdtype(x.dtype, jnp.integer) or jnp.issubdtype(x.dtype, jnp.bool_)
+        ):
+            if x.shape == () and jnp.issubdtype(x.dtype, jnp.floating):
+                return (x == jnp.round(x)) & (x >= self.start) & (x < self.start + self.n)
+            return jnp.asarray(False)
+        return (x >= self.start) & (x < self.start + self.n)
+
+    def to_gymnasium(self):
+        import gymnasium
+
+        return gymnasium.spaces.Discrete(self.n, start=self.start)
+
+    def describe(self) -> str:
+        return f"integers in [{self.start}, {self.start + self.n - 1}]"
+
+    def __repr__(self) -> str:
+        return f"Discrete({self.n})" if self.start == 0 else f"Discrete({self.n}, start={self.start})"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, Discrete) and (self.n, self.start) == (other.n, other.start)
+
+
+class MultiDiscrete(Space):
+    """A vector of integers, entry `i` in `[0, nvec[i])`."""
+
+    def __init__(self, nvec: Sequence[int] | np.ndarray, dtype: Any = jnp.int32):
+        self.nvec = np.asarray(nvec, dtype=np.int64)
+        if (self.nvec <= 0).any():
+            raise ValueError(f"MultiDiscrete needs every nvec > 0, got {self.nvec}")
+        self.shape = tuple(self.nvec.shape)
+        self.dtype = jnp.dtype(dtype)
+
+    def sample(self, key: jax.Array) -> jax.Array:
+        u = jax.random.uniform(key, self.shape)
+        return jnp.floor(u * jnp.asarray(self.nvec)).astype(self.dtype)
+
+    def contains(self, x: Any) -> jax.Array:
+        x = jnp.asarray(x)
+        if not _has_shape(x, self.shape) or not jnp.issubdtype(x.dtype, jnp.integer):
+            return jnp.asarray(False)
+        return jnp.all((x >= 0) & (x < jnp.asarray(self.nvec)))
+
+    def to_gymnasium(self):
+        import gymnasium
+
+        return gymnasium.spaces.MultiDiscrete(self.nvec)
+
+    def describe(self) -> str:
+        return f"integer arrays of shape {self.shape}, entry i in [0, nvec[i]) with nvec={self.nvec.tolist()}"
+
+    def __repr__(self) -> str:
+        return f"MultiDiscrete({self.nvec.tolist()})"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, MultiDiscrete) and np.array_equal(self.nvec, other.nvec)
+
+
+class Box(Space):
+    """Arrays of `shape` and `dtype` with `low <= x <= high` elementwise.
+
+    Sampling follows gymnasium: uniform where both bounds are finite, exponential on a
+    half-bounded side, normal where unbounded; booleans are fair coins, integers uniform.
+    """
+
+    def __init__(
+        self,
+        low: Any,
+        high: Any,
+        shape: Sequence[int] | None = None,
+        dtype: Any = jnp.float32,
+    ):
+        self.dtype = jnp.dtype(dtype)
+        if shape is None:
+            shape = np.broadcast_shapes(np.shape(low), np.shape(high))
+        self.shape = tuple(int(s) for s in shape)
+        np_dtype = np.bool_ if self.dtype == jnp.bool_ else np.float64
+        self.low = np.broadcast_to(np.asarray(low, dtype=np_dtype), self.shape).copy()
+        self.high = np.broadcast_to(np.asarray(high, dtype=np_dtype), self.shape).copy()
+        if (self.low > self.high).any():
+            raise ValueError("Box needs low <= high everywhere")
+
+    def sample(self, key: jax.Array) -> jax.Array:
+        if self.dtype == jnp.bool_:
+            return jax.random.bernoulli(key, 0.5, self.shape) & jnp.asarray(self.high) | jnp.asarray(
+                self.low
+            )
+        if jnp.issubdtype(self.dtype, jnp.integer):
+            low = np.maximum(self.low, np.iinfo(np.int32).min // 2)
+            high = np.minimum(self.high, np.iinfo(np.int32).max // 2)
+            return jax.random.randint(key, self.shape, low, high + 1).astype(self.dtype)
+        k_u, k_n, k_e = jax.random.split(key, 3)
+        low, high = jnp.asarray(self.low), jnp.asarray(self.high)
+        finite_low, finite_high = np.isfinite(self.low), np.isfinite(self.high)
+        uniform = jax.random.uniform(
+            k_u, self.shape, minval=jnp.where(finite_low, low, 0.0), maxval=jnp.where(finite_high, high, 1.0)
+        )
+        normal = jax.random.normal(k_n, self.shape)
+        expo = jax.random.exponential(k_e, self.shape)
+        out = jnp.where(
+            finite_low & finite_high,
+            uniform,
+            jnp.where(finite_low, low + expo, jnp.where(finite_high, high - expo, normal)),
+        )
+        return out.astype(self.dtype)
+
+    def contains(self, x: Any) -> jax.Array:
+        x = jnp.asarray(x)
+        if not _has_shape(x, self.shape):
+            return jnp.asarray(False)
+        if self.dtype == jnp.bool_:
+            return jnp.asarray(x.dtype == jnp.bool_)
+        if jnp.issubdtype(x.dtype, jnp.complexfloating):
+            return jnp.asarray(False)
+        # compare in float64 on the numpy side where possible; in float32 the bounds round
+        low = jnp.asarray(self.low, dtype=x.dtype if jnp.issubdtype(x.dtype, jnp.floating) else None)
+        high = jnp.asarray(self.high, dtype=x.dtype if jnp.issubdtype(x.dtype, jnp.floating) else None)
+        return jnp.all((x >= low) & (x <= high))
+
+    def to_gymnasium(self):
+        import gymnasium
+
+        return gymnasium.spaces.Box(
+            low=self.low.astype(np.dtype(self.dtype)) if self.dtype != jnp.bool_ else 0,
+            high=self.high.astype(np.dtype(self.dtype)) if self.dtype != jnp.bool_ else 1,
+            shape=self.shape,
+            dtype=np.dtype(self.dtype),
+        )
+
+    def describe(self) -> str:
+        if self.low.size and (self.low == self.low.flat[0]).all() and (self.high == self.high.flat[0]).all():
+            return f"{self.dtype} arrays of shape {self.shape} in [{self.low.flat[0]}, {self.high.flat[0]}]"
+        return f"{self.dtype} arrays of shape {self.shape} within elementwise bounds"
+
+    def __repr__(self) -> str:
+        return f"Box(shape={self.shape}, dtype={self.dtype})"
+
+    def __eq__(self, other: Any) -> bool:
+        return (
+            isinstance(other, Box)
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and np.array_equal(self.low, other.low)
+            and np.array_equal(self.high, other.high)
+        )
+
+
+class Dict(Space):
+    """A mapping of named sub-spaces; samples and members are dicts."""
+
+    def __init__(self, spaces: Mapping[str, Space]):
+        self.spaces = OrderedDict(spaces)
+        self.shape = ()
+        self.dtype = None
+
+    def sample(self, key: jax.Array) -> dict[str, Any]:
+        keys = jax.random.split(key, max(len(self.spaces), 1))
+        return {name: space.sample(k) for (name, space), k in zip(self.spaces.items(), keys)}
+
+    def contains(self, x: Any) -> jax.Array:
+        if not isinstance(x, Mapping) or set(x) != set(self.spaces):
+            return jnp.asarray(False)
+        result = jnp.asarray(True)
+        for name, space in self.spaces.items():
+            result = result & space.contains(x[name])
+        return result
+
+    def to_gymnasium(self):
+        import gymnasium
+
+        return gymnasium.spaces.Dict({k: s.to_gymnasium() for k, s in self.spaces.items()})
+
+    def __getitem__(self, key: str) -> Space:
+        return self.spaces[key]
+
+    def __repr__(self) -> str:
+        return "Dict(" + ", ".join(f"{k}: {v!r}" for k, v in self.spaces.items()) + ")"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, Dict) and dict(self.spaces) == dict(other.spaces)
+
+
+class Tuple(Space):
+    """A fixed-length tuple of sub-spaces; samples and members are tuples."""
+
+    def __init__(self, spaces: Sequence[Space]):
+        self.spaces = tuple(spaces)
+        self.shape = ()
+        self.dtype = None
+
+    def sample(self, key: jax.Array) -> tuple[Any, ...]:
+        keys = jax.random.split(key, max(len(self.spaces), 1))
+        return tuple(space.sample(k) for space, k in zip(self.spaces, keys))
+
+    def contains(self, x: Any) -> jax.Array:
+        if not isinstance(x, (tuple, list)) or len(x) != len(self.spaces):
+            return jnp.asarray(False)
+        result = jnp.asarray(True)
+        for space, item in zip(self.spaces, x):
+            result = result & space.contains(item)
+        return result
+
+    def to_gymnasium(self):
+        import gymnasium
+
+        return gymnasium.spaces.Tuple(tuple(s.to_gymnasium() for s in self.spaces))
+
+    def __getitem__(self, index: int) -> Space:
+        return self.spaces[index]
+
+    def __len__(self) -> int:
+        return len(self.spaces)
+
+    def __repr__(self) -> str:
+        return "Tuple(" + ", ".join(repr(s) for s in self.spaces) + ")"
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, Tuple) and self.spaces == other.spaces
+
+
+def from_gymnasium(space: Any) -> Space:
+    """Convert a gymnasium space into the jaxenvs space holding the same values."""
+    import gymnasium
+
+    gs = gymnasium.spaces
+    if isinstance(space, gs.Discrete):
+        return Discrete(int(space.n), start=int(space.start))
+    if isinstance(space, gs.MultiBinary):
+        return Box(0, 1, shape=space.shape, dtype=jnp.int8)
+    if isinstance(space, gs.MultiDiscrete):
+        if np.any(space.start != 0):
+            raise ValueError("MultiDiscrete spaces with a non-zero start are not supported")
+        return MultiDiscrete(space.nvec)
+    if isinstance(space, gs.Box):
+        if space.dtype == np.bool_:
+            return Box(False, True, shape=space.shape, dtype=jnp.bool_)
+        return Box(space.low, space.high, shape=space.shape, dtype=space.dtype)
+    if isinstance(space, gs.Dict):
+        return Dict({k: from_gymnasium(v) for k, v in space.spaces.items()})
+    if isinstance(space, gs.Tuple):
+        return Tuple([from_gymnasium(s) for s in space.spaces])
+    raise TypeError(f"cannot convert gymnasium space {space!r} to a jaxenvs space")

@@ -1,0 +1,153 @@
+"""`check_env(env, params)`: the conformance checker every env and adapter passes.
+
+It checks, under `jit` and `vmap`: reset and step run; observations lie in the observation
+space with its dtype; rewards are float32 scalars, flags booleans; `info` has the same keys
+and shapes at every step (terminal or not) and always `discount`; a fixed key gives the same
+result twice; the step compiles once for repeated calls; a state survives
+`flax.serialization` unchanged; a vmapped batch matches the single env. Users can run it on
+their own environments. It raises `AssertionError` saying what failed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chex
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import serialization
+
+from jaxenvs import spaces
+
+
+def _tree_equal(a: Any, b: Any) -> bool:
+    la, lb = jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)
+    if jax.tree_util.tree_structure(a) != jax.tree_util.tree_structure(b):
+        return False
+    return all(
+        np.asarray(x).shape == np.asarray(y).shape
+        and np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True)
+        for x, y in zip(la, lb)
+    )
+
+
+def _structure(tree: Any) -> Any:
+    return jax.tree_util.tree_map(lambda x: (jnp.shape(x), jnp.asarray(x).dtype), tree)
+
+
+def _check_obs(space: spaces.Space, obs: Any, where: str) -> None:
+    assert bool(space.contains(obs)), f"{where}: observation {obs!r} is not in {space!r}"
+    if isinstance(space, (spaces.Box, spaces.Discrete, spaces.MultiDiscrete)):
+        assert jnp.asarray(obs).dtype == space.dtype, (
+            f"{where}: observation dtype {jnp.asarray(obs).dtype} differs from the space's {space.dtype}"
+        )
+
+
+def check_env(
+    env: Any,
+    params: Any = None,
+    num_steps: int = 200,
+    num_envs: int = 4,
+    seed: int = 0,
+    check_render: bool = False,
+) -> None:
+    """Check `env` (raw or wrapped) against the jaxenvs interface; raise on the first failure."""
+    params = env.default_params if params is None else params
+    key = jax.random.key(seed)
+    obs_space = env.observation_space(params)
+    act_space = env.action_space(params)
+    name = getattr(env, "name", type(env).__name__)
+
+    # reset: jit, space, determinism
+    reset = jax.jit(env.reset)
+    obs, state = reset(key, params)
+    _check_obs(obs_space, obs, f"{name}.reset")
+    obs2, state2 = reset(key, params)
+    assert _tree_equal((obs, state), (obs2, state2)), f"{name}.reset is not deterministic for a fixed key"
+    assert bool(act_space.contains(act_space.sample(key))), f"{name}: a sampled action is not in {act_space!r}"
+
+    # step: jit compiles once across calls; types; stable info
+    traced = chex.assert_max_traces(env.step, n=1)
+    step = jax.jit(traced)
+    keys = jax.random.split(jax.random.key(seed + 1), num_steps)
+    info_structure = None
+    for i in range(num_steps):
+        k_act, k_step = jax.random.split(keys[i])
+        action = act_space.sample(k_act)
+        obs, state, reward, terminated, truncated, info = step(k_step, state, action, params)
+        where = f"{name}.step (step {i})"
+        _check_obs(obs_space, obs, where)
+        assert jnp.shape(reward) == () and jnp.asarray(reward).dtype == jnp.float32, (
+            f"{where}: reward must be a float32 scalar, got {jnp.asarray(reward).dtype}{jnp.shape(reward)}"
+        )
+        for flag_name, flag in (("terminated", terminated), ("truncated", truncated)):
+            assert jnp.shape(flag) == () and jnp.asarray(flag).dtype == jnp.bool_, (
+                f"{where}: {flag_name} must be a bool scalar, got {jnp.asarray(flag).dtype}{jnp.shape(flag)}"
+            )
+        assert isinstance(info, dict) and "discount" in info, f"{where}: info lacks 'discount'"
+        expected = 1.0 - float(terminated)
+        assert float(info["discount"]) == expected, f"{where}: info['discount'] must be 1 - terminated"
+        if info_structure is None:
+            info_structure = _structure(info)
+        else:
+            assert _structure(info) == info_structure, (
+                f"{where}: info keys or shapes changed: {info_structure} -> {_structure(info)}"
+            )
+        if (bool(terminated) or bool(truncated)) and "final_observation" not in info:
+            # a raw env (no auto-reset) is undefined past the end of an episode, as in gymnasium
+            obs, state = reset(k_act, params)
+    chex.clear_trace_counter()
+
+    # determinism of step
+    k_act, k_step = jax.random.split(jax.random.key(seed + 2))
+    action = act_space.sample(k_act)
+    out1 = step(k_step, state, action, params)
+    out2 = step(k_step, state, action, params)
+    assert _tree_equal(out1, out2), f"{name}.step is not deterministic for a fixed key"
+
+    # serialization round trip
+    restored = serialization.from_bytes(state, serialization.to_bytes(state))
+    assert _tree_equal(state, restored), f"{name}: the state changes through flax.serialization"
+
+    # vmap over keys, states and actions matches the single env
+    reset_keys = jax.random.split(jax.random.key(seed + 3), num_envs)
+    b_obs, b_state = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(reset_keys, params)
+    single = reset(reset_keys[1], params)
+    assert _tree_equal(jax.tree_util.tree_map(lambda x: x[1], (b_obs, b_state)), single), (
+        f"{name}: vmapped reset differs from the single env"
+    )
+    act_keys = jax.random.split(jax.random.key(seed + 4), num_envs)
+    b_action = jax.vmap(act_space.sample)(act_keys)
+    step_keys = jax.random.split(jax.random.key(seed + 5), num_envs)
+    b_out = jax.jit(jax.vmap(env.step, in_axes=(0, 0, 0, None)))(step_keys, b_state, b_action, params)
+    one = step(
+        step_keys[1],
+        jax.tree_util.tree_map(lambda x: x[1], b_state),
+        jax.tree_util.tree_map(lambda x: x[1], b_action),
+        params,
+    )
+    b_one = jax.tree_util.tree_map(lambda x: x[1], b_out)
+    for a, b in zip(jax.tree_util.tree_leaves(b_one), jax.tree_util.tree_leaves(one)):
+        a, b = np.asarray(a), np.asarray(b)
+        assert a.shape == b.shape, f"{name}: vmapped step shapes differ from the single env"
+        if np.issubdtype(a.dtype, np.floating):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5, err_msg=f"{name}: vmapped step differs")
+        else:
+            assert np.array_equal(a, b), f"{name}: vmapped step differs from the single env"
+
+    # a lax.scan rollout: fixed structure across terminal steps
+    def body(carry, k):
+        s = carry
+        ka, ks = jax.random.split(k)
+        o, s, r, te, tr, inf = env.step(ks, s, act_space.sample(ka), params)
+        return s, (r, te, tr)
+
+    _, (rewards, _, _) = jax.jit(lambda s, ks: jax.lax.scan(body, s, ks))(state, keys[:16])
+    assert rewards.shape == (16,), f"{name}: a lax.scan rollout failed"
+
+    if check_render:
+        img = jax.jit(env.render)(state, params)
+        assert img.ndim == 3 and img.shape[-1] == 3 and img.dtype == jnp.uint8, (
+            f"{name}.render must return uint8[H, W, 3], got {img.dtype}{img.shape}"
+        )

@@ -1,0 +1,23 @@
+"""Wrappers, one concern per file."""
+
+from jaxenvs.wrappers.action import ClipAction
+from jaxenvs.wrappers.autoreset import AutoReset
+from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.checked import Checked, checked_jit
+from jaxenvs.wrappers.legacy import LegacyStep
+from jaxenvs.wrappers.log import LogEnvState, LogWrapper
+from jaxenvs.wrappers.observation import FlattenObservation
+from jaxenvs.wrappers.vector import VecEnv
+
+__all__ = [
+    "AutoReset",
+    "Checked",
+    "ClipAction",
+    "FlattenObservation",
+    "LegacyStep",
+    "LogEnvState",
+    "LogWrapper",
+    "VecEnv",
+    "Wrapper",
+    "checked_jit",
+]

@@ -1,0 +1,22 @@
+"""`ClipAction`: continuous actions clipped to the action space's bounds before the step."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from jaxenvs import spaces
+from jaxenvs.wrappers.base import Wrapper
+
+
+class ClipAction(Wrapper):
+    def __init__(self, env):
+        super().__init__(env)
+        if not isinstance(env.action_space(env.default_params), spaces.Box):
+            raise TypeError(f"ClipAction needs a Box action space; {env.name} has "
+                            f"{env.action_space(env.default_params)!r}")
+
+    def step(self, key, state, action, params=None):
+        params = self._params(params)
+        space = self._env.action_space(params)
+        action = jnp.clip(action, jnp.asarray(space.low, space.dtype), jnp.asarray(space.high, space.dtype))
+        return self._env.step(key, state, action.astype(space.dtype), params)

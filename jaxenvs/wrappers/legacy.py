@@ -1,0 +1,22 @@
+"""`LegacyStep`: the pre-1.0 gymnax step `(obs, state, reward, done, info)` for PureJaxRL-era code.
+
+`done = terminated or truncated`; `info` keeps `discount` (0 only on termination) and gains
+`terminated` and `truncated`, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from jaxenvs.wrappers.base import Wrapper
+
+
+class LegacyStep(Wrapper):
+    def step(self, key, state, action, params=None):
+        obs, state, reward, terminated, truncated, info = self._env.step(
+            key, state, action, self._params(params)
+        )
+        info = dict(info)
+        info["terminated"] = terminated
+        info["truncated"] = truncated
+        return obs, state, reward, jnp.logical_or(terminated, truncated), info

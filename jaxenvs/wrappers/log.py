@@ -1,0 +1,69 @@
+"""`LogWrapper`: episode returns and lengths in `info`, PureJaxRL's keys.
+
+`info["returned_episode"]` is true on the step an episode ends (terminated or truncated);
+`returned_episode_returns` / `returned_episode_lengths` hold the last finished episode's
+return and length (updated on that step), `timestep` counts all steps. Every finished episode
+is counted exactly once: on the step that ends it. Put it over an auto-resetting env.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from jaxenvs.wrappers.base import Wrapper
+
+
+@struct.dataclass
+class LogEnvState:
+    env_state: object  # the wrapped env's state
+    episode_returns: jax.Array  # float32: return of the running episode so far
+    episode_lengths: jax.Array  # int32: steps of the running episode so far
+    returned_episode_returns: jax.Array  # float32: return of the last finished episode
+    returned_episode_lengths: jax.Array  # int32: length of the last finished episode
+    timestep: jax.Array  # int32: steps taken since the first reset
+
+
+class LogWrapper(Wrapper):
+    def reset(self, key, params=None):
+        obs, env_state = self._env.reset(key, self._params(params))
+        zero_f, zero_i = jnp.zeros((), jnp.float32), jnp.zeros((), jnp.int32)
+        state = LogEnvState(
+            env_state=env_state,
+            episode_returns=zero_f,
+            episode_lengths=zero_i,
+            returned_episode_returns=zero_f,
+            returned_episode_lengths=zero_i,
+            timestep=zero_i,
+        )
+        return obs, state
+
+    def step(self, key, state, action, params=None):
+        obs, env_state, reward, terminated, truncated, info = self._env.step(
+            key, state.env_state, action, self._params(params)
+        )
+        done = jnp.logical_or(terminated, truncated)
+        new_return = state.episode_returns + reward.astype(jnp.float32)
+        new_length = state.episode_lengths + 1
+        state = LogEnvState(
+            env_state=env_state,
+            episode_returns=jnp.where(done, 0.0, new_return).astype(jnp.float32),
+            episode_lengths=jnp.where(done, 0, new_length).astype(jnp.int32),
+            returned_episode_returns=jnp.where(
+                done, new_return, state.returned_episode_returns
+            ).astype(jnp.float32),
+            returned_episode_lengths=jnp.where(
+                done, new_length, state.returned_episode_lengths
+            ).astype(jnp.int32),
+            timestep=state.timestep + 1,
+        )
+        info = dict(info)
+        info["returned_episode_returns"] = state.returned_episode_returns
+        info["returned_episode_lengths"] = state.returned_episode_lengths
+        info["timestep"] = state.timestep
+        info["returned_episode"] = done
+        return obs, state, reward, terminated, truncated, info
+
+    def render(self, state, params=None):
+        return self._env.render(state.env_state, self._params(params))

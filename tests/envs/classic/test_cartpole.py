@@ -1,0 +1,61 @@
+import chex
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxenvs
+from jaxenvs.envs.classic import cartpole
+from jaxenvs.testing import check_env
+
+
+@pytest.mark.parametrize("env_id", ["CartPole-v1", "CartPole-v0"])
+def test_conformance(env_id):
+    env, params = jaxenvs.make(env_id)
+    check_env(env, params, check_render=True)
+    raw, params = jaxenvs.make(env_id, autoreset=False)
+    check_env(raw, params)
+
+
+def test_time_limits():
+    assert jaxenvs.make("CartPole-v1")[1].max_steps_in_episode == 500
+    assert jaxenvs.make("CartPole-v0")[1].max_steps_in_episode == 200
+
+
+def test_terminates_past_threshold_with_reward():
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    state = cartpole.CartPoleState(
+        time=jnp.int32(3), x=jnp.float32(2.39), x_dot=jnp.float32(1.0),
+        theta=jnp.float32(0.0), theta_dot=jnp.float32(0.0),
+    )
+    _, next_state, reward, terminated, truncated, info = jax.jit(env.step)(jax.random.key(0), state, 1, params)
+    assert bool(terminated) and not bool(truncated)
+    assert float(reward) == 1.0  # gymnasium rewards the terminating step too
+    assert float(info["discount"]) == 0.0
+    assert int(next_state.time) == 4
+
+
+def test_sutton_barto_reward():
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False, sutton_barto_reward=True)
+    _, state = env.reset(jax.random.key(0), params)
+    _, _, reward, terminated, _, _ = jax.jit(env.step)(jax.random.key(0), state, 0, params)
+    assert not bool(terminated) and float(reward) == 0.0
+
+
+def test_x64_dynamics_are_float64():
+    with jax.enable_x64(True):
+        env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+        obs, state = env.reset(jax.random.key(0), params)
+        assert state.x.dtype == jnp.float64
+        assert obs.dtype == jnp.float32
+
+
+@pytest.mark.parametrize("env_id", ["CartPole-v1"])
+def test_parity(env_id):
+    pytest.importorskip("gymnasium")
+    from jaxenvs.parity import run_parity
+
+    result = run_parity(env_id, scale=0.25)
+    assert result.passed, result.summary()
+    assert result.worst("f64") <= 1e-9
+    assert result.worst("episode") <= 1e-6
