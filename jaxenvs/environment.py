@@ -123,8 +123,10 @@ class Environment(Generic[TEnvState, TEnvParams]):
             return
         space = self.action_space(params)
         try:
-            ok = bool(space.contains(action))
-        except (TypeError, ValueError):
+            # the action is concrete even when `step` is being traced (a constant in a scan)
+            with jax.ensure_compile_time_eval():
+                ok = bool(space.contains(action))
+        except (TypeError, ValueError, jax.errors.ConcretizationTypeError):
             ok = False
         if not ok:
             raise ValueError(

@@ -130,7 +130,7 @@ def _resolve(entry_point: str | Callable[..., Any], extra: str | None) -> Callab
         module = importlib.import_module(module_name)
     except ImportError as e:
         missing = e.name or ""
-        if extra is not None and not missing.startswith("jaxenvs"):
+        if extra is not None and missing.split(".")[0] != "jaxenvs":
             raise ImportError(
                 f"{entry_point} needs {missing!r}, which is not installed: "
                 f'pip install "jaxenvs[{extra}]"',

@@ -1,0 +1,94 @@
+import subprocess
+import sys
+
+import jax
+import pytest
+
+import jaxenvs
+from jaxenvs.environment import Environment
+
+
+def test_unknown_id_names_closest():
+    with pytest.raises(jaxenvs.UnknownEnvError) as info:
+        jaxenvs.make("CartPol-v1")
+    assert isinstance(info.value, KeyError)
+    assert "CartPole-v1" in str(info.value)
+
+
+def test_unknown_override_lists_valid_names():
+    with pytest.raises(TypeError) as info:
+        jaxenvs.make("CartPole-v1", gravty=1.0)
+    message = str(info.value)
+    assert "gravty" in message and "gravity" in message and "max_steps_in_episode" in message
+
+
+def test_overrides_become_defaults():
+    env, params = jaxenvs.make("CartPole-v1", max_steps_in_episode=3, autoreset=False)
+    assert params.max_steps_in_episode == 3
+    assert env.default_params.max_steps_in_episode == 3
+    _, state = env.reset(jax.random.key(0))
+    for _ in range(3):
+        _, state, _, terminated, truncated, _ = env.step(jax.random.key(1), state, 0)
+    assert bool(truncated)
+
+
+def test_out_of_range_action_raises_eagerly():
+    env, params = jaxenvs.make("CartPole-v1")
+    _, state = env.reset(jax.random.key(0), params)
+    with pytest.raises(ValueError) as info:
+        env.step(jax.random.key(0), state, 2, params)
+    assert "CartPole" in str(info.value) and "2" in str(info.value) and "[0, 1]" in str(info.value)
+
+
+def test_register_user_env_and_duplicate():
+    from jaxenvs.envs.classic.cartpole import CartPole
+
+    jaxenvs.register("MyCartPole-v0", lambda: CartPole(), params={"max_steps_in_episode": 7}, overwrite=True)
+    assert "MyCartPole-v0" in jaxenvs.registered_envs()
+    env, params = jaxenvs.make("MyCartPole-v0")
+    assert params.max_steps_in_episode == 7
+    with pytest.raises(ValueError):
+        jaxenvs.register("MyCartPole-v0", lambda: CartPole())
+    with pytest.raises(ValueError):
+        jaxenvs.register("Bad-v0", "no_colon_here")
+
+
+def test_missing_optional_library_names_the_extra(monkeypatch):
+    jaxenvs.register(
+        "NeedsLib-v0", "jaxenvs_fake_missing_library_xyz:Env", extra="fakeextra", overwrite=True
+    )
+    with pytest.raises(ImportError) as info:
+        jaxenvs.make("NeedsLib-v0")
+    assert 'pip install "jaxenvs[fakeextra]"' in str(info.value)
+
+
+def test_import_is_lazy():
+    code = (
+        "import sys, jaxenvs; jaxenvs.registered_envs();"
+        "heavy = [m for m in ('gymnasium', 'brax', 'jumanji', 'pgx', 'minatar', 'bsuite', 'gymnax', 'scipy',"
+        " 'jaxenvs.envs.classic.cartpole', 'jaxenvs.parity.harness', 'torch') if m in sys.modules];"
+        "print(heavy); assert not heavy, heavy"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_registered_envs_are_environments():
+    for env_id in jaxenvs.registered_envs("classic"):
+        env, params = jaxenvs.make(env_id, autoreset=False)
+        assert isinstance(env.unwrapped, Environment)
+        assert jaxenvs.spec(env_id).reference
+
+
+def test_make_vec_shapes_and_autoreset():
+    venv, params = jaxenvs.make_vec("CartPole-v1", 16, max_steps_in_episode=5)
+    obs, state = venv.reset(jax.random.key(0), params)
+    assert obs.shape == (16, 4)
+    step = jax.jit(venv.step)
+    for t in range(5):
+        actions = venv.sample_actions(jax.random.key(t), params)
+        obs, state, reward, terminated, truncated, info = step(jax.random.key(t), state, actions, params)
+    assert reward.shape == (16,) and truncated.shape == (16,)
+    done = terminated | truncated
+    assert bool(done.all())  # every env hit the 5-step limit (or terminated) by now
+    assert (state.time == 0).all()  # and was reset in the same step
+    assert info["final_observation"].shape == (16, 4)

@@ -1,0 +1,120 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jaxenvs import spaces
+
+gymnasium = pytest.importorskip("gymnasium")
+
+SETTINGS = settings(max_examples=25, deadline=None)
+
+
+@SETTINGS
+@given(n=st.integers(1, 50), start=st.integers(-5, 5), seed=st.integers(0, 2**31 - 1))
+def test_discrete_sample_contains(n, start, seed):
+    space = spaces.Discrete(n, start=start)
+    x = jax.jit(space.sample)(jax.random.key(seed))
+    assert bool(jax.jit(space.contains)(x))
+    assert start <= int(x) < start + n
+    assert not bool(space.contains(start + n))
+    assert not bool(space.contains(start - 1))
+
+
+@SETTINGS
+@given(nvec=st.lists(st.integers(1, 9), min_size=1, max_size=5), seed=st.integers(0, 2**31 - 1))
+def test_multidiscrete_sample_contains(nvec, seed):
+    space = spaces.MultiDiscrete(nvec)
+    x = space.sample(jax.random.key(seed))
+    assert x.shape == (len(nvec),)
+    assert bool(jax.jit(space.contains)(x))
+    assert not bool(space.contains(jnp.asarray(nvec)))  # every entry one past its bound
+
+
+bounds = st.tuples(st.floats(-10, 10), st.floats(0, 10))
+
+
+@SETTINGS
+@given(b=bounds, shape=st.lists(st.integers(1, 4), min_size=0, max_size=3), seed=st.integers(0, 2**31 - 1))
+def test_box_bounded_sample_contains(b, shape, seed):
+    low, width = b
+    space = spaces.Box(low, low + width, shape=tuple(shape))
+    x = jax.jit(space.sample)(jax.random.key(seed))
+    assert x.shape == tuple(shape) and x.dtype == jnp.float32
+    assert bool(jax.jit(space.contains)(x))
+    assert not bool(space.contains(x + width + 1.0)) or x.size == 0
+
+
+@pytest.mark.parametrize("low,high", [(-np.inf, np.inf), (0.0, np.inf), (-np.inf, 0.0)])
+def test_box_unbounded_sample_respects_bounds(low, high):
+    space = spaces.Box(low, high, shape=(1000,))
+    x = space.sample(jax.random.key(0))
+    assert bool(space.contains(x))
+    assert np.isfinite(np.asarray(x)).all()
+
+
+def test_box_bool_and_wrong_shape():
+    space = spaces.Box(False, True, (10, 10, 4), jnp.bool_)
+    x = space.sample(jax.random.key(0))
+    assert x.dtype == jnp.bool_ and bool(space.contains(x))
+    assert not bool(space.contains(jnp.zeros((10, 10, 3), bool)))
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**31 - 1))
+def test_dict_and_tuple(seed):
+    space = spaces.Dict({"a": spaces.Discrete(3), "b": spaces.Tuple([spaces.Box(-1, 1, (2,)), spaces.Discrete(2)])})
+    x = space.sample(jax.random.key(seed))
+    assert bool(space.contains(x))
+    bad = {"a": x["a"], "b": (x["b"][0] + 5.0, x["b"][1])}
+    assert not bool(space.contains(bad))
+    assert not bool(space.contains({"a": x["a"]}))
+
+
+def test_contains_is_jittable_on_composites():
+    space = spaces.Dict({"a": spaces.Discrete(3), "b": spaces.Box(-1, 1, (2,))})
+    f = jax.jit(space.contains)
+    assert bool(f({"a": jnp.int32(2), "b": jnp.zeros(2)}))
+    assert not bool(f({"a": jnp.int32(3), "b": jnp.zeros(2)}))
+
+
+@pytest.mark.parametrize(
+    "space",
+    [
+        spaces.Discrete(4),
+        spaces.Discrete(3, start=-1),
+        spaces.MultiDiscrete([2, 3, 4]),
+        spaces.Box(-1.0, 2.0, (3, 2)),
+        spaces.Box(np.array([-1.0, -np.inf]), np.array([1.0, np.inf])),
+        spaces.Box(False, True, (2, 2), jnp.bool_),
+        spaces.Dict({"x": spaces.Discrete(2), "y": spaces.Box(0, 1, (2,))}),
+        spaces.Tuple([spaces.Discrete(32), spaces.Discrete(11), spaces.Discrete(2)]),
+    ],
+    ids=repr,
+)
+def test_gymnasium_round_trip(space):
+    g = space.to_gymnasium()
+    assert isinstance(g, gymnasium.spaces.Space)
+    back = spaces.from_gymnasium(g)
+    assert back == space
+    # a gymnasium sample is a member of ours and vice versa
+    g.seed(0)
+    sample = g.sample()
+    if isinstance(space, spaces.Dict):
+        sample = {k: jnp.asarray(v) for k, v in sample.items()}
+    elif isinstance(space, spaces.Tuple):
+        sample = tuple(jnp.asarray(v) for v in sample)
+    else:
+        sample = jnp.asarray(sample)
+    assert bool(space.contains(sample))
+
+
+def test_invalid_constructions():
+    with pytest.raises(ValueError):
+        spaces.Discrete(0)
+    with pytest.raises(ValueError):
+        spaces.Box(1.0, 0.0, (2,))
+    with pytest.raises(ValueError):
+        spaces.MultiDiscrete([2, 0])
