@@ -1,0 +1,349 @@
+"""Shared parity machinery for the MinAtar games (reference: the `minatar` package).
+
+The reference is `minatar.Environment(game, sticky_action_prob=...)`. Its game object (`.env`)
+keeps plain Python attributes; each game's parity module (`minatar_<game>.py`) says how to
+read them into a dict of numpy arrays named like the JAX state's fields (`read_state`), how
+to write such a dict back (`write_state`), how to build a JAX state from it (`to_jax`) and
+how to read a JAX state the same way (`from_jax`).
+
+Random numbers: the game's `random` is replaced by `RecordingRandom`, a proxy of its numpy
+`RandomState` that records every call (method, arguments, result); the game module turns a
+step's calls into the explicit draws its JAX `transition` takes (`draws_from_calls`), so a
+step that draws is compared exactly too. The sticky-action draw goes to the `Environment`'s
+own generator, which is not recorded.
+
+Blocks:
+- `collect(...)`: reference transitions under a policy, optionally from scrambled states
+  (`scramble(env, rng)` writes a random state first, to reach rare events);
+- `check_injected(...)`: every recorded transition replayed by the JAX `act` from the injected
+  state with the recorded draws; exact comparison of every field, observation, reward, flag;
+- `check_sticky_actions(...)`: how often the executed action repeats the previous one;
+- `check_random_episodes(...)`: episode length and return under a uniform random policy.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs.parity.harness import Check, exact_check, mean_check
+
+GAMES = ("asterix", "breakout", "freeway", "seaquest", "space_invaders")
+
+
+class RecordingRandom:
+    """A numpy `RandomState` proxy that records `(method, args, kwargs, result)` per call."""
+
+    def __init__(self, random_state: np.random.RandomState):
+        self._rs = random_state
+        self.calls: list[tuple[str, tuple, dict, Any]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._rs, name)
+        if not callable(attr):
+            return attr
+
+        def recorded(*args, **kwargs):
+            result = attr(*args, **kwargs)
+            self.calls.append((name, args, kwargs, copy.deepcopy(result)))
+            return result
+
+        return recorded
+
+    def take(self) -> list[tuple[str, tuple, dict, Any]]:
+        """The calls recorded since the last `take`, and forget them."""
+        calls, self.calls = self.calls, []
+        return calls
+
+
+def make_reference(
+    game: str, sticky_action_prob: float = 0.0, difficulty_ramping: bool = True, seed: int = 0
+) -> Any:
+    """A seeded `minatar.Environment` whose game draws through a `RecordingRandom`; reset."""
+    import minatar
+
+    env = minatar.Environment(game, sticky_action_prob=sticky_action_prob, difficulty_ramping=difficulty_ramping)
+    env.random = np.random.RandomState(seed)
+    env.env.random = RecordingRandom(np.random.RandomState(seed + 7919))
+    env.reset()
+    env.env.random.take()
+    return env
+
+
+def game_attrs(env: Any, names: Sequence[str]) -> dict[str, Any]:
+    """Deep copies of the game object's attributes `names`."""
+    return {k: copy.deepcopy(getattr(env.env, k)) for k in names}
+
+
+def set_game_attrs(env: Any, values: Mapping[str, Any]) -> None:
+    for k, v in values.items():
+        setattr(env.env, k, copy.deepcopy(v))
+
+
+@dataclasses.dataclass
+class Transitions:
+    """Reference transitions; states are dicts of numpy arrays named like the JAX fields."""
+
+    states: list[dict[str, np.ndarray]]
+    actions: np.ndarray  # MinAtar actions 0..5 (as executed: sticky off)
+    calls: list[list]  # the game's random calls during each step
+    next_states: list[dict[str, np.ndarray]]
+    obs: np.ndarray  # bool[n, 10, 10, C], the observation after each step
+    rewards: np.ndarray
+    terminals: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def __add__(self, other: Transitions) -> Transitions:
+        return Transitions(
+            self.states + other.states,
+            np.concatenate([self.actions, other.actions]),
+            self.calls + other.calls,
+            self.next_states + other.next_states,
+            np.concatenate([self.obs, other.obs]),
+            np.concatenate([self.rewards, other.rewards]),
+            np.concatenate([self.terminals, other.terminals]),
+        )
+
+
+Policy = Callable[[Any, np.random.Generator], int]
+
+
+def uniform_policy(actions: Sequence[int] = tuple(range(6))) -> Policy:
+    actions = tuple(actions)
+    return lambda env, rng: actions[int(rng.integers(len(actions)))]
+
+
+def collect(
+    game: str,
+    read_state: Callable[[Any], dict[str, np.ndarray]],
+    num_steps: int,
+    policy: Policy,
+    seed: int = 0,
+    scramble: Callable[[Any, np.random.Generator], None] | None = None,
+    difficulty_ramping: bool = True,
+) -> Transitions:
+    """Run the reference (sticky actions off) for `num_steps`, resetting after each episode.
+
+    `read_state(env)` gives the game's state (without `time` / `last_action`, added here).
+    With `scramble`, a random state is written into the game before every step."""
+    env = make_reference(game, 0.0, difficulty_ramping, seed)
+    rng = np.random.default_rng(seed)
+    time = 0
+    states, actions, calls, next_states, obs, rewards, terminals = [], [], [], [], [], [], []
+    for _ in range(num_steps):
+        if scramble is not None:
+            scramble(env, rng)
+        state = dict(read_state(env), time=np.int32(time), last_action=np.int32(env.last_action))
+        action = int(policy(env, rng))
+        env.env.random.take()
+        reward, terminal = env.act(action)
+        calls.append(env.env.random.take())
+        time += 1
+        states.append(state)
+        actions.append(action)
+        next_states.append(dict(read_state(env), time=np.int32(time), last_action=np.int32(env.last_action)))
+        obs.append(np.asarray(env.state(), bool))
+        rewards.append(float(reward))
+        terminals.append(bool(terminal))
+        if terminal:
+            env.reset()
+            env.env.random.take()
+            time = 0
+    return Transitions(
+        states, np.asarray(actions, np.int32), calls, next_states, np.stack(obs),
+        np.asarray(rewards), np.asarray(terminals),
+    )
+
+
+def _stack(trees: Sequence[Any]) -> Any:
+    return jax.tree_util.tree_map(lambda *xs: jnp.stack([jnp.asarray(x) for x in xs]), *trees)
+
+
+def check_injected(
+    env: Any,
+    params: Any,
+    data: Transitions,
+    *,
+    to_jax: Callable[[Mapping[str, np.ndarray], Any], Any],
+    from_jax: Callable[[Any], Mapping[str, np.ndarray]],
+    draws_from_calls: Callable[[list, Mapping[str, np.ndarray]], Any],
+    label: str,
+    mask: Callable[[str, np.ndarray, np.ndarray, Mapping[str, np.ndarray]], tuple[np.ndarray, np.ndarray]]
+    | None = None,
+) -> list[Check]:
+    """Replay every reference transition in JAX from the injected state, with the recorded
+    draws, through `env.act` (the step after the sticky draw); compare exactly.
+
+    `mask(field, jax_values, ref_values, ref_next_states)` may canonicalize a field before
+    the comparison (e.g. zero the entries of empty slots, which the reference lacks)."""
+    states = _stack([to_jax(s, params) for s in data.states])
+    draws = _stack([draws_from_calls(c, s) for c, s in zip(data.calls, data.states)])
+    actions = jnp.asarray(data.actions, jnp.int32)
+    act = jax.jit(jax.vmap(lambda s, a, d: env.act(s, a, d, params)))
+    obs, next_state, reward, terminal = act(states, actions, draws)
+    mine = {k: np.asarray(v) for k, v in from_jax(next_state).items()}
+    ref = {k: np.stack([np.asarray(s[k]) for s in data.next_states]) for k in data.next_states[0]}
+    checks = []
+    for k in ref:
+        a, b = mine[k], ref[k]
+        if mask is not None:
+            a, b = mask(k, a, b, ref)
+        checks.append(exact_check(f"{label} {k}", a, b))
+    checks.append(exact_check(f"{label} observation", np.asarray(obs), data.obs))
+    checks.append(exact_check(f"{label} reward", np.asarray(reward), data.rewards.astype(np.float32)))
+    checks.append(exact_check(f"{label} terminal", np.asarray(terminal), data.terminals))
+    return checks
+
+
+# ---------------------------------------------------------------------------------------------
+# sticky actions
+
+
+def reference_sticky_repeats(
+    game: str, num_steps: int, sticky_action_prob: float, actions: Sequence[int], seed: int = 0
+) -> tuple[np.ndarray, int]:
+    """Indicators `executed == previous executed` under uniform random choices from `actions`,
+    and how many executed actions were neither the choice nor the previous one."""
+    import minatar
+
+    env = minatar.Environment(game, sticky_action_prob=sticky_action_prob)
+    env.seed(seed)
+    env.reset()
+    rng = np.random.default_rng(seed)
+    repeats, impossible = [], 0
+    for _ in range(num_steps):
+        previous = env.last_action
+        chosen = actions[int(rng.integers(len(actions)))]
+        _, terminal = env.act(chosen)
+        repeats.append(env.last_action == previous)
+        impossible += int(env.last_action not in (chosen, previous))
+        if terminal:
+            env.reset()
+    return np.asarray(repeats, np.float64), impossible
+
+
+def jax_sticky_repeats(env_id: str, num_envs: int, num_steps: int, seed: int = 0, **overrides: Any):
+    """The same indicators from the raw `jaxenvs.make(env_id)`, reset by hand after each
+    episode (a reset sets the previous action to no-op), `num_envs` in parallel."""
+    import jaxenvs
+
+    env, params = jaxenvs.make(env_id, autoreset=False, **overrides)
+    act_space = env.action_space(params)
+    actions = jnp.asarray(env.unwrapped.action_set(params), jnp.int32)
+
+    def run(key):
+        k_reset, k_run = jax.random.split(key)
+        _, state = env.reset(k_reset, params)
+
+        def body(state, k):
+            ka, ks, kr = jax.random.split(k, 3)
+            a = act_space.sample(ka)
+            previous = state.last_action
+            _, next_state, _, te, tr, _ = env.step(ks, state, a, params)
+            executed = next_state.last_action
+            _, fresh = env.reset(kr, params)
+            next_state = jax.tree_util.tree_map(lambda f, n: jnp.where(te | tr, f, n), fresh, next_state)
+            return next_state, (executed == previous, (executed != actions[a]) & (executed != previous))
+
+        _, (rep, imp) = jax.lax.scan(body, state, jax.random.split(k_run, num_steps))
+        return rep, imp
+
+    rep, imp = jax.jit(jax.vmap(run))(jax.random.split(jax.random.key(seed), num_envs))
+    return np.asarray(rep, np.float64).ravel(), int(np.sum(imp))
+
+
+def check_sticky_actions(
+    env_id: str, game: str, num_steps: int, seed: int = 0, sticky_action_prob: float = 0.1,
+    use_minimal_action_set: bool = False,
+) -> list[Check]:
+    """Frequency of `executed == previous executed` in both, against each other (3 SE) and
+    against the analytic `p + (1 - p) / K` (K actions chosen uniformly)."""
+    import jaxenvs
+
+    _, params = jaxenvs.make(env_id, sticky_action_prob=sticky_action_prob,
+                             use_minimal_action_set=use_minimal_action_set)
+    actions = jaxenvs.make(env_id, autoreset=False)[0].unwrapped.action_set(params)
+    ref, ref_impossible = reference_sticky_repeats(game, num_steps, sticky_action_prob, actions, seed)
+    num_envs = 64
+    mine, impossible = jax_sticky_repeats(
+        env_id, num_envs, max(1, num_steps // num_envs), seed,
+        sticky_action_prob=sticky_action_prob, use_minimal_action_set=use_minimal_action_set,
+    )
+    expected = sticky_action_prob + (1 - sticky_action_prob) / len(actions)
+    se = math.sqrt(expected * (1 - expected) / len(mine))
+    z = abs(mine.mean() - expected) / se
+    return [
+        mean_check(f"sticky repeat frequency (p={sticky_action_prob}, {len(actions)} actions)", mine, ref),
+        Check(f"sticky repeat frequency vs p + (1-p)/K = {expected:.4f}", len(mine), z, 3.0, z <= 3.0,
+              kind="|z|", detail=f"jax {mine.mean():.4f}, reference {ref.mean():.4f}"),
+        Check("sticky executed action is the choice or the previous one", len(mine) + len(ref),
+              float(impossible + ref_impossible), 0.0, impossible + ref_impossible == 0, kind="mismatches"),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# whole episodes
+
+
+def reference_random_episodes(
+    game: str,
+    num_episodes: int,
+    actions: Sequence[int],
+    seed: int = 0,
+    sticky_action_prob: float = 0.1,
+    difficulty_ramping: bool = True,
+    max_steps: int = 100_000,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Lengths and returns of reference episodes under uniform random choices from `actions`."""
+    import minatar
+
+    env = minatar.Environment(game, sticky_action_prob=sticky_action_prob, difficulty_ramping=difficulty_ramping)
+    env.seed(seed)
+    rng = np.random.default_rng(seed)
+    lengths, returns = [], []
+    for _ in range(num_episodes):
+        env.reset()
+        length, ret, terminal = 0, 0.0, False
+        choices = rng.integers(len(actions), size=max_steps)
+        while not terminal and length < max_steps:
+            reward, terminal = env.act(actions[choices[length]])
+            length += 1
+            ret += reward
+        lengths.append(length)
+        returns.append(ret)
+    return np.asarray(lengths), np.asarray(returns, np.float64)
+
+
+def check_random_episodes(
+    env_id: str, game: str, num_episodes: int, seed: int = 0, max_steps: int = 5000, **overrides: Any
+) -> list[Check]:
+    """Episode length and return under a uniform random policy, within 3 standard errors;
+    `overrides` set params on both sides (sticky_action_prob, difficulty_ramping,
+    use_minimal_action_set)."""
+    import jaxenvs
+    from jaxenvs.parity.harness import jax_episode_statistics
+
+    env, params = jaxenvs.make(env_id, autoreset=False, **overrides)
+    actions = env.unwrapped.action_set(params)
+    ref_len, ref_ret = reference_random_episodes(
+        game, num_episodes, actions, seed, float(params.sticky_action_prob), bool(params.difficulty_ramping),
+        max_steps,
+    )
+    lengths, returns = jax_episode_statistics(env, params, num_episodes, seed, max_steps)
+    cut = int(np.sum(lengths >= max_steps) + np.sum(ref_len >= max_steps))
+    tag = f"random-policy (sticky {float(params.sticky_action_prob):g})"
+    return [
+        mean_check(f"{tag} episode length", lengths, ref_len),
+        mean_check(f"{tag} episode return", returns, ref_ret),
+        Check(f"{tag} episodes cut at {max_steps} steps", len(lengths) + len(ref_len), float(cut), 0.0,
+              cut == 0, kind="mismatches"),
+    ]
