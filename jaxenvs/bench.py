@@ -30,8 +30,6 @@ def _random_rollout(venv: Any, params: Any, num_steps: int):
     """A jitted function `key -> (total reward, final state)` running `num_steps` batched steps.
 
     The final state is returned so that XLA cannot drop the dynamics as dead code."""
-    act_space = venv.action_space(params)
-
     def rollout(key):
         k_reset, k_run = jax.random.split(key)
         obs, state = venv.reset(k_reset, params)
@@ -39,7 +37,7 @@ def _random_rollout(venv: Any, params: Any, num_steps: int):
         def body(carry, k):
             state, total = carry
             k_act, k_step = jax.random.split(k)
-            actions = jax.vmap(act_space.sample)(jax.random.split(k_act, venv.num_envs))
+            actions = venv.sample_actions(k_act, params)
             _, state, reward, _, _, _ = venv.step(k_step, state, actions, params)
             return (state, total + jnp.sum(reward)), None
 
