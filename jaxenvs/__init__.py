@@ -20,6 +20,11 @@ from jaxenvs.registry import (
 
 __version__ = "0.1.0"
 
+# gymnasium.make("jaxenvs/<id>") once gymnasium is imported; gymnasium itself is not imported here
+from jaxenvs.export import _gymnasium_hook
+
+_gymnasium_hook.install()
+
 __all__ = [
     "EnvParams",
     "EnvSpec",

@@ -7,6 +7,7 @@ from jaxenvs.wrappers.checked import Checked, checked_jit
 from jaxenvs.wrappers.legacy import LegacyStep
 from jaxenvs.wrappers.log import LogEnvState, LogWrapper
 from jaxenvs.wrappers.observation import FlattenObservation
+from jaxenvs.wrappers.pixel import PixelObservation
 from jaxenvs.wrappers.vector import VecEnv
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "LegacyStep",
     "LogEnvState",
     "LogWrapper",
+    "PixelObservation",
     "VecEnv",
     "Wrapper",
     "checked_jit",

@@ -1,0 +1,242 @@
+"""What every export shares: seeds to keys, values between JAX and numpy, and the jitted batch.
+
+`Batch` holds one env, its params and `num_envs`, and compiles the three batched functions
+the numpy-facing exports call: a reset from one key per env, a SAME_STEP step (finished envs
+reset in the same call, the terminal observation kept) and a NEXT_STEP step (an env that
+finished on the previous call is reset instead of stepped). Each is a single jitted, vmapped
+call that also carries the random key, so one Python call costs one dispatch.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs import spaces
+
+
+def key_from_seed(seed: int) -> jax.Array:
+    """A JAX key from any non-negative int seed (numpy's SeedSequence takes arbitrary size)."""
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    words = np.random.SeedSequence(seed).generate_state(2, dtype=np.uint32) & np.uint32(0x7FFFFFFF)
+    return jax.random.fold_in(jax.random.key(int(words[0])), int(words[1]))
+
+
+def env_and_params(env: Any, params: Any, overrides: dict[str, Any]) -> tuple[Any, Any]:
+    """`(raw env, params)` from an id (built with `autoreset=False`) or an env instance."""
+    from jaxenvs.registry import apply_overrides, make
+
+    if isinstance(env, str):
+        return make(env, autoreset=False, **overrides)
+    reject_autoreset(env)
+    params = env.default_params if params is None else params
+    return env, apply_overrides(env, params, overrides)
+
+
+def reject_autoreset(env: Any) -> None:
+    """The exports reset envs themselves; an env that auto-resets inside would hide episode ends."""
+    from jaxenvs.wrappers.autoreset import AutoReset
+
+    layer = env
+    while layer is not None:
+        if isinstance(layer, AutoReset):
+            raise ValueError(
+                f"{env!r} resets itself (AutoReset); export the raw env, e.g. "
+                "jaxenvs.make(id, autoreset=False), and let the export handle resets"
+            )
+        layer = getattr(layer, "_env", None)
+
+
+# --- values ---------------------------------------------------------------------------------
+
+
+def to_numpy(x: Any, space: Any, batched: bool) -> Any:
+    """`x` (JAX) as the numpy value gymnasium's `space` holds (a copy, writeable).
+
+    One env's Discrete value becomes a Python int, as gymnasium's own envs return; batched
+    values are arrays with the (batched) space's dtype.
+    """
+    import gymnasium
+
+    gs = gymnasium.spaces
+    if isinstance(space, gs.Dict):
+        return {k: to_numpy(x[k], s, batched) for k, s in space.spaces.items()}
+    if isinstance(space, gs.Tuple):
+        return tuple(to_numpy(v, s, batched) for v, s in zip(x, space.spaces))
+    if isinstance(space, gs.Discrete) and not batched:
+        return int(x)
+    return np.array(x, dtype=space.dtype)
+
+
+def to_jax(x: Any, space: spaces.Space) -> Any:
+    """A numpy (or Python) value as JAX arrays of the jaxenvs `space`'s dtypes."""
+    if isinstance(space, spaces.Dict):
+        return {k: to_jax(x[k], s) for k, s in space.spaces.items()}
+    if isinstance(space, spaces.Tuple):
+        return tuple(to_jax(v, s) for v, s in zip(x, space.spaces))
+    return jnp.asarray(np.asarray(x), dtype=space.dtype)
+
+
+def check_discrete_actions(actions: Any, space: spaces.Space, name: str) -> None:
+    """A `ValueError` for integer actions outside a Discrete space (cheap, numpy-side).
+
+    Other spaces are left to the env: inside jit each env documents what it does with an
+    out-of-range action (continuous envs clip).
+    """
+    if not isinstance(space, spaces.Discrete):
+        return
+    a = np.asarray(actions)
+    if a.dtype.kind == "f" and not np.all(a == np.round(a)):
+        raise ValueError(f"{name}: actions must be integers in {space.describe()}, got {actions!r}")
+    bad = (a < space.start) | (a >= space.start + space.n)
+    if np.any(bad):
+        raise ValueError(
+            f"{name}: action {a[bad].ravel()[0] if a.ndim else a!r} is not in its action space "
+            f"{space} ({space.describe()})"
+        )
+
+
+def index(tree: Any, i: int) -> Any:
+    """Element `i` of a batched numpy value (dicts and tuples kept)."""
+    if isinstance(tree, dict):
+        return {k: index(v, i) for k, v in tree.items()}
+    if isinstance(tree, tuple):
+        return tuple(index(v, i) for v in tree)
+    return tree[i]
+
+
+def _select(mask: jax.Array, new: Any, old: Any) -> Any:
+    def pick(n, o):
+        m = jnp.reshape(mask, mask.shape + (1,) * (o.ndim - mask.ndim))
+        return jnp.where(m, n.astype(o.dtype), o)
+
+    return jax.tree_util.tree_map(pick, new, old)
+
+
+# --- the batch ------------------------------------------------------------------------------
+
+
+class Batch:
+    """`num_envs` copies of a raw env behind jitted, vmapped numpy-friendly functions."""
+
+    def __init__(self, env: Any, params: Any, num_envs: int):
+        from jaxenvs.wrappers.vector import VecEnv
+
+        if int(num_envs) < 1:
+            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
+        self.env, self.params, self.num_envs = env, params, int(num_envs)
+        venv = VecEnv(env, self.num_envs)
+        v_reset = jax.vmap(env.reset, in_axes=(0, None))
+        v_step = jax.vmap(env.step, in_axes=(0, 0, 0, None))
+        n = self.num_envs
+
+        def reset(keys):
+            return v_reset(keys, params)
+
+        def reset_where(keys, mask, obs, state):
+            new_obs, new_state = v_reset(keys, params)
+            return _select(mask, new_obs, obs), _select(mask, new_state, state)
+
+        def step_same_step(key, state, actions):
+            key, k = jax.random.split(key)
+            obs, state, reward, terminated, truncated, info = venv.step(k, state, actions, params)
+            final_obs = info.pop("final_observation")
+            for name in ("final_terminated", "final_truncated"):
+                info.pop(name)
+            return key, obs, state, reward, terminated, truncated, final_obs, info
+
+        def step_next_step(key, state, actions, needs_reset, pending_obs):
+            # gymnasium's NEXT_STEP: an env that ended on the last call is reset now, its
+            # action ignored, reward 0 and no flags. Built on the SAME_STEP batch (which resets
+            # only the envs that finished): it already reset such an env's state on the last
+            # call and kept its first observation in `pending_obs`; this call keeps that
+            # state, discards the step computed for it, and returns that observation.
+            key, k = jax.random.split(key)
+            reset_obs, stepped, reward, terminated, truncated, info = venv.step(k, state, actions, params)
+            obs = _select(needs_reset, pending_obs, info.pop("final_observation"))
+            for name in ("final_terminated", "final_truncated"):
+                info.pop(name)
+            state = _select(needs_reset, state, stepped)
+            reward = jnp.where(needs_reset, 0.0, reward).astype(reward.dtype)
+            terminated = terminated & ~needs_reset
+            truncated = truncated & ~needs_reset
+            done = terminated | truncated
+            return key, obs, state, reward, terminated, truncated, done, reset_obs, info
+
+        def step_disabled(key, state, actions):
+            key, k = jax.random.split(key)
+            obs, state, reward, terminated, truncated, info = v_step(
+                jax.random.split(k, n), state, actions, params
+            )
+            return key, obs, state, reward, terminated, truncated, info
+
+        self.reset = jax.jit(reset)
+        self.reset_where = jax.jit(reset_where)
+        self.step_same_step = jax.jit(step_same_step)
+        self.step_next_step = jax.jit(step_next_step)
+        self.step_disabled = jax.jit(step_disabled)
+        self.render = jax.jit(jax.vmap(lambda s: env.render(s, params)))
+
+    def keys(self, key: jax.Array | None, seeds: Any = None) -> tuple[jax.Array, jax.Array]:
+        """`(next key, one reset key per env)` from a key, an int seed or one seed per env."""
+        if seeds is not None and not isinstance(seeds, (int, np.integer)):
+            seeds = list(seeds)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"expected {self.num_envs} seeds, got {len(seeds)}")
+            if any(s is None for s in seeds):
+                raise ValueError("per-env seeds must all be integers")
+            per_env = jnp.stack([key_from_seed(s) for s in seeds])
+            return jax.random.fold_in(per_env[0], self.num_envs), per_env
+        if seeds is not None:
+            key = key_from_seed(int(seeds))
+        key, k = jax.random.split(key)
+        return key, jax.random.split(k, self.num_envs)
+
+
+class Single:
+    """One raw env behind jitted reset / step / render that carry the random key."""
+
+    def __init__(self, env: Any, params: Any):
+        self.env, self.params = env, params
+
+        def reset(key):
+            key, k = jax.random.split(key)
+            obs, state = env.reset(k, params)
+            return key, obs, state
+
+        def step(key, state, action):
+            key, k = jax.random.split(key)
+            obs, state, reward, terminated, truncated, info = env.step(k, state, action, params)
+            return key, obs, state, reward, terminated, truncated, info
+
+        self.reset = jax.jit(reset)
+        self.step = jax.jit(step)
+        self.render = jax.jit(lambda state: env.render(state, params))
+
+
+# Exports of the same id and overrides share their compiled functions (a SyncVectorEnv of
+# JaxEnvs, or a second gymnasium.make of one id, compiles once).
+@functools.lru_cache(maxsize=32)
+def _cached(kind: str, env_id: str, overrides: tuple, num_envs: int) -> Any:
+    from jaxenvs.registry import make
+
+    env, params = make(env_id, autoreset=False, **dict(overrides))
+    return Single(env, params) if kind == "single" else Batch(env, params, num_envs)
+
+
+def compiled(env: Any, params: Any, overrides: dict[str, Any], num_envs: int | None = None) -> Any:
+    """`Single` (num_envs None) or `Batch` for an id (cached) or a raw env instance."""
+    kind = "single" if num_envs is None else "batch"
+    if isinstance(env, str):
+        try:
+            return _cached(kind, env, tuple(sorted(overrides.items())), int(num_envs or 0))
+        except TypeError:  # an unhashable override value: build afresh
+            pass
+    env, params = env_and_params(env, params, overrides)
+    return Single(env, params) if num_envs is None else Batch(env, params, num_envs)

@@ -1,0 +1,318 @@
+"""jaxenvs environments as gymnasium `Env` and `VectorEnv`.
+
+After `import jaxenvs`, every registered id is available to gymnasium under the `jaxenvs`
+namespace (ids with a `/`, like `bsuite/catch/0` or `brax/ant`, as `jaxenvs/bsuite-catch-0`,
+`jaxenvs/brax-ant`: gymnasium allows one namespace; `gymnasium_id(id)` gives the name)::
+
+    import gymnasium, jaxenvs
+    env = gymnasium.make("jaxenvs/CartPole-v1", render_mode="rgb_array")
+    envs = gymnasium.make_vec("jaxenvs/CartPole-v1", num_envs=1024)   # one jitted vmapped step
+
+How the ids get there without `import jaxenvs` importing gymnasium: gymnasium >= 1.0 no
+longer loads plugins from package entry points, so `jaxenvs/__init__.py` installs a tiny
+post-import hook (`jaxenvs.export._gymnasium_hook`) that calls `register_gymnasium_envs()` the
+moment gymnasium finishes importing (or at once, if gymnasium was imported first). Ids you
+`jaxenvs.register` later are added by calling `register_gymnasium_envs()` again.
+
+`JaxEnv` (one env): jitted reset/step/render on the raw env, numpy outputs (Discrete
+observations as Python ints, like gymnasium's toy-text envs), `reset(seed=...)` deterministic,
+`render_mode="rgb_array"`. Time limits come from the env's `params.max_steps_in_episode`
+(override with e.g. `gymnasium.make(id, max_steps_in_episode=100)`); the gymnasium spec has no
+`max_episode_steps`, so gymnasium adds no second TimeLimit.
+
+`JaxVectorEnv` (a batch): one jitted, vmapped call per `step`, numpy arrays out, and the
+autoreset mode in `metadata["autoreset_mode"]`:
+
+- `AutoresetMode.SAME_STEP` (default; jaxenvs' own behaviour): a finished env is reset inside
+  the step that ended it; the terminal observation is in `info["final_obs"]` (an object array
+  holding each finished env's observation, `None` elsewhere) with `info["_final_obs"]` its
+  mask, and the step's info in `info["final_info"]`;
+- `AutoresetMode.NEXT_STEP`: the step after an env finished resets it (its action is ignored,
+  reward 0, flags false), as gymnasium's `SyncVectorEnv` does by default;
+- `AutoresetMode.DISABLED`: never resets by itself; call `reset(options={"reset_mask": m})`.
+
+Pick one with `gymnasium.make_vec(id, num_envs=N, autoreset_mode=AutoresetMode.NEXT_STEP)`.
+Wrappers that read the mode work on top; note that gymnasium 1.3.0's
+`wrappers.vector.RecordEpisodeStatistics` counts episodes correctly only in NEXT_STEP mode (in
+SAME_STEP it drops the first step of every episode after the first: gymnasium PR #1624), so
+use NEXT_STEP with it on gymnasium <= 1.3.0.
+
+Step infos are the env's info arrays (`discount`, `action_mask`, ...) batched, each with its
+`_key` mask. Discrete actions outside the space raise `ValueError` (a numpy-side check);
+other action spaces follow the env's documented in-jit behaviour.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import jax
+import jax.numpy as jnp
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from jaxenvs.export._bridge import (
+    check_discrete_actions,
+    compiled,
+    index,
+    key_from_seed,
+    to_jax,
+    to_numpy,
+)
+
+NAMESPACE = "jaxenvs"
+RENDER_FPS = 30
+
+__all__ = ["JaxEnv", "JaxVectorEnv", "NAMESPACE", "gymnasium_id", "register_gymnasium_envs"]
+
+
+def gymnasium_id(env_id: str, namespace: str = NAMESPACE) -> str:
+    """The gymnasium id of a jaxenvs id: `"<namespace>/<id>"`, any `/` in the id made `-`
+    (gymnasium allows one namespace: `bsuite/catch/0` -> `jaxenvs/bsuite-catch-0`)."""
+    return f"{namespace}/{env_id.replace('/', '-')}"
+
+
+def register_gymnasium_envs(ids: list[str] | None = None, namespace: str = NAMESPACE) -> list[str]:
+    """Register jaxenvs ids with gymnasium as `"<namespace>/<id>"`; returns the gymnasium ids.
+
+    Every registered jaxenvs id by default. Ids already in gymnasium's registry are left as
+    they are. gymnasium refuses an unversioned id beside versioned ones of the same name
+    (and resolves the bare name to the latest version), so where jaxenvs has both, e.g.
+    `Breakout-MinAtar` and `Breakout-MinAtar-v0/-v1`, only the versioned ids are registered.
+    An id gymnasium cannot parse is skipped with a warning.
+    """
+    import warnings
+
+    from gymnasium.envs.registration import parse_env_id
+
+    from jaxenvs.registry import registered_envs
+
+    ids = registered_envs() if ids is None else list(ids)
+    parsed = {}
+    for env_id in ids:
+        try:
+            parsed[env_id] = parse_env_id(gymnasium_id(env_id, namespace))
+        except gymnasium.error.Error as e:
+            warnings.warn(f"jaxenvs: {env_id!r} not registered with gymnasium: {e}", stacklevel=2)
+    versioned = {(ns, name) for ns, name, version in parsed.values() if version is not None}
+    versioned |= {
+        (s.namespace, s.name) for s in gymnasium.registry.values() if s.version is not None
+    }
+    done = []
+    for env_id, (ns, name, version) in parsed.items():
+        gym_id = gymnasium_id(env_id, namespace)
+        if version is None and (ns, name) in versioned:
+            continue
+        if gym_id not in gymnasium.registry:
+            try:
+                gymnasium.register(
+                    id=gym_id,
+                    entry_point=f"{__name__}:JaxEnv",
+                    vector_entry_point=f"{__name__}:JaxVectorEnv",
+                    kwargs={"env_id": env_id},
+                )
+            except gymnasium.error.Error as e:
+                warnings.warn(f"jaxenvs: {env_id!r} not registered with gymnasium: {e}", stacklevel=2)
+                continue
+        done.append(gym_id)
+    return done
+
+
+def _render_fps(env: Any) -> int:
+    return int(getattr(env.unwrapped, "render_fps", RENDER_FPS))
+
+
+class JaxEnv(gymnasium.Env):
+    """One jaxenvs env as a `gymnasium.Env` (jitted reset/step/render, numpy values out).
+
+    env_id: a registered id, or a raw `jaxenvs.Environment` (with `params`).
+    render_mode: `None` or `"rgb_array"` (`render()` then returns `uint8[H, W, 3]`).
+    overrides: params fields, e.g. `max_steps_in_episode=100`.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
+
+    def __init__(self, env_id: Any, params: Any = None, render_mode: str | None = None, **overrides: Any):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        self._fns = compiled(env_id, params, overrides)
+        env, params = self.jax_env, self.params = self._fns.env, self._fns.params
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, render_fps=_render_fps(env))
+        self._jax_obs_space = env.observation_space(params)
+        self._jax_action_space = env.action_space(params)
+        self.observation_space = self._jax_obs_space.to_gymnasium()
+        self.action_space = self._jax_action_space.to_gymnasium()
+        self._key: jax.Array | None = None
+        self._state: Any = None
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._key = key_from_seed(seed)
+        elif self._key is None:
+            self._key = key_from_seed(int(self.np_random.integers(2**63)))
+        self._key, obs, self._state = self._fns.reset(self._key)
+        return to_numpy(obs, self.observation_space, batched=False), {}
+
+    def step(self, action):
+        if self._state is None:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
+        check_discrete_actions(action, self._jax_action_space, self.jax_env.name)
+        action = to_jax(action, self._jax_action_space)
+        self._key, obs, self._state, reward, terminated, truncated, info = self._fns.step(
+            self._key, self._state, action
+        )
+        obs, reward, terminated, truncated, info = jax.device_get((obs, reward, terminated, truncated, info))
+        return (
+            to_numpy(obs, self.observation_space, batched=False),
+            float(reward),
+            bool(terminated),
+            bool(truncated),
+            {k: np.array(v) for k, v in info.items()},
+        )
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() called without a render_mode; make the env with render_mode='rgb_array'"
+            )
+            return None
+        if self._state is None:
+            raise gymnasium.error.ResetNeeded("call reset() before render()")
+        return np.array(self._fns.render(self._state))
+
+    @property
+    def state(self) -> Any:
+        """The current JAX state (for inspection; do not mutate)."""
+        return self._state
+
+
+class JaxVectorEnv(gymnasium.vector.VectorEnv):
+    """`num_envs` copies of a jaxenvs env as a `gymnasium.vector.VectorEnv`.
+
+    env_id: a registered id, or a raw `jaxenvs.Environment` (with `params`).
+    autoreset_mode: `AutoresetMode` (or its string value); SAME_STEP by default.
+    max_episode_steps: sets `params.max_steps_in_episode` (what gymnasium.make_vec passes).
+    overrides: params fields.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": RENDER_FPS, "autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        env_id: Any,
+        num_envs: int = 1,
+        params: Any = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        render_mode: str | None = None,
+        max_episode_steps: int | None = None,
+        **overrides: Any,
+    ):
+        if render_mode is not None and render_mode != "rgb_array":
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        if max_episode_steps is not None:
+            overrides["max_steps_in_episode"] = int(max_episode_steps)
+        self._batch = compiled(env_id, params, overrides, num_envs)
+        env, params = self.jax_env, self.params = self._batch.env, self._batch.params
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        self.num_envs = int(num_envs)
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode, render_fps=_render_fps(env))
+        self._jax_obs_space = env.observation_space(params)
+        self._jax_action_space = env.action_space(params)
+        self.single_observation_space = self._jax_obs_space.to_gymnasium()
+        self.single_action_space = self._jax_action_space.to_gymnasium()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._key: jax.Array | None = None
+        self._obs: Any = None
+        self._state: Any = None
+        self._needs_reset = jnp.zeros(self.num_envs, jnp.bool_)
+        self._pending_obs: Any = None
+        self._all = np.ones(self.num_envs, np.bool_)
+
+    def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
+        if self._key is None and seed is None:
+            self._key = key_from_seed(int(self.np_random.integers(2**63)))
+        self._key, keys = self._batch.keys(self._key, seed)
+        mask = None if options is None else options.get("reset_mask")
+        if mask is None or self._state is None:
+            self._obs, self._state = self._batch.reset(keys)
+            self._needs_reset = jnp.zeros(self.num_envs, jnp.bool_)
+            self._pending_obs = self._obs
+        else:
+            mask = np.asarray(mask, np.bool_)
+            if mask.shape != (self.num_envs,):
+                raise ValueError(f"reset_mask must have shape ({self.num_envs},), got {mask.shape}")
+            jmask = jnp.asarray(mask)
+            self._obs, self._state = self._batch.reset_where(keys, jmask, self._obs, self._state)
+            self._needs_reset = self._needs_reset & ~jmask
+        return to_numpy(self._obs, self.observation_space, batched=True), {}
+
+    def step(self, actions):
+        if self._state is None:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
+        check_discrete_actions(actions, self._jax_action_space, self.jax_env.name)
+        actions = to_jax(actions, self._jax_action_space)
+        b = self._batch
+        final_obs = None
+        info_mask = self._all
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            self._key, self._obs, self._state, reward, terminated, truncated, final_obs, info = b.step_same_step(
+                self._key, self._state, actions
+            )
+        elif self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            was_reset = self._needs_reset
+            (self._key, self._obs, self._state, reward, terminated, truncated, self._needs_reset, self._pending_obs, info) = (
+                b.step_next_step(self._key, self._state, actions, self._needs_reset, self._pending_obs)
+            )
+            info_mask = ~np.asarray(was_reset)
+        else:
+            self._key, self._obs, self._state, reward, terminated, truncated, info = b.step_disabled(
+                self._key, self._state, actions
+            )
+        obs, reward, terminated, truncated, info, final_obs = jax.device_get(
+            (self._obs, reward, terminated, truncated, info, final_obs)
+        )
+        infos: dict[str, Any] = {}
+        for name, value in info.items():
+            infos[name] = np.array(value)
+            infos[f"_{name}"] = info_mask.copy()
+        terminated, truncated = np.array(terminated), np.array(truncated)
+        if final_obs is not None:
+            done = terminated | truncated
+            if done.any():
+                final = to_numpy(final_obs, self.observation_space, batched=True)
+                objects = np.full(self.num_envs, None, dtype=object)
+                for i in np.flatnonzero(done):
+                    objects[i] = index(final, i)
+                infos["final_obs"], infos["_final_obs"] = objects, done
+                final_info = {}
+                for name, value in info.items():
+                    final_info[name], final_info[f"_{name}"] = np.array(value), done.copy()
+                infos["final_info"], infos["_final_info"] = final_info, done.copy()
+        return (
+            to_numpy(obs, self.observation_space, batched=True),
+            np.array(reward),
+            terminated,
+            truncated,
+            infos,
+        )
+
+    def render(self) -> tuple[np.ndarray, ...] | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; make it with render_mode='rgb_array'")
+            return None
+        if self._state is None:
+            raise gymnasium.error.ResetNeeded("call reset() before render()")
+        frames = np.asarray(self._batch.render(self._state))
+        return tuple(np.array(f) for f in frames)
+
+    @property
+    def state(self) -> Any:
+        """The current batched JAX state (for inspection; do not mutate)."""
+        return self._state

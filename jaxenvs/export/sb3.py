@@ -1,0 +1,123 @@
+"""A batch of jaxenvs envs as a Stable-Baselines3 `VecEnv`.
+
+    from stable_baselines3 import PPO
+    from jaxenvs.export.sb3 import JaxSB3VecEnv
+    venv = JaxSB3VecEnv("CartPole-v1", num_envs=8, seed=0)
+    PPO("MlpPolicy", venv).learn(10_000)
+
+One jitted, vmapped call per `step`; finished envs are reset in the same step, as SB3's own
+`DummyVecEnv` does: `dones` is `terminated | truncated`, each finished env's info holds
+`terminal_observation` (what the episode ended on) and every info holds
+`TimeLimit.truncated` (`truncated and not terminated`, the flag SB3 bootstraps on). Wrap with
+`VecMonitor` for episode statistics. `seed(s)` gives env `i` the seed `s + i` at the next
+`reset()`, as SB3 does. Needs the `sb3` extra (stable-baselines3 and torch).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+import numpy as np
+from gymnasium.vector.utils import batch_space
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from jaxenvs.export._bridge import check_discrete_actions, compiled, index, key_from_seed, to_jax, to_numpy
+
+__all__ = ["JaxSB3VecEnv"]
+
+
+class JaxSB3VecEnv(VecEnv):
+    """`num_envs` copies of a jaxenvs env (an id, or a raw env with `params`) for SB3.
+
+    render_mode: `None` or `"rgb_array"` (`get_images()` / `render()`).
+    seed: the seed of the first `reset()` (later resets continue the key stream).
+    overrides: params fields, e.g. `max_steps_in_episode=200`.
+    """
+
+    def __init__(
+        self,
+        env_id: Any,
+        num_envs: int = 1,
+        params: Any = None,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        **overrides: Any,
+    ):
+        if render_mode is not None and render_mode != "rgb_array":
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        self._batch = compiled(env_id, params, overrides, num_envs)
+        env, params = self.jax_env, self.params = self._batch.env, self._batch.params
+        self.render_mode = render_mode
+        self._jax_obs_space = env.observation_space(params)
+        self._jax_action_space = env.action_space(params)
+        observation_space = self._jax_obs_space.to_gymnasium()
+        self._batched_obs_space = batch_space(observation_space, num_envs)
+        super().__init__(num_envs, observation_space, self._jax_action_space.to_gymnasium())
+        self._key = key_from_seed(seed if seed is not None else int(np.random.randint(2**31)))
+        self._state: Any = None
+        self._actions: Any = None
+
+    # --- the VecEnv API ----------------------------------------------------------------
+    def reset(self):
+        seeds = None if self._seeds[0] is None else [int(s) for s in self._seeds]
+        self._key, keys = self._batch.keys(self._key, seeds)
+        obs, self._state = self._batch.reset(keys)
+        self._reset_seeds()
+        self._reset_options()
+        return self._obs(obs)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        check_discrete_actions(actions, self._jax_action_space, self.jax_env.name)
+        self._actions = to_jax(actions, self._jax_action_space)
+
+    def step_wait(self):
+        if self._state is None:
+            raise RuntimeError("call reset() before step()")
+        self._key, obs, self._state, reward, terminated, truncated, final_obs, _ = self._batch.step_same_step(
+            self._key, self._state, self._actions
+        )
+        obs, reward, terminated, truncated, final_obs = jax.device_get(
+            (obs, reward, terminated, truncated, final_obs)
+        )
+        terminated, truncated = np.asarray(terminated), np.asarray(truncated)
+        dones = terminated | truncated
+        time_limit = truncated & ~terminated
+        infos = [{"TimeLimit.truncated": bool(t)} for t in time_limit]
+        if dones.any():
+            final = self._obs(final_obs)
+            for i in np.flatnonzero(dones):
+                infos[i]["terminal_observation"] = index(final, i)
+        return self._obs(obs), np.array(reward, dtype=np.float32), dones, infos
+
+    def close(self) -> None:
+        self._state = None
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        if self._state is None:
+            raise RuntimeError("call reset() before rendering")
+        return [np.array(f) for f in np.asarray(self._batch.render(self._state))]
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        value = getattr(self, attr_name) if attr_name == "render_mode" else getattr(self.jax_env, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"{self.jax_env.name}: a JAX env has no mutable attributes ({attr_name})")
+
+    def env_method(self, method_name: str, *method_args, indices: Any = None, **method_kwargs) -> list[Any]:
+        result = getattr(self.jax_env, method_name)(*method_args, **method_kwargs)
+        return [result for _ in self._get_indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+    # --- helpers -----------------------------------------------------------------------
+    def _obs(self, obs: Any) -> Any:
+        return to_numpy(obs, self._batched_obs_space, batched=True)
+
+    @property
+    def state(self) -> Any:
+        """The current batched JAX state (for inspection; do not mutate)."""
+        return self._state

@@ -1,0 +1,126 @@
+"""Record an env to a GIF (pillow) or MP4 (imageio): `jaxenvs render <id> --out run.gif`.
+
+    from jaxenvs.export.video import record, rollout_frames
+    record("CartPole-v1", steps=200, out="cartpole.gif")            # a random policy
+    record("CartPole-v1", out="pd.gif", policy=lambda key, obs: (obs[2] + obs[3] > 0).astype(int))
+
+The whole rollout, rendering included, is one jitted `lax.scan` over the auto-resetting env
+(frames keep going across episode ends); `scale` shrinks every frame inside that call with
+`jax.image.resize`, which keeps memory and files small. A policy is a JAX-traceable
+`policy(key, obs) -> action`; the default samples the action space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs.wrappers.pixel import resize
+
+Policy = Callable[[jax.Array, Any], Any]
+
+
+def rollout_frames(
+    env_id: str,
+    steps: int = 200,
+    seed: int = 0,
+    policy: Policy | None = None,
+    scale: float = 1.0,
+    **overrides: Any,
+) -> np.ndarray:
+    """`uint8[steps + 1, H, W, 3]`: the first state and the state after each of `steps` steps."""
+    from jaxenvs.registry import make
+
+    env, params = make(env_id, **overrides)
+    action_space = env.action_space(params)
+    if policy is None:
+
+        def policy(key, obs):
+            return action_space.sample(key)
+
+    def frame(state):
+        image = env.render(state, params)
+        if scale != 1.0:
+            h, w = image.shape[:2]
+            image = resize(image, (max(1, round(h * scale)), max(1, round(w * scale))))
+        return image
+
+    @jax.jit
+    def run(key):
+        key, k = jax.random.split(key)
+        obs, state = env.reset(k, params)
+
+        def body(carry, _):
+            key, obs, state = carry
+            key, k_act, k_step = jax.random.split(key, 3)
+            action = policy(k_act, obs)
+            obs, state, *_ = env.step(k_step, state, action, params)
+            return (key, obs, state), frame(state)
+
+        _, frames = jax.lax.scan(body, (key, obs, state), None, length=steps)
+        return jnp.concatenate([frame(state)[None], frames])
+
+    return np.asarray(run(jax.random.key(seed)))
+
+
+def _require_ffmpeg() -> None:
+    import importlib.util
+
+    missing = [m for m in ("imageio", "imageio_ffmpeg") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ImportError(
+            f"writing an MP4 needs imageio with its ffmpeg backend ({', '.join(missing)} missing): "
+            "pip install imageio imageio-ffmpeg, or write a .gif"
+        )
+
+
+def write(frames: np.ndarray, out: str | Path, fps: int = 30) -> Path:
+    """Write `uint8[T, H, W, 3]` frames as a GIF (pillow) or MP4 (imageio with ffmpeg)."""
+    out = Path(out)
+    suffix = out.suffix.lower()
+    frames = np.asarray(frames, dtype=np.uint8)
+    if frames.ndim != 4 or frames.shape[-1] != 3:
+        raise ValueError(f"frames must be uint8[T, H, W, 3], got {frames.shape}")
+    if suffix == ".gif":
+        try:
+            from PIL import Image
+        except ImportError as e:
+            raise ImportError('writing a GIF needs pillow: pip install "jaxenvs[export]"') from e
+        images = [Image.fromarray(f) for f in frames]
+        images[0].save(
+            out, save_all=True, append_images=images[1:], duration=max(1, round(1000 / fps)), loop=0, optimize=True
+        )
+    elif suffix == ".mp4":
+        _require_ffmpeg()
+        import imageio.v2 as imageio
+
+        with imageio.get_writer(out, format="FFMPEG", fps=fps) as writer:
+            for f in frames:
+                writer.append_data(f)
+    else:
+        raise ValueError(f"unknown video format {out.suffix!r}: use .gif or .mp4")
+    return out
+
+
+def record(
+    env_id: str,
+    steps: int = 200,
+    out: str | Path = "run.gif",
+    seed: int = 0,
+    fps: int = 30,
+    policy: Policy | None = None,
+    scale: float = 1.0,
+    **overrides: Any,
+) -> Path:
+    """Roll out `policy` (random by default) for `steps` steps and write the video to `out`."""
+    if Path(out).suffix.lower() not in (".gif", ".mp4"):
+        raise ValueError(f"unknown video format {Path(out).suffix!r}: use .gif or .mp4")
+    if Path(out).suffix.lower() == ".mp4":
+        _require_ffmpeg()
+    frames = rollout_frames(env_id, steps=steps, seed=seed, policy=policy, scale=scale, **overrides)
+    return write(frames, out, fps=fps)

@@ -1,0 +1,351 @@
+import subprocess
+import sys
+import warnings
+
+import jax
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+from gymnasium.utils.env_checker import check_env as gym_check_env  # noqa: E402
+from gymnasium.vector import AutoresetMode  # noqa: E402
+from gymnasium.wrappers.vector import RecordEpisodeStatistics  # noqa: E402
+
+import jaxenvs  # noqa: E402
+from jaxenvs.export import _gymnasium_hook  # noqa: E402
+from jaxenvs.export.gymnasium import JaxEnv, JaxVectorEnv, gymnasium_id, register_gymnasium_envs  # noqa: E402
+
+X_LIMIT, THETA_LIMIT = 2.4, 12 * 2 * np.pi / 360
+
+
+def _cartpole_ended(obs):
+    return abs(obs[0]) > X_LIMIT or abs(obs[2]) > THETA_LIMIT
+
+
+def _is_reset_obs(obs):
+    return bool(np.all(np.abs(obs) <= 0.05))
+
+
+# --- registration ---------------------------------------------------------------------------
+
+
+def test_import_jaxenvs_does_not_import_gymnasium_but_registers_when_it_is_imported():
+    code = (
+        "import sys, jaxenvs\n"
+        "assert 'gymnasium' not in sys.modules, 'import jaxenvs imported gymnasium'\n"
+        "import gymnasium\n"
+        "ids = [i for i in gymnasium.registry if i.startswith('jaxenvs/')]\n"
+        "assert 'jaxenvs/CartPole-v1' in ids, ids\n"
+        "env = gymnasium.make('jaxenvs/CartPole-v1')\n"
+        "obs, _ = env.reset(seed=0)\n"
+        "assert obs.shape == (4,)\n"
+        "print(len(ids))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout.split()[-1]) >= 2
+
+
+def test_every_registered_id_reaches_gymnasium():
+    _gymnasium_hook.install()  # gymnasium already imported here: registers at once, idempotently
+    gym_ids = register_gymnasium_envs()
+    assert gymnasium_id("bsuite/catch/0") == "jaxenvs/bsuite-catch-0"
+    for env_id in jaxenvs.registered_envs():
+        ns, name, version = gymnasium.envs.registration.parse_env_id(gymnasium_id(env_id))
+        if version is None and any(
+            s.namespace == ns and s.name == name and s.version is not None for s in gymnasium.registry.values()
+        ):
+            continue  # gymnasium keeps only the versioned ids of a name (e.g. Breakout-MinAtar-v0/-v1)
+        assert gymnasium_id(env_id) in gym_ids
+        spec = gymnasium.spec(gymnasium_id(env_id))
+        assert spec.kwargs == {"env_id": env_id} and spec.vector_entry_point is not None
+
+
+# --- the single env -------------------------------------------------------------------------
+
+
+def test_check_env_passes_without_other_warnings():
+    env = gymnasium.make("jaxenvs/CartPole-v1", render_mode="rgb_array")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gym_check_env(env.unwrapped)
+    # CartPole's velocities are unbounded, as in gymnasium's own CartPole
+    unexpected = [str(w.message) for w in caught if "infinity" not in str(w.message)]
+    assert not unexpected, unexpected
+
+
+def test_outputs_are_numpy_and_python_scalars():
+    env = gymnasium.make("jaxenvs/CartPole-v1")
+    obs, info = env.reset(seed=0)
+    assert isinstance(obs, np.ndarray) and obs.dtype == np.float32 and obs.flags.writeable
+    obs, reward, terminated, truncated, info = env.step(1)
+    assert type(reward) is float and type(terminated) is bool and type(truncated) is bool
+    assert isinstance(info["discount"], np.ndarray)
+
+
+def test_reset_seed_is_deterministic():
+    def rollout(seed):
+        env = gymnasium.make("jaxenvs/CartPole-v1")
+        observations = [env.reset(seed=seed)[0]]
+        for t in range(15):
+            observations.append(env.step(t % 2)[0])
+        observations.append(env.reset()[0])  # an unseeded reset continues the seeded stream
+        return np.stack(observations)
+
+    np.testing.assert_array_equal(rollout(7), rollout(7))
+    assert not np.array_equal(rollout(7)[0], rollout(8)[0])
+
+
+def test_time_limit_override_and_truncation():
+    env = gymnasium.make("jaxenvs/CartPole-v1", max_steps_in_episode=5)
+    env.reset(seed=0)
+    flags = [env.step(t % 2)[2:4] for t in range(5)]
+    assert flags[-1] == (False, True) and all(f == (False, False) for f in flags[:-1])
+
+
+def test_render_rgb_array_shows_the_state():
+    env = gymnasium.make("jaxenvs/CartPole-v1", render_mode="rgb_array")
+    env.reset(seed=0)
+    first = env.render()
+    assert first.shape == (400, 600, 3) and first.dtype == np.uint8
+    for _ in range(4):
+        env.step(1)
+    assert (env.render() != first).any()
+
+
+def test_invalid_discrete_action_raises():
+    env = JaxEnv("CartPole-v1")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="action"):
+        env.step(2)
+
+
+def test_wraps_an_env_instance_but_not_an_autoresetting_one():
+    raw, params = jaxenvs.make("CartPole-v1", autoreset=False, max_steps_in_episode=3)
+    env = JaxEnv(raw, params)
+    env.reset(seed=0)
+    assert [env.step(0)[3] for _ in range(3)] == [False, False, True]
+    with pytest.raises(ValueError, match="AutoReset"):
+        JaxEnv(jaxenvs.make("CartPole-v1")[0])
+
+
+# --- the vector env -------------------------------------------------------------------------
+
+
+def test_make_vec_is_the_jitted_vector_env_with_same_step_by_default():
+    envs = gymnasium.make_vec("jaxenvs/CartPole-v1", num_envs=4)
+    assert isinstance(envs.unwrapped, JaxVectorEnv)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    obs, info = envs.reset(seed=0)
+    assert obs.shape == (4, 4) and obs.dtype == np.float32
+    obs, reward, terminated, truncated, info = envs.step(np.ones(4, np.int64))
+    assert reward.shape == (4,) and reward.dtype == np.float32
+    assert terminated.dtype == np.bool_ and truncated.dtype == np.bool_
+    assert info["discount"].shape == (4,) and info["_discount"].all()
+    assert envs.observation_space.contains(obs)
+
+
+def test_same_step_final_obs_is_the_terminal_obs():
+    envs = gymnasium.make_vec("jaxenvs/CartPole-v1", num_envs=4)
+    raw, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    raw_step = jax.jit(jax.vmap(raw.step, in_axes=(0, 0, 0, None)))
+    envs.reset(seed=1)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(250):
+        actions = rng.integers(0, 2, size=4)
+        # CartPole's transition ignores its key, so the raw step of the same state predicts it
+        expected = np.asarray(
+            raw_step(jax.random.split(jax.random.key(0), 4), envs.unwrapped.state, actions, params)[0]
+        )
+        obs, _, terminated, truncated, info = envs.step(actions)
+        done = terminated | truncated
+        if done.any():
+            np.testing.assert_array_equal(info["_final_obs"], done)
+            for i in range(4):
+                if done[i]:
+                    finished += 1
+                    np.testing.assert_allclose(info["final_obs"][i], expected[i], rtol=1e-6, atol=1e-6)
+                    assert _cartpole_ended(info["final_obs"][i])
+                    assert _is_reset_obs(obs[i])
+                    assert info["_final_info"][i]
+                else:
+                    assert info["final_obs"][i] is None
+                    np.testing.assert_allclose(obs[i], expected[i], rtol=1e-6, atol=1e-6)
+        else:
+            assert "final_obs" not in info
+            # a separately compiled step may differ in the last bit
+            np.testing.assert_allclose(obs, expected, rtol=1e-6, atol=1e-6)
+    assert finished >= 20
+
+
+def test_next_step_resets_on_the_following_call():
+    envs = gymnasium.make_vec("jaxenvs/CartPole-v1", num_envs=4, autoreset_mode=AutoresetMode.NEXT_STEP)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    envs.reset(seed=2)
+    rng = np.random.default_rng(1)
+    prev_done = np.zeros(4, bool)
+    resets = 0
+    for _ in range(250):
+        obs, reward, terminated, truncated, info = envs.step(rng.integers(0, 2, size=4))
+        assert "final_obs" not in info
+        for i in np.flatnonzero(prev_done):
+            resets += 1
+            assert reward[i] == 0.0 and not terminated[i] and not truncated[i]
+            assert _is_reset_obs(obs[i])
+            assert not info["_discount"][i]
+        for i in np.flatnonzero(terminated):
+            assert _cartpole_ended(obs[i])  # the terminal observation itself
+        prev_done = terminated | truncated
+    assert resets >= 20
+
+
+def test_next_step_and_same_step_agree_up_to_where_they_differ():
+    """Same seed and actions: identical until the first episode end; then NEXT_STEP returns
+    SAME_STEP's `final_obs` at once and SAME_STEP's reset observation one call later."""
+    same = JaxVectorEnv("CartPole-v1", num_envs=4)
+    nxt = JaxVectorEnv("CartPole-v1", num_envs=4, autoreset_mode="NextStep")
+    np.testing.assert_array_equal(same.reset(seed=3)[0], nxt.reset(seed=3)[0])
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        actions = rng.integers(0, 2, size=4)
+        s_obs, s_rew, s_te, s_tr, s_info = same.step(actions)
+        n_obs, n_rew, n_te, n_tr, _ = nxt.step(actions)
+        np.testing.assert_array_equal(s_rew, n_rew)
+        np.testing.assert_array_equal(s_te, n_te)
+        np.testing.assert_array_equal(s_tr, n_tr)
+        done = s_te | s_tr
+        if done.any():
+            for i in range(4):
+                want = s_info["final_obs"][i] if done[i] else s_obs[i]
+                np.testing.assert_array_equal(n_obs[i], want)
+            n_obs2, n_rew2, *_ = nxt.step(actions)
+            for i in np.flatnonzero(done):
+                np.testing.assert_array_equal(n_obs2[i], s_obs[i])
+                assert n_rew2[i] == 0.0
+            return
+        np.testing.assert_array_equal(s_obs, n_obs)
+    pytest.fail("no episode ended")
+
+
+def _run_with_statistics(mode, steps, seed=0):
+    envs = RecordEpisodeStatistics(
+        gymnasium.make_vec("jaxenvs/CartPole-v1", num_envs=4, autoreset_mode=mode, max_steps_in_episode=30)
+    )
+    envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    returns, lengths = np.zeros(4), np.zeros(4, int)
+    prev_done = np.zeros(4, bool)
+    ours, theirs = [], []
+    for _ in range(steps):
+        _, reward, terminated, truncated, info = envs.step(rng.integers(0, 2, size=4))
+        counts = ~prev_done if mode == AutoresetMode.NEXT_STEP else np.ones(4, bool)
+        returns[counts] += reward[counts]
+        lengths[counts] += 1
+        done = terminated | truncated
+        if done.any():
+            for i in np.flatnonzero(done):
+                ours.append((returns[i], lengths[i]))
+                theirs.append((info["episode"]["r"][i], info["episode"]["l"][i]))
+                assert info["_episode"][i]
+            returns[done], lengths[done] = 0.0, 0
+        prev_done = done
+    return envs, ours, theirs
+
+
+def test_record_episode_statistics_next_step_counts_every_episode_exactly():
+    envs, ours, theirs = _run_with_statistics(AutoresetMode.NEXT_STEP, 200)
+    assert len(ours) >= 20 and envs.episode_count == len(ours)
+    np.testing.assert_allclose(theirs, ours)
+
+
+def test_record_episode_statistics_same_step_counts_every_episode():
+    # gymnasium 1.3.0's wrapper assumes NEXT_STEP when adding up (gymnasium PR #1624): in
+    # SAME_STEP every episode is still counted once, and each env's first is measured right.
+    envs, ours, theirs = _run_with_statistics(AutoresetMode.SAME_STEP, 200)
+    assert len(ours) >= 20 and envs.episode_count == len(ours)
+    np.testing.assert_allclose(theirs[0], ours[0])
+    lengths_off = np.array([o[1] - t[1] for o, t in zip(ours, theirs)])
+    assert set(lengths_off.tolist()) <= {0, 1}
+
+
+def test_vector_seeding_is_deterministic_and_per_env_seeds_work():
+    def rollout(seed):
+        envs = JaxVectorEnv("CartPole-v1", num_envs=4)
+        obs = [envs.reset(seed=seed)[0]]
+        for t in range(10):
+            obs.append(envs.step(np.full(4, t % 2))[0])
+        return np.stack(obs)
+
+    np.testing.assert_array_equal(rollout(5), rollout(5))
+    assert not np.array_equal(rollout(5)[0], rollout(6)[0])
+    a = rollout([1, 2, 3, 4])
+    np.testing.assert_array_equal(a, rollout([1, 2, 3, 4]))
+    assert not np.array_equal(a[0, 0], a[0, 1])
+
+
+def test_disabled_mode_and_reset_mask():
+    envs = JaxVectorEnv("CartPole-v1", num_envs=4, autoreset_mode=AutoresetMode.DISABLED)
+    obs, _ = envs.reset(seed=0)
+    done = np.zeros(4, bool)
+    for _ in range(200):
+        obs, _, terminated, truncated, info = envs.step(np.zeros(4, np.int64))
+        assert "final_obs" not in info
+        done |= terminated | truncated
+        if done.any() and not done.all():
+            break
+    kept = obs.copy()
+    obs, _ = envs.reset(options={"reset_mask": done})
+    for i in range(4):
+        if done[i]:
+            assert _is_reset_obs(obs[i])
+        else:
+            np.testing.assert_array_equal(obs[i], kept[i])
+
+
+def test_vector_render_and_invalid_actions():
+    envs = JaxVectorEnv("CartPole-v1", num_envs=4, render_mode="rgb_array")
+    envs.reset(seed=0)
+    frames = envs.render()
+    assert len(frames) == 4 and frames[0].shape == (400, 600, 3) and frames[0].dtype == np.uint8
+    with pytest.raises(ValueError, match="action"):
+        envs.step(np.array([0, 1, 5, 0]))
+
+
+def test_cleanrl_style_loop():
+    """The loop CleanRL's PPO/DQN run: numpy actions in, numpy arrays out, the real next
+    observation recovered from `final_obs` where an episode ended."""
+    num_envs = 4
+    envs = gymnasium.make_vec("jaxenvs/CartPole-v1", num_envs=num_envs)
+    assert isinstance(envs.single_action_space, gymnasium.spaces.Discrete)
+    obs, _ = envs.reset(seed=1)
+    rng = np.random.default_rng(0)
+    buffer_obs, buffer_next, buffer_done = [], [], []
+    episodes, running, lengths = 0, np.zeros(num_envs, int), []
+    for _ in range(300):
+        actions = rng.integers(0, envs.single_action_space.n, size=num_envs)
+        next_obs, rewards, terminations, truncations, infos = envs.step(actions)
+        real_next_obs = next_obs.copy()
+        for idx in np.flatnonzero(terminations | truncations):
+            real_next_obs[idx] = infos["final_obs"][idx]
+        buffer_obs.append(obs)
+        buffer_next.append(real_next_obs)
+        buffer_done.append(terminations | truncations)
+        running += 1
+        for idx in np.flatnonzero(terminations | truncations):
+            lengths.append(running[idx])
+            running[idx] = 0
+            episodes += 1
+        obs = next_obs
+    assert np.stack(buffer_obs).shape == (300, num_envs, 4)
+    assert episodes == len(lengths) >= 30
+    # a random policy keeps CartPole up for about 22 steps
+    assert 15 < np.mean(lengths) < 32
+    # transitions chain up: where no episode ended, the next step starts from the real next
+    # observation; where one ended, the real next observation is the terminal one
+    for t in range(299):
+        for i in range(num_envs):
+            if buffer_done[t][i]:
+                assert _cartpole_ended(buffer_next[t][i]) and _is_reset_obs(buffer_obs[t + 1][i])
+            else:
+                np.testing.assert_array_equal(buffer_obs[t + 1][i], buffer_next[t][i])
