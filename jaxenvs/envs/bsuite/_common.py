@@ -1,0 +1,36 @@
+"""What every bsuite env here shares: its params base and a cheap source of fair coins.
+
+bsuite's environments end their episodes themselves (catch when the ball lands, cartpole
+after `max_time`, mountain car after `max_steps`, ...), so the time limit every jaxenvs env
+carries, `max_steps_in_episode`, is set far above any of their episode lengths and never
+binds at bsuite's settings. `bsuite_num_episodes` is the number of episodes bsuite's
+experiment runs and reports (`sweep.NUM_EPISODES`); it is metadata, static, and not used by
+the dynamics.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from jaxenvs.environment import EnvParams
+
+# Longer than any bsuite episode at bsuite's settings (cartpole's 1001 steps is the longest).
+GENEROUS_TIME_LIMIT = 10_000
+
+
+@struct.dataclass
+class BsuiteParams(EnvParams):
+    max_steps_in_episode: int = GENEROUS_TIME_LIMIT
+    # episodes bsuite's experiment runs (`bsuite_num_episodes`); set per env and per sweep id
+    bsuite_num_episodes: int = struct.field(pytree_node=False, default=10_000)
+
+
+def coin_flips(key: jax.Array, n: int) -> jax.Array:
+    """`n` independent fair coins (int32 0/1) from ceil(n / 32) random words: one draw, 32
+    coins per word, where `jax.random.bernoulli` would draw one float per coin."""
+    words = jax.random.bits(key, ((n + 31) // 32,), jnp.uint32)
+    shifts = jnp.arange(32, dtype=jnp.uint32)
+    bits = (words[:, None] >> shifts[None, :]) & jnp.uint32(1)
+    return bits.reshape(-1)[:n].astype(jnp.int32)

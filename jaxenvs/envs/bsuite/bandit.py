@@ -1,0 +1,83 @@
+"""SimpleBandit: an 11-armed bandit with deterministic rewards 0, 0.1, ..., 1 in shuffled order.
+
+Reference: bsuite `environments/bandit.py` (experiment `bandit`, 10,000 episodes). Each
+episode is a single pull: the observation is always `ones((1, 1))`, the pull returns the
+arm's reward and ends the episode.
+
+The arms' order is bsuite's "action mapping", drawn when the env is built: `mapping_seed`
+seeds numpy's `RandomState` exactly as bsuite does, so `SimpleBandit(mapping_seed=3)` has the
+same reward per arm as bsuite's, and `mapping_seed=None` draws fresh entropy like bsuite. The
+result lives in `params.rewards` (float32[num_actions]), so it can be inspected, replaced, or
+vmapped over (`sample_rewards(key)` draws a random order inside JAX, for meta-RL).
+
+Differs: bsuite's `total_regret` logging is not kept. Invalid action under jit: clipped to
+the nearest arm.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvState
+from jaxenvs.envs.bsuite import _draw
+from jaxenvs.envs.bsuite._common import BsuiteParams
+
+NUM_EPISODES = 10_000  # bsuite experiments/bandit/sweep.py
+
+
+@struct.dataclass
+class SimpleBanditState(EnvState):
+    pass  # a bandit has no state beyond the step count
+
+
+@struct.dataclass
+class SimpleBanditParams(BsuiteParams):
+    rewards: jax.Array | None = None  # float32[num_actions]: the reward of each arm
+
+
+def arm_rewards(num_actions: int, mapping_seed: int | None) -> np.ndarray:
+    """bsuite's arm rewards: `linspace(0, 1, n)` permuted by `RandomState(mapping_seed)`."""
+    rng = np.random.RandomState(mapping_seed)
+    order = rng.choice(num_actions, size=num_actions, replace=False)
+    return np.linspace(0.0, 1.0, num_actions)[order].astype(np.float32)
+
+
+def sample_rewards(key: jax.Array, num_actions: int = 11) -> jax.Array:
+    """A uniformly random arm order drawn inside JAX (for vmapping over bandits)."""
+    return jnp.linspace(0.0, 1.0, num_actions, dtype=jnp.float32)[jax.random.permutation(key, num_actions)]
+
+
+def observation() -> jax.Array:
+    return jnp.ones((1, 1), jnp.float32)
+
+
+class SimpleBandit(Environment[SimpleBanditState, SimpleBanditParams]):
+    def __init__(self, mapping_seed: int | None = None, num_actions: int = 11):
+        self.num_arms = int(num_actions)
+        self._rewards = arm_rewards(self.num_arms, mapping_seed)
+
+    @property
+    def default_params(self) -> SimpleBanditParams:
+        return SimpleBanditParams(rewards=jnp.asarray(self._rewards), bsuite_num_episodes=NUM_EPISODES)
+
+    def reset_env(self, key, params):
+        return observation(), SimpleBanditState(time=jnp.zeros((), jnp.int32))
+
+    def step_env(self, key, state, action, params):
+        reward = params.rewards[jnp.clip(action, 0, self.num_arms - 1)]
+        state = state.replace(time=state.time + 1)
+        return observation(), state, reward, jnp.asarray(True), {}
+
+    def observation_space(self, params=None):
+        return spaces.Box(0.0, 1.0, shape=(1, 1), dtype=jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(self.num_arms)
+
+    def render(self, state, params=None):
+        params = self.default_params if params is None else params
+        return _draw.bars(params.rewards, 0.0, 1.0)

@@ -1,0 +1,136 @@
+"""bsuite's CartPole: keep a pole up and the cart on the track for 10 seconds.
+
+Reference: bsuite `environments/cartpole.py` (experiment `cartpole`, 1,000 episodes). Not
+gymnasium's CartPole: three actions (push left, nothing, push right: force `(a - 1) * 10`),
+a 0.01 s explicit-Euler step, the angle wrapped to [0, 2 pi), reward 1 while
+`cos(theta) > height_threshold` (0.8) and `|x| < x_threshold` (3), and the episode ends on
+the first step without reward or once `time_elapsed > max_time` (10 s, i.e. after 1,001
+steps). The observation is bsuite's float32 `(1, 6)`:
+`[x / x_threshold, x_dot / x_threshold, sin theta, cos theta, theta_dot, time_elapsed /
+max_time]`. Reset: x, x_dot, theta, theta_dot uniform in [-init_range, init_range].
+
+`step_cartpole` is shared with `CartPoleSwingup`.
+
+Differs: bsuite computes in float64; here the dynamics run in float32 unless
+`jax_enable_x64` is on (then float64, matching bsuite to rounding). `time_elapsed`
+accumulates `timescale` per step like bsuite's. Invalid action under jit: clipped to 0..2.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvState, float_dtype
+from jaxenvs.envs.bsuite import _draw
+from jaxenvs.envs.bsuite._common import BsuiteParams
+
+NUM_EPISODES = 1_000  # bsuite experiments/cartpole/sweep.py (and cartpole_swingup)
+
+
+@struct.dataclass
+class CartPoleState(EnvState):
+    x: jax.Array  # cart position
+    x_dot: jax.Array  # cart velocity
+    theta: jax.Array  # pole angle, 0 = upright, wrapped to [0, 2 pi)
+    theta_dot: jax.Array  # pole angular velocity
+    time_elapsed: jax.Array  # seconds since reset (timescale per step)
+
+
+@struct.dataclass
+class CartPoleParams(BsuiteParams):
+    height_threshold: float = 0.8  # reward while cos(theta) is above this
+    x_threshold: float = 3.0  # ... and |x| below this
+    timescale: float = 0.01  # seconds per step
+    max_time: float = 10.0  # the episode ends once time_elapsed exceeds this
+    init_range: float = 0.05  # reset values are uniform in [-init_range, init_range]
+    mass_cart: float = 1.0
+    mass_pole: float = 0.1
+    length: float = 0.5
+    force_mag: float = 10.0
+    gravity: float = 9.8
+
+
+def step_cartpole(state, action: jax.Array, params) -> CartPoleState:
+    """bsuite's `step_cartpole`: one explicit-Euler step of the cart-pole equations."""
+    dtype = state.x.dtype
+    force = (jnp.clip(action, 0, 2) - 1).astype(dtype) * params.force_mag
+    cos, sin = jnp.cos(state.theta), jnp.sin(state.theta)
+    pl = params.mass_pole * params.length
+    m_total = params.mass_cart + params.mass_pole
+    temp = (force + pl * state.theta_dot**2 * sin) / m_total
+    theta_acc = (params.gravity * sin - cos * temp) / (
+        params.length * (4.0 / 3.0 - params.mass_pole * cos**2 / m_total)
+    )
+    x_acc = temp - pl * theta_acc * cos / m_total
+    ts = params.timescale
+    return state.replace(
+        x=(state.x + ts * state.x_dot).astype(dtype),
+        x_dot=(state.x_dot + ts * x_acc).astype(dtype),
+        theta=jnp.remainder(state.theta + ts * state.theta_dot, 2 * jnp.pi).astype(dtype),
+        theta_dot=(state.theta_dot + ts * theta_acc).astype(dtype),
+        time_elapsed=(state.time_elapsed + ts).astype(dtype),
+    )
+
+
+def reset_state(key: jax.Array, params, theta_offset: float = 0.0) -> CartPoleState:
+    x, x_dot, theta, theta_dot = jax.random.uniform(
+        key, (4,), dtype=float_dtype(), minval=-params.init_range, maxval=params.init_range
+    )
+    zero = jnp.zeros((), float_dtype())
+    return CartPoleState(
+        time=jnp.zeros((), jnp.int32), x=x, x_dot=x_dot, theta=theta + theta_offset,
+        theta_dot=theta_dot, time_elapsed=zero,
+    )
+
+
+def base_observation(state: CartPoleState, params) -> list[jax.Array]:
+    """The six entries cartpole and cartpole swing-up share."""
+    return [
+        state.x / params.x_threshold,
+        state.x_dot / params.x_threshold,
+        jnp.sin(state.theta),
+        jnp.cos(state.theta),
+        state.theta_dot,
+        state.time_elapsed / params.max_time,
+    ]
+
+
+def is_rewarded(state: CartPoleState, params: CartPoleParams) -> jax.Array:
+    return (jnp.cos(state.theta) > params.height_threshold) & (jnp.abs(state.x) < params.x_threshold)
+
+
+class CartPole(Environment[CartPoleState, CartPoleParams]):
+    def __init__(self, height_threshold: float = 0.8, x_threshold: float = 3.0, timescale: float = 0.01,
+                 max_time: float = 10.0, init_range: float = 0.05):
+        self._defaults = dict(height_threshold=height_threshold, x_threshold=x_threshold, timescale=timescale,
+                              max_time=max_time, init_range=init_range)
+
+    @property
+    def default_params(self) -> CartPoleParams:
+        return CartPoleParams(bsuite_num_episodes=NUM_EPISODES, **self._defaults)
+
+    def reset_env(self, key, params):
+        state = reset_state(key, params)
+        return self.observation(state, params), state
+
+    def step_env(self, key, state, action, params):
+        state = step_cartpole(state, action, params).replace(time=state.time + 1)
+        rewarded = is_rewarded(state, params)
+        terminated = (state.time_elapsed > params.max_time) | ~rewarded
+        return self.observation(state, params), state, rewarded.astype(jnp.float32), terminated, {}
+
+    def observation(self, state, params):
+        return jnp.stack(base_observation(state, params)).astype(jnp.float32)[None, :]
+
+    def observation_space(self, params=None):
+        return spaces.Box(-jnp.inf, jnp.inf, shape=(1, 6), dtype=jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(3)
+
+    def render(self, state, params=None):
+        params = self.default_params if params is None else params
+        return _draw.cartpole(state.x, state.theta, params.x_threshold, params.length)

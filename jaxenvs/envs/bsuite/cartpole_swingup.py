@@ -1,0 +1,96 @@
+"""bsuite's CartPole swing-up: the pole starts hanging down; swing it up and hold it there.
+
+Reference: bsuite `experiments/cartpole_swingup/cartpole_swingup.py` (experiment
+`cartpole_swingup`, 1,000 episodes; its sweep varies `height_threshold` and
+`x_reward_threshold`). bsuite's cart-pole physics (`cartpole.step_cartpole`), the pole at
+`pi` plus the uniform reset noise. Each step costs `move_cost` (0.1) for pushing (actions 0
+and 2) and pays +1 while `cos(theta) > height_threshold`, `|theta_dot| < theta_dot_threshold`
+and `|x| < x_reward_threshold`. The episode ends once `time_elapsed > max_time` or `|x| >
+x_threshold`. The observation is bsuite's float32 `(1, 8)`: cartpole's six entries, then +1/-1
+for `|x| < x_reward_threshold` and for `|theta_dot| < theta_dot_threshold`.
+
+Differs: float32 dynamics unless `jax_enable_x64` is on (bsuite computes in float64).
+Invalid action under jit: clipped to 0..2 (bsuite would charge `|a - 1| * move_cost` for it;
+here the clipped action is charged).
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment
+from jaxenvs.envs.bsuite import _draw
+from jaxenvs.envs.bsuite._common import BsuiteParams
+from jaxenvs.envs.bsuite.cartpole import CartPoleState, base_observation, reset_state, step_cartpole
+
+NUM_EPISODES = 1_000  # bsuite experiments/cartpole_swingup/sweep.py
+
+
+@struct.dataclass
+class CartPoleSwingupParams(BsuiteParams):
+    height_threshold: float = 0.5  # reward needs cos(theta) above this
+    theta_dot_threshold: float = 1.0  # ... |theta_dot| below this
+    x_reward_threshold: float = 1.0  # ... and |x| below this
+    move_cost: float = 0.1  # paid for each push
+    x_threshold: float = 3.0  # the episode ends when |x| exceeds this
+    timescale: float = 0.01
+    max_time: float = 10.0
+    init_range: float = 0.05
+    mass_cart: float = 1.0
+    mass_pole: float = 0.1
+    length: float = 0.5
+    force_mag: float = 10.0
+    gravity: float = 9.8
+
+
+def is_upright(state: CartPoleState, params: CartPoleSwingupParams):
+    return (
+        (jnp.cos(state.theta) > params.height_threshold)
+        & (jnp.abs(state.theta_dot) < params.theta_dot_threshold)
+        & (jnp.abs(state.x) < params.x_reward_threshold)
+    )
+
+
+class CartPoleSwingup(Environment[CartPoleState, CartPoleSwingupParams]):
+    def __init__(self, height_threshold: float = 0.5, theta_dot_threshold: float = 1.0,
+                 x_reward_threshold: float = 1.0, move_cost: float = 0.1, x_threshold: float = 3.0,
+                 timescale: float = 0.01, max_time: float = 10.0, init_range: float = 0.05):
+        self._defaults = dict(
+            height_threshold=height_threshold, theta_dot_threshold=theta_dot_threshold,
+            x_reward_threshold=x_reward_threshold, move_cost=move_cost, x_threshold=x_threshold,
+            timescale=timescale, max_time=max_time, init_range=init_range,
+        )
+
+    @property
+    def default_params(self) -> CartPoleSwingupParams:
+        return CartPoleSwingupParams(bsuite_num_episodes=NUM_EPISODES, **self._defaults)
+
+    def reset_env(self, key, params):
+        state = reset_state(key, params, theta_offset=jnp.pi)
+        return self.observation(state, params), state
+
+    def step_env(self, key, state, action, params):
+        action = jnp.clip(action, 0, 2)
+        state = step_cartpole(state, action, params).replace(time=state.time + 1)
+        reward = -jnp.abs(action - 1).astype(jnp.float32) * params.move_cost
+        reward = reward + is_upright(state, params).astype(jnp.float32)
+        terminated = (state.time_elapsed > params.max_time) | (jnp.abs(state.x) > params.x_threshold)
+        return self.observation(state, params), state, reward, terminated, {}
+
+    def observation(self, state, params):
+        x_ok = jnp.where(jnp.abs(state.x) < params.x_reward_threshold, 1.0, -1.0)
+        theta_dot_ok = jnp.where(jnp.abs(state.theta_dot) < params.theta_dot_threshold, 1.0, -1.0)
+        entries = base_observation(state, params) + [x_ok, theta_dot_ok]
+        return jnp.stack([jnp.asarray(e, jnp.float32) for e in entries])[None, :]
+
+    def observation_space(self, params=None):
+        return spaces.Box(-jnp.inf, jnp.inf, shape=(1, 8), dtype=jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(3)
+
+    def render(self, state, params=None):
+        params = self.default_params if params is None else params
+        return _draw.cartpole(state.x, state.theta, params.x_threshold, params.length)

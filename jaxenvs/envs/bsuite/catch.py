@@ -1,0 +1,91 @@
+"""Catch: move a paddle along the bottom row to catch a ball falling straight down.
+
+Reference: bsuite `environments/catch.py` (experiment `catch`, 10,000 episodes). A 10 x 5
+board by default; the ball starts in a uniformly random column of the top row, the paddle in
+the middle of the bottom row. Actions 0, 1, 2 move the paddle left, not at all, right
+(clipped at the walls); the ball falls one row per step. When it reaches the paddle's row the
+episode ends with reward +1 if the paddle is under it, -1 otherwise; every other step gives 0.
+The observation is bsuite's float32 `(rows, columns)` board, 1 at the ball and the paddle.
+
+Differs: bsuite's `total_regret` logging is not kept. Invalid action under jit: clipped to
+0..2 (left or right).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvState
+from jaxenvs.envs.bsuite import _draw
+from jaxenvs.envs.bsuite._common import BsuiteParams
+
+NUM_EPISODES = 10_000  # bsuite experiments/catch/sweep.py
+
+
+@struct.dataclass
+class CatchState(EnvState):
+    ball_x: jax.Array  # int32: the ball's column
+    ball_y: jax.Array  # int32: the ball's row, 0 at the top
+    paddle_x: jax.Array  # int32: the paddle's column
+    paddle_y: jax.Array  # int32: the paddle's row (always rows - 1)
+
+
+@struct.dataclass
+class CatchParams(BsuiteParams):
+    pass
+
+
+def move_paddle(paddle_x: jax.Array, action: jax.Array, columns: int) -> jax.Array:
+    dx = jnp.clip(action, 0, 2) - 1
+    return jnp.clip(paddle_x + dx, 0, columns - 1).astype(jnp.int32)
+
+
+def board(state: CatchState, rows: int, columns: int) -> jax.Array:
+    ys = jnp.arange(rows)[:, None]
+    xs = jnp.arange(columns)[None, :]
+    ball = (ys == state.ball_y) & (xs == state.ball_x)
+    paddle = (ys == state.paddle_y) & (xs == state.paddle_x)
+    return (ball | paddle).astype(jnp.float32)
+
+
+class Catch(Environment[CatchState, CatchParams]):
+    def __init__(self, rows: int = 10, columns: int = 5):
+        self.rows = int(rows)
+        self.columns = int(columns)
+
+    @property
+    def default_params(self) -> CatchParams:
+        return CatchParams(bsuite_num_episodes=NUM_EPISODES)
+
+    def reset_env(self, key, params):
+        state = CatchState(
+            time=jnp.zeros((), jnp.int32),
+            ball_x=jax.random.randint(key, (), 0, self.columns, dtype=jnp.int32),
+            ball_y=jnp.zeros((), jnp.int32),
+            paddle_x=jnp.asarray(self.columns // 2, jnp.int32),
+            paddle_y=jnp.asarray(self.rows - 1, jnp.int32),
+        )
+        return board(state, self.rows, self.columns), state
+
+    def step_env(self, key, state, action, params):
+        state = state.replace(
+            paddle_x=move_paddle(state.paddle_x, action, self.columns),
+            ball_y=state.ball_y + 1,
+            time=state.time + 1,
+        )
+        terminated = state.ball_y == state.paddle_y
+        caught = state.paddle_x == state.ball_x
+        reward = jnp.where(terminated, jnp.where(caught, 1.0, -1.0), 0.0)
+        return board(state, self.rows, self.columns), state, reward, terminated, {}
+
+    def observation_space(self, params=None):
+        return spaces.Box(0.0, 1.0, shape=(self.rows, self.columns), dtype=jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(3)
+
+    def render(self, state, params=None):
+        return _draw.board(board(state, self.rows, self.columns))

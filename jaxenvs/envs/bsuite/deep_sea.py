@@ -1,0 +1,141 @@
+"""DeepSea: an N x N grid where only always going right, against a small cost, pays off.
+
+Reference: bsuite `environments/deep_sea.py` (experiments `deep_sea` and
+`deep_sea_stochastic`, 10,000 episodes each). The agent starts at the top-left cell and
+descends one row per step; each step it moves one column left or right (clipped at the
+walls), so an episode lasts exactly `size` steps. Moving right costs `unscaled_move_cost /
+size`; moving right from the rightmost column pays +1. The observation is the float32
+`(size, size)` grid with a 1 at the agent, and all zeros once the episode has ended.
+
+Action mapping: which of the actions 0 and 1 means "right" is drawn per cell, when the env is
+built, as bsuite does: `mapping_seed` seeds numpy's `RandomState` exactly like bsuite, so
+`DeepSea(size=10, mapping_seed=42)` has bsuite's mapping for `deep_sea/0`; `mapping_seed=None`
+draws fresh entropy like bsuite; `randomize_actions=False` makes 1 mean right everywhere
+(bsuite's debug mode). The mapping lives in `params.action_mapping` (int32[size, size]), so
+it can be read, replaced, or vmapped over (`sample_action_mapping(key, size)` draws one
+inside JAX, for meta-RL).
+
+Stochastic version (`deterministic=False`): "right" succeeds with probability 1 - 1/size
+(else the agent stays in its column, still paying the move cost), and the reward in the
+bottom row's two end cells gets N(0, 1) noise, as in bsuite.
+
+Differs: bsuite's logging (`total_bad_episodes`, `denoised_return`) is not kept, but the
+per-episode `bad_episode` flag is in the state. Invalid action under jit: clipped to 0..1.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvState
+from jaxenvs.envs.bsuite import _draw
+from jaxenvs.envs.bsuite._common import BsuiteParams
+
+NUM_EPISODES = 10_000  # bsuite experiments/deep_sea/sweep.py (and deep_sea_stochastic)
+
+# the open interval (-1, 1) for erf_inv, as jax.random.normal draws it
+_LOW = float(np.nextafter(np.float32(-1.0), np.float32(0.0)))
+
+
+@struct.dataclass
+class DeepSeaState(EnvState):
+    row: jax.Array  # int32: depth, 0 at the top; `size` once the episode has ended
+    column: jax.Array  # int32: column, 0 at the left
+    bad_episode: jax.Array  # bool: left the diagonal of the optimal path this episode
+
+
+@struct.dataclass
+class DeepSeaParams(BsuiteParams):
+    action_mapping: jax.Array | None = None  # int32[size, size]: the action meaning "right" per cell
+    unscaled_move_cost: float = 0.01  # cost of moving right, times size
+    deterministic: bool = struct.field(pytree_node=False, default=True)  # False: bsuite's stochastic version
+
+
+def action_mapping(size: int, mapping_seed: int | None, randomize_actions: bool = True) -> np.ndarray:
+    """bsuite's mapping: `RandomState(mapping_seed).binomial(1, 0.5, [size, size])`."""
+    if not randomize_actions:
+        return np.ones((size, size), np.int32)
+    return np.random.RandomState(mapping_seed).binomial(1, 0.5, [size, size]).astype(np.int32)
+
+
+def sample_action_mapping(key: jax.Array, size: int) -> jax.Array:
+    """A random per-cell action mapping drawn inside JAX."""
+    return jax.random.bernoulli(key, 0.5, (size, size)).astype(jnp.int32)
+
+
+def observation(row: jax.Array, column: jax.Array, size: int) -> jax.Array:
+    rows = jnp.arange(size)[:, None]
+    cols = jnp.arange(size)[None, :]
+    return ((rows == row) & (cols == column)).astype(jnp.float32)  # no row matches size: zeros
+
+
+def is_right(state: DeepSeaState, action: jax.Array, params: DeepSeaParams, size: int) -> jax.Array:
+    row = jnp.minimum(state.row, size - 1)  # a finished episode is undefined; stay in bounds
+    return jnp.clip(action, 0, 1) == params.action_mapping[row, state.column]
+
+
+class DeepSea(Environment[DeepSeaState, DeepSeaParams]):
+    def __init__(
+        self,
+        size: int = 10,
+        deterministic: bool = True,
+        unscaled_move_cost: float = 0.01,
+        randomize_actions: bool = True,
+        mapping_seed: int | None = None,
+    ):
+        self.size = int(size)
+        self._mapping = action_mapping(self.size, mapping_seed, randomize_actions)
+        self._deterministic = bool(deterministic)
+        self._unscaled_move_cost = float(unscaled_move_cost)
+
+    @property
+    def default_params(self) -> DeepSeaParams:
+        return DeepSeaParams(
+            action_mapping=jnp.asarray(self._mapping),
+            unscaled_move_cost=self._unscaled_move_cost,
+            deterministic=self._deterministic,
+            bsuite_num_episodes=NUM_EPISODES,
+        )
+
+    def reset_env(self, key, params):
+        zero = jnp.zeros((), jnp.int32)
+        state = DeepSeaState(time=zero, row=zero, column=zero, bad_episode=jnp.asarray(False))
+        return observation(state.row, state.column, self.size), state
+
+    def step_env(self, key, state, action, params):
+        size = self.size
+        right = is_right(state, action, params, size)
+        reward = jnp.where((state.column == size - 1) & right, 1.0, 0.0)
+        if params.deterministic:
+            moved = right
+        else:
+            u = jax.random.uniform(key, (2,), minval=_LOW, maxval=1.0)
+            at_end = (state.row == size - 1) & ((state.column == 0) | (state.column == size - 1))
+            reward = reward + jnp.where(at_end, jnp.sqrt(2.0) * jax.lax.erf_inv(u[1]), 0.0)
+            moved = right & ((u[0] + 1.0) / 2.0 > 1.0 / size)
+        reward = reward - jnp.where(right, params.unscaled_move_cost / size, 0.0)
+        column = jnp.where(
+            right, jnp.where(moved, jnp.minimum(state.column + 1, size - 1), state.column),
+            jnp.maximum(state.column - 1, 0),
+        )
+        state = state.replace(
+            row=state.row + 1,
+            column=column.astype(jnp.int32),
+            bad_episode=state.bad_episode | (~right & (state.row == state.column)),
+            time=state.time + 1,
+        )
+        terminated = state.row == size
+        return observation(state.row, state.column, size), state, reward, terminated, {}
+
+    def observation_space(self, params=None):
+        return spaces.Box(0.0, 1.0, shape=(self.size, self.size), dtype=jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(2)
+
+    def render(self, state, params=None):
+        return _draw.board(observation(state.row, state.column, self.size), cell_size=12)

@@ -1,0 +1,105 @@
+"""MNISTBandit: classify an MNIST digit in one guess; +1 if right, -1 if wrong.
+
+Reference: bsuite `environments/mnist.py` (experiments `mnist`, `mnist_noise`, `mnist_scale`;
+10,000 episodes). Each episode shows one image of the training set drawn uniformly at random
+(float32 `(28, 28)`, pixels / 255); the single action (0..9) is the guess, and the episode
+ends with the all-zero observation. `fraction` keeps the first `fraction * 60,000` images.
+
+Data: nothing is bundled or fetched silently at run time. The idx files are read from
+`data_dir`, the environment variable `JAXENVS_MNIST_DIR`, or the cache
+`~/.cache/jaxenvs/mnist` (filled by downloading when the network allows); with none,
+construction raises `DataNotFoundError` saying how to provide them (see `mnist_data`). The
+images and labels live in `params` (`images` uint8[N, 28, 28], `labels` int32[N]), so they
+are arguments of the jitted step rather than constants baked into it.
+
+Differs: bsuite parses the pixels as int8, so on its path pixels above 127 wrap to negative
+values (a bug in its `datasets.load_mnist`); here pixels are uint8, observations in [0, 1].
+`int8_pixels=True` reproduces bsuite's wrapped values. bsuite's `total_regret` logging is not
+kept. Invalid action under jit: never equals a label, so it earns -1.
+"""
+
+from __future__ import annotations
+
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvState
+from jaxenvs.envs.bsuite._common import BsuiteParams
+from jaxenvs.envs.bsuite.mnist_data import DataNotFoundError, load_mnist  # noqa: F401  (re-exported)
+
+NUM_EPISODES = 10_000  # bsuite experiments/mnist/sweep.py (and mnist_noise, mnist_scale)
+NUM_CLASSES = 10
+
+
+@struct.dataclass
+class MNISTBanditState(EnvState):
+    image_index: jax.Array  # int32: the image shown this episode
+    correct_label: jax.Array  # int32: its label, the rewarded action
+
+
+@struct.dataclass
+class MNISTBanditParams(BsuiteParams):
+    images: jax.Array | None = None  # uint8[N, rows, cols]: the images drawn from
+    labels: jax.Array | None = None  # int32[N]: their labels
+    int8_pixels: bool = struct.field(pytree_node=False, default=False)  # bsuite's wrapped int8 pixels
+
+
+def pixels(image: jax.Array, int8_pixels: bool) -> jax.Array:
+    """An image as the agent sees it: uint8 / 255, or bsuite's int8 reading / 255."""
+    values = image.astype(jnp.int8) if int8_pixels else image
+    return values.astype(jnp.float32) / 255.0
+
+
+class MNISTBandit(Environment[MNISTBanditState, MNISTBanditParams]):
+    def __init__(
+        self,
+        fraction: float = 1.0,
+        data_dir: str | os.PathLike | None = None,
+        download: bool = True,
+        int8_pixels: bool = False,
+    ):
+        images, labels = load_mnist(data_dir, download)
+        num_data = int(fraction * len(labels))
+        if num_data < 1:
+            raise ValueError(f"MNISTBandit: fraction={fraction} keeps no image of {len(labels)}")
+        self._images = images[:num_data]
+        self._labels = labels[:num_data].astype(np.int32)
+        self.image_shape = tuple(self._images.shape[1:])
+        self._int8_pixels = bool(int8_pixels)
+
+    @property
+    def default_params(self) -> MNISTBanditParams:
+        return MNISTBanditParams(
+            images=jnp.asarray(self._images), labels=jnp.asarray(self._labels),
+            int8_pixels=self._int8_pixels, bsuite_num_episodes=NUM_EPISODES,
+        )
+
+    def reset_env(self, key, params):
+        index = jax.random.randint(key, (), 0, params.labels.shape[0], dtype=jnp.int32)
+        state = MNISTBanditState(time=jnp.zeros((), jnp.int32), image_index=index, correct_label=params.labels[index])
+        return pixels(params.images[index], params.int8_pixels), state
+
+    def step_env(self, key, state, action, params):
+        reward = jnp.where(action == state.correct_label, 1.0, -1.0)
+        state = state.replace(time=state.time + 1)
+        return jnp.zeros(self.image_shape, jnp.float32), state, reward, jnp.asarray(True), {}
+
+    def observation_space(self, params=None):
+        params = self.default_params if params is None else params
+        low = -128.0 / 255.0 if params.int8_pixels else 0.0
+        high = 127.0 / 255.0 if params.int8_pixels else 1.0
+        return spaces.Box(np.float32(low), np.float32(high), shape=self.image_shape, dtype=jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(NUM_CLASSES)
+
+    def render(self, state, params=None):
+        params = self.default_params if params is None else params
+        image = params.images[state.image_index]
+        ink = jnp.repeat(jnp.repeat(255 - image.astype(jnp.uint8), 8, axis=0), 8, axis=1)
+        return jnp.stack([ink, ink, ink], axis=-1)

@@ -1,0 +1,106 @@
+"""bsuite's MountainCar: an underpowered car must rock back and forth to climb a hill.
+
+Reference: bsuite `environments/mountain_car.py` (experiment `mountain_car`, 1,000
+episodes). Actions 0, 1, 2 push left, not at all, right (`(a - 1) * 0.001`), gravity
+`-0.0025 cos(3 position)`; velocity clipped to +-0.07, position to [-1.2, 0.6], and at the
+left wall the velocity is clipped to be non-negative. Reward -1 per step; the episode ends
+(terminates, as bsuite's does) when position >= 0.5 or after `max_steps` (1,000) steps. The
+observation is bsuite's float32 `(1, 3)`: `[position, velocity, t / max_steps]`. Reset:
+position uniform in [-0.6, -0.4], velocity 0.
+
+Differs: float32 dynamics unless `jax_enable_x64` is on (bsuite computes in float64).
+Invalid action under jit: clipped to 0..2.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs import rendering as r
+from jaxenvs.environment import Environment, EnvState, float_dtype
+from jaxenvs.envs.bsuite import _draw
+from jaxenvs.envs.bsuite._common import BsuiteParams
+
+NUM_EPISODES = 1_000  # bsuite experiments/mountain_car/sweep.py
+
+
+@struct.dataclass
+class MountainCarState(EnvState):
+    position: jax.Array  # car position, in [min_pos, max_pos]
+    velocity: jax.Array  # car velocity, in [-max_speed, max_speed]
+
+
+@struct.dataclass
+class MountainCarParams(BsuiteParams):
+    max_steps: int = 1000  # the episode ends after this many steps (a termination in bsuite)
+    min_pos: float = -1.2
+    max_pos: float = 0.6
+    max_speed: float = 0.07
+    goal_pos: float = 0.5
+    force: float = 0.001
+    gravity: float = 0.0025
+
+
+def dynamics(state: MountainCarState, action: jax.Array, params: MountainCarParams) -> MountainCarState:
+    dtype = state.position.dtype
+    push = (jnp.clip(action, 0, 2) - 1).astype(dtype) * params.force
+    velocity = state.velocity + push + jnp.cos(3 * state.position) * -params.gravity
+    velocity = jnp.clip(velocity, -params.max_speed, params.max_speed)
+    position = jnp.clip(state.position + velocity, params.min_pos, params.max_pos)
+    velocity = jnp.where(position == params.min_pos, jnp.clip(velocity, 0, params.max_speed), velocity)
+    return state.replace(position=position.astype(dtype), velocity=velocity.astype(dtype))
+
+
+def observation(state: MountainCarState, params: MountainCarParams) -> jax.Array:
+    return jnp.stack(
+        [state.position.astype(jnp.float32), state.velocity.astype(jnp.float32),
+         jnp.asarray(state.time / params.max_steps, jnp.float32)]
+    )[None, :]
+
+
+class MountainCar(Environment[MountainCarState, MountainCarParams]):
+    def __init__(self, max_steps: int = 1000):
+        self._max_steps = int(max_steps)
+
+    @property
+    def default_params(self) -> MountainCarParams:
+        return MountainCarParams(max_steps=self._max_steps, bsuite_num_episodes=NUM_EPISODES)
+
+    def reset_env(self, key, params):
+        position = jax.random.uniform(key, (), float_dtype(), minval=-0.6, maxval=-0.4)
+        state = MountainCarState(time=jnp.zeros((), jnp.int32), position=position,
+                                 velocity=jnp.zeros((), float_dtype()))
+        return observation(state, params), state
+
+    def step_env(self, key, state, action, params):
+        state = dynamics(state, action, params).replace(time=state.time + 1)
+        terminated = (state.position >= params.goal_pos) | (state.time >= params.max_steps)
+        return observation(state, params), state, -jnp.ones((), jnp.float32), terminated, {}
+
+    def observation_space(self, params=None):
+        params = self.default_params if params is None else params
+        low = np.array([[params.min_pos, -params.max_speed, 0.0]], np.float32)
+        high = np.array([[params.max_pos, params.max_speed, 1.0]], np.float32)
+        return spaces.Box(low, high, shape=(1, 3), dtype=jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(3)
+
+    def render(self, state, params=None, width: int = 480, height: int = 240):
+        params = self.default_params if params is None else params
+        scale = width / (params.max_pos - params.min_pos)
+
+        def to_px(pos):
+            return (pos - params.min_pos) * scale, height * 0.55 - jnp.sin(3 * pos) * height * 0.4
+
+        px, py = to_px(jnp.linspace(params.min_pos, params.max_pos, 40, dtype=jnp.float32))
+        img = r.canvas(height, width, _draw.BACKGROUND)
+        img = r.polyline(img, list(px), list(py), 2.0, _draw.INK)
+        flag_x, flag_y = to_px(jnp.float32(params.goal_pos))
+        img = r.line(img, flag_x, flag_y, flag_x, flag_y - 30.0, 2.0, _draw.GOOD)
+        car_x, car_y = to_px(state.position.astype(jnp.float32))
+        return r.circle(img, car_x, car_y - 8.0, 8.0, _draw.WARN)

@@ -1,0 +1,81 @@
+"""UmbrellaChain: only the first action (take the umbrella or not) decides the final reward,
+while every step in between pays a random +1 or -1.
+
+Reference: bsuite `environments/umbrella_chain.py` (experiments `umbrella_length`, chain
+length 1..100 with 20 distractors, and `umbrella_distract`, 1..100 distractors with chain
+length 20; 10,000 episodes). At reset "need umbrella" and "have umbrella" are fair coins. The
+first action sets "have umbrella". Episodes last `chain_length` steps; the last step pays +1
+if have == need, else -1; every other step pays a fair +1 or -1. The observation is bsuite's
+float32 `(1, 3 + n_distractor)`: `[need, have, 1 - t / chain_length, n_distractor fresh fair
+bits]`.
+
+Invalid action under jit: the first action is clipped to 0..1.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvState
+from jaxenvs.envs.bsuite import _draw
+from jaxenvs.envs.bsuite._common import BsuiteParams, coin_flips
+
+NUM_EPISODES = 10_000  # bsuite experiments/umbrella_length/sweep.py (and umbrella_distract)
+
+
+@struct.dataclass
+class UmbrellaChainState(EnvState):
+    need_umbrella: jax.Array  # int32 0/1: whether it will rain
+    has_umbrella: jax.Array  # int32 0/1: set by the first action
+
+
+@struct.dataclass
+class UmbrellaChainParams(BsuiteParams):
+    chain_length: int = 20  # steps per episode; the reward that counts comes at the last
+
+
+def observation(state: UmbrellaChainState, distractors: jax.Array, params: UmbrellaChainParams) -> jax.Array:
+    time_left = (params.chain_length - state.time) / params.chain_length  # 1 - t / L, one rounding
+    head = jnp.stack([state.need_umbrella, state.has_umbrella]).astype(jnp.float32)
+    body = jnp.concatenate([head, jnp.asarray(time_left, jnp.float32)[None], distractors.astype(jnp.float32)])
+    return body[None, :]
+
+
+class UmbrellaChain(Environment[UmbrellaChainState, UmbrellaChainParams]):
+    def __init__(self, chain_length: int = 20, n_distractor: int = 0):
+        self.n_distractor = int(n_distractor)
+        self._chain_length = int(chain_length)
+
+    @property
+    def default_params(self) -> UmbrellaChainParams:
+        return UmbrellaChainParams(chain_length=self._chain_length, bsuite_num_episodes=NUM_EPISODES)
+
+    def reset_env(self, key, params):
+        coins = coin_flips(key, self.n_distractor + 2)
+        state = UmbrellaChainState(time=jnp.zeros((), jnp.int32), need_umbrella=coins[0], has_umbrella=coins[1])
+        return observation(state, coins[2:], params), state
+
+    def step_env(self, key, state, action, params):
+        coins = coin_flips(key, self.n_distractor + 1)
+        time = state.time + 1
+        has = jnp.where(time == 1, jnp.clip(action, 0, 1), state.has_umbrella).astype(jnp.int32)
+        state = state.replace(time=time, has_umbrella=has)
+        terminated = time == params.chain_length
+        final = jnp.where(state.has_umbrella == state.need_umbrella, 1.0, -1.0)
+        reward = jnp.where(terminated, final, 2.0 * coins[0] - 1.0)
+        return observation(state, coins[1:], params), state, reward, terminated, {}
+
+    def observation_space(self, params=None):
+        return spaces.Box(0.0, 1.0, shape=(1, 3 + self.n_distractor), dtype=jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(2)
+
+    def render(self, state, params=None):
+        params = self.default_params if params is None else params
+        shown = observation(state, jnp.zeros((0,), jnp.int32), params)[0]
+        colors = jnp.asarray([_draw.WARN, _draw.GOOD, _draw.ACCENT], jnp.uint8)
+        return _draw.bars(shown, 0.0, 1.0, colors=colors)

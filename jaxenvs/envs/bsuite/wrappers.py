@@ -1,0 +1,66 @@
+"""bsuite's reward-noise and reward-scale variants, as wrappers of any jaxenvs env.
+
+Reference: bsuite `utils/wrappers.py` `RewardNoise` and `RewardScale`, used by the
+`*_noise` experiments (noise_scale 0.1, 0.3, 1, 3, 10) and the `*_scale` experiments
+(reward_scale 0.001, 0.03, 1, 30, 1000).
+
+- `RewardNoise(env, noise_scale)`: every step's reward plus `noise_scale * N(0, 1)`.
+- `RewardScale(env, reward_scale)`: every step's reward times `reward_scale`.
+
+bsuite leaves the first timestep of an episode (which has no reward) alone; a jaxenvs step
+never returns one (reset does), so every step is changed. The scale is a constructor
+argument, fixed for the wrapped env (as in bsuite), and readable as `env.noise_scale` /
+`env.reward_scale`. Wrap the raw env; `AutoReset` and `LogWrapper` go outside (as
+`jaxenvs.make` does), so logged returns include the noise or the scale.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from jaxenvs.wrappers.base import Wrapper
+
+
+def add_reward_noise(key: jax.Array, reward: jax.Array, noise_scale: float) -> jax.Array:
+    return reward + noise_scale * jax.random.normal(key, (), jnp.float32)
+
+
+class RewardNoise(Wrapper):
+    """Adds `noise_scale * N(0, 1)` to every reward."""
+
+    def __init__(self, env, noise_scale: float):
+        super().__init__(env)
+        self.noise_scale = float(noise_scale)
+
+    def step(self, key, state, action, params=None):
+        key_env, key_noise = jax.random.split(key)
+        obs, state, reward, terminated, truncated, info = self._env.step(key_env, state, action, self._params(params))
+        return obs, state, add_reward_noise(key_noise, reward, self.noise_scale), terminated, truncated, info
+
+    def step_env(self, key, state, action, params):
+        key_env, key_noise = jax.random.split(key)
+        obs, state, reward, terminated, info = self._env.step_env(key_env, state, action, params)
+        return obs, state, add_reward_noise(key_noise, reward, self.noise_scale), terminated, info
+
+    def __repr__(self) -> str:
+        return f"RewardNoise({self._env!r}, noise_scale={self.noise_scale:g})"
+
+
+class RewardScale(Wrapper):
+    """Multiplies every reward by `reward_scale`."""
+
+    def __init__(self, env, reward_scale: float):
+        super().__init__(env)
+        self.reward_scale = float(reward_scale)
+
+    def step(self, key, state, action, params=None):
+        obs, state, reward, terminated, truncated, info = self._env.step(key, state, action, self._params(params))
+        return obs, state, (reward * self.reward_scale).astype(jnp.float32), terminated, truncated, info
+
+    def step_env(self, key, state, action, params):
+        obs, state, reward, terminated, info = self._env.step_env(key, state, action, params)
+        return obs, state, reward * self.reward_scale, terminated, info
+
+    def __repr__(self) -> str:
+        return f"RewardScale({self._env!r}, reward_scale={self.reward_scale:g})"
