@@ -165,7 +165,8 @@ def collect(
 
 
 def _stack(trees: Sequence[Any]) -> Any:
-    return jax.tree_util.tree_map(lambda *xs: jnp.stack([jnp.asarray(x) for x in xs]), *trees)
+    """Stack pytrees of numpy values along a new leading axis (in numpy: fast)."""
+    return jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *trees)
 
 
 def check_injected(
@@ -183,25 +184,14 @@ def check_injected(
     """Replay every reference transition in JAX from the injected state, with the recorded
     draws, through `env.act` (the step after the sticky draw); compare exactly.
 
+    `to_jax(states, params)` gets the reference states stacked along a leading axis (a dict
+    of numpy arrays) and returns the batched JAX state; `draws_from_calls(calls, state)`
+    returns one step's draws as a pytree of numpy values (stacked here).
     `mask(field, jax_values, ref_values, ref_next_states)` may canonicalize a field before
     the comparison (e.g. zero the entries of empty slots, which the reference lacks)."""
-    states = _stack([to_jax(s, params) for s in data.states])
-    draws = _stack([draws_from_calls(c, s) for c, s in zip(data.calls, data.states)])
-    actions = jnp.asarray(data.actions, jnp.int32)
-    act = jax.jit(jax.vmap(lambda s, a, d: env.act(s, a, d, params)))
-    obs, next_state, reward, terminal = act(states, actions, draws)
-    mine = {k: np.asarray(v) for k, v in from_jax(next_state).items()}
-    ref = {k: np.stack([np.asarray(s[k]) for s in data.next_states]) for k in data.next_states[0]}
-    checks = []
-    for k in ref:
-        a, b = mine[k], ref[k]
-        if mask is not None:
-            a, b = mask(k, a, b, ref)
-        checks.append(exact_check(f"{label} {k}", a, b))
-    checks.append(exact_check(f"{label} observation", np.asarray(obs), data.obs))
-    checks.append(exact_check(f"{label} reward", np.asarray(reward), data.rewards.astype(np.float32)))
-    checks.append(exact_check(f"{label} terminal", np.asarray(terminal), data.terminals))
-    return checks
+    return check_injected_sets(
+        env, params, {label: data}, to_jax=to_jax, from_jax=from_jax, draws_from_calls=draws_from_calls, mask=mask
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -346,4 +336,150 @@ def check_random_episodes(
         mean_check(f"{tag} episode return", returns, ref_ret),
         Check(f"{tag} episodes cut at {max_steps} steps", len(lengths) + len(ref_len), float(cut), 0.0,
               cut == 0, kind="mismatches"),
+    ]
+
+
+def check_injected_sets(
+    env: Any, params: Any, datasets: Mapping[str, Transitions], **kwargs: Any
+) -> list[Check]:
+    """`check_injected` over several labelled datasets with one compiled replay: the rows are
+    concatenated, replayed once, and compared per dataset."""
+    labels = list(datasets)
+    total = datasets[labels[0]]
+    for label in labels[1:]:
+        total = total + datasets[label]
+    bounds = np.cumsum([0] + [len(datasets[k]) for k in labels])
+    rows: dict[str, slice] = {k: slice(bounds[i], bounds[i + 1]) for i, k in enumerate(labels)}
+    replayed = _replay(env, params, total, kwargs["to_jax"], kwargs["from_jax"], kwargs["draws_from_calls"])
+    checks = []
+    for label in labels:
+        checks += _compare(replayed, total, rows[label], label, kwargs.get("mask"))
+    return checks
+
+
+def _replay(env, params, data, to_jax, from_jax, draws_from_calls):
+    states = to_jax(_stack(data.states), params)
+    draws = _stack([draws_from_calls(c, s) for c, s in zip(data.calls, data.states)])
+    act = jax.jit(jax.vmap(lambda s, a, d: env.act(s, a, d, params)))
+    obs, next_state, reward, terminal = act(states, jnp.asarray(data.actions, jnp.int32), draws)
+    mine = {k: np.asarray(v) for k, v in from_jax(next_state).items()}
+    ref = {k: np.stack([np.asarray(s[k]) for s in data.next_states]) for k in data.next_states[0]}
+    return dict(mine=mine, ref=ref, obs=np.asarray(obs), reward=np.asarray(reward), terminal=np.asarray(terminal))
+
+
+def _compare(replayed, data, rows: slice, label: str, mask=None) -> list[Check]:
+    checks = []
+    ref_rows = {k: v[rows] for k, v in replayed["ref"].items()}
+    for k, b in ref_rows.items():
+        a = replayed["mine"][k][rows]
+        if mask is not None:
+            a, b = mask(k, a, b, ref_rows)
+        checks.append(exact_check(f"{label} {k}", a, b))
+    checks.append(exact_check(f"{label} observation", replayed["obs"][rows], data.obs[rows]))
+    checks.append(exact_check(f"{label} reward", replayed["reward"][rows], data.rewards[rows].astype(np.float32)))
+    checks.append(exact_check(f"{label} terminated flag", replayed["terminal"][rows], data.terminals[rows]))
+    return checks
+
+
+# ---------------------------------------------------------------------------------------------
+# random play: episode statistics and sticky actions from one run on each side
+
+
+def reference_random_play(
+    game: str,
+    num_episodes: int,
+    actions: Sequence[int],
+    seed: int = 0,
+    sticky_action_prob: float = 0.1,
+    difficulty_ramping: bool = True,
+    max_steps: int = 100_000,
+) -> dict[str, Any]:
+    """Reference episodes under uniform random choices from `actions`: lengths, returns, and
+    per step whether the executed action repeated the previous one (and how often it was
+    neither the choice nor the previous action)."""
+    import minatar
+
+    env = minatar.Environment(game, sticky_action_prob=sticky_action_prob, difficulty_ramping=difficulty_ramping)
+    env.seed(seed)
+    rng = np.random.default_rng(seed)
+    lengths, returns, repeats, impossible = [], [], [], 0
+    for _ in range(num_episodes):
+        env.reset()
+        length, ret, terminal = 0, 0.0, False
+        choices = rng.integers(len(actions), size=max_steps)
+        while not terminal and length < max_steps:
+            previous, chosen = env.last_action, actions[choices[length]]
+            reward, terminal = env.act(chosen)
+            repeats.append(env.last_action == previous)
+            impossible += int(env.last_action not in (chosen, previous))
+            length += 1
+            ret += reward
+        lengths.append(length)
+        returns.append(ret)
+    return dict(lengths=np.asarray(lengths), returns=np.asarray(returns, np.float64),
+                repeats=np.asarray(repeats, np.float64), impossible=impossible)
+
+
+def jax_random_play(env: Any, params: Any, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
+    """The same from the raw JAX env: the first episode of each of `num_episodes` vmapped envs."""
+    act_space = env.action_space(params)
+    actions = jnp.asarray(env.unwrapped.action_set(params), jnp.int32)
+
+    def episode(key):
+        k_reset, k_run = jax.random.split(key)
+        _, state = env.reset(k_reset, params)
+
+        def body(carry, k):
+            state, done, length, ret, reps, imp = carry
+            ka, ks = jax.random.split(k)
+            a = act_space.sample(ka)
+            _, nstate, r, te, tr, _ = env.step(ks, state, a, params)
+            alive = ~done
+            executed, previous = nstate.last_action, state.last_action
+            reps = reps + (alive & (executed == previous))
+            imp = imp + (alive & (executed != actions[a]) & (executed != previous))
+            state = jax.tree_util.tree_map(lambda n, o: jnp.where(alive, n, o), nstate, state)
+            return (state, done | te, length + alive, ret + jnp.where(alive, r, 0.0), reps, imp), None
+
+        zero = jnp.zeros((), jnp.int32)
+        init = (state, jnp.asarray(False), zero, jnp.zeros((), jnp.float32), zero, zero)
+        (_, _, length, ret, reps, imp), _ = jax.lax.scan(body, init, jax.random.split(k_run, max_steps))
+        return length, ret, reps, imp
+
+    keys = jax.random.split(jax.random.key(seed), num_episodes)
+    lengths, returns, reps, imp = (np.asarray(x) for x in jax.jit(jax.vmap(episode))(keys))
+    repeats = np.concatenate([np.r_[np.ones(r), np.zeros(n - r)] for r, n in zip(reps, lengths)])
+    return dict(lengths=lengths, returns=returns.astype(np.float64), repeats=repeats, impossible=int(imp.sum()))
+
+
+def check_random_play(
+    env_id: str, game: str, num_episodes: int, seed: int = 0, max_steps: int = 5000, **overrides: Any
+) -> list[Check]:
+    """Random-policy episode length and return within 3 standard errors, and the sticky-action
+    repeat frequency (against each other and against `p + (1 - p) / K`), from one run on each
+    side. `overrides` set params on both sides (sticky_action_prob, difficulty_ramping,
+    use_minimal_action_set). Episodes end on `terminated` only (the time limit is not used)."""
+    import jaxenvs
+
+    env, params = jaxenvs.make(env_id, autoreset=False, **overrides)
+    actions = env.unwrapped.action_set(params)
+    p = float(params.sticky_action_prob)
+    ref = reference_random_play(game, num_episodes, actions, seed, p, bool(params.difficulty_ramping), max_steps)
+    mine = jax_random_play(env, params, num_episodes, seed, max_steps)
+    cut = int(np.sum(mine["lengths"] >= max_steps) + np.sum(ref["lengths"] >= max_steps))
+    tag = f"random policy (sticky {p:g}, {len(actions)} actions)"
+    expected = p + (1 - p) / len(actions)
+    reps = mine["repeats"]
+    z = abs(reps.mean() - expected) / math.sqrt(expected * (1 - expected) / len(reps))
+    impossible = mine["impossible"] + ref["impossible"]
+    return [
+        mean_check(f"{tag} episode length", mine["lengths"], ref["lengths"]),
+        mean_check(f"{tag} episode return", mine["returns"], ref["returns"]),
+        Check(f"{tag} episodes cut at {max_steps} steps", 2 * num_episodes, float(cut), 0.0, cut == 0,
+              kind="mismatches"),
+        mean_check(f"{tag} sticky repeat frequency", reps, ref["repeats"]),
+        Check(f"{tag} sticky repeat frequency vs p + (1-p)/K = {expected:.4f}", len(reps), z, 3.0, z <= 3.0,
+              kind="|z|", detail=f"jax {reps.mean():.4f}, reference {ref['repeats'].mean():.4f}"),
+        Check(f"{tag} executed action is the choice or the previous one", len(reps) + len(ref["repeats"]),
+              float(impossible), 0.0, impossible == 0, kind="mismatches"),
     ]
