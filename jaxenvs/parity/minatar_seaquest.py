@@ -1,0 +1,456 @@
+"""Parity of `Seaquest-MinAtar` against `minatar.Environment("seaquest")`.
+
+- every transition exact (all state fields, observation, reward, terminal) by injecting the
+  reference's state and replaying the reference's own random draws (recorded by the
+  `RecordingRandom` proxy: spawn side, kind and row) through `Seaquest.act`: a uniform random
+  policy from resets, a diver collector that looks two steps ahead in a copy of the
+  reference's game to dodge (it surfaces with six divers, refills, ramps the difficulty, and
+  drowns when it finds no diver), and scrambled states (dense enemies and bullets next to the
+  player, every ramp level, every diver count and oxygen level, spawns due) with ramping on
+  and off. The object lists are compared in order (`f_bullets`, `e_fish`, `e_subs`,
+  `divers`, padded to the JAX capacities) and the enemy bullets as a set (see the env's
+  docstring); the run fails if a rare event (six-diver bonus, surfacing without a diver,
+  oxygen out, a blocked spawn, a refused pickup, ...) never happened;
+- the spawns by distribution: from one state with both spawn timers out and one row
+  blocked, the new enemy (kind, row, side, or none) and the new diver (row, side), chi-square;
+- sticky actions: the executed action repeats the previous one as often as in MinAtar;
+- random-policy episode length and return within 3 standard errors.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs.parity import _minatar as m
+from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
+
+GAME = "seaquest"
+INT_FIELDS = (
+    "oxygen", "diver_count", "sub_x", "sub_y", "e_spawn_speed", "e_spawn_timer", "d_spawn_timer", "move_speed",
+    "ramp_index", "shot_timer",
+)
+BOOL_FIELDS = ("sub_or", "surface", "terminal")
+# MinAtar list -> (record width, capacity in the JAX state); rows padded with -1
+LISTS = {"f_bullets": (3, 2), "e_fish": (4, 31), "e_subs": (5, 31), "divers": (4, 2)}
+GAME_ATTRS = INT_FIELDS + BOOL_FIELDS + ("f_bullets", "e_bullets", "e_fish", "e_subs", "divers")
+
+
+def _pad(records: list, width: int, capacity: int) -> np.ndarray:
+    if len(records) > capacity:
+        raise AssertionError(f"a MinAtar list holds {len(records)} objects, over the capacity {capacity}")
+    out = np.full((capacity, width), -1, np.int32)
+    for i, rec in enumerate(records):
+        out[i] = [int(v) for v in rec]
+    return out
+
+
+def _bullet_grid(records: list) -> np.ndarray:
+    grid = np.zeros((2, 10, 10), bool)
+    for x, y, lr in records:
+        grid[int(bool(lr)), y, x] = True
+    return grid
+
+
+def read_state(env: Any) -> dict[str, np.ndarray]:
+    g = env.env
+    out = {k: np.int32(getattr(g, k)) for k in INT_FIELDS}
+    out.update({k: np.bool_(getattr(g, k)) for k in BOOL_FIELDS})
+    for name, (width, capacity) in LISTS.items():
+        out[name] = _pad(getattr(g, name), width, capacity)
+    out["e_bullets"] = _bullet_grid(g.e_bullets)
+    return out
+
+
+def to_jax(state: dict[str, Any], params: Any = None):
+    """The JAX state of reference states (a dict of arrays, batched or not): each list into
+    slots in list order, fish then subs in the enemy pool, the stamps (`*_order`) counting up
+    to -1 so that every object spawned later sorts after them."""
+    from jaxenvs.envs.minatar.seaquest import NUM_DIVERS, NUM_ENEMIES, NUM_F_BULLETS, SeaquestState
+
+    single = np.ndim(state["oxygen"]) == 0
+    state = {k: np.asarray(v)[None] if single else np.asarray(v) for k, v in state.items()}
+
+    def slots(records: np.ndarray, capacity: int):
+        """Left-pack the rows of `records` [B, n, w] that are not padding into `capacity` slots."""
+        valid = records[..., 0] >= 0
+        perm = np.argsort(~valid, axis=-1, kind="stable")
+        records = np.take_along_axis(records, perm[..., None], axis=1)
+        valid = np.take_along_axis(valid, perm, axis=1)
+        if valid[:, capacity:].any():
+            raise AssertionError(f"a MinAtar list holds more objects than the capacity {capacity}")
+        records, valid = records[:, :capacity], valid[:, :capacity]
+        order = np.arange(capacity)[None, :] - valid.sum(axis=1, keepdims=True)
+        return np.where(valid[..., None], records, 0), valid, order.astype(np.int32)
+
+    bullets, b_valid, b_order = slots(state["f_bullets"], NUM_F_BULLETS)
+    divers, d_valid, d_order = slots(state["divers"], NUM_DIVERS)
+    fish, subs = state["e_fish"], state["e_subs"]
+    fish6 = np.concatenate([fish, np.zeros(fish.shape[:2] + (2,), np.int32)], axis=-1)
+    subs6 = np.concatenate([subs, np.ones(subs.shape[:2] + (1,), np.int32)], axis=-1)
+    subs6[subs[..., 0] < 0] = -1
+    foes, e_valid, e_order = slots(np.concatenate([fish6, subs6], axis=1), NUM_ENEMIES)
+    i32 = lambda v: jnp.asarray(v, jnp.int32)  # noqa: E731
+    b = lambda v: jnp.asarray(v, jnp.bool_)  # noqa: E731
+    out = SeaquestState(
+        time=i32(state["time"]),
+        last_action=i32(state["last_action"]),
+        terminal=b(state["terminal"]),
+        sub_or=b(state["sub_or"]),
+        surface=b(state["surface"]),
+        **{k: i32(state[k]) for k in INT_FIELDS},
+        f_bullet_x=i32(bullets[..., 0]), f_bullet_y=i32(bullets[..., 1]), f_bullet_lr=b(bullets[..., 2]),
+        f_bullet_valid=b(b_valid), f_bullet_order=i32(b_order),
+        enemy_x=i32(foes[..., 0]), enemy_y=i32(foes[..., 1]), enemy_lr=b(foes[..., 2]),
+        enemy_move_timer=i32(foes[..., 3]), enemy_shot_timer=i32(foes[..., 4]), enemy_is_sub=b(foes[..., 5]),
+        enemy_valid=b(e_valid), enemy_order=i32(e_order),
+        diver_x=i32(divers[..., 0]), diver_y=i32(divers[..., 1]), diver_lr=b(divers[..., 2]),
+        diver_move_timer=i32(divers[..., 3]), diver_valid=b(d_valid), diver_order=i32(d_order),
+        e_bullets=b(state["e_bullets"]),
+    )
+    return jax.tree_util.tree_map(lambda x: x[0], out) if single else out
+
+
+def _lists_from_slots(valid: np.ndarray, order: np.ndarray, columns: list[np.ndarray], capacity: int) -> np.ndarray:
+    """Batched slots -> `int32[batch, capacity, width]`, in list (stamp) order, padded with -1."""
+    key = np.where(valid, order, np.iinfo(np.int32).max)
+    perm = np.argsort(key, axis=-1, kind="stable")
+    records = np.stack([np.take_along_axis(np.asarray(c, np.int32), perm, -1) for c in columns], axis=-1)
+    kept = np.take_along_axis(valid, perm, -1)
+    records = np.where(kept[..., None], records, -1)
+    out = np.full(records.shape[:-2] + (capacity, records.shape[-1]), -1, np.int32)
+    out[..., : records.shape[-2], :] = records[..., :capacity, :]
+    return out
+
+
+def from_jax(state: Any) -> dict[str, np.ndarray]:
+    s = jax.tree_util.tree_map(np.asarray, state)
+    out = {k: getattr(s, k) for k in INT_FIELDS + BOOL_FIELDS + ("time", "last_action", "e_bullets")}
+    out["f_bullets"] = _lists_from_slots(
+        s.f_bullet_valid, s.f_bullet_order, [s.f_bullet_x, s.f_bullet_y, s.f_bullet_lr], LISTS["f_bullets"][1]
+    )
+    out["divers"] = _lists_from_slots(
+        s.diver_valid, s.diver_order, [s.diver_x, s.diver_y, s.diver_lr, s.diver_move_timer], LISTS["divers"][1]
+    )
+    common = [s.enemy_x, s.enemy_y, s.enemy_lr, s.enemy_move_timer]
+    out["e_fish"] = _lists_from_slots(s.enemy_valid & ~s.enemy_is_sub, s.enemy_order, common, LISTS["e_fish"][1])
+    out["e_subs"] = _lists_from_slots(
+        s.enemy_valid & s.enemy_is_sub, s.enemy_order, common + [s.enemy_shot_timer], LISTS["e_subs"][1]
+    )
+    return out
+
+
+def draws_from_calls(calls: list, state: dict[str, Any]):
+    """The reference's draws in a step, in MinAtar's order: `_spawn_enemy` (rand: side, rand:
+    sub?, randint: row) when its timer is out, then `_spawn_diver` (rand, randint)."""
+    from jaxenvs.envs.minatar.seaquest import SeaquestDraws
+
+    calls = list(calls)
+
+    def take(method):
+        if not calls or calls[0][0] != method:
+            raise AssertionError(f"seaquest: expected a {method} call, got {calls[:1]}")
+        return calls.pop(0)[3]
+
+    enemy_lr, enemy_is_sub, enemy_y, diver_lr, diver_y = False, False, 1, False, 1
+    if not state["terminal"]:
+        if state["e_spawn_timer"] == 0:
+            enemy_lr = take("rand") < 1 / 2
+            enemy_is_sub = take("rand") < 1 / 3
+            enemy_y = int(take("randint"))
+        if state["d_spawn_timer"] == 0:
+            diver_lr = take("rand") < 1 / 2
+            diver_y = int(take("randint"))
+    if calls:
+        raise AssertionError(f"seaquest: unexpected random calls {calls}")
+    return SeaquestDraws(
+        enemy_lr=np.bool_(enemy_lr), enemy_is_sub=np.bool_(enemy_is_sub), enemy_y=np.int32(enemy_y),
+        diver_lr=np.bool_(diver_lr), diver_y=np.int32(diver_y),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# policies that reach the rare events
+
+
+def _snapshot(env: Any):
+    g = env.env
+    return m.game_attrs(env, GAME_ATTRS), g.random._rs.get_state(), list(g.random.calls)
+
+
+def _restore(env: Any, snap) -> None:
+    attrs, rng_state, calls = snap
+    m.set_game_attrs(env, attrs)
+    env.env.random._rs.set_state(rng_state)
+    env.env.random.calls = calls
+
+
+def _survives(env: Any, plan: tuple[int, ...]) -> bool:
+    """Whether the game survives the actions of `plan` (played on the game object, restored)."""
+    snap = _snapshot(env)
+    try:
+        for a in plan:
+            _, terminal = env.env.act(a)
+            if terminal:
+                return False
+        return True
+    finally:
+        _restore(env, snap)
+
+
+def diver_collector(epsilon: float = 0.05, drown: bool = False) -> m.Policy:
+    """Head for the nearest diver, shoot what is in the way, surface with six divers (or low
+    on oxygen with some aboard, never with none); every move is checked two steps ahead in a
+    copy of the game and replaced by one that survives if it would die. With `drown`, never
+    surface: the dive ends when the oxygen runs out."""
+
+    def desired(g: Any) -> int:
+        can_surface = g.diver_count != 0 and not drown
+        if can_surface and (g.diver_count >= 6 or g.diver_count < 0 or g.oxygen < 60):
+            return 2
+        if g.divers:
+            dx, dy = min((abs(d[0] - g.sub_x) + abs(d[1] - g.sub_y), d[0], d[1]) for d in g.divers)[1:]
+            if dy != g.sub_y and dy >= 1:
+                return 4 if dy > g.sub_y else 2
+            if dx != g.sub_x:
+                return 3 if dx > g.sub_x else 1
+        if g.sub_y == 0:
+            return 4
+        ahead = [e for e in g.e_fish + g.e_subs if e[1] == g.sub_y and (e[0] > g.sub_x) == g.sub_or]
+        return 5 if ahead and g.shot_timer == 0 else 0
+
+    def policy(env: Any, rng: np.random.Generator) -> int:
+        if rng.random() < epsilon:
+            return int(rng.integers(6))
+        want = desired(env.env)
+        options = [want] + [a for a in (5, 0, 1, 3, 2, 4) if a != want]
+        if drown or env.env.diver_count == 0:
+            options = [a for a in options if not (a == 2 and env.env.sub_y == 1)] or options
+        for a in options:
+            if any(_survives(env, (a, b)) for b in (0, 1, 3, 2, 4)):
+                return a
+        return want
+
+    return policy
+
+
+def _random_enemy(rng: np.random.Generator, move_speed: int, near: tuple[int, int] | None, is_sub: bool) -> list:
+    if near is not None and rng.random() < 0.5:
+        x = int(np.clip(near[0] + rng.integers(-2, 3), 0, 9))
+        y = int(np.clip(near[1] + rng.integers(-1, 2), 1, 8))
+    else:
+        x, y = int(rng.integers(10)), int(rng.integers(1, 9))
+    rec = [x, y, bool(rng.random() < 0.5), int(rng.integers(0, move_speed + 1)) if rng.random() < 0.6 else 0]
+    if is_sub:
+        rec.append(int(rng.integers(0, 11)) if rng.random() < 0.6 else 0)
+    return rec
+
+
+def scramble(env: Any, rng: np.random.Generator) -> None:
+    """A random state the game can reach: the submarine anywhere (facing consistent with the
+    walls), every ramp level (spawn speed and move speed together), every diver count from -3
+    to 6, oxygen from empty to full, spawn timers often out, and enemies, divers and bullets
+    scattered, many next to the submarine."""
+    level = int(rng.integers(0, 21))
+    spawn_speed, move_speed = max(1, 20 - level), 5
+    for j in range(level):
+        if move_speed > 2 and j % 2:
+            move_speed -= 1
+    sub_x, sub_y = int(rng.integers(10)), int(rng.integers(9)) if rng.random() < 0.8 else int(rng.integers(2))
+    sub_or = bool(rng.random() < 0.5) if 0 < sub_x < 9 else sub_x == 9
+    near = (sub_x, max(1, sub_y))
+    seen = set()
+    fish, subs = [], []
+    for _ in range(int(rng.integers(0, 14))):
+        is_sub = bool(rng.random() < 1 / 3)
+        rec = _random_enemy(rng, move_speed, near, is_sub)
+        if tuple(rec) not in seen:  # two identical records would hit MinAtar's list.remove quirk
+            seen.add(tuple(rec))
+            (subs if is_sub else fish).append(rec)
+    divers = [[int(rng.integers(10)), int(rng.integers(1, 9)), bool(rng.random() < 0.5), int(rng.integers(0, 6))]
+              for _ in range(int(rng.integers(0, 3)))]
+    if divers and rng.random() < 0.5:
+        divers[0][:2] = [int(np.clip(sub_x + rng.integers(-1, 2), 0, 9)), max(1, sub_y)]
+    f_bullets = []
+    for _ in range(int(rng.integers(0, 3))):
+        f_bullets.append([int(rng.integers(10)), int(rng.integers(9)), bool(rng.random() < 0.5)])
+    f_bullets = [list(b) for b in {tuple(b) for b in f_bullets}]
+    e_bullets = [[int(rng.integers(10)), int(rng.integers(1, 9)), bool(rng.random() < 0.5)]
+                 for _ in range(int(rng.integers(0, 6)))]
+    if rng.random() < 0.3:
+        e_bullets.append([int(np.clip(sub_x + rng.choice([-1, 1]), 0, 9)), max(1, sub_y), bool(rng.random() < 0.5)])
+    diver_count = int(rng.choice([-3, -1, 0, 1, 2, 3, 4, 5, 5, 6, 6, 6]))
+    oxygen = int(rng.choice([0, 1, 2, int(rng.integers(0, 201)), 200]))
+    m.set_game_attrs(env, dict(
+        oxygen=oxygen, diver_count=diver_count, sub_x=sub_x, sub_y=sub_y, sub_or=sub_or,
+        f_bullets=f_bullets, e_bullets=e_bullets, e_fish=fish, e_subs=subs, divers=divers,
+        e_spawn_speed=spawn_speed, move_speed=move_speed, ramp_index=level,
+        e_spawn_timer=0 if rng.random() < 0.5 else int(rng.integers(0, spawn_speed + 1)),
+        # as in play: with two divers (bullets) out, the next spawn (shot) cannot be due
+        d_spawn_timer=int(rng.integers(1, 31)) if len(divers) == 2 or rng.random() < 0.7 else 0,
+        shot_timer=int(rng.integers(1, 5)) if len(f_bullets) == 2 else int(rng.integers(0, 6)), surface=bool(sub_y == 0 and rng.random() < 0.5), terminal=False,
+    ))
+
+
+def rare_events(data: m.Transitions) -> dict[str, int]:
+    """How often each rare branch of the reference's step happened in `data`."""
+    counts = dict(
+        six_diver_bonus=0, surface_refill=0, surface_negative_count=0, surface_no_diver=0, oxygen_out=0,
+        ramp=0, move_speed_ramp=0, spawn_blocked=0, diver_pickup=0, pickup_refused_full=0, enemy_shot=0,
+        sub_fires=0, death_by_enemy_or_bullet=0,
+    )
+    for s, s2, r, t, calls in zip(data.states, data.next_states, data.rewards, data.terminals, data.calls):
+        if s["terminal"]:
+            continue
+        surfaced = not s["surface"] and s2["surface"]
+        if surfaced:
+            dc = s2["diver_count"]
+            counts["six_diver_bonus"] += int(dc == -1 and s["diver_count"] == 6)
+            counts["surface_negative_count"] += int(dc < -1 or (dc == -1 and s["diver_count"] < 0))
+            counts["surface_refill"] += int(0 <= dc < 5)
+        drowned = t and s2["sub_y"] == 0 and not s2["surface"] and s2["diver_count"] == 0 and s["sub_y"] > 0
+        counts["surface_no_diver"] += int(drowned)
+        counts["oxygen_out"] += int(t and s["oxygen"] <= 0)
+        counts["ramp"] += int(s2["ramp_index"] > s["ramp_index"])
+        counts["move_speed_ramp"] += int(s2["move_speed"] < s["move_speed"])
+        if s["e_spawn_timer"] == 0 and calls:
+            lr, y = calls[0][3] < 0.5, calls[2][3]
+            foes = [e for e in np.concatenate([s["e_fish"][:, [1, 2]], s["e_subs"][:, [1, 2]]]) if e[0] >= 0]
+            counts["spawn_blocked"] += int(any(e[0] == y and bool(e[1]) != lr for e in foes))
+        if not surfaced:
+            counts["diver_pickup"] += int(s2["diver_count"] > s["diver_count"])
+        full_here = s["diver_count"] == 6 and any(
+            d[0] == s2["sub_x"] and d[1] == s2["sub_y"] for d in s2["divers"] if d[0] >= 0
+        )
+        counts["pickup_refused_full"] += int(full_here)
+        counts["enemy_shot"] += int(r >= 1 and not surfaced)
+        counts["sub_fires"] += int(any(sub[4] == 0 for sub in s["e_subs"] if sub[0] >= 0))
+        counts["death_by_enemy_or_bullet"] += int(t and s["oxygen"] > 0 and not drowned)
+    return counts
+
+
+def collect_all(num_steps: int, seed: int) -> dict[str, tuple[m.Transitions, bool]]:
+    """Datasets of reference transitions, each with the `difficulty_ramping` it ran under."""
+    return {
+        "random policy": (m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed), True),
+        "diver collector": (m.collect(GAME, read_state, 2 * num_steps, diver_collector(), seed + 1), True),
+        "drowning diver": (
+            m.collect(GAME, read_state, num_steps // 2, diver_collector(drown=True), seed + 2), True
+        ),
+        "scrambled states": (
+            m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 3, scramble=scramble), True
+        ),
+        "scrambled states, no ramping": (
+            m.collect(GAME, read_state, num_steps // 2, m.uniform_policy(), seed + 4, scramble=scramble,
+                      difficulty_ramping=False),
+            False,
+        ),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# spawns by distribution
+
+
+def _spawn_state() -> dict[str, Any]:
+    """Both spawn timers out, the submarine safe at the surface, and a fish in row 3 moving
+    left (so a right-moving spawn in row 3 is blocked)."""
+    return dict(
+        oxygen=200, diver_count=0, sub_x=5, sub_y=0, sub_or=False, f_bullets=[], e_bullets=[],
+        e_fish=[[5, 3, False, 3]], e_subs=[], divers=[], e_spawn_speed=20, move_speed=5, ramp_index=0,
+        e_spawn_timer=0, d_spawn_timer=0, shot_timer=0, surface=True, terminal=False,
+    )
+
+
+def _spawn_outcome_reference(env: Any) -> tuple[tuple, tuple]:
+    g = env.env
+    enemy = ("none",)
+    if len(g.e_fish) > 1:
+        enemy = ("fish",) + tuple(int(v) for v in g.e_fish[-1][:3])
+    elif g.e_subs:
+        enemy = ("sub",) + tuple(int(v) for v in g.e_subs[-1][:3])
+    return enemy, tuple(int(v) for v in g.divers[-1][:3])
+
+
+def check_spawns(num_samples: int, seed: int) -> list[Check]:
+    import jaxenvs
+
+    ref = m.make_reference(GAME, seed=seed)
+    start = _spawn_state()
+    ref_enemy, ref_diver = [], []
+    for _ in range(num_samples):
+        m.set_game_attrs(ref, start)
+        ref.env.act(0)
+        enemy, diver = _spawn_outcome_reference(ref)
+        ref_enemy.append(enemy)
+        ref_diver.append(diver)
+
+    env, params = jaxenvs.make("Seaquest-MinAtar", autoreset=False, sticky_action_prob=0.0)
+    state = to_jax(dict(read_state_of(start), time=np.int32(0), last_action=np.int32(0)), params)
+    keys = jax.random.split(jax.random.key(seed), num_samples)
+    _, nxt, _, _, _, _ = jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None)))(keys, state, 0, params)
+    lists = from_jax(nxt)
+    mine_enemy, mine_diver = [], []
+    for i in range(num_samples):
+        fish = [f for f in lists["e_fish"][i] if f[0] >= 0]
+        subs = [f for f in lists["e_subs"][i] if f[0] >= 0]
+        if len(fish) > 1:
+            mine_enemy.append(("fish",) + tuple(int(v) for v in fish[-1][:3]))
+        elif subs:
+            mine_enemy.append(("sub",) + tuple(int(v) for v in subs[-1][:3]))
+        else:
+            mine_enemy.append(("none",))
+        diver = [d for d in lists["divers"][i] if d[0] >= 0][-1]
+        mine_diver.append(tuple(int(v) for v in diver[:3]))
+    return (
+        chi_square_check("enemy spawn (kind, column, row, side; blocked row)", mine_enemy, ref_enemy)
+        + chi_square_check("diver spawn (column, row, side)", mine_diver, ref_diver)
+    )
+
+
+def read_state_of(attrs: dict[str, Any]) -> dict[str, np.ndarray]:
+    """`read_state` of a game holding `attrs` (without running one)."""
+
+    class _Game:
+        pass
+
+    holder = type("Env", (), {})()
+    holder.env = _Game()
+    for k, v in attrs.items():
+        setattr(holder.env, k, copy.deepcopy(v))
+    return read_state(holder)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def run(env_id: str = "Seaquest-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
+    import jaxenvs
+
+    result = ParityResult(env_id, "minatar seaquest (sticky_action_prob=0 for transitions)")
+    n_steps = max(300, int(4000 * scale))
+    with Timer() as timer:
+        datasets = collect_all(n_steps, seed)
+        total = None
+        for ramping in (True, False):
+            chosen = {k: data for k, (data, r) in datasets.items() if r == ramping}
+            env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0, difficulty_ramping=ramping)
+            result.checks += m.check_injected_sets(
+                env.unwrapped, params, chosen, to_jax=to_jax, from_jax=from_jax, draws_from_calls=draws_from_calls
+            )
+            for data in chosen.values():
+                total = data if total is None else total + data
+        counts = rare_events(total)
+        missed = [k for k, v in counts.items() if v == 0]
+        result.checks.append(Check(
+            "rare events reached", len(total), float(len(missed)), 0.0, not missed, kind="missed",
+            detail=", ".join(f"{k} {v}" for k, v in counts.items()),
+        ))
+        result.checks += check_spawns(max(1000, int(8000 * scale)), seed)
+        result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=1000)
+    result.seconds = timer.seconds
+    return result

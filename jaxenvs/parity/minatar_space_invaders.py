@@ -1,0 +1,182 @@
+"""Parity of `SpaceInvaders-MinAtar` against `minatar.Environment("space_invaders")`.
+
+- every transition exact (all state fields, observation, reward, terminal) by injecting the
+  reference's state: a uniform random policy from resets, a sharpshooter that lines up under
+  the shooting alien, fires and sidesteps bullets (it clears waves, so the block respawns
+  and speeds up), and scrambled states (a few aliens left, bullets anywhere, every timer and
+  ramp level) with ramping on and off; the run fails if a rare event (wave cleared, ramp,
+  step down at a wall, the last alien moving every step, death by bullet and by alien)
+  never happened;
+- the game draws no random numbers (checked: the reference's generator is never called);
+- sticky actions: the executed action repeats the previous one as often as in MinAtar;
+- random-policy episode length and return within 3 standard errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs.parity import _minatar as m
+from jaxenvs.parity.harness import Check, ParityResult, Timer
+
+GAME = "space_invaders"
+INT_FIELDS = (
+    "pos", "alien_dir", "enemy_move_interval", "alien_move_timer", "alien_shot_timer", "ramp_index", "shot_timer",
+)
+MAP_FIELDS = ("f_bullet_map", "e_bullet_map", "alien_map")
+
+
+def read_state(env: Any) -> dict[str, np.ndarray]:
+    g = env.env
+    out = {k: np.int32(getattr(g, k)) for k in INT_FIELDS}
+    out.update({k: np.asarray(getattr(g, k), bool) for k in MAP_FIELDS})
+    out["terminal"] = np.bool_(g.terminal)
+    return out
+
+
+def write_state(env: Any, state: dict[str, Any]) -> None:
+    g = env.env
+    for k in INT_FIELDS:
+        setattr(g, k, int(state[k]))
+    for k in MAP_FIELDS:
+        setattr(g, k, np.asarray(state[k], np.float64).copy())
+    g.terminal = bool(state["terminal"])
+
+
+def to_jax(state: dict[str, Any], params: Any = None):
+    from jaxenvs.envs.minatar.space_invaders import SpaceInvadersState
+
+    return SpaceInvadersState(
+        time=jnp.asarray(state["time"], jnp.int32),
+        last_action=jnp.asarray(state["last_action"], jnp.int32),
+        terminal=jnp.asarray(state["terminal"], jnp.bool_),
+        **{k: jnp.asarray(state[k], jnp.int32) for k in INT_FIELDS},
+        **{k: jnp.asarray(state[k], jnp.bool_) for k in MAP_FIELDS},
+    )
+
+
+def from_jax(state: Any) -> dict[str, np.ndarray]:
+    fields = INT_FIELDS + MAP_FIELDS + ("terminal", "time", "last_action")
+    return {k: np.asarray(getattr(state, k)) for k in fields}
+
+
+def draws_from_calls(calls: list, state: Any) -> None:
+    if calls:
+        raise AssertionError(f"space_invaders drew random numbers during a step: {calls}")
+    return None
+
+
+def sharpshooter(epsilon: float = 0.05) -> m.Policy:
+    """Sidestep a bullet about to land, else line up under the alien that shoots next (the
+    lowest alien of the nearest column) and fire; a random action with probability `epsilon`."""
+
+    def policy(env: Any, rng: np.random.Generator) -> int:
+        if rng.random() < epsilon:
+            return int(rng.integers(6))
+        g = env.env
+        danger = np.asarray(g.e_bullet_map[8], bool) | np.asarray(g.alien_map[9], bool)
+        if danger[g.pos]:
+            for step, action in ((-1, 1), (1, 3)):
+                x = g.pos + step
+                if 0 <= x <= 9 and not danger[x]:
+                    return action
+            return 5
+        target = g._nearest_alien(g.pos)[1]
+        if target == g.pos:
+            return 5 if g.shot_timer == 0 else 0
+        x, action = (g.pos - 1, 1) if target < g.pos else (g.pos + 1, 3)
+        return 0 if danger[x] else action
+
+    return policy
+
+
+def scramble(env: Any, rng: np.random.Generator) -> None:
+    """A random mid-game state: from one alien to a dense block (never none, as in play),
+    bullets anywhere, every timer and ramp level, the block moving either way."""
+    kind = int(rng.integers(4))
+    aliens = np.zeros((10, 10), bool)
+    if kind == 0:
+        aliens[rng.integers(9), rng.integers(10)] = True
+    else:
+        density = (0.0, 0.03, 0.3, 0.9)[kind]
+        top = int(rng.integers(7))
+        aliens[top:top + 4, 1:9] = rng.random((min(4, 10 - top), 8)) < density
+        if not aliens.any():
+            aliens[top, rng.integers(10)] = True
+    interval = int(rng.integers(6, 13))
+    write_state(env, dict(
+        pos=int(rng.integers(10)),
+        alien_dir=int(rng.choice([-1, 1])),
+        enemy_move_interval=interval,
+        alien_move_timer=int(rng.integers(0, 4)) if rng.random() < 0.5 else int(rng.integers(0, interval + 1)),
+        alien_shot_timer=int(rng.integers(0, 11)),
+        ramp_index=12 - interval,
+        shot_timer=int(rng.integers(0, 6)),
+        f_bullet_map=rng.random((10, 10)) < 0.05,
+        e_bullet_map=rng.random((10, 10)) < 0.05,
+        alien_map=aliens,
+        terminal=False,
+    ))
+
+
+def rare_events(data: m.Transitions) -> dict[str, int]:
+    """How often each rare branch of the reference's step happened in `data`."""
+    counts = dict(wave_cleared=0, ramp=0, step_down=0, last_alien_moves=0, killed_by_bullet=0, killed_by_alien=0,
+                  kill=0)
+    for s, s2, r, t in zip(data.states, data.next_states, data.rewards, data.terminals):
+        wave = s2["alien_map"].sum() == 24 and s["alien_map"].sum() <= r
+        counts["wave_cleared"] += int(wave)
+        counts["ramp"] += int(s2["ramp_index"] > s["ramp_index"])
+        counts["step_down"] += int(s["alien_move_timer"] == 0 and s2["alien_dir"] != s["alien_dir"])
+        counts["last_alien_moves"] += int(s["alien_move_timer"] == 0 and s["alien_map"].sum() == 1)
+        if t and not s["terminal"]:
+            shot = s["e_bullet_map"][8].any() and s["e_bullet_map"][8, s2["pos"]]
+            counts["killed_by_bullet" if shot else "killed_by_alien"] += 1
+        counts["kill"] += int(r > 0)
+    return counts
+
+
+def collect_all(num_steps: int, seed: int) -> dict[str, tuple[m.Transitions, bool]]:
+    """Datasets of reference transitions, each with the `difficulty_ramping` it ran under."""
+    return {
+        "random policy": (m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed), True),
+        "sharpshooter": (m.collect(GAME, read_state, 3 * num_steps, sharpshooter(), seed + 1), True),
+        "scrambled states": (
+            m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble), True
+        ),
+        "scrambled states, no ramping": (
+            m.collect(GAME, read_state, num_steps // 2, m.uniform_policy(), seed + 3, scramble=scramble,
+                      difficulty_ramping=False),
+            False,
+        ),
+    }
+
+
+def run(env_id: str = "SpaceInvaders-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
+    import jaxenvs
+
+    result = ParityResult(env_id, "minatar space_invaders (sticky_action_prob=0 for transitions)")
+    n_steps = max(300, int(4000 * scale))
+    with Timer() as timer:
+        datasets = collect_all(n_steps, seed)
+        total = None
+        for ramping in (True, False):
+            chosen = {k: data for k, (data, r) in datasets.items() if r == ramping}
+            env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0, difficulty_ramping=ramping)
+            result.checks += m.check_injected_sets(
+                env.unwrapped, params, chosen, to_jax=to_jax, from_jax=from_jax, draws_from_calls=draws_from_calls
+            )
+            if ramping:
+                total = sum(list(chosen.values())[1:], list(chosen.values())[0])
+        counts = rare_events(total)
+        missed = [k for k, v in counts.items() if v == 0]
+        result.checks.append(Check(
+            "rare events reached", len(total), float(len(missed)), 0.0, not missed, kind="missed",
+            detail=", ".join(f"{k} {v}" for k, v in counts.items()),
+        ))
+        result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=2000)
+    result.seconds = timer.seconds
+    return result
