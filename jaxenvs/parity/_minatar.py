@@ -340,28 +340,36 @@ def check_random_episodes(
 
 
 def check_injected_sets(
-    env: Any, params: Any, datasets: Mapping[str, Transitions], **kwargs: Any
+    env: Any, params: Any, datasets: Mapping[str, Transitions], params_of: Mapping[str, Any] | None = None,
+    **kwargs: Any,
 ) -> list[Check]:
     """`check_injected` over several labelled datasets with one compiled replay: the rows are
-    concatenated, replayed once, and compared per dataset."""
+    concatenated, replayed once, and compared per dataset. `params_of[label]` gives a dataset
+    its own params (same static fields; e.g. `difficulty_ramping=False` for a dataset collected
+    with ramping off), vmapped along with the rows."""
     labels = list(datasets)
+    if params_of:
+        per_row = [params_of.get(k, params) for k in labels for _ in range(len(datasets[k]))]
+        params = _stack([jax.tree_util.tree_map(np.asarray, p) for p in per_row])
+        kwargs["batched_params"] = True
     total = datasets[labels[0]]
     for label in labels[1:]:
         total = total + datasets[label]
     bounds = np.cumsum([0] + [len(datasets[k]) for k in labels])
     rows: dict[str, slice] = {k: slice(bounds[i], bounds[i + 1]) for i, k in enumerate(labels)}
-    replayed = _replay(env, params, total, kwargs["to_jax"], kwargs["from_jax"], kwargs["draws_from_calls"])
+    replayed = _replay(env, params, total, kwargs["to_jax"], kwargs["from_jax"], kwargs["draws_from_calls"],
+                       kwargs.get("batched_params", False))
     checks = []
     for label in labels:
         checks += _compare(replayed, total, rows[label], label, kwargs.get("mask"))
     return checks
 
 
-def _replay(env, params, data, to_jax, from_jax, draws_from_calls):
+def _replay(env, params, data, to_jax, from_jax, draws_from_calls, batched_params=False):
     states = to_jax(_stack(data.states), params)
     draws = _stack([draws_from_calls(c, s) for c, s in zip(data.calls, data.states)])
-    act = jax.jit(jax.vmap(lambda s, a, d: env.act(s, a, d, params)))
-    obs, next_state, reward, terminal = act(states, jnp.asarray(data.actions, jnp.int32), draws)
+    act = jax.jit(jax.vmap(env.act, in_axes=(0, 0, 0, 0 if batched_params else None)))
+    obs, next_state, reward, terminal = act(states, jnp.asarray(data.actions, jnp.int32), draws, params)
     mine = {k: np.asarray(v) for k, v in from_jax(next_state).items()}
     ref = {k: np.stack([np.asarray(s[k]) for s in data.next_states]) for k in data.next_states[0]}
     return dict(mine=mine, ref=ref, obs=np.asarray(obs), reward=np.asarray(reward), terminal=np.asarray(terminal))

@@ -1,0 +1,229 @@
+"""Parity of `Asterix-MinAtar` against `minatar.Environment("asterix")`.
+
+- every transition exact (all state fields, observation, reward, terminal) by injecting the
+  reference's state, with the reference's recorded spawn draws (side, gold, slot) fed to the
+  JAX transition: a uniform random policy and an enemy-dodging policy from resets (long
+  episodes, so the difficulty ramps several times), and scrambled states (entities in any
+  slots including all eight full, timers at 0, the ramp about to fire, with ramping on and
+  off); the run fails if a rare event (gold taken before and after a move, an enemy hit
+  before and after a move, a spawn with no free slot, a ramp changing `move_speed`) never
+  happened;
+- spawns by distribution: from states with a few slots taken, the joint (side, gold, slot)
+  outcome by chi-square, the JAX outcomes always in the reference's support;
+- sticky actions and random-policy episode statistics (3 standard errors).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs.parity import _minatar as m
+from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
+
+GAME = "asterix"
+INT_FIELDS = ("player_x", "player_y", "spawn_speed", "spawn_timer", "move_speed", "move_timer",
+              "ramp_timer", "ramp_index")
+
+
+def read_state(env: Any) -> dict[str, np.ndarray]:
+    g = env.env
+    out = {k: np.int32(getattr(g, k)) for k in INT_FIELDS}
+    out["entity_active"] = np.array([e is not None for e in g.entities])
+    out["entities"] = np.array([[int(v) for v in e] if e is not None else [0, 0, 0, 0] for e in g.entities],
+                               np.int32)
+    out["terminal"] = np.bool_(g.terminal)
+    return out
+
+
+def write_state(env: Any, state: dict[str, Any]) -> None:
+    g = env.env
+    for k in INT_FIELDS:
+        setattr(g, k, int(state[k]))
+    g.entities = [
+        [int(e[0]), int(e[1]), bool(e[2]), bool(e[3])] if active else None
+        for e, active in zip(np.asarray(state["entities"]), np.asarray(state["entity_active"]))
+    ]
+    g.terminal = bool(state["terminal"])
+
+
+def to_jax(state: dict[str, Any], params: Any = None):
+    from jaxenvs.envs.minatar.asterix import AsterixState
+
+    return AsterixState(
+        time=jnp.asarray(state["time"], jnp.int32),
+        last_action=jnp.asarray(state["last_action"], jnp.int32),
+        terminal=jnp.asarray(state["terminal"], jnp.bool_),
+        entities=jnp.asarray(state["entities"], jnp.int32),
+        entity_active=jnp.asarray(state["entity_active"], jnp.bool_),
+        **{k: jnp.asarray(state[k], jnp.int32) for k in INT_FIELDS},
+    )
+
+
+def from_jax(state: Any) -> dict[str, np.ndarray]:
+    fields = INT_FIELDS + ("entities", "entity_active", "terminal", "time", "last_action")
+    return {k: np.asarray(getattr(state, k)) for k in fields}
+
+
+def mask_empty_slots(field: str, mine: np.ndarray, ref: np.ndarray, ref_next: dict) -> tuple:
+    """An empty slot's row means nothing (MinAtar has `None` there): compare only the others."""
+    if field != "entities":
+        return mine, ref
+    keep = ref_next["entity_active"][..., None]
+    return np.where(keep, mine, 0), np.where(keep, ref, 0)
+
+
+def draws_from_calls(calls: list, state: Any):
+    """MinAtar's `_spawn_entity`: `rand()` (side), `rand()` (gold), then `randint(n_free)`
+    if a slot is free; nothing on most steps."""
+    from jaxenvs.envs.minatar.asterix import SpawnDraws
+
+    lr, gold, rank = False, False, 0
+    if calls:
+        names = [c[0] for c in calls]
+        assert names in (["rand", "rand"], ["rand", "rand", "randint"]), calls
+        lr, gold = calls[0][3] < 0.5, calls[1][3] < 1 / 3
+        if len(calls) == 3:
+            rank = int(calls[2][3])
+    return SpawnDraws(lr=np.bool_(lr), is_gold=np.bool_(gold), slot_rank=np.int32(rank))
+
+
+def dodge(epsilon: float = 0.1) -> m.Policy:
+    """Step away from an enemy about to reach the player's row neighbourhood, toward gold,
+    else stay (random with probability `epsilon`): long episodes that ramp the difficulty."""
+
+    def danger(g: Any, x: int, y: int) -> bool:
+        for e in g.entities:
+            if e is not None and not e[3] and abs(e[1] - y) == 0 and abs(e[0] - x) <= 2:
+                return True
+        return False
+
+    def policy(env: Any, rng: np.random.Generator) -> int:
+        if rng.random() < epsilon:
+            return int(rng.integers(6))
+        g = env.env
+        moves = {0: (0, 0), 1: (-1, 0), 2: (0, -1), 3: (1, 0), 4: (0, 1)}
+        safe = []
+        for a, (dx, dy) in moves.items():
+            x, y = min(9, max(0, g.player_x + dx)), min(8, max(1, g.player_y + dy))
+            if not danger(g, x, y):
+                safe.append(a)
+        if not safe:
+            return int(rng.integers(5))
+        golds = [e for e in g.entities if e is not None and e[3]]
+        if golds:
+            target = min(golds, key=lambda e: abs(e[1] - g.player_y) + abs(e[0] - g.player_x))
+            want = 2 if target[1] < g.player_y else 4 if target[1] > g.player_y else (
+                1 if target[0] < g.player_x else 3)
+            if want in safe:
+                return want
+        return 0 if 0 in safe else safe[int(rng.integers(len(safe)))]
+
+    return policy
+
+
+def scramble(env: Any, rng: np.random.Generator) -> None:
+    """A random mid-game state: entities in any slots (sometimes all eight), the player
+    anywhere, speeds and timers anywhere in range, timers often at 0 and the ramp often due."""
+    fill = rng.choice([0.3, 0.7, 1.0])
+    active = rng.random(8) < fill
+    lr = rng.random(8) < 0.5
+    entities = np.stack([rng.integers(0, 10, 8), np.arange(1, 9), lr, rng.random(8) < 1 / 3], axis=1)
+    spawn_speed, move_speed = int(rng.integers(1, 11)), int(rng.integers(1, 6))
+    write_state(env, dict(
+        entities=entities, entity_active=active,
+        player_x=int(rng.integers(0, 10)), player_y=int(rng.integers(1, 9)),
+        spawn_speed=spawn_speed, move_speed=move_speed,
+        spawn_timer=0 if rng.random() < 0.5 else int(rng.integers(0, spawn_speed + 1)),
+        move_timer=0 if rng.random() < 0.5 else int(rng.integers(0, move_speed + 1)),
+        ramp_timer=int(rng.choice([-1, 0, int(rng.integers(0, 101))])), ramp_index=int(rng.integers(0, 20)),
+        terminal=False,
+    ))
+
+
+def rare_events(data: m.Transitions) -> dict[str, int]:
+    counts = dict(gold=0, enemy=0, spawn_full=0, spawn=0, ramp=0, ramp_move_speed=0, entity_leaves=0)
+    for s, c, s2, r, t in zip(data.states, data.calls, data.next_states, data.rewards, data.terminals):
+        counts["gold"] += int(r > 0)
+        counts["enemy"] += int(t)
+        counts["spawn"] += int(len(c) == 3)
+        counts["spawn_full"] += int(len(c) == 2)
+        counts["ramp"] += int(s2["ramp_index"] > s["ramp_index"])
+        counts["ramp_move_speed"] += int(s2["move_speed"] < s["move_speed"])
+        counts["entity_leaves"] += int(np.any(s["entity_active"] & ~s2["entity_active"]) and r == 0)
+    return counts
+
+
+def collect_all(num_steps: int, seed: int) -> tuple[dict[str, m.Transitions], dict[str, bool]]:
+    datasets = {
+        "random policy": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed),
+        "dodging policy": m.collect(GAME, read_state, 3 * num_steps, dodge(), seed + 1),
+        "scrambled states": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
+        "scrambled states, ramping off": m.collect(
+            GAME, read_state, num_steps // 2, m.uniform_policy(), seed + 3, scramble=scramble,
+            difficulty_ramping=False,
+        ),
+    }
+    ramping = {k: "ramping off" not in k for k in datasets}
+    return datasets, ramping
+
+
+def check_spawns(num_samples: int, seed: int) -> list[Check]:
+    """The spawned entity (slot, side, gold) from a state with slots 2, 5 and 6 taken."""
+    import jaxenvs
+    ref = m.make_reference(GAME, seed=seed)
+    active = np.array([0, 0, 1, 0, 0, 1, 1, 0], bool)
+    entities = np.stack([np.full(8, 3), np.arange(1, 9), np.ones(8), np.zeros(8)], axis=1)
+    start = dict(read_state(ref), entities=entities, entity_active=active, spawn_timer=0, move_timer=3,
+                 player_x=5, player_y=8)
+
+    def spawned(state_entities, state_active):
+        new = np.flatnonzero(state_active & ~active)
+        if len(new) != 1:
+            return ("none",)
+        e = state_entities[new[0]]
+        return (int(new[0]), int(e[0]), int(e[2]), int(e[3]))
+
+    ref_out = []
+    for _ in range(num_samples):
+        write_state(ref, start)
+        ref.act(0)
+        s = read_state(ref)
+        ref_out.append(spawned(s["entities"], s["entity_active"]))
+    env, params = jaxenvs.make("Asterix-MinAtar", autoreset=False, sticky_action_prob=0.0)
+    state = to_jax(dict(start, time=0, last_action=0))
+    _, after, _, _, _, _ = jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None)))(
+        jax.random.split(jax.random.key(seed), num_samples), state, 0, params
+    )
+    ents, act = np.asarray(after.entities), np.asarray(after.entity_active)
+    mine = [spawned(ents[i], act[i]) for i in range(num_samples)]
+    return chi_square_check("spawn (slot, x, lr, gold)", mine, ref_out)
+
+
+def run(env_id: str = "Asterix-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
+    import jaxenvs
+
+    result = ParityResult(env_id, "minatar asterix (sticky_action_prob=0 for transitions)")
+    n_steps = max(300, int(4000 * scale))
+    with Timer() as timer:
+        env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
+        datasets, ramping = collect_all(n_steps, seed)
+        params_of = {k: params.replace(difficulty_ramping=v) for k, v in ramping.items()}
+        result.checks += m.check_injected_sets(
+            env.unwrapped, params, datasets, params_of=params_of, to_jax=to_jax, from_jax=from_jax,
+            draws_from_calls=draws_from_calls, mask=mask_empty_slots,
+        )
+        total = sum(list(datasets.values())[1:], list(datasets.values())[0])
+        counts = rare_events(total)
+        missed = [k for k, v in counts.items() if v == 0]
+        result.checks.append(Check(
+            "rare events reached", len(total), float(len(missed)), 0.0, not missed, kind="missed",
+            detail=", ".join(f"{k} {v}" for k, v in counts.items()),
+        ))
+        result.checks += check_spawns(max(600, int(6000 * scale)), seed)
+        result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=3000)
+    result.seconds = timer.seconds
+    return result
