@@ -3,7 +3,8 @@
 `info["returned_episode"]` is true on the step an episode ends (terminated or truncated);
 `returned_episode_returns` / `returned_episode_lengths` hold the last finished episode's
 return and length (updated on that step), `timestep` counts all steps. Every finished episode
-is counted exactly once: on the step that ends it. Put it over an auto-resetting env.
+is counted exactly once: on the step that ends it. Put it over an auto-resetting env, or over
+a batched env from `make_vec` (the counters then have one entry per env).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ class LogEnvState:
 class LogWrapper(Wrapper):
     def reset(self, key, params=None):
         obs, env_state = self._env.reset(key, self._params(params))
-        zero_f, zero_i = jnp.zeros((), jnp.float32), jnp.zeros((), jnp.int32)
+        batch = (self._env.num_envs,) if hasattr(self._env, "num_envs") else ()
+        zero_f, zero_i = jnp.zeros(batch, jnp.float32), jnp.zeros(batch, jnp.int32)
         state = LogEnvState(
             env_state=env_state,
             episode_returns=zero_f,

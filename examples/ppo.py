@@ -1,0 +1,245 @@
+"""PPO on any jaxenvs id, PureJaxRL style: the whole training loop in one `jax.jit`, vmapped
+over seeds.
+
+    python examples/ppo.py --env CartPole-v1 --num-seeds 4 --total-timesteps 500000
+
+Discrete action spaces get a categorical policy, Box action spaces a diagonal Gaussian. The
+env batch comes from `jaxenvs.make_vec` (one key per step for the whole batch, resets only
+where episodes ended) under `LogWrapper`, whose returns are what the progress lines and the
+final `mean_return=<value>` report (mean over seeds of the episodes finished in the last
+update).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import NamedTuple
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+from flax.training.train_state import TrainState
+
+import jaxenvs
+from jaxenvs import spaces
+from jaxenvs.wrappers import FlattenObservation, LogWrapper
+
+
+class ActorCritic(nn.Module):
+    action_dim: int
+    continuous: bool
+    hidden: int = 64
+
+    @nn.compact
+    def __call__(self, obs):
+        x = obs.reshape(obs.shape[0], -1).astype(jnp.float32) if obs.ndim > 1 else obs.astype(jnp.float32)
+        init = nn.initializers.orthogonal
+
+        def mlp(h, out, scale):
+            for _ in range(2):
+                h = nn.tanh(nn.Dense(self.hidden, kernel_init=init(np.sqrt(2)))(h))
+            return nn.Dense(out, kernel_init=init(scale))(h)
+
+        value = mlp(x, 1, 1.0).squeeze(-1)
+        head = mlp(x, self.action_dim, 0.01)
+        if self.continuous:
+            log_std = self.param("log_std", nn.initializers.zeros, (self.action_dim,))
+            return (head, log_std), value
+        return head, value
+
+
+def log_prob_entropy(policy, action, continuous):
+    if continuous:
+        mean, log_std = policy
+        std = jnp.exp(log_std)
+        logp = -0.5 * (((action - mean) / std) ** 2 + 2 * log_std + jnp.log(2 * jnp.pi))
+        entropy = jnp.broadcast_to(0.5 + 0.5 * jnp.log(2 * jnp.pi) + log_std, mean.shape)
+        return logp.sum(-1), entropy.sum(-1)
+    logits = jax.nn.log_softmax(policy)
+    logp = jnp.take_along_axis(logits, action[..., None], axis=-1).squeeze(-1)
+    entropy = -jnp.sum(jnp.exp(logits) * logits, axis=-1)
+    return logp, entropy
+
+
+def sample_action(key, policy, continuous):
+    if continuous:
+        mean, log_std = policy
+        return mean + jnp.exp(log_std) * jax.random.normal(key, mean.shape)
+    return jax.random.categorical(key, policy)
+
+
+class Transition(NamedTuple):
+    obs: jax.Array
+    action: jax.Array
+    reward: jax.Array
+    done: jax.Array
+    discount: jax.Array
+    value: jax.Array
+    log_prob: jax.Array
+    next_value: jax.Array  # value of the observation the step ended on (for truncation)
+    returned_episode: jax.Array
+    episode_return: jax.Array
+
+
+def make_train(args):
+    env, params = jaxenvs.make(args.env, autoreset=False)
+    if isinstance(env.observation_space(params), (spaces.Dict, spaces.Tuple)):
+        env = FlattenObservation(env)
+    act_space = env.action_space(params)
+    continuous = isinstance(act_space, spaces.Box)
+    action_dim = int(np.prod(act_space.shape)) if continuous else act_space.n
+    venv = LogWrapper(jaxenvs.wrappers.VecEnv(env, args.num_envs))
+    network = ActorCritic(action_dim, continuous)
+    num_updates = args.total_timesteps // (args.num_envs * args.num_steps)
+    minibatch_size = args.num_envs * args.num_steps // args.num_minibatches
+
+    def schedule(count):
+        frac = 1.0 - (count // (args.num_minibatches * args.update_epochs)) / num_updates
+        return args.lr * frac
+
+    def clip_action(action):
+        if continuous:
+            return jnp.clip(action, act_space.low, act_space.high)
+        return action
+
+    def train(key, seed_index):
+        key, k_init, k_reset = jax.random.split(key, 3)
+        obs, env_state = venv.reset(k_reset, params)
+        net_params = network.init(k_init, obs)
+        tx = optax.chain(
+            optax.clip_by_global_norm(args.max_grad_norm),
+            optax.adam(learning_rate=schedule if args.anneal_lr else args.lr, eps=1e-5),
+        )
+        state = TrainState.create(apply_fn=network.apply, params=net_params, tx=tx)
+
+        def env_step(carry, _):
+            state, env_state, obs, key = carry
+            key, k_act, k_step = jax.random.split(key, 3)
+            policy, value = network.apply(state.params, obs)
+            action = sample_action(k_act, policy, continuous)
+            log_prob, _ = log_prob_entropy(policy, action, continuous)
+            next_obs, env_state, reward, terminated, truncated, info = venv.step(
+                k_step, env_state, clip_action(action), params
+            )
+            _, final_value = network.apply(state.params, info["final_observation"])
+            transition = Transition(
+                obs, action, reward, terminated | truncated, info["discount"], value, log_prob,
+                final_value, info["returned_episode"], info["returned_episode_returns"],
+            )
+            return (state, env_state, next_obs, key), transition
+
+        def gae(traj):
+            def body(advantage, t):
+                # bootstrap from the observation the step ended on: nothing after a termination
+                # (discount 0), its value after a truncation; no advantage flows across episodes
+                delta = t.reward + args.gamma * t.discount * t.next_value - t.value
+                advantage = delta + args.gamma * args.gae_lambda * (1.0 - t.done) * advantage
+                return advantage, advantage
+
+            _, adv = jax.lax.scan(body, jnp.zeros_like(traj.value[0]), traj, reverse=True)
+            return adv, adv + traj.value
+
+        def loss_fn(p, batch, adv, targets):
+            policy, value = network.apply(p, batch.obs)
+            log_prob, entropy = log_prob_entropy(policy, batch.action, continuous)
+            v_clipped = batch.value + jnp.clip(value - batch.value, -args.clip_eps, args.clip_eps)
+            v_loss = 0.5 * jnp.maximum((value - targets) ** 2, (v_clipped - targets) ** 2).mean()
+            ratio = jnp.exp(log_prob - batch.log_prob)
+            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            pg_loss = -jnp.minimum(ratio * adv, jnp.clip(ratio, 1 - args.clip_eps, 1 + args.clip_eps) * adv).mean()
+            loss = pg_loss + args.vf_coef * v_loss - args.ent_coef * entropy.mean()
+            return loss, (pg_loss, v_loss, entropy.mean())
+
+        def update(carry, update_index):
+            state, env_state, obs, key = carry
+            (state, env_state, obs, key), traj = jax.lax.scan(
+                env_step, (state, env_state, obs, key), None, args.num_steps
+            )
+            advantages, targets = gae(traj)
+
+            def epoch(carry, _):
+                state, key = carry
+                key, k_perm = jax.random.split(key)
+                flat = jax.tree_util.tree_map(
+                    lambda x: x.reshape((-1,) + x.shape[2:]), (traj, advantages, targets)
+                )
+                perm = jax.random.permutation(k_perm, args.num_envs * args.num_steps)
+                shuffled = jax.tree_util.tree_map(
+                    lambda x: x[perm].reshape((args.num_minibatches, minibatch_size) + x.shape[1:]), flat
+                )
+
+                def minibatch(state, mb):
+                    batch, adv, tgt = mb
+                    (loss, aux), grads = jax.value_and_grad(loss_fn, has_aux=True)(state.params, batch, adv, tgt)
+                    return state.apply_gradients(grads=grads), (loss, *aux)
+
+                state, losses = jax.lax.scan(minibatch, state, shuffled)
+                return (state, key), losses
+
+            (state, key), losses = jax.lax.scan(epoch, (state, key), None, args.update_epochs)
+            finished = traj.returned_episode.sum()
+            mean_return = jnp.where(
+                finished > 0, (traj.episode_return * traj.returned_episode).sum() / jnp.maximum(finished, 1), jnp.nan
+            )
+            metrics = dict(loss=losses[0].mean(), mean_return=mean_return, episodes=finished)
+
+            def report(seed_index, update_index, metrics):
+                if int(seed_index) == 0 and args.verbose:
+                    print(
+                        f"update {int(update_index) + 1}/{num_updates} "
+                        f"loss={float(metrics['loss']):.4f} "
+                        f"return(seed 0)={float(metrics['mean_return']):.2f}",
+                        flush=True,
+                    )
+
+            jax.debug.callback(report, seed_index, update_index, metrics, ordered=False)
+            return (state, env_state, obs, key), metrics
+
+        _, metrics = jax.lax.scan(update, (state, env_state, obs, key), jnp.arange(num_updates))
+        return metrics
+
+    return train, num_updates
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--env", default="CartPole-v1")
+    p.add_argument("--num-seeds", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--total-timesteps", type=int, default=500_000)
+    p.add_argument("--num-envs", type=int, default=4)
+    p.add_argument("--num-steps", type=int, default=128)
+    p.add_argument("--lr", type=float, default=2.5e-4)
+    p.add_argument("--anneal-lr", type=int, default=1)
+    p.add_argument("--update-epochs", type=int, default=4)
+    p.add_argument("--num-minibatches", type=int, default=4)
+    p.add_argument("--gamma", type=float, default=0.99)
+    p.add_argument("--gae-lambda", type=float, default=0.95)
+    p.add_argument("--clip-eps", type=float, default=0.2)
+    p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--vf-coef", type=float, default=0.5)
+    p.add_argument("--max-grad-norm", type=float, default=0.5)
+    p.add_argument("--quiet", dest="verbose", action="store_false", help="no progress line per update")
+    args = p.parse_args(argv)
+
+    train, num_updates = make_train(args)
+    if num_updates < 1:
+        p.error("--total-timesteps must cover at least one update (num_envs * num_steps)")
+    keys = jax.random.split(jax.random.key(args.seed), args.num_seeds)
+    start = time.perf_counter()
+    metrics = jax.jit(jax.vmap(train))(keys, jnp.arange(args.num_seeds))
+    returns = np.asarray(jax.block_until_ready(metrics["mean_return"]))  # [seeds, updates]
+    seconds = time.perf_counter() - start
+    # per seed: the last update in which an episode finished
+    final = [r[~np.isnan(r)][-1] if (~np.isnan(r)).any() else np.nan for r in returns]
+    print(f"env={args.env} seeds={args.num_seeds} steps={num_updates * args.num_envs * args.num_steps} "
+          f"updates={num_updates} wall_s={seconds:.1f} final_returns={np.round(final, 2).tolist()}")
+    print(f"mean_return={float(np.nanmean(final)):.2f}")
+    return metrics
+
+
+if __name__ == "__main__":
+    main()
