@@ -90,6 +90,8 @@ def cmd_report(args: argparse.Namespace) -> int:
                 speed, compile_s = f"{tp.steps_per_second / 1e6:.2f}M", f"{tp.compile_seconds:.1f}"
             except ImportError as e:
                 speed, compile_s = f"needs {e.name}", "-"
+            except FileNotFoundError:  # e.g. DataNotFoundError: a data set the user has not provided
+                speed, compile_s = "needs data", "-"
             if has_parity(env_id) and not args.no_parity:
                 r = run_parity(env_id, scale=args.scale)
                 verdict = r.verdict if r.skipped is None else f"skipped: {r.skipped}"

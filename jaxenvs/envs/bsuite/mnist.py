@@ -49,10 +49,16 @@ class MNISTBanditParams(BsuiteParams):
     int8_pixels: bool = struct.field(pytree_node=False, default=False)  # bsuite's wrapped int8 pixels
 
 
+# pixel value -> observation, divided in numpy so every value is the correctly rounded
+# float32 quotient bsuite computes (XLA may turn a division by 255 into a multiplication)
+_PIXELS = np.arange(256, dtype=np.float32) / np.float32(255)
+_INT8_PIXELS = np.arange(256).astype(np.uint8).astype(np.int8).astype(np.float32) / np.float32(255)
+
+
 def pixels(image: jax.Array, int8_pixels: bool) -> jax.Array:
     """An image as the agent sees it: uint8 / 255, or bsuite's int8 reading / 255."""
-    values = image.astype(jnp.int8) if int8_pixels else image
-    return values.astype(jnp.float32) / 255.0
+    table = _INT8_PIXELS if int8_pixels else _PIXELS
+    return jnp.asarray(table)[image.astype(jnp.int32)]
 
 
 class MNISTBandit(Environment[MNISTBanditState, MNISTBanditParams]):
