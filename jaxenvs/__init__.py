@@ -18,6 +18,8 @@ from jaxenvs.registry import (
     spec,
 )
 
+from jaxenvs.rollout import rollout
+
 __version__ = "0.1.0"
 
 # gymnasium.make("jaxenvs/<id>") once gymnasium is imported; gymnasium itself is not imported here
@@ -35,6 +37,7 @@ __all__ = [
     "make_vec",
     "register",
     "registered_envs",
+    "rollout",
     "spaces",
     "spec",
     "wrappers",
