@@ -1,0 +1,73 @@
+import numpy as np
+import pytest
+
+dm_env = pytest.importorskip("dm_env")
+from dm_env import specs  # noqa: E402
+
+from jaxenvs import spaces  # noqa: E402
+from jaxenvs.export.dm_env import JaxDmEnv, spec_from_space  # noqa: E402
+
+
+def _run_episode(env, action=0):
+    steps = [env.reset()]
+    while not steps[-1].last():
+        steps.append(env.step(action))
+    return steps
+
+
+def test_termination_has_discount_zero():
+    env = JaxDmEnv("CartPole-v1", seed=0)
+    steps = _run_episode(env, action=1)  # always pushing right: the pole falls well before 500
+    first, mids, last = steps[0], steps[1:-1], steps[-1]
+    assert first.first() and first.reward is None and first.discount is None
+    assert all(t.mid() and t.discount == 1.0 and t.reward == 1.0 for t in mids)
+    assert last.step_type == dm_env.StepType.LAST and last.discount == 0.0 and last.reward == 1.0
+    assert len(steps) - 1 < 500
+
+
+def test_truncation_has_discount_one():
+    env = JaxDmEnv("CartPole-v1", seed=0, max_steps_in_episode=5)
+    steps = _run_episode(env, action=0)
+    assert len(steps) == 6
+    last = steps[-1]
+    assert last.last() and last.discount == 1.0
+    assert isinstance(last.observation, np.ndarray) and last.observation.dtype == np.float32
+
+
+def test_step_after_last_starts_a_new_episode_and_seed_is_deterministic():
+    env = JaxDmEnv("CartPole-v1", seed=3, max_steps_in_episode=3)
+    first = _run_episode(env)
+    again = env.step(0)
+    assert again.first()
+    twin = JaxDmEnv("CartPole-v1", seed=3, max_steps_in_episode=3)
+    np.testing.assert_array_equal(_run_episode(twin)[0].observation, first[0].observation)
+
+
+def test_specs_match_the_values():
+    env = JaxDmEnv("CartPole-v1", seed=0)
+    obs_spec, action_spec = env.observation_spec(), env.action_spec()
+    assert isinstance(action_spec, specs.DiscreteArray) and action_spec.num_values == 2
+    timestep = env.reset()
+    obs_spec.validate(timestep.observation)
+    timestep = env.step(action_spec.generate_value())
+    obs_spec.validate(timestep.observation)
+    env.reward_spec().validate(np.asarray(timestep.reward))
+    env.discount_spec().validate(np.asarray(timestep.discount))
+    with pytest.raises(ValueError, match="action"):
+        env.step(2)
+
+
+def test_spec_from_space_covers_every_space():
+    space = spaces.Dict(
+        {
+            "d": spaces.Discrete(3, start=1),
+            "m": spaces.MultiDiscrete([2, 4]),
+            "b": spaces.Box(0.0, 1.0, shape=(2,)),
+            "t": spaces.Tuple([spaces.Discrete(2), spaces.Box(False, True, shape=(3,), dtype=bool)]),
+        }
+    )
+    spec = spec_from_space(space, "obs")
+    assert spec["d"].minimum == 1 and spec["d"].maximum == 3
+    np.testing.assert_array_equal(spec["m"].maximum, [1, 3])
+    assert spec["b"].shape == (2,) and spec["b"].dtype == np.float32
+    assert isinstance(spec["t"][0], specs.DiscreteArray) and spec["t"][1].dtype == np.bool_
