@@ -33,7 +33,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity.harness import Check, exact_check, mean_check
+from jaxenvs.parity.harness import Check, exact_check, max_error, mean_check
 
 GAMES = ("asterix", "breakout", "freeway", "seaquest", "space_invaders")
 
@@ -376,16 +376,23 @@ def _replay(env, params, data, to_jax, from_jax, draws_from_calls, batched_param
 
 
 def _compare(replayed, data, rows: slice, label: str, mask=None) -> list[Check]:
-    checks = []
+    """Per field an exact check (mismatching transitions), and one summary "error" check per
+    dataset: the worst absolute difference of any compared value, over its transitions."""
+    pairs = {}
     ref_rows = {k: v[rows] for k, v in replayed["ref"].items()}
     for k, b in ref_rows.items():
         a = replayed["mine"][k][rows]
         if mask is not None:
             a, b = mask(k, a, b, ref_rows)
-        checks.append(exact_check(f"{label} {k}", a, b))
-    checks.append(exact_check(f"{label} observation", replayed["obs"][rows], data.obs[rows]))
-    checks.append(exact_check(f"{label} reward", replayed["reward"][rows], data.rewards[rows].astype(np.float32)))
-    checks.append(exact_check(f"{label} terminated flag", replayed["terminal"][rows], data.terminals[rows]))
+        pairs[k] = (a, b)
+    pairs["observation"] = (replayed["obs"][rows], data.obs[rows])
+    pairs["reward"] = (replayed["reward"][rows], data.rewards[rows].astype(np.float32))
+    pairs["terminated flag"] = (replayed["terminal"][rows], data.terminals[rows])
+    n = len(data.actions[rows])
+    worst = max(max_error(a, b) for a, b in pairs.values())
+    checks = [Check(f"{label}: every field, observation, reward, flag", n, worst, 0.0, worst <= 0.0,
+                    detail="worst absolute difference")]
+    checks += [exact_check(f"{label} {k}", a, b) for k, (a, b) in pairs.items()]
     return checks
 
 

@@ -5,16 +5,17 @@ Reference: `minatar.Environment("freeway")` (`minatar/environments/freeway.py`, 
 3 steps (`move_timer`). Reaching the top row gives reward 1, sends the chicken back to the
 bottom row (9) and draws new speeds for all cars (positions kept). Car `i` drives along row
 `i + 1`; its speed `s` is drawn uniformly from `{-5..-1, 1..5}` (magnitude uniform on 1..5,
-direction a fair coin): it moves one cell in the direction of `s` every `|s|` steps,
-wrapping around the screen edges. A car on the chicken's cell (before or after the car
+direction a fair coin): it moves one cell in the direction of `s` whenever its timer is 0,
+which then restarts at `|s|`, so once every `|s| + 1` steps, wrapping around the screen
+edges. A car on the chicken's cell (before or after the car
 moves) sends the chicken back to the bottom. The game ends after 2,500 steps: MinAtar's
 `terminate_timer` starts at 2500 and the game is terminal once it is negative, so an
 episode lasts exactly 2,501 steps, and ends as `terminated` (MinAtar's terminal), not
 truncated.
 
 Observation: `bool[10, 10, 7]`, channels (MinAtar's order) 0 chicken, 1 car, 2-6 the trail
-behind each car (the cell it came from), in channel `1 + |s|`: speed1 (moves every step)
-.. speed5. Actions: MinAtar's six `n, l, u, r, d, f` (minimal set `n, u, d` with
+behind each car (the cell it came from), in channel `1 + |s|`: speed1 (the fastest) ..
+speed5. Actions: MinAtar's six `n, l, u, r, d, f` (minimal set `n, u, d` with
 `use_minimal_action_set=True`, id `Freeway-MinAtar-v1`).
 
 Params (`MinAtarParams`) and defaults: `sticky_action_prob=0.1`, `difficulty_ramping=True`
