@@ -1,0 +1,46 @@
+import jax.numpy as jnp
+import numpy as np
+from bsuite_test_helpers import conformance, parity, play
+
+import jaxenvs
+from jaxenvs.envs.bsuite import umbrella_chain
+
+
+def test_conformance():
+    conformance("UmbrellaChain-bsuite")
+
+
+def test_parity():
+    parity("UmbrellaChain-bsuite")
+
+
+def _state(need, has=0):
+    return umbrella_chain.UmbrellaChainState(time=jnp.int32(0), need_umbrella=jnp.int32(need),
+                                             has_umbrella=jnp.int32(has))
+
+
+def test_only_the_first_action_decides_the_final_reward():
+    env, params = jaxenvs.make("UmbrellaChain-bsuite", autoreset=False)
+    take = play(env, params, [1] + [0] * 19, state=_state(need=1))
+    assert take["terminated"] == [False] * 19 + [True]
+    assert take["reward"][-1] == 1.0 and int(take["state"][-1].has_umbrella) == 1
+    assert set(take["reward"][:-1]) <= {-1.0, 1.0}
+    leave = play(env, params, [0] + [1] * 19, state=_state(need=1))
+    assert leave["reward"][-1] == -1.0
+
+
+def test_observation_layout():
+    env, params = jaxenvs.make("UmbrellaChain-bsuite", autoreset=False)
+    out = play(env, params, [1, 0], state=_state(need=0))
+    obs = out["obs"][1]
+    assert obs.shape == (1, 23) and obs.dtype == np.float32
+    np.testing.assert_allclose(obs[0, :3], [0.0, 1.0, 0.9], rtol=1e-6)
+    assert set(np.unique(obs[0, 3:]).tolist()) <= {0.0, 1.0}
+
+
+def test_distract_and_length_settings():
+    env, params = jaxenvs.make("bsuite/umbrella_distract/3", autoreset=False)
+    assert params.chain_length == 20 and env.observation_space(params).shape == (1, 7)
+    env, params = jaxenvs.make("bsuite/umbrella_length/0", autoreset=False)
+    assert params.chain_length == 1 and env.observation_space(params).shape == (1, 23)
+    assert play(env, params, [0], state=_state(need=0))["terminated"] == [True]
