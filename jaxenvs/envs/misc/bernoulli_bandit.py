@@ -1,0 +1,92 @@
+"""BernoulliBandit: a two-armed bandit whose better arm changes between episodes (Wang et al., 2017).
+
+Reference: gymnax `BernoulliBandit-misc` (`gymnax/environments/misc/bernoulli_bandit.py`), the
+meta-RL bandit of "Learning to reinforcement learn". At reset arm 0 pays with probability
+`reward_prob` or `1 - reward_prob` (each with probability 1/2), arm 1 with the complement. Each
+pull pays 1 with the arm's probability, else 0. It never terminates: episodes are 100 steps.
+Observation `[last_reward, last_action one-hot (2), time]`, time mapped by
+`(max_lim - min_lim) t / t_max + min_lim` with `normalize_time` (the default: [-1, 1] over 100
+steps).
+
+Differs: the state keeps `last_reward` as float32 (gymnax: int32) and `max_steps_in_episode` is
+an int (gymnax: float 100.0); the observation space bounds `last_reward` by 1 (gymnax: 2) and the
+time feature by its real range. A pull uses one uniform number. Invalid action: inside jit an
+action outside {0, 1} is clipped into it.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.envs.misc import _common
+
+
+@struct.dataclass
+class BernoulliBanditState(EnvState):
+    last_action: jax.Array  # int32, the previous arm pulled (0 at reset)
+    last_reward: jax.Array  # float32, the previous reward, 0 or 1 (0 at reset)
+    exp_reward_best: jax.Array  # float, the better arm's pay probability
+    reward_probs: jax.Array  # float[2], each arm's pay probability
+
+
+@struct.dataclass
+class BernoulliBanditParams(EnvParams):
+    reward_prob: float = 0.1  # one arm pays with this probability, the other with 1 - it
+    normalize_time: bool = True
+    max_steps_in_episode: int = 100
+    min_lim: float = -1.0  # time feature at t = 0
+    max_lim: float = 1.0  # time feature at t = t_max
+    t_max: int = 100
+
+
+def pull(u: jax.Array, reward_probs: jax.Array, action: jax.Array) -> jax.Array:
+    """The reward of pulling `action`, from one uniform `u`: 1 with the arm's probability."""
+    return (u < reward_probs[action]).astype(jnp.float32)
+
+
+class BernoulliBandit(Environment[BernoulliBanditState, BernoulliBanditParams]):
+    @property
+    def default_params(self) -> BernoulliBanditParams:
+        return BernoulliBanditParams()
+
+    def get_obs(self, state, params) -> jax.Array:
+        time = _common.time_feature(state.time, params.normalize_time, params.min_lim, params.max_lim, params.t_max)
+        return jnp.concatenate([state.last_reward[None], _common.one_hot(state.last_action, 2), time[None]])
+
+    def reset_env(self, key, params):
+        dtype = float_dtype()
+        p = jnp.asarray(params.reward_prob, dtype)
+        p0 = jnp.where(jax.random.bernoulli(key), p, 1 - p)
+        state = BernoulliBanditState(
+            time=jnp.zeros((), jnp.int32),
+            last_action=jnp.zeros((), jnp.int32),
+            last_reward=jnp.zeros((), jnp.float32),
+            exp_reward_best=jnp.maximum(p0, 1 - p0),
+            reward_probs=jnp.stack([p0, 1 - p0]),
+        )
+        return self.get_obs(state, params), state
+
+    def step_env(self, key, state, action, params):
+        action = jnp.clip(action, 0, 1).astype(jnp.int32)
+        u = jax.random.uniform(key, dtype=state.reward_probs.dtype)
+        reward = pull(u, state.reward_probs, action)
+        state = state.replace(last_action=action, last_reward=reward, time=state.time + 1)
+        return self.get_obs(state, params), state, reward, jnp.asarray(False), {}
+
+    def observation_space(self, params=None):
+        params = self.default_params if params is None else params
+        t_lo, t_hi = _common.time_bounds(
+            bool(params.normalize_time), params.max_steps_in_episode, params.min_lim, params.max_lim, params.t_max
+        )
+        return spaces.Box(np.array([0, 0, 0, t_lo]), np.array([1, 1, 1, t_hi]), (4,), jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(2)
+
+    def render(self, state, params=None):
+        return _common.draw_bandit(state.reward_probs, 0.0, 1.0, state.last_action)

@@ -1,0 +1,95 @@
+"""GridWorld: the deterministic grid of tabular-learning tutorials.
+
+An empty `height x width` grid (5 x 5 by default; static, as they fix the observation space).
+The agent starts in the top-left corner (0, 0); the goal is the opposite corner
+(height - 1, width - 1). Actions 0 up, 1 right, 2 down, 3 left, gymnasium CliffWalking's order;
+a move off the grid leaves the agent in place ("walls clip"). Reaching the goal terminates.
+
+Reward, after Sutton & Barto's gridworld (Example 4.1) and the tutorials that follow it:
+`step_reward = -1` on every step, the one into the goal included, so an episode's return is
+minus its length and the optimal return is `-(height + width - 2)`. `goal_reward` (0) is added on
+the step into the goal; `step_reward=0, goal_reward=1` gives the other common convention, 1 for
+reaching the goal and 0 otherwise (then discount to prefer short paths). Time limit 100 steps.
+
+Observation: the cell index `row * width + col` (int32, `Discrete(height * width)`), the state
+index of a Q-table. No reference implementation: its rules are tested directly.
+Invalid action: inside jit an action outside 0..3 is clipped into that range.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.envs.misc import _common
+
+
+@struct.dataclass
+class GridWorldState(EnvState):
+    pos: jax.Array  # int32[2], the agent's (row, col)
+
+
+@struct.dataclass
+class GridWorldParams(EnvParams):
+    height: int = struct.field(pytree_node=False, default=5)
+    width: int = struct.field(pytree_node=False, default=5)
+    step_reward: float = -1.0  # paid on every step
+    goal_reward: float = 0.0  # added on the step into the goal
+    max_steps_in_episode: int = 100
+
+
+def move(pos: jax.Array, action: jax.Array, height: int, width: int) -> jax.Array:
+    """The cell after `action`; moves off the grid are clipped back onto it."""
+    target = pos + jnp.asarray(_common.DIRECTIONS)[action]
+    return jnp.clip(target, 0, jnp.asarray([height - 1, width - 1]))
+
+
+def goal_cell(params: GridWorldParams) -> jax.Array:
+    return jnp.asarray([params.height - 1, params.width - 1], jnp.int32)
+
+
+def shortest_path_length(params: GridWorldParams) -> int:
+    """Steps from the start to the goal on an empty grid."""
+    return params.height + params.width - 2
+
+
+class GridWorld(Environment[GridWorldState, GridWorldParams]):
+    @property
+    def default_params(self) -> GridWorldParams:
+        return GridWorldParams()
+
+    @staticmethod
+    def get_obs(state: GridWorldState, params: GridWorldParams) -> jax.Array:
+        return (state.pos[0] * params.width + state.pos[1]).astype(jnp.int32)
+
+    def reset_env(self, key, params):
+        if params.height < 1 or params.width < 1 or params.height * params.width < 2:
+            raise ValueError(f"GridWorld needs at least two cells, got {params.height} x {params.width}")
+        state = GridWorldState(time=jnp.zeros((), jnp.int32), pos=jnp.zeros((2,), jnp.int32))
+        return self.get_obs(state, params), state
+
+    def step_env(self, key, state, action, params):
+        action = jnp.clip(action, 0, 3).astype(jnp.int32)
+        pos = move(state.pos, action, params.height, params.width)
+        reached = jnp.all(pos == goal_cell(params))
+        reward = params.step_reward + reached * params.goal_reward
+        state = state.replace(pos=pos, time=state.time + 1)
+        return self.get_obs(state, params), state, reward, reached, {}
+
+    def observation_space(self, params=None):
+        params = self.default_params if params is None else params
+        return spaces.Discrete(params.height * params.width)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(4)
+
+    def render(self, state, params=None):
+        params = self.default_params if params is None else params
+        # a border of walls around the grid, so the shared maze drawing applies
+        open_map = np.zeros((params.height + 2, params.width + 2), dtype=bool)
+        open_map[1:-1, 1:-1] = True
+        return _common.draw_grid(open_map, state.pos + 1, goal_cell(params) + 1)

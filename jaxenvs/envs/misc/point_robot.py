@@ -1,0 +1,135 @@
+"""PointRobot: a point in the plane searching for a goal on a semicircle (Dorfman et al., 2021).
+
+Reference: gymnax `PointRobot-misc` (`gymnax/environments/misc/point_robot.py`), the
+meta-RL "semi-circle" task of https://openreview.net/pdf?id=IBdEfhLveS. At reset the goal is
+drawn uniformly on the upper half of the circle of radius `circle_radius` and the agent uniformly
+in angle and radius inside that half-disc (or at the origin with `center_init`). The action, a
+2-D displacement clipped to `[-max_force, max_force]`, is added to the position. A step that
+starts within `goal_radius` of the goal pays 1 (or, with `dense_reward`, every step pays minus
+the distance to the goal) and teleports the agent to a freshly drawn start instead of moving it;
+`goals_reached` counts these. It never terminates: episodes are 100 steps. Observation
+`[x, y, last_reward, last_action_x, last_action_y, time]`, time as `2 t / 100 - 1` with
+`normalize_time` (the default).
+
+Like gymnax, the goal test and the dense reward use the position before the move, and the
+observation reports the action as given (unclipped). Invalid action: inside jit a displacement
+outside the box is clipped for the move. Dynamics run in float32, or float64 with
+`jax_enable_x64`.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import rendering as r
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.envs.misc import _common
+
+
+@struct.dataclass
+class PointRobotState(EnvState):
+    last_action: jax.Array  # float[2], the previous action as given (0 at reset)
+    last_reward: jax.Array  # float, the previous reward (0 at reset)
+    pos: jax.Array  # float[2], the agent's (x, y)
+    goal: jax.Array  # float[2], the goal's (x, y), fixed for the episode
+    goals_reached: jax.Array  # int32, how many times the goal was reached this episode
+
+
+@struct.dataclass
+class PointRobotParams(EnvParams):
+    max_force: float = 0.1  # largest displacement per coordinate and step
+    circle_radius: float = 1.0  # radius of the goal semicircle
+    dense_reward: bool = False  # pay -distance every step instead of 1 at the goal
+    goal_radius: float = 0.2  # distance that counts as reaching the goal
+    center_init: bool = False  # start at the origin instead of a random point
+    normalize_time: bool = True  # time feature 2 t / 100 - 1 instead of t
+    max_steps_in_episode: int = 100
+
+
+def sample_position(u: jax.Array, circle_radius, center_init) -> jax.Array:
+    """A start position from two uniforms: radius and angle uniform over the upper half-disc."""
+    radius, angle = u[0] * circle_radius, u[1] * jnp.pi
+    pos = jnp.stack([radius * jnp.cos(angle), radius * jnp.sin(angle)])
+    return jnp.where(center_init, jnp.zeros_like(pos), pos)
+
+
+def goal_distance(pos: jax.Array, goal: jax.Array) -> jax.Array:
+    return jnp.sqrt(jnp.sum((goal - pos) ** 2))
+
+
+class PointRobot(Environment[PointRobotState, PointRobotParams]):
+    @property
+    def default_params(self) -> PointRobotParams:
+        return PointRobotParams()
+
+    def get_obs(self, state: PointRobotState, params: PointRobotParams) -> jax.Array:
+        return jnp.concatenate(
+            [
+                state.pos.astype(jnp.float32),
+                state.last_reward[None].astype(jnp.float32),
+                state.last_action.astype(jnp.float32),
+                _common.time_feature(state.time, params.normalize_time)[None],
+            ]
+        )
+
+    def reset_env(self, key, params):
+        dtype = float_dtype()
+        u = jax.random.uniform(key, (3,), dtype=dtype)
+        angle = u[0] * jnp.pi
+        goal = params.circle_radius * jnp.stack([jnp.cos(angle), jnp.sin(angle)])
+        state = PointRobotState(
+            time=jnp.zeros((), jnp.int32),
+            last_action=jnp.zeros((2,), dtype),
+            last_reward=jnp.zeros((), dtype),
+            pos=sample_position(u[1:], params.circle_radius, params.center_init).astype(dtype),
+            goal=goal.astype(dtype),
+            goals_reached=jnp.zeros((), jnp.int32),
+        )
+        return self.get_obs(state, params), state
+
+    def step_env(self, key, state, action, params):
+        dtype = state.pos.dtype
+        action = jnp.asarray(action, dtype)
+        distance = goal_distance(state.pos, state.goal)
+        reached = distance <= params.goal_radius
+        reward = jnp.where(params.dense_reward, -distance, reached.astype(dtype)).astype(dtype)
+        moved = state.pos + jnp.clip(action, -params.max_force, params.max_force)
+        respawn = sample_position(jax.random.uniform(key, (2,), dtype=dtype), params.circle_radius, params.center_init)
+        state = state.replace(
+            last_action=action,
+            last_reward=reward,
+            pos=jnp.where(reached, respawn, moved).astype(dtype),
+            goals_reached=state.goals_reached + reached.astype(jnp.int32),
+            time=state.time + 1,
+        )
+        return self.get_obs(state, params), state, reward, jnp.asarray(False), {}
+
+    def observation_space(self, params=None):
+        return spaces.Box(-np.inf, np.inf, (6,), jnp.float32)
+
+    def action_space(self, params=None):
+        params = self.default_params if params is None else params
+        f = float(params.max_force)
+        return spaces.Box(-f, f, (2,), jnp.float32)
+
+    def render(self, state, params=None, width: int = 300, height: int = 180):
+        params = self.default_params if params is None else params
+        scale = width / 2.5  # world x in [-1.25, 1.25], y in [-0.25, 1.25]
+
+        def to_px(p):
+            p = p.astype(jnp.float32)
+            return (p[0] + 1.25) * scale, (1.25 - p[1]) * scale
+
+        img = r.canvas(height, width)
+        ys, xs = jnp.mgrid[0:height, 0:width].astype(jnp.float32) + 0.5
+        wx, wy = xs / scale - 1.25, 1.25 - ys / scale
+        ring = jnp.abs(jnp.sqrt(wx**2 + wy**2) - params.circle_radius) <= 1.0 / scale
+        img = r.paint(img, ring & (wy >= 0), (0, 0, 0))
+        gx, gy = to_px(state.goal)
+        img = r.circle(img, gx, gy, params.goal_radius * scale, (170, 200, 240))
+        px, py = to_px(state.pos)
+        return r.circle(img, px, py, 0.05 * scale, (220, 50, 50))

@@ -1,0 +1,171 @@
+"""Pong: keep a ball in play with a paddle on a small grid.
+
+Reference: gymnax `Pong-misc` (`gymnax/environments/misc/pong.py`, after BlackHC's
+`batch_pong_poc` vanilla pong). A `height x width` board (30 x 40); the player's paddle is the
+left column, the opponent's the right one, each `2 * paddle_half_height + 1` cells tall.
+Actions 0 stay, 1 up, 2 down move the player's paddle by `paddle_y_speed`, its centre kept
+`paddle_half_height` cells inside the board. The opponent (with `use_ai_policy`, the default)
+moves one step towards the ball's row every step, or mirrors the player's move. The ball starts
+in the middle moving right at `ball_x_speed`. Per step, in order: paddles move, the ball moves
+by its velocity, it bounces off the bottom edge, and it bounces off a paddle that it reached
+with its row within the paddle (off the left paddle within `paddle_half_height` rows, off the
+right within `paddle_half_height + 1`), the row speed changing by the hit's offset from the
+paddle centre over `paddle_half_height`, rounded (half to even) and clipped to
+`ball_max_y_speed`. The episode terminates when the ball leaves at the left or right side;
+every other step pays 1, the terminating step 0. 1000 steps. Observation `float32[height, width,
+3]`: paddles, ball, and the ball's previous cell.
+
+Like gymnax, the ball bounces off the bottom edge only: past the top row it flies on off the
+board (drawn at row 0) until it leaves at a side. Differs: gymnax's `terminal` state field,
+which nothing sets, is left out; the observation space is [0, 1] (gymnax declares [0, 2]).
+Invalid action: inside jit any action other than 1 or 2 keeps the paddle still.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.rendering import grid_image
+
+
+@struct.dataclass
+class PongState(EnvState):
+    paddle_centers: jax.Array  # float32[2], rows of the player's (left) and opponent's (right) paddle
+    ball_position: jax.Array  # float32[2], the ball's (row, col)
+    last_ball_position: jax.Array  # float32[2], the ball's (row, col) one step earlier
+    ball_velocity: jax.Array  # int32[2], the ball's (row, col) velocity in cells per step
+
+
+@struct.dataclass
+class PongParams(EnvParams):
+    ball_max_y_speed: int = 3
+    paddle_y_speed: int = 1
+    ball_x_speed: int = 1
+    use_ai_policy: bool = True  # opponent chases the ball; otherwise it mirrors the player
+    max_steps_in_episode: int = 1000
+
+
+def move_paddles(action, state: PongState, params: PongParams, paddle_half_height: int, height: int) -> PongState:
+    lo, hi = paddle_half_height, height - paddle_half_height - 1
+    speed = params.paddle_y_speed
+    action = jnp.asarray(action)
+    step = ((action == 2).astype(jnp.int32) - (action == 1).astype(jnp.int32)) * speed
+    centers = state.paddle_centers
+    player = jnp.clip(centers[0].astype(jnp.int32) + step, lo, hi)
+    mirror = jnp.clip(centers[1].astype(jnp.int32) + step, lo, hi)
+    # the opponent steps up only if that brings it strictly closer to the ball's row
+    row = state.ball_position[0]
+    up_gap = jnp.abs(row - jnp.clip(centers[1] - speed, lo, hi))
+    down_gap = jnp.abs(row - jnp.clip(centers[1] + speed, lo, hi))
+    chase = jnp.clip(centers[1].astype(jnp.int32) + jnp.where(up_gap < down_gap, -speed, speed), lo, hi)
+    opponent = jnp.where(params.use_ai_policy, chase, mirror)
+    return state.replace(paddle_centers=jnp.stack([player, opponent]).astype(jnp.float32))
+
+
+def move_ball(state: PongState) -> PongState:
+    return state.replace(ball_position=state.ball_position + state.ball_velocity)
+
+
+def bounce_off_bottom(state: PongState, height: int) -> PongState:
+    row = state.ball_position[0]
+    past = row >= height
+    return state.replace(
+        ball_position=state.ball_position.at[0].set(jnp.where(past, 2 * (height - 1) - row, row)),
+        ball_velocity=state.ball_velocity.at[0].multiply(jnp.where(past, -1, 1)),
+    )
+
+
+def bounce_off_paddles(state: PongState, params: PongParams, width: int, paddle_half_height: int) -> PongState:
+    row, col = state.ball_position[0], state.ball_position[1]
+    offset = row - state.paddle_centers  # the hit's row offset from each paddle's centre
+    left_col, right_col = 2.0 - col, 2.0 * (width - 2) - col  # the column mirrored at each paddle
+    left_hit = (left_col >= 1) & (jnp.abs(offset[0]) <= paddle_half_height)
+    right_hit = (right_col < width - 2) & (jnp.abs(offset[1]) < paddle_half_height + 1)
+    hit = left_hit | right_hit
+    side_offset = jnp.where(left_hit, offset[0], offset[1])
+    new_row_vel = jnp.round(
+        jnp.clip(
+            state.ball_velocity[0].astype(jnp.float32) + side_offset / float(paddle_half_height),
+            -params.ball_max_y_speed,
+            params.ball_max_y_speed,
+        )
+    ).astype(jnp.int32)
+    velocity = jnp.where(hit, jnp.stack([new_row_vel, -state.ball_velocity[1]]), state.ball_velocity)
+    new_col = jnp.where(left_hit, left_col, jnp.where(right_hit, right_col, col))
+    return state.replace(ball_position=jnp.stack([row, new_col]), ball_velocity=velocity)
+
+
+def ball_out(state: PongState, width: int) -> jax.Array:
+    col = state.ball_position[1]
+    return (col < 0) | (col >= width)
+
+
+class Pong(Environment[PongState, PongParams]):
+    def __init__(self, width: int = 40, height: int = 30, paddle_half_height: int = 2):
+        self.width = width
+        self.height = height
+        self.paddle_half_height = paddle_half_height
+        self.obs_shape = (height, width, 3)
+
+    @property
+    def default_params(self) -> PongParams:
+        return PongParams()
+
+    def _cells(self, state: PongState):
+        """Masks `bool[height, width]` of the paddles, the ball and the ball's previous cell."""
+        rows = jnp.arange(self.height)[:, None]
+        cols = jnp.arange(self.width)[None, :]
+
+        def at(position):
+            cell = jnp.floor(position)
+            r = jnp.clip(cell[0], 0, self.height - 1).astype(jnp.int32)
+            c = jnp.clip(cell[1], 0, self.width - 1).astype(jnp.int32)
+            return (rows == r) & (cols == c)
+
+        centre = jnp.floor(state.paddle_centers).astype(jnp.int32)
+        top = jnp.clip(centre - self.paddle_half_height, 0, self.height - 1)
+        bottom = jnp.clip(centre + self.paddle_half_height, 0, self.height - 1)
+        left = (cols == 0) & (rows >= top[0]) & (rows <= bottom[0])
+        right = (cols == self.width - 1) & (rows >= top[1]) & (rows <= bottom[1])
+        return left | right, at(state.ball_position), at(state.last_ball_position)
+
+    def get_obs(self, state: PongState) -> jax.Array:
+        return jnp.stack(self._cells(state), axis=-1).astype(jnp.float32)
+
+    def reset_env(self, key, params):
+        middle = jnp.asarray([self.height / 2, self.width / 2], jnp.float32)
+        state = PongState(
+            time=jnp.zeros((), jnp.int32),
+            paddle_centers=jnp.full((2,), self.height / 2, jnp.float32),
+            ball_position=middle,
+            last_ball_position=middle,
+            ball_velocity=jnp.stack([jnp.zeros((), jnp.int32), jnp.asarray(params.ball_x_speed, jnp.int32)]),
+        )
+        return self.get_obs(state), state
+
+    def step_env(self, key, state, action, params):
+        last_ball_position = state.ball_position
+        state = move_paddles(action, state, params, self.paddle_half_height, self.height)
+        state = move_ball(state)
+        state = bounce_off_bottom(state, self.height)
+        state = bounce_off_paddles(state, params, self.width, self.paddle_half_height)
+        state = state.replace(last_ball_position=last_ball_position, time=state.time + 1)
+        terminated = ball_out(state, self.width)
+        reward = 1.0 - terminated.astype(jnp.float32)
+        return self.get_obs(state), state, reward, terminated, {}
+
+    def observation_space(self, params=None):
+        return spaces.Box(0.0, 1.0, self.obs_shape, jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(3)
+
+    def render(self, state, params=None, cell: int = 10):
+        paddles, ball, last_ball = self._cells(state)
+        cells = jnp.where(ball, 2, jnp.where(last_ball, 3, jnp.where(paddles, 1, 0)))
+        palette = jnp.asarray([(0, 0, 0), (236, 236, 236), (255, 140, 0), (110, 60, 10)], jnp.uint8)
+        return grid_image(cells, palette, cell)

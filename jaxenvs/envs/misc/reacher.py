@@ -1,0 +1,105 @@
+"""Reacher: swing a chain of unit links so that its tip reaches a goal point.
+
+Reference: gymnax `Reacher-misc` (`gymnax/environments/misc/reacher.py`, after ivy_gym's
+`reacher.py`). `num_joints` links of length 1 (2 by default), link `i` at absolute angle
+`angles[i]`, so the tip is at `(sum cos(angles), sum sin(angles))`. The action is one torque per
+joint: `angle_vels += dt * torque_scale * action`, then `angles += dt * angle_vels` (semi-implicit
+Euler, `dt = 0.05`). Every step pays `exp(-|tip - goal|^2)`. It never terminates: episodes are
+100 steps. At reset angles are uniform in [-pi, pi], velocities in [-1, 1] and the goal in
+`[-num_joints, num_joints]^2`. Observation `[cos(angles), sin(angles), angle_vels, goal]`.
+
+Invalid action: inside jit torques outside [-1, 1] are applied as given, as gymnax does.
+Dynamics run in float32, or float64 with `jax_enable_x64`.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import rendering as r
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+
+
+@struct.dataclass
+class ReacherState(EnvState):
+    angles: jax.Array  # float[num_joints], each link's absolute angle (rad)
+    angle_vels: jax.Array  # float[num_joints], their angular velocities (rad/s)
+    goal_xy: jax.Array  # float[2], the goal point
+
+
+@struct.dataclass
+class ReacherParams(EnvParams):
+    torque_scale: float = 1.0
+    dt: float = 0.05
+    max_steps_in_episode: int = 100
+
+
+def integrate(angles, angle_vels, action, params: ReacherParams):
+    """One semi-implicit Euler step: velocities first, then angles with the new velocities."""
+    angle_vels = angle_vels + params.dt * (params.torque_scale * action)
+    return angles + params.dt * angle_vels, angle_vels
+
+
+def tip_position(angles: jax.Array) -> jax.Array:
+    return jnp.stack([jnp.sum(jnp.cos(angles)), jnp.sum(jnp.sin(angles))])
+
+
+def reach_reward(angles: jax.Array, goal_xy: jax.Array) -> jax.Array:
+    return jnp.exp(-jnp.sum((tip_position(angles) - goal_xy) ** 2))
+
+
+class Reacher(Environment[ReacherState, ReacherParams]):
+    def __init__(self, num_joints: int = 2):
+        self.num_joints = num_joints
+
+    @property
+    def default_params(self) -> ReacherParams:
+        return ReacherParams()
+
+    def get_obs(self, state: ReacherState) -> jax.Array:
+        return jnp.concatenate(
+            [jnp.cos(state.angles), jnp.sin(state.angles), state.angle_vels, state.goal_xy]
+        ).astype(jnp.float32)
+
+    def reset_env(self, key, params):
+        n = self.num_joints
+        u = jax.random.uniform(key, (2 * n + 2,), dtype=float_dtype(), minval=-1.0, maxval=1.0)
+        state = ReacherState(
+            time=jnp.zeros((), jnp.int32),
+            angles=u[:n] * jnp.pi,
+            angle_vels=u[n:2 * n],
+            goal_xy=u[2 * n:] * n,
+        )
+        return self.get_obs(state), state
+
+    def step_env(self, key, state, action, params):
+        dtype = state.angles.dtype
+        angles, angle_vels = integrate(state.angles, state.angle_vels, jnp.asarray(action, dtype), params)
+        state = state.replace(angles=angles.astype(dtype), angle_vels=angle_vels.astype(dtype), time=state.time + 1)
+        reward = reach_reward(state.angles, state.goal_xy)
+        return self.get_obs(state), state, reward, jnp.asarray(False), {}
+
+    def observation_space(self, params=None):
+        return spaces.Box(-np.inf, np.inf, (3 * self.num_joints + 2,), jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Box(-1.0, 1.0, (self.num_joints,), jnp.float32)
+
+    def render(self, state, params=None, size: int = 300):
+        n = self.num_joints
+        scale = size / (2.0 * n + 1.0)  # the reachable disc of radius n, plus a margin
+        center = size / 2.0
+        angles = state.angles.astype(jnp.float32)
+        xs = jnp.concatenate([jnp.zeros(1), jnp.cumsum(jnp.cos(angles))]) * scale + center
+        ys = center - jnp.concatenate([jnp.zeros(1), jnp.cumsum(jnp.sin(angles))]) * scale
+        img = r.canvas(size, size)
+        goal = state.goal_xy.astype(jnp.float32)
+        img = r.circle(img, goal[0] * scale + center, center - goal[1] * scale, 0.12 * scale, (50, 170, 70))
+        img = r.polyline(img, xs, ys, 0.12 * scale, (60, 60, 60))
+        for i in range(n + 1):
+            img = r.circle(img, xs[i], ys[i], 0.08 * scale, (220, 50, 50) if i == n else (129, 132, 203))
+        return img

@@ -1,0 +1,106 @@
+"""Swimmer: steer a point swimmer to a goal while keeping clear of sea urchins.
+
+Reference: gymnax `Swimmer-misc` (`gymnax/environments/misc/swimmer.py`, after ivy_gym's
+`swimmer.py`). The action accelerates the swimmer: `xy_vel += dt * action`, then
+`xy += dt * xy_vel` (`dt = 0.05`). Every step pays `exp(-|xy - goal|^2 / 2)` times, per urchin,
+`1 - exp(-30 |xy - urchin|^2)`, so touching an urchin pays nothing. It never terminates:
+episodes are 500 steps. At reset the `num_urchins` urchins (5), the swimmer and the goal are
+uniform in [-1, 1]^2, the velocity 0. Observation `[urchin_xys (flattened), xy, xy_vel, goal_xy]`.
+
+Invalid action: inside jit accelerations outside [-1, 1] are applied as given, as gymnax does.
+Dynamics run in float32, or float64 with `jax_enable_x64`.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import rendering as r
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+
+
+@struct.dataclass
+class SwimmerState(EnvState):
+    urchin_xys: jax.Array  # float[num_urchins, 2], the urchins' positions
+    xy: jax.Array  # float[2], the swimmer's position
+    xy_vel: jax.Array  # float[2], its velocity
+    goal_xy: jax.Array  # float[2], the goal point
+
+
+@struct.dataclass
+class SwimmerParams(EnvParams):
+    dt: float = 0.05
+    max_steps_in_episode: int = 500
+
+
+def integrate(xy, xy_vel, action, params: SwimmerParams):
+    """One semi-implicit Euler step: velocity first, then position with the new velocity."""
+    xy_vel = xy_vel + params.dt * action
+    return xy + params.dt * xy_vel, xy_vel
+
+
+def swim_reward(xy: jax.Array, goal_xy: jax.Array, urchin_xys: jax.Array) -> jax.Array:
+    """Closeness to the goal, scaled down to 0 near any urchin."""
+    goal_term = jnp.exp(-0.5 * jnp.sum((xy - goal_xy) ** 2))
+    urchin_terms = 1 - jnp.exp(-30 * jnp.sum((xy - urchin_xys) ** 2, axis=-1))
+    return goal_term * jnp.prod(urchin_terms)
+
+
+class Swimmer(Environment[SwimmerState, SwimmerParams]):
+    def __init__(self, num_urchins: int = 5):
+        self.num_urchins = num_urchins
+
+    @property
+    def default_params(self) -> SwimmerParams:
+        return SwimmerParams()
+
+    def get_obs(self, state: SwimmerState) -> jax.Array:
+        return jnp.concatenate(
+            [state.urchin_xys.reshape(-1), state.xy, state.xy_vel, state.goal_xy]
+        ).astype(jnp.float32)
+
+    def reset_env(self, key, params):
+        dtype = float_dtype()
+        u = jax.random.uniform(key, (self.num_urchins + 2, 2), dtype=dtype, minval=-1.0, maxval=1.0)
+        state = SwimmerState(
+            time=jnp.zeros((), jnp.int32),
+            urchin_xys=u[: self.num_urchins],
+            xy=u[self.num_urchins],
+            xy_vel=jnp.zeros((2,), dtype),
+            goal_xy=u[self.num_urchins + 1],
+        )
+        return self.get_obs(state), state
+
+    def step_env(self, key, state, action, params):
+        dtype = state.xy.dtype
+        xy, xy_vel = integrate(state.xy, state.xy_vel, jnp.asarray(action, dtype), params)
+        state = state.replace(xy=xy.astype(dtype), xy_vel=xy_vel.astype(dtype), time=state.time + 1)
+        reward = swim_reward(state.xy, state.goal_xy, state.urchin_xys)
+        return self.get_obs(state), state, reward, jnp.asarray(False), {}
+
+    def observation_space(self, params=None):
+        return spaces.Box(-np.inf, np.inf, (2 * self.num_urchins + 6,), jnp.float32)
+
+    def action_space(self, params=None):
+        return spaces.Box(-1.0, 1.0, (2,), jnp.float32)
+
+    def render(self, state, params=None, size: int = 300):
+        scale = size / 3.0  # world [-1.5, 1.5]^2
+
+        def px(p):
+            p = p.astype(jnp.float32)
+            return (p[..., 0] + 1.5) * scale, (1.5 - p[..., 1]) * scale
+
+        img = r.canvas(size, size, (225, 238, 250))
+        ys, xs = jnp.mgrid[0:size, 0:size].astype(jnp.float32) + 0.5
+        ux, uy = px(state.urchin_xys)
+        near = ((xs[None] - ux[:, None, None]) ** 2 + (ys[None] - uy[:, None, None]) ** 2) <= (0.08 * scale) ** 2
+        img = r.paint(img, jnp.any(near, axis=0), (90, 40, 110))
+        gx, gy = px(state.goal_xy)
+        img = r.circle(img, gx, gy, 0.06 * scale, (50, 170, 70))
+        sx, sy = px(state.xy)
+        return r.circle(img, sx, sy, 0.05 * scale, (220, 50, 50))
