@@ -24,7 +24,6 @@ no data set can be fetched here), injected into bsuite's env in place of its dow
 from __future__ import annotations
 
 import dataclasses
-import math
 import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any

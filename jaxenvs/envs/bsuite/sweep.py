@@ -130,7 +130,7 @@ EXPERIMENTS: dict[str, Callable[..., Any]] = {
 
 def load(experiment: str, **settings: Any):
     """The env of `experiment` with bsuite's `settings` (e.g. `load("catch_noise",
-    noise_scale=0.1, seed=None)`), unwrapped by the time limit or auto-reset."""
+    noise_scale=0.1, seed=None)`), the raw env: `jaxenvs.make` adds auto-reset."""
     try:
         build = EXPERIMENTS[experiment]
     except KeyError:

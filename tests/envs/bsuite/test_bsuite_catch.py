@@ -1,6 +1,5 @@
 import jax
 import jax.numpy as jnp
-import numpy as np
 from bsuite_test_helpers import conformance, parity, play
 
 import jaxenvs

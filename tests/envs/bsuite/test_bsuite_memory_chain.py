@@ -1,7 +1,6 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pytest
 from bsuite_test_helpers import conformance, parity, play
 
 import jaxenvs
