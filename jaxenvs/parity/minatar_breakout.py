@@ -7,8 +7,12 @@
   rare event (wall rebuilt, brick passed through on `strike`, both paddle bounces, ceiling,
   corner) never happened;
 - the ball's start by distribution (chi-square) from resets;
-- sticky actions: the executed action repeats the previous one as often as in MinAtar;
-- random-policy episode length and return within 3 standard errors.
+- random play with the defaults (sticky actions 0.1, six actions) and with the minimal action
+  set: episode length and return within 3 standard errors, and how often the executed
+  action repeats the previous one (against MinAtar and against `p + (1 - p) / K`).
+
+Transitions are compared with sticky actions off on both sides
+(`minatar.Environment(game, sticky_action_prob=0.0)`); the sticky draw is checked apart.
 """
 
 from __future__ import annotations
@@ -138,7 +142,7 @@ def check_ball_start(num_samples: int, seed: int) -> list[Check]:
 def run(env_id: str = "Breakout-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
     import jaxenvs
 
-    result = ParityResult(env_id, "minatar breakout (sticky_action_prob=0 for transitions)")
+    result = ParityResult(env_id, "minatar breakout")
     n_steps = max(300, int(4000 * scale))
     with Timer() as timer:
         env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
@@ -155,5 +159,8 @@ def run(env_id: str = "Breakout-MinAtar", scale: float = 1.0, seed: int = 0) -> 
         ))
         result.checks += check_ball_start(max(400, int(4000 * scale)), seed)
         result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=1000)
+        # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
+        result.checks += m.check_random_play(env_id, GAME, max(100, int(500 * scale)), seed + 1, max_steps=1000,
+                                             use_minimal_action_set=True)
     result.seconds = timer.seconds
     return result

@@ -8,7 +8,12 @@
   (crossing, collision before and after a car's move, the time limit) never happened;
 - car speeds by distribution (chi-square over the 10 signed speeds, every car) at reset and
   at a crossing, the JAX speeds always in the reference's support;
-- sticky actions and random-policy episode statistics (3 standard errors).
+- random play with the defaults (sticky actions 0.1, six actions) and with the minimal action
+  set: episode length and return within 3 standard errors, and how often the executed
+  action repeats the previous one (against MinAtar and against `p + (1 - p) / K`).
+
+Transitions are compared with sticky actions off on both sides
+(`minatar.Environment(game, sticky_action_prob=0.0)`); the sticky draw is checked apart.
 """
 
 from __future__ import annotations
@@ -142,7 +147,7 @@ def check_speed_draws(num_samples: int, seed: int) -> list[Check]:
 def run(env_id: str = "Freeway-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
     import jaxenvs
 
-    result = ParityResult(env_id, "minatar freeway (sticky_action_prob=0 for transitions)")
+    result = ParityResult(env_id, "minatar freeway")
     n_steps = max(300, int(4000 * scale))
     with Timer() as timer:
         env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
@@ -160,5 +165,8 @@ def run(env_id: str = "Freeway-MinAtar", scale: float = 1.0, seed: int = 0) -> P
         result.checks += check_speed_draws(max(200, int(2000 * scale)), seed)
         # an episode is 2,501 steps: 1,000 episodes at scale 1 are 2.5M reference steps
         result.checks += m.check_random_play(env_id, GAME, max(30, int(1000 * scale)), seed, max_steps=2600)
+        # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
+        result.checks += m.check_random_play(env_id, GAME, max(10, int(200 * scale)), seed + 1, max_steps=2600,
+                                             use_minimal_action_set=True)
     result.seconds = timer.seconds
     return result

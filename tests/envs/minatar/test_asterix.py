@@ -103,6 +103,7 @@ def test_observation_channels():
     assert obs[:, :, 2].sum() == 1  # the enemy at the left edge has its trail off screen
 
 
+@pytest.mark.slow
 def test_parity():
     pytest.importorskip("minatar")
     from jaxenvs.parity import run_parity

@@ -115,6 +115,7 @@ def test_render_uses_minatar_colours():
     assert np.array_equal(cell(6, 6), colours[0])  # empty
 
 
+@pytest.mark.slow
 def test_parity():
     pytest.importorskip("minatar")
     from jaxenvs.parity import run_parity

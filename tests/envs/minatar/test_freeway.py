@@ -102,6 +102,7 @@ def test_episode_lasts_2501_steps_and_ends_terminated():
     assert int(ended_at) == 2501 and not bool(truncated.any())
 
 
+@pytest.mark.slow
 def test_parity():
     pytest.importorskip("minatar")
     from jaxenvs.parity import run_parity
