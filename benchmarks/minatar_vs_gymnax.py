@@ -24,7 +24,6 @@ import statistics
 import time
 
 import jax
-import jax.numpy as jnp
 
 import jaxenvs
 

@@ -17,10 +17,15 @@ def test_all_five_games_are_registered_with_v0_and_v1():
     assert set(minatar.IDS) == {f"{g}-MinAtar" for g in ("Asterix", "Breakout", "Freeway", "Seaquest", "SpaceInvaders")}
 
 
-@pytest.mark.parametrize("game, minimal", [("breakout", (0, 1, 3)), ("freeway", (0, 2, 4)), ("asterix", (0, 1, 2, 3, 4))])
-def test_minimal_action_sets_match_minatar(game, minimal):
+@pytest.mark.parametrize(
+    "game, env_id", [("breakout", "Breakout-MinAtar-v1"), ("freeway", "Freeway-MinAtar-v1"),
+                     ("asterix", "Asterix-MinAtar-v1")]
+)
+def test_minimal_action_sets_match_minatar(game, env_id):
     minatar = pytest.importorskip("minatar")
-    assert tuple(minatar.Environment(game).minimal_action_set()) == minimal
+    env, params = jaxenvs.make(env_id)
+    assert env.unwrapped.action_set(params) == tuple(minatar.Environment(game).minimal_action_set())
+    assert env.action_space(params).n == len(minatar.Environment(game).minimal_action_set())
 
 
 def test_action_mapping_and_clipping():
