@@ -1,0 +1,141 @@
+"""CliffWalking: walk along a cliff edge from start to goal (Sutton & Barto, Example 6.6).
+
+Reference: gymnasium 1.3 `CliffWalking-v1` and `CliffWalkingSlippery-v1`
+(`gymnasium/envs/toy_text/cliffwalking.py`). A 4 x 12 grid; the player starts at (3, 0)
+(observation 36) and the goal is (3, 11) (47); the cells (3, 1..10) are the cliff. Actions 0
+up, 1 right, 2 down, 3 left; moves off the grid stay on its edge. Every step costs -1;
+stepping onto the cliff costs -100 and puts the player back on the start *without* ending
+the episode; reaching the goal ends it. `is_slippery` (the `...Slippery` id): the move goes
+in the chosen direction or either perpendicular one with probability 1/3 each. Every cell,
+the cliff and the goal included, has its transitions defined the same way, as in gymnasium's
+table (so a raw env stepped past the goal walks on). `info["prob"]` as gymnasium's.
+
+Time limit: gymnasium registers both ids without one; so does jaxenvs
+(`max_steps_in_episode = 2**31 - 1`). Random-policy episodes last about 7,000 steps on
+average; pass `max_steps_in_episode=...` to `make` for a limit.
+
+Differs: `render` draws flat colours (grass, cliff, start, goal, the player as a disc), not
+gymnasium's sprites. Invalid action under jit: clipped into [0, 3].
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import rendering, spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.envs.toy_text import _common
+
+UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
+SHAPE = (4, 12)
+START = 3 * 12 + 0
+GOAL = 3 * 12 + 11
+CLIFF_REWARD = -100.0
+STEP_REWARD = -1.0
+
+# (row, col) change of UP, RIGHT, DOWN, LEFT
+_DELTAS = np.array([(-1, 0), (0, 1), (1, 0), (0, -1)])
+
+
+def _cliff_mask() -> np.ndarray:
+    cliff = np.zeros(SHAPE, bool)
+    cliff[3, 1:-1] = True
+    return cliff.ravel()
+
+
+@functools.lru_cache(maxsize=1)
+def cliff_tables() -> dict[str, np.ndarray]:
+    """Static `[48, 4]` tables: next cell, reward and termination of each (cell, direction)."""
+    nrow, ncol = SHAPE
+    rows, cols = np.divmod(np.arange(nrow * ncol), ncol)
+    landed = (
+        np.clip(rows[:, None] + _DELTAS[None, :, 0], 0, nrow - 1) * ncol
+        + np.clip(cols[:, None] + _DELTAS[None, :, 1], 0, ncol - 1)
+    )
+    fell = _cliff_mask()[landed]
+    return dict(
+        next_cell=np.where(fell, START, landed).astype(np.int32),
+        reward=np.where(fell, CLIFF_REWARD, STEP_REWARD).astype(np.float32),
+        terminated=(~fell) & (landed == GOAL),
+    )
+
+
+@struct.dataclass
+class CliffWalkingState(EnvState):
+    s: jax.Array  # int32 scalar: the player's cell, row * 12 + col (gymnasium's `s`)
+
+
+@struct.dataclass
+class CliffWalkingParams(EnvParams):
+    is_slippery: bool = struct.field(pytree_node=False, default=False)
+    max_steps_in_episode: int = _common.NO_TIME_LIMIT
+
+
+def slip(u: jax.Array, action: jax.Array, params: CliffWalkingParams) -> tuple[jax.Array, jax.Array]:
+    """The direction actually moved and its probability, from one uniform draw `u`."""
+    if not params.is_slippery:
+        return action, jnp.ones((), jnp.float32)
+    # gymnasium's categorical over ((a - 1) % 4, a, (a + 1) % 4), 1/3 each
+    offset = jnp.minimum(jnp.floor(u * 3.0).astype(jnp.int32), 2) - 1
+    return (action + offset) % 4, jnp.full((), 1.0 / 3.0, jnp.float32)
+
+
+def move(s: jax.Array, direction: jax.Array):
+    """`(next cell, reward, terminated)` of moving from `s` in `direction`."""
+    t = cliff_tables()
+    return (
+        jnp.asarray(t["next_cell"])[s, direction],
+        jnp.asarray(t["reward"])[s, direction],
+        jnp.asarray(t["terminated"])[s, direction],
+    )
+
+
+class CliffWalking(Environment[CliffWalkingState, CliffWalkingParams]):
+    @property
+    def default_params(self) -> CliffWalkingParams:
+        return CliffWalkingParams()
+
+    def reset_env(self, key, params):
+        state = CliffWalkingState(time=jnp.zeros((), jnp.int32), s=jnp.asarray(START, jnp.int32))
+        return state.s, state
+
+    def step_env(self, key, state, action, params):
+        action = jnp.clip(jnp.asarray(action, jnp.int32), 0, 3)
+        u = jax.random.uniform(key) if params.is_slippery else None
+        direction, prob = slip(u, action, params)
+        s, reward, terminated = move(state.s, direction)
+        state = CliffWalkingState(time=state.time + 1, s=s)
+        return s, state, reward, terminated, {"prob": prob}
+
+    def observation_space(self, params=None):
+        return spaces.Discrete(SHAPE[0] * SHAPE[1])
+
+    def action_space(self, params=None):
+        return spaces.Discrete(4)
+
+    def render(self, state, params=None):
+        cell = 32
+        img = jnp.asarray(_cliff_background(cell))
+        x, y = _common.cell_center(state.s, SHAPE[1], cell)
+        return rendering.circle(img, x, y, 0.3 * cell, PLAYER)
+
+
+GRASS, GRASS_DARK, CLIFF, START_COLOR, GOAL_COLOR = (
+    (150, 200, 110), (130, 185, 95), (90, 60, 40), (170, 120, 70), (240, 200, 60)
+)
+PLAYER = (220, 40, 40)
+
+
+@functools.lru_cache(maxsize=4)
+def _cliff_background(cell: int) -> np.ndarray:
+    rows, cols = np.divmod(np.arange(SHAPE[0] * SHAPE[1]), SHAPE[1])
+    colors = np.where(((rows + cols) % 2 == 0)[:, None], GRASS, GRASS_DARK)
+    colors[_cliff_mask()] = CLIFF
+    colors[START] = START_COLOR
+    colors[GOAL] = GOAL_COLOR
+    return _common.tile_background(colors.reshape(*SHAPE, 3).astype(np.uint8), cell)

@@ -1,0 +1,280 @@
+"""Taxi: drive to the passenger, pick them up, drive to their destination and drop them off.
+
+Reference: gymnasium 1.3 `Taxi-v4` (`gymnasium/envs/toy_text/taxi.py`; the installed
+gymnasium registers `Taxi-v4` only, 200 steps), after Dietterich's MAXQ paper. A 5 x 5 grid
+with walls; four stands R (0, 0), G (0, 4), Y (4, 0), B (4, 3). Actions: 0 south, 1 north,
+2 east, 3 west, 4 pickup, 5 drop off. The observation is gymnasium's encoding
+`((taxi_row * 5 + taxi_col) * 5 + pass_loc) * 4 + dest_idx` (int32, 500 values; `pass_loc`
+4 means in the taxi). Rewards: -1 per step, +20 for dropping the passenger at their
+destination (which ends the episode), -10 for a pickup where the passenger is not, or a drop
+off with no passenger aboard or away from every stand. Dropping the passenger at another
+stand leaves them there (-1). The reset is uniform over the 300 states with the passenger at
+a stand that is not their destination.
+
+Options, as gymnasium 1.3 defines them (params):
+- `is_rainy`: a move that is possible goes in the chosen direction with probability
+  `rainy_probability` (0.8) and to either side with `(1 - rainy_probability) / 2` (left and
+  right of the heading: south -> east / west, north -> west / east, east -> north / south,
+  west -> south / north), a sideways move blocked by a wall staying put. A move blocked by a
+  wall or the edge stays put whatever is drawn.
+- `fickle_passenger`: at reset, with probability `fickle_probability` (0.3), the passenger is
+  fickle (`fickle_step`); a fickle passenger changes destination, uniformly to one of the
+  three others, on the first step that moves the taxi while they are aboard, and only once.
+
+`info` holds gymnasium's keys at every step: `prob` (the probability of the outcome taken)
+and `action_mask` (bool[6]: whether each action changes the state: a move not blocked, a
+pickup where the passenger waits, a drop off at a stand with the passenger aboard).
+
+Differs: `info["action_mask"]` is bool, gymnasium's int8. The reset's `info` is not returned
+(the jaxenvs reset gives `(obs, state)`); `action_mask(state)` gives it. `render` draws flat
+shapes (walls, coloured stands, the destination as a ring, the passenger as a disc, the taxi
+as a yellow square), not gymnasium's sprites. Invalid action under jit: clipped into [0, 5].
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import rendering, spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState
+
+SOUTH, NORTH, EAST, WEST, PICKUP, DROPOFF = range(6)
+IN_TAXI = 4
+
+MAP = (
+    "+---------+",
+    "|R: | : :G|",
+    "| : | : : |",
+    "| : : : : |",
+    "| | : | : |",
+    "|Y| : |B: |",
+    "+---------+",
+)
+LOCS = np.array([(0, 0), (0, 4), (4, 0), (4, 3)], np.int32)  # R, G, Y, B
+LOC_COLORS = ((255, 0, 0), (0, 255, 0), (255, 255, 0), (0, 0, 255))
+
+# EAST_OPEN[r, c]: no wall between (r, c) and (r, c + 1); the map's ':' between the cells.
+EAST_OPEN = np.array([[MAP[1 + r][2 * c + 2] == ":" for c in range(5)] for r in range(5)])
+WEST_OPEN = np.concatenate([np.zeros((5, 1), bool), EAST_OPEN[:, :-1]], axis=1)
+# STAND_AT[r, c]: index of the stand at (r, c), or -1.
+STAND_AT = np.full((5, 5), -1, np.int32)
+STAND_AT[LOCS[:, 0], LOCS[:, 1]] = np.arange(4)
+# Sideways directions of each heading under rain (gymnasium's left / right).
+LEFT_OF = np.array([EAST, WEST, NORTH, SOUTH], np.int32)
+RIGHT_OF = np.array([WEST, EAST, SOUTH, NORTH], np.int32)
+
+
+@struct.dataclass
+class TaxiState(EnvState):
+    taxi_row: jax.Array  # int32 scalar in [0, 4]
+    taxi_col: jax.Array  # int32 scalar in [0, 4]
+    pass_loc: jax.Array  # int32 scalar: the passenger's stand 0..3 (R, G, Y, B), or 4 in the taxi
+    dest_idx: jax.Array  # int32 scalar: the destination stand 0..3
+    fickle_step: jax.Array  # bool scalar: a fickle passenger who has not changed their mind yet
+
+
+@struct.dataclass
+class TaxiParams(EnvParams):
+    is_rainy: bool = struct.field(pytree_node=False, default=False)
+    fickle_passenger: bool = struct.field(pytree_node=False, default=False)
+    rainy_probability: float = 0.8  # P(moving as chosen) when rainy
+    fickle_probability: float = 0.3  # P(the passenger is fickle), drawn at reset
+    max_steps_in_episode: int = 200
+
+
+def encode(taxi_row, taxi_col, pass_loc, dest_idx) -> jax.Array:
+    """gymnasium's observation of a state."""
+    return (((taxi_row * 5 + taxi_col) * 5 + pass_loc) * 4 + dest_idx).astype(jnp.int32)
+
+
+def decode(obs) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
+    """`(taxi_row, taxi_col, pass_loc, dest_idx)` of an observation."""
+    obs = jnp.asarray(obs, jnp.int32)
+    return obs // 100, (obs // 20) % 5, (obs // 4) % 5, obs % 4
+
+
+def can_move(taxi_row, taxi_col, direction) -> jax.Array:
+    """Whether a move in `direction` (0..3) changes the taxi's cell (no wall, not the edge)."""
+    return jnp.stack(
+        [
+            taxi_row < 4,
+            taxi_row > 0,
+            jnp.asarray(EAST_OPEN)[taxi_row, taxi_col],
+            jnp.asarray(WEST_OPEN)[taxi_row, taxi_col],
+        ]
+    )[direction]
+
+
+def move(taxi_row, taxi_col, direction) -> tuple[jax.Array, jax.Array]:
+    """The cell reached moving in `direction` (0..3); walls and edges stop the taxi."""
+    ok = can_move(taxi_row, taxi_col, direction)
+    d_row = jnp.asarray([1, -1, 0, 0])[direction]
+    d_col = jnp.asarray([0, 0, 1, -1])[direction]
+    return taxi_row + ok * d_row, taxi_col + ok * d_col
+
+
+def pickup(taxi_row, taxi_col, pass_loc) -> tuple[jax.Array, jax.Array]:
+    """`(pass_loc, reward)` after a pickup: aboard with -1 where the passenger waits, else -10."""
+    here = (pass_loc < 4) & (jnp.asarray(STAND_AT)[taxi_row, taxi_col] == pass_loc)
+    return jnp.where(here, IN_TAXI, pass_loc), jnp.where(here, -1.0, -10.0)
+
+
+def dropoff(taxi_row, taxi_col, pass_loc, dest_idx) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """`(pass_loc, reward, terminated)` after a drop off: +20 and the end at the destination;
+    at another stand the passenger waits there (-1); otherwise -10 and nothing changes."""
+    stand = jnp.asarray(STAND_AT)[taxi_row, taxi_col]
+    aboard = pass_loc == IN_TAXI
+    delivered = aboard & (stand == dest_idx)
+    left_at_stand = aboard & (stand >= 0)
+    new_pass = jnp.where(left_at_stand, stand, pass_loc)
+    reward = jnp.where(delivered, 20.0, jnp.where(left_at_stand, -1.0, -10.0))
+    return new_pass, reward, delivered
+
+
+def action_mask(state: TaxiState) -> jax.Array:
+    """bool[6]: which actions change the state (gymnasium's `action_mask`)."""
+    stand = jnp.asarray(STAND_AT)[state.taxi_row, state.taxi_col]
+    return jnp.stack(
+        [
+            state.taxi_row < 4,
+            state.taxi_row > 0,
+            jnp.asarray(EAST_OPEN)[state.taxi_row, state.taxi_col],
+            jnp.asarray(WEST_OPEN)[state.taxi_row, state.taxi_col],
+            (state.pass_loc < 4) & (stand == state.pass_loc),
+            (state.pass_loc == IN_TAXI) & (stand >= 0),
+        ]
+    )
+
+
+def rain(u, action, params: TaxiParams) -> tuple[jax.Array, jax.Array]:
+    """The heading actually driven and its probability, from one uniform draw `u`."""
+    p = params.rainy_probability
+    side = (1.0 - p) / 2.0
+    # gymnasium's categorical over (forward, left, right) with (p, side, side)
+    direction = jnp.where(
+        u < p, action, jnp.where(u < p + side, jnp.asarray(LEFT_OF)[action], jnp.asarray(RIGHT_OF)[action])
+    )
+    return direction, jnp.asarray(jnp.where(u < p, p, side), jnp.float32)
+
+
+class Taxi(Environment[TaxiState, TaxiParams]):
+    @property
+    def default_params(self) -> TaxiParams:
+        return TaxiParams()
+
+    def reset_env(self, key, params):
+        u = jax.random.uniform(key, (2,))
+        index = jnp.minimum(jnp.floor(u[0] * 300).astype(jnp.int32), 299)
+        taxi, rest = jnp.divmod(index, 12)
+        pass_loc, other = jnp.divmod(rest, 3)
+        state = TaxiState(
+            time=jnp.zeros((), jnp.int32),
+            taxi_row=taxi // 5,
+            taxi_col=taxi % 5,
+            pass_loc=pass_loc,
+            dest_idx=other + (other >= pass_loc),  # any stand but the passenger's
+            fickle_step=jnp.asarray(params.fickle_passenger) & (u[1] < params.fickle_probability),
+        )
+        return self.get_obs(state), state
+
+    def step_env(self, key, state, action, params):
+        action = jnp.clip(jnp.asarray(action, jnp.int32), 0, 5)
+        heading = jnp.minimum(action, 3)
+        u = jax.random.uniform(key, (2,)) if params.is_rainy or params.fickle_passenger else None
+        if params.is_rainy:
+            direction, prob = rain(u[0], heading, params)
+        else:
+            direction, prob = heading, jnp.ones((), jnp.float32)
+        row, col = move(state.taxi_row, state.taxi_col, direction)
+        # rain never pushes a taxi whose chosen move is blocked
+        moves = (action < 4) & can_move(state.taxi_row, state.taxi_col, heading)
+        row = jnp.where(moves, row, state.taxi_row)
+        col = jnp.where(moves, col, state.taxi_col)
+        prob = jnp.where(action < 4, prob, 1.0)
+
+        picked, pick_reward = pickup(state.taxi_row, state.taxi_col, state.pass_loc)
+        dropped, drop_reward, delivered = dropoff(state.taxi_row, state.taxi_col, state.pass_loc, state.dest_idx)
+        pass_loc = jnp.where(action == PICKUP, picked, jnp.where(action == DROPOFF, dropped, state.pass_loc))
+        reward = jnp.where(action == PICKUP, pick_reward, jnp.where(action == DROPOFF, drop_reward, -1.0))
+        terminated = (action == DROPOFF) & delivered
+
+        dest_idx, fickle_step = state.dest_idx, state.fickle_step
+        if params.fickle_passenger:
+            moved = (row != state.taxi_row) | (col != state.taxi_col)
+            changes = fickle_step & (state.pass_loc == IN_TAXI) & moved
+            other = jnp.minimum(jnp.floor(u[1] * 3).astype(jnp.int32), 2)
+            dest_idx = jnp.where(changes, other + (other >= state.dest_idx), dest_idx)
+            fickle_step = fickle_step & ~changes
+
+        state = TaxiState(
+            time=state.time + 1,
+            taxi_row=row,
+            taxi_col=col,
+            pass_loc=pass_loc,
+            dest_idx=dest_idx,
+            fickle_step=fickle_step,
+        )
+        info = {"prob": prob.astype(jnp.float32), "action_mask": action_mask(state)}
+        return self.get_obs(state), state, reward, terminated, info
+
+    @staticmethod
+    def get_obs(state: TaxiState) -> jax.Array:
+        return encode(state.taxi_row, state.taxi_col, state.pass_loc, state.dest_idx)
+
+    def action_mask(self, state: TaxiState, params: TaxiParams | None = None) -> jax.Array:
+        return action_mask(state)
+
+    def observation_space(self, params=None):
+        return spaces.Discrete(500)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(6)
+
+    def render(self, state, params=None):
+        cell = CELL
+        img = jnp.asarray(_taxi_background())
+        stands = jnp.asarray(LOCS)
+        colors = jnp.asarray(LOC_COLORS, jnp.uint8)
+        # the destination: a ring in its stand's colour
+        dy, dx = stands[state.dest_idx]
+        cx, cy = (dx + 0.5) * cell, (dy + 0.5) * cell
+        img = rendering.circle(img, cx, cy, 0.42 * cell, colors[state.dest_idx])
+        img = rendering.circle(img, cx, cy, 0.32 * cell, ROAD)
+        # the taxi, with the passenger drawn inside while aboard
+        tx, ty = state.taxi_col * cell, state.taxi_row * cell
+        img = rendering.rect(img, tx + 0.22 * cell, ty + 0.22 * cell, tx + 0.78 * cell, ty + 0.78 * cell, TAXI)
+        aboard = state.pass_loc == IN_TAXI
+        py, px = stands[jnp.minimum(state.pass_loc, 3)]
+        px = jnp.where(aboard, state.taxi_col, px)
+        py = jnp.where(aboard, state.taxi_row, py)
+        radius = jnp.where(aboard, 0.12, 0.18) * cell
+        return rendering.circle(img, (px + 0.5) * cell, (py + 0.5) * cell, radius, PASSENGER)
+
+
+CELL = 48
+ROAD, WALL, TAXI, PASSENGER = (225, 225, 225), (40, 40, 40), (250, 200, 20), (200, 30, 160)
+
+
+@functools.lru_cache(maxsize=1)
+def _taxi_background() -> np.ndarray:
+    """The static picture: road, stands tinted in their colours, walls."""
+    img = np.empty((5 * CELL, 5 * CELL, 3), np.uint8)
+    img[:] = ROAD
+    for (r, c), color in zip(LOCS, LOC_COLORS):
+        tint = (np.asarray(ROAD) + np.asarray(color)) // 2
+        img[r * CELL : (r + 1) * CELL, c * CELL : (c + 1) * CELL] = tint
+    img[::CELL, :] = (200, 200, 200)
+    img[:, ::CELL] = (200, 200, 200)
+    half = 3
+    for r in range(5):
+        for c in range(4):
+            if not EAST_OPEN[r, c]:
+                x = (c + 1) * CELL
+                img[r * CELL : (r + 1) * CELL, x - half : x + half] = WALL
+    img[:half], img[-half:], img[:, :half], img[:, -half:] = WALL, WALL, WALL, WALL
+    return img
