@@ -3,6 +3,17 @@
 Per env: per-step state injection in float32 and float64 (every field, observation, reward,
 flags), whole episodes in float64 where the dynamics are not chaotic, the reset distribution
 (KS per coordinate), and random-policy episode statistics (3 standard errors).
+
+Each gymnasium env keeps its state as a vector (`unwrapped.state`; MountainCar's is a tuple)
+whose entries map to the JAX state's fields in order; the time comes from its `TimeLimit`.
+Acrobot's reference state is the 4-vector with `torque_noise_max = 0` (its default).
+
+Whole episodes: CartPole, MountainCar, MountainCarContinuous and Pendulum. Not Acrobot: its
+double pendulum is chaotic, so float64 rounding differences (~1e-16 per step) grow until
+whole trajectories part after a few hundred steps; it is checked per step only (<= 1e-9).
+
+MountainCarContinuous and Pendulum take float32 actions from gymnasium's Box; both
+implementations are given the very same float32 values (the reference's sampled actions).
 """
 
 from __future__ import annotations
@@ -29,10 +40,20 @@ from jaxenvs.parity.harness import (
 ATOL_F64_STEP = 1e-9
 ATOL_F64_EPISODE = 1e-6
 ATOL_F32_STEP = 1e-5
+# float32 rewards reach ~16 in magnitude (Pendulum): a few float32 ulps there
+ATOL_F32_REWARD = 1e-4
 
 
-def _vector_reference(env_id: str, fields: tuple[str, ...], jax_state_cls_path: str) -> Reference:
-    """A gymnasium env whose `unwrapped.state` is a vector with the given field order."""
+def _vector_reference(
+    env_id: str,
+    fields: tuple[str, ...],
+    jax_state_cls_path: str,
+    stored_dtype: Any = lambda time: np.float64,
+) -> Reference:
+    """A gymnasium env whose `unwrapped.state` is a vector with the given field order.
+
+    stored_dtype: `time -> numpy dtype` the reference keeps its state in (used by `set_state`).
+    """
 
     def get_state(env: Any) -> dict[str, Any]:
         vec = np.asarray(env.unwrapped.state, dtype=np.float64)
@@ -41,7 +62,8 @@ def _vector_reference(env_id: str, fields: tuple[str, ...], jax_state_cls_path: 
         return out
 
     def set_state(env: Any, state: dict[str, Any]) -> None:
-        env.unwrapped.state = np.array([state[k] for k in fields], dtype=np.float64)
+        dtype = stored_dtype(int(state["time"]))
+        env.unwrapped.state = np.array([state[k] for k in fields], dtype=dtype)
         gym_utils.set_elapsed_steps(env, int(state["time"]))
 
     def to_jax(state: dict[str, Any], params: Any) -> Any:
@@ -67,10 +89,67 @@ REFERENCES = {
     "CartPole-v0": lambda: _vector_reference(
         "CartPole-v0", ("x", "x_dot", "theta", "theta_dot"), "jaxenvs.envs.classic.cartpole:CartPoleState"
     ),
+    "Acrobot-v1": lambda: _vector_reference(
+        "Acrobot-v1",
+        ("theta1", "theta2", "dtheta1", "dtheta2"),
+        "jaxenvs.envs.classic.acrobot:AcrobotState",
+        # float32 after a reset (the reference casts its draw), float64 after a step
+        stored_dtype=lambda time: np.float32 if time == 0 else np.float64,
+    ),
+    "MountainCar-v0": lambda: _vector_reference(
+        "MountainCar-v0", ("position", "velocity"), "jaxenvs.envs.classic.mountain_car:MountainCarState"
+    ),
+    "MountainCarContinuous-v0": lambda: _vector_reference(
+        "MountainCarContinuous-v0",
+        ("position", "velocity"),
+        "jaxenvs.envs.classic.mountain_car_continuous:MountainCarContinuousState",
+        # float64 after a reset, float32 after every step
+        stored_dtype=lambda time: np.float64 if time == 0 else np.float32,
+    ),
+    "Pendulum-v1": lambda: _vector_reference(
+        "Pendulum-v1", ("theta", "theta_dot"), "jaxenvs.envs.classic.pendulum:PendulumState"
+    ),
 }
 
-# Whole-episode comparisons only where the dynamics do not amplify rounding chaotically.
-WHOLE_EPISODES = {"CartPole-v1", "CartPole-v0"}
+# Whole-episode comparisons only where the dynamics do not amplify rounding chaotically
+# (Acrobot does: per-step only).
+WHOLE_EPISODES = {"CartPole-v1", "CartPole-v0", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1"}
+
+
+
+# Per-step checks drive the reference with a policy that reaches the rare branches too: the
+# goal and the left wall (MountainCar), clipped forces and the unclipped-action reward
+# (MountainCarContinuous), clipped torque and speed (Pendulum), the goal line (Acrobot).
+# Each mixes in uniform random actions; the episode statistics stay uniform random.
+def _pump_mountain_car(env: Any, rng: np.random.Generator) -> Any:
+    if rng.random() < 0.25:
+        return env.action_space.sample()
+    return 2 if env.unwrapped.state[1] >= 0 else 0
+
+
+def _pump_mountain_car_continuous(env: Any, rng: np.random.Generator) -> Any:
+    direction = 1.0 if env.unwrapped.state[1] >= 0 else -1.0
+    return np.array([direction * rng.uniform(0.0, 1.5)], dtype=np.float32)  # |a| > 1 at times
+
+
+def _pump_pendulum(env: Any, rng: np.random.Generator) -> Any:
+    if rng.random() < 0.5:
+        return np.array([rng.uniform(-3.0, 3.0)], dtype=np.float32)  # beyond the torque limit
+    return np.array([2.5 if env.unwrapped.state[1] >= 0 else -2.5], dtype=np.float32)
+
+
+def _pump_acrobot(env: Any, rng: np.random.Generator) -> Any:
+    if rng.random() < 0.25:
+        return env.action_space.sample()
+    return 2 if env.unwrapped.state[3] >= 0 else 0
+
+
+STEP_POLICIES = {
+    "Acrobot-v1": _pump_acrobot,
+    "MountainCar-v0": _pump_mountain_car,
+    "MountainCarContinuous-v0": _pump_mountain_car_continuous,
+    "Pendulum-v1": _pump_pendulum,
+}
 
 IDS = tuple(REFERENCES)
 
@@ -81,12 +160,18 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
     n_steps = max(50, int(2000 * scale))
     n_samples = max(200, int(2000 * scale))
     n_episodes = max(20, int(200 * scale))
+    policy = STEP_POLICIES.get(env_id)
     with Timer() as timer:
         env, params = jaxenvs.make(env_id, autoreset=False)
-        result.checks += check_transitions(env, params, ref, n_steps, ATOL_F32_STEP, seed, label="f32 step")
+        result.checks += check_transitions(
+            env, params, ref, n_steps, ATOL_F32_STEP, seed, policy=policy, label="f32 step",
+            reward_atol=ATOL_F32_REWARD,
+        )
         with jax.enable_x64(True):
             env, params = jaxenvs.make(env_id, autoreset=False)
-            result.checks += check_transitions(env, params, ref, n_steps, ATOL_F64_STEP, seed + 1, label="f64 step")
+            result.checks += check_transitions(
+                env, params, ref, n_steps, ATOL_F64_STEP, seed + 1, policy=policy, label="f64 step"
+            )
             if env_id in WHOLE_EPISODES:
                 result.checks += check_episodes(env, params, ref, max(5, int(20 * scale)), ATOL_F64_EPISODE, seed)
         result.checks += check_reset_distribution(env, params, ref, n_samples, seed)

@@ -1,0 +1,109 @@
+"""MountainCar: drive an underpowered car up a hill by rocking it back and forth.
+
+Reference: gymnasium `MountainCar-v0` (200 steps), `gymnasium/envs/classic_control/mountain_car.py`.
+Same constants (force 0.001, gravity 0.0025, speed limit 0.07, positions [-1.2, 0.6], goal at
+0.5), the same update order: velocity changes by `(action - 1) * force - gravity * cos(3 x)`
+and is clipped, then the position moves by the new velocity and is clipped, and the velocity
+is zeroed when the car rests against the left wall moving left. Reward -1 on every step;
+termination when `position >= goal_position` and `velocity >= goal_velocity` (default 0).
+Reset: position uniform in [-0.6, -0.4], velocity 0. Observation `[position, velocity]`,
+float32.
+
+Differs: the dynamics compute in float32 unless `jax_enable_x64` is on (then float64, as the
+reference, matching it to rounding). Invalid action: inside jit an action outside {0, 1, 2}
+is clipped to the nearest one.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+
+
+@struct.dataclass
+class MountainCarState(EnvState):
+    position: jax.Array  # car position along the valley, in [min_position, max_position]
+    velocity: jax.Array  # car velocity per step, in [-max_speed, max_speed]
+
+
+@struct.dataclass
+class MountainCarParams(EnvParams):
+    min_position: float = -1.2
+    max_position: float = 0.6
+    max_speed: float = 0.07
+    goal_position: float = 0.5
+    goal_velocity: float = 0.0
+    force: float = 0.001
+    gravity: float = 0.0025
+    max_steps_in_episode: int = 200
+
+
+def dynamics(state: MountainCarState, action: jax.Array, params: MountainCarParams) -> MountainCarState:
+    """One step of the car (gymnasium's `step` physics, same operation order)."""
+    dtype = state.position.dtype
+    position, velocity = state.position, state.velocity
+    push = (jnp.clip(action, 0, 2) - 1).astype(dtype)
+    velocity = velocity + (push * params.force + jnp.cos(3 * position) * (-params.gravity))
+    # gymnasium clips the velocity before moving, then the position
+    velocity = jnp.clip(velocity, -params.max_speed, params.max_speed)
+    position = jnp.clip(position + velocity, params.min_position, params.max_position)
+    # an inelastic left wall: the car stops there
+    velocity = jnp.where((position == params.min_position) & (velocity < 0), 0.0, velocity)
+    return state.replace(position=position.astype(dtype), velocity=velocity.astype(dtype))
+
+
+def is_terminal(state: MountainCarState, params: MountainCarParams) -> jax.Array:
+    return (state.position >= params.goal_position) & (state.velocity >= params.goal_velocity)
+
+
+def get_obs(state: MountainCarState) -> jax.Array:
+    return jnp.stack([state.position, state.velocity]).astype(jnp.float32)
+
+
+def reset_position(key: jax.Array, dtype) -> jax.Array:
+    """The reference's reset position: uniform in [-0.6, -0.4]."""
+    return jax.random.uniform(key, (), dtype=dtype, minval=-0.6, maxval=-0.4)
+
+
+def observation_box(params) -> spaces.Box:
+    low = np.array([params.min_position, -params.max_speed], dtype=np.float32)
+    high = np.array([params.max_position, params.max_speed], dtype=np.float32)
+    return spaces.Box(low, high, shape=(2,), dtype=jnp.float32)
+
+
+class MountainCar(Environment[MountainCarState, MountainCarParams]):
+    @property
+    def default_params(self) -> MountainCarParams:
+        return MountainCarParams()
+
+    def reset_env(self, key, params):
+        dtype = float_dtype()
+        state = MountainCarState(
+            time=jnp.zeros((), jnp.int32),
+            position=reset_position(key, dtype),
+            velocity=jnp.zeros((), dtype),
+        )
+        return get_obs(state), state
+
+    def step_env(self, key, state, action, params):
+        state = dynamics(state, action, params)
+        state = state.replace(time=state.time + 1)
+        terminated = is_terminal(state, params)
+        return get_obs(state), state, jnp.full((), -1.0), terminated, {}
+
+    def observation_space(self, params=None):
+        return observation_box(self.default_params if params is None else params)
+
+    def action_space(self, params=None):
+        return spaces.Discrete(3)
+
+    def render(self, state, params=None):
+        from jaxenvs.envs.classic import _draw
+
+        params = self.default_params if params is None else params
+        return _draw.mountain_car(state, params)

@@ -1,0 +1,151 @@
+"""MountainCarContinuous: MountainCar with a continuous force and a reward for reaching the goal.
+
+Reference: gymnasium `MountainCarContinuous-v0` (999 steps),
+`gymnasium/envs/classic_control/continuous_mountain_car.py`. Action: a float32 Box [-1, 1] of
+shape (1,). The force is the action clipped to [-1, 1] times `power` (0.0015); gravity 0.0025;
+velocity clipped to +-0.07, then the position moves and is clipped to [-1.2, 0.6], and the
+velocity is zeroed against the left wall. Termination when `position >= 0.45` and
+`velocity >= goal_velocity` (default 0). Reward `-0.1 * action**2` from the UNCLIPPED action,
+plus 100 on the terminating step. Reset: position uniform in [-0.6, -0.4], velocity 0.
+Observation `[position, velocity]`, float32.
+
+Precision, reproduced on purpose: the reference stores its state as float32 after every step
+(its reset state stays float64), and numpy then computes the step in float32 where a float32
+value meets a Python float (NEP 50): the force term always, the velocity and position updates
+and the comparisons with the limits after the first step. Under `jax_enable_x64` this env
+keeps float64 state fields but rounds to float32 at exactly those points, choosing the
+first-step (float64) arithmetic when `state.time == 0`; it then matches the reference to the
+bit. Without x64 everything is float32.
+
+Invalid action: the force clips any action to [-1, 1] (the reference's behaviour); the reward
+still charges the unclipped action.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.envs.classic.mountain_car import get_obs, observation_box, reset_position
+from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+
+
+@struct.dataclass
+class MountainCarContinuousState(EnvState):
+    position: jax.Array  # car position along the valley, in [min_position, max_position]
+    velocity: jax.Array  # car velocity per step, in [-max_speed, max_speed]
+
+
+@struct.dataclass
+class MountainCarContinuousParams(EnvParams):
+    min_action: float = -1.0
+    max_action: float = 1.0
+    min_position: float = -1.2
+    max_position: float = 0.6
+    max_speed: float = 0.07
+    goal_position: float = 0.45
+    goal_velocity: float = 0.0
+    power: float = 0.0015
+    gravity: float = 0.0025
+    max_steps_in_episode: int = 999
+
+
+def _to_float32(x: jax.Array) -> jax.Array:
+    """`x` rounded to float32, kept in its dtype."""
+    return x.astype(jnp.float32).astype(x.dtype)
+
+
+def _as_reference(x, f32_state: jax.Array, dtype) -> jax.Array:
+    """`x` at the precision of the reference's arithmetic: float32 once its state is float32."""
+    x = jnp.asarray(x, dtype)
+    return jnp.where(f32_state, _to_float32(x), x)
+
+
+def dynamics(
+    state: MountainCarContinuousState, action: jax.Array, params: MountainCarContinuousParams
+) -> tuple[MountainCarContinuousState, tuple[jax.Array, jax.Array]]:
+    """One step of the car with gymnasium's arithmetic (see the module docstring).
+
+    Returns the next state as the reference stores it (float32 values) and the position and
+    velocity it tests for the goal, before that store."""
+    dtype = state.position.dtype
+    position, velocity = state.position, state.velocity
+    f32_state = state.time > 0  # the reference's reset state is float64, later ones float32
+
+    def rnd(x):
+        return _as_reference(x, f32_state, dtype)
+
+    a = jnp.asarray(action, jnp.float32)[0].astype(dtype)
+    clipped = (a > params.max_action) | (a < params.min_action)
+    force = jnp.clip(a, params.min_action, params.max_action)
+    gravity_term = params.gravity * jnp.cos(rnd(3 * position))
+    # an in-range force stays a float32 scalar in the reference, so its term is float32;
+    # a clipped one is a Python float and its term float64
+    power = _to_float32(jnp.asarray(params.power, dtype))
+    term32 = _to_float32(_to_float32(force * power) - _to_float32(gravity_term))
+    term = jnp.where(clipped, force * params.power - gravity_term, term32)
+    velocity = rnd(velocity + rnd(term))
+    velocity = jnp.where(velocity > rnd(params.max_speed), rnd(params.max_speed), velocity)
+    velocity = jnp.where(velocity < rnd(-params.max_speed), rnd(-params.max_speed), velocity)
+    position = rnd(position + velocity)
+    position = jnp.where(position > rnd(params.max_position), params.max_position, position)
+    position = jnp.where(position < rnd(params.min_position), params.min_position, position)
+    # an inelastic left wall: the car stops there
+    at_wall = rnd(position) == rnd(params.min_position)
+    velocity = jnp.where(at_wall & (velocity < 0), 0.0, velocity)
+    stored = state.replace(
+        position=_to_float32(position.astype(dtype)), velocity=_to_float32(velocity.astype(dtype))
+    )
+    return stored, (rnd(position), rnd(velocity))
+
+
+def is_terminal(position, velocity, params: MountainCarContinuousParams, f32_state) -> jax.Array:
+    """Goal test on the values `dynamics` returns (the reference's, before its float32 store)."""
+    dtype = position.dtype
+    goal_position = _as_reference(params.goal_position, f32_state, dtype)
+    goal_velocity = _as_reference(params.goal_velocity, f32_state, dtype)
+    return (position >= goal_position) & (velocity >= goal_velocity)
+
+
+def reward_of(action: jax.Array, terminated: jax.Array, dtype) -> jax.Array:
+    """100 on reaching the goal minus 0.1 * action**2 of the unclipped action."""
+    a = jnp.asarray(action, jnp.float32)[0].astype(dtype)
+    return jnp.where(terminated, 100.0, 0.0) - a**2 * 0.1
+
+
+class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarContinuousParams]):
+    @property
+    def default_params(self) -> MountainCarContinuousParams:
+        return MountainCarContinuousParams()
+
+    def reset_env(self, key, params):
+        dtype = float_dtype()
+        state = MountainCarContinuousState(
+            time=jnp.zeros((), jnp.int32),
+            position=reset_position(key, dtype),
+            velocity=jnp.zeros((), dtype),
+        )
+        return get_obs(state), state
+
+    def step_env(self, key, state, action, params):
+        f32_state = state.time > 0
+        state, (position, velocity) = dynamics(state, action, params)
+        state = state.replace(time=state.time + 1)
+        terminated = is_terminal(position, velocity, params, f32_state)
+        reward = reward_of(action, terminated, state.position.dtype)
+        return get_obs(state), state, reward, terminated, {}
+
+    def observation_space(self, params=None):
+        return observation_box(self.default_params if params is None else params)
+
+    def action_space(self, params=None):
+        params = self.default_params if params is None else params
+        return spaces.Box(params.min_action, params.max_action, shape=(1,), dtype=jnp.float32)
+
+    def render(self, state, params=None):
+        from jaxenvs.envs.classic import _draw
+
+        params = self.default_params if params is None else params
+        return _draw.mountain_car(state, params)

@@ -1,0 +1,117 @@
+"""Pendulum: swing a frictionless pendulum up and keep it upright with a limited torque.
+
+Reference: gymnasium `Pendulum-v1` (200 steps), `gymnasium/envs/classic_control/pendulum.py`.
+Same constants (g = 10.0 by default, m = l = 1, dt = 0.05, torque limit 2, speed limit 8).
+The action, a float32 Box [-2, 2] of shape (1,), is clipped to +-`max_torque`; the cost
+`angle_normalize(theta)**2 + 0.1 * theta_dot**2 + 0.001 * u**2` is computed on the state
+before the step and the reward is its negative; then semi-implicit Euler: the angular
+velocity is updated and clipped to +-`max_speed`, and the angle advances by the new velocity
+(the angle itself is never wrapped). Never terminates; only the time limit ends an episode.
+Reset: theta uniform in [-pi, pi], theta_dot uniform in [-1, 1]. Observation
+`[cos theta, sin theta, theta_dot]`, float32.
+
+Precision, reproduced on purpose: the torque is a float32 scalar in the reference, so numpy
+computes `0.001 * u**2` and `3 / (m l**2) * u` in float32 (NEP 50) before adding them to
+float64 terms; this env does the same under `jax_enable_x64` (float64 elsewhere) and then
+matches the reference to rounding. Without x64 everything is float32.
+
+Differs: gymnasium's picture draws an arrow scaled by the last torque; the state here holds
+no last torque, so `render` draws the rod, its ends and the axle only.
+Invalid action: clipped to +-`max_torque`, as the reference does.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+
+
+@struct.dataclass
+class PendulumState(EnvState):
+    theta: jax.Array  # angle from upright (rad), counterclockwise, not wrapped
+    theta_dot: jax.Array  # angular velocity (rad/s), in [-max_speed, max_speed]
+
+
+@struct.dataclass
+class PendulumParams(EnvParams):
+    max_speed: float = 8.0
+    max_torque: float = 2.0
+    dt: float = 0.05
+    g: float = 10.0
+    m: float = 1.0
+    l: float = 1.0  # noqa: E741 (the reference's name)
+    max_steps_in_episode: int = 200
+
+
+def angle_normalize(x: jax.Array) -> jax.Array:
+    """`x` moved into [-pi, pi) (the reference's `((x + pi) % (2 pi)) - pi`)."""
+    return ((x + np.pi) % (2 * np.pi)) - np.pi
+
+
+def clip_torque(action: jax.Array, params: PendulumParams) -> jax.Array:
+    """The reference's `np.clip(u, -max_torque, max_torque)[0]`, a float32 scalar."""
+    u = jnp.asarray(action, jnp.float32)[0]
+    return jnp.clip(u, -params.max_torque, params.max_torque).astype(jnp.float32)
+
+
+def cost(state: PendulumState, u: jax.Array, params: PendulumParams) -> jax.Array:
+    """The reference's `costs` of taking torque `u` in `state`."""
+    dtype = state.theta.dtype
+    control = (jnp.float32(0.001) * u**2).astype(dtype)  # float32 in the reference
+    return angle_normalize(state.theta) ** 2 + 0.1 * state.theta_dot**2 + control
+
+
+def dynamics(state: PendulumState, u: jax.Array, params: PendulumParams) -> PendulumState:
+    """Semi-implicit Euler step under torque `u`, velocity clipped before the angle moves."""
+    dtype = state.theta.dtype
+    th, thdot = state.theta, state.theta_dot
+    g, m, l, dt = params.g, params.m, params.l, params.dt
+    torque_acc = (jnp.asarray(3.0 / (m * l**2)).astype(jnp.float32) * u).astype(dtype)  # float32
+    newthdot = thdot + (3 * g / (2 * l) * jnp.sin(th) + torque_acc) * dt
+    newthdot = jnp.clip(newthdot, -params.max_speed, params.max_speed)
+    newth = th + newthdot * dt
+    return state.replace(theta=newth.astype(dtype), theta_dot=newthdot.astype(dtype))
+
+
+def get_obs(state: PendulumState) -> jax.Array:
+    return jnp.stack([jnp.cos(state.theta), jnp.sin(state.theta), state.theta_dot]).astype(jnp.float32)
+
+
+class Pendulum(Environment[PendulumState, PendulumParams]):
+    @property
+    def default_params(self) -> PendulumParams:
+        return PendulumParams()
+
+    def reset_env(self, key, params):
+        dtype = float_dtype()
+        high = jnp.asarray([np.pi, 1.0], dtype)
+        theta, theta_dot = jax.random.uniform(key, (2,), dtype=dtype, minval=-high, maxval=high)
+        state = PendulumState(time=jnp.zeros((), jnp.int32), theta=theta, theta_dot=theta_dot)
+        return get_obs(state), state
+
+    def step_env(self, key, state, action, params):
+        u = clip_torque(action, params)
+        reward = -cost(state, u, params)
+        state = dynamics(state, u, params)
+        state = state.replace(time=state.time + 1)
+        return get_obs(state), state, reward, jnp.zeros((), jnp.bool_), {}
+
+    def observation_space(self, params=None):
+        params = self.default_params if params is None else params
+        high = np.array([1.0, 1.0, params.max_speed], dtype=np.float32)
+        return spaces.Box(-high, high, shape=(3,), dtype=jnp.float32)
+
+    def action_space(self, params=None):
+        params = self.default_params if params is None else params
+        return spaces.Box(-params.max_torque, params.max_torque, shape=(1,), dtype=jnp.float32)
+
+    def render(self, state, params=None):
+        from jaxenvs.envs.classic import _draw
+
+        params = self.default_params if params is None else params
+        return _draw.pendulum(state, params)

@@ -1,0 +1,100 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxenvs
+from jaxenvs.envs.classic import mountain_car
+from jaxenvs.testing import check_env
+
+ENV_ID = "MountainCar-v0"
+
+
+def _state(position, velocity, time=0, dtype=jnp.float32):
+    return mountain_car.MountainCarState(
+        time=jnp.int32(time), position=jnp.asarray(position, dtype), velocity=jnp.asarray(velocity, dtype)
+    )
+
+
+@pytest.fixture(scope="module")
+def raw():
+    env, params = jaxenvs.make(ENV_ID, autoreset=False)
+    return env, params, jax.jit(env.step)
+
+
+def test_conformance():
+    env, params = jaxenvs.make(ENV_ID)
+    check_env(env, params, check_render=True)
+    raw, params = jaxenvs.make(ENV_ID, autoreset=False)
+    check_env(raw, params)
+
+
+def test_registration_and_spaces(raw):
+    env, params, _ = raw
+    assert params.max_steps_in_episode == 200
+    space = env.observation_space(params).to_gymnasium()
+    assert space.dtype == np.float32
+    assert np.array_equal(space.low, np.array([-1.2, -0.07], np.float32))
+    assert np.array_equal(space.high, np.array([0.6, 0.07], np.float32))
+    assert env.action_space(params).n == 3
+
+
+def test_velocity_zeroed_at_left_wall(raw):
+    env, params, step = raw
+    _, state, reward, terminated, _, _ = step(jax.random.key(0), _state(-1.19, -0.05), 0, params)
+    assert float(state.position) == pytest.approx(-1.2)
+    assert float(state.velocity) == 0.0
+    assert not bool(terminated) and float(reward) == -1.0
+    # moving right off the wall keeps its velocity
+    _, state, *_ = step(jax.random.key(0), _state(-1.2, 0.0), 2, params)
+    assert float(state.velocity) > 0.0
+
+
+def test_goal_terminates(raw):
+    env, params, step = raw
+    _, state, reward, terminated, truncated, info = step(jax.random.key(0), _state(0.49, 0.03), 2, params)
+    assert float(state.position) >= 0.5
+    assert bool(terminated) and not bool(truncated) and float(reward) == -1.0
+    assert float(info["discount"]) == 0.0
+    # a goal velocity the car does not reach: no termination
+    _, _, _, terminated, _, _ = step(jax.random.key(0), _state(0.49, 0.03), 2, params.replace(goal_velocity=0.05))
+    assert not bool(terminated)
+
+
+def test_velocity_clipped_before_position(raw):
+    env, params, step = raw
+    _, state, *_ = step(jax.random.key(0), _state(-0.5, 0.0699), 2, params)
+    assert float(state.velocity) == pytest.approx(0.07)
+    assert float(state.position) == pytest.approx(-0.5 + 0.07)
+
+
+def test_out_of_range_action_clipped_under_jit(raw):
+    env, params, step = raw
+    a = step(jax.random.key(0), _state(-0.5, 0.01), 7, params)[1]
+    b = step(jax.random.key(0), _state(-0.5, 0.01), 2, params)[1]
+    assert float(a.velocity) == float(b.velocity)
+    with pytest.raises(ValueError):
+        env.step(jax.random.key(0), _state(-0.5, 0.01), 7, params)
+
+
+def test_reset_distribution_and_dtypes():
+    with jax.enable_x64(True):
+        env, params = jaxenvs.make(ENV_ID, autoreset=False)
+        keys = jax.random.split(jax.random.key(0), 512)
+        obs, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
+        assert states.position.dtype == jnp.float64 and obs.dtype == jnp.float32
+        pos = np.asarray(states.position)
+        assert pos.min() >= -0.6 and pos.max() <= -0.4 and np.all(np.asarray(states.velocity) == 0)
+
+
+def test_parity():
+    pytest.importorskip("gymnasium")
+    from jaxenvs.parity import run_parity
+
+    result = run_parity(ENV_ID, scale=0.25)
+    assert result.passed, result.summary()
+    assert result.worst("f64") <= 1e-9
+    assert result.worst("episode") <= 1e-6
+    checks = {c.name: c for c in result.checks}
+    assert checks["f64 step reward"].value == 0.0
+    assert checks["episode rewards and flags"].value == 0

@@ -1,0 +1,95 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxenvs
+from jaxenvs.envs.classic import mountain_car_continuous as mcc
+from jaxenvs.testing import check_env
+
+ENV_ID = "MountainCarContinuous-v0"
+
+
+def _state(position, velocity, time=1, dtype=jnp.float32):
+    return mcc.MountainCarContinuousState(
+        time=jnp.int32(time), position=jnp.asarray(position, dtype), velocity=jnp.asarray(velocity, dtype)
+    )
+
+
+def _action(a):
+    return jnp.asarray([a], jnp.float32)
+
+
+@pytest.fixture(scope="module")
+def raw():
+    env, params = jaxenvs.make(ENV_ID, autoreset=False)
+    return env, params, jax.jit(env.step)
+
+
+def test_conformance():
+    env, params = jaxenvs.make(ENV_ID)
+    check_env(env, params, check_render=True)
+    raw, params = jaxenvs.make(ENV_ID, autoreset=False)
+    check_env(raw, params)
+
+
+def test_registration_and_spaces(raw):
+    env, params, _ = raw
+    assert params.max_steps_in_episode == 999
+    act = env.action_space(params).to_gymnasium()
+    assert act.shape == (1,) and act.dtype == np.float32
+    assert act.low[0] == -1.0 and act.high[0] == 1.0
+    obs = env.observation_space(params).to_gymnasium()
+    assert np.array_equal(obs.low, np.array([-1.2, -0.07], np.float32))
+
+
+def test_reward_uses_unclipped_action(raw):
+    env, params, step = raw
+    key = jax.random.key(0)
+    _, s_big, r_big, *_ = step(key, _state(-0.5, 0.0), _action(2.0), params)
+    _, s_one, r_one, *_ = step(key, _state(-0.5, 0.0), _action(1.0), params)
+    # the force is clipped to 1, so the motion is the same ...
+    assert float(s_big.position) == float(s_one.position)
+    assert float(s_big.velocity) == float(s_one.velocity)
+    # ... but the reward charges the action as given
+    assert float(r_big) == pytest.approx(-0.4)
+    assert float(r_one) == pytest.approx(-0.1)
+
+
+def test_goal_reward_and_termination(raw):
+    env, params, step = raw
+    _, _, reward, terminated, truncated, _ = step(jax.random.key(0), _state(0.44, 0.03), _action(0.5), params)
+    assert bool(terminated) and not bool(truncated)
+    assert float(reward) == pytest.approx(100.0 - 0.1 * 0.25)
+
+
+def test_velocity_zeroed_at_left_wall(raw):
+    env, params, step = raw
+    _, state, _, terminated, _, _ = step(jax.random.key(0), _state(-1.19, -0.05), _action(-1.0), params)
+    assert float(state.position) == pytest.approx(-1.2) and float(state.velocity) == 0.0
+    assert not bool(terminated)
+
+
+def test_state_stored_as_float32_like_the_reference():
+    with jax.enable_x64(True):
+        env, params = jaxenvs.make(ENV_ID, autoreset=False)
+        _, state = env.reset(jax.random.key(3), params)
+        assert state.position.dtype == jnp.float64
+        x = float(state.position)
+        assert x != float(np.float32(x))  # the reset state is float64, as gymnasium's
+        _, state, *_ = jax.jit(env.step)(jax.random.key(0), state, _action(0.3), params)
+        for value in (float(state.position), float(state.velocity)):
+            assert value == float(np.float32(value))
+
+
+def test_parity():
+    pytest.importorskip("gymnasium")
+    from jaxenvs.parity import run_parity
+
+    result = run_parity(ENV_ID, scale=0.25)
+    assert result.passed, result.summary()
+    assert result.worst("f64") <= 1e-9
+    assert result.worst("episode") <= 1e-6
+    checks = {c.name: c for c in result.checks}
+    assert checks["f64 step reward"].value == 0.0
+    assert checks["episode rewards and flags"].value == 0

@@ -1,0 +1,99 @@
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxenvs
+from jaxenvs.envs.classic import pendulum
+from jaxenvs.testing import check_env
+
+ENV_ID = "Pendulum-v1"
+
+
+def _state(theta, theta_dot, time=0, dtype=jnp.float32):
+    return pendulum.PendulumState(
+        time=jnp.int32(time), theta=jnp.asarray(theta, dtype), theta_dot=jnp.asarray(theta_dot, dtype)
+    )
+
+
+def _action(a):
+    return jnp.asarray([a], jnp.float32)
+
+
+@pytest.fixture(scope="module")
+def raw():
+    env, params = jaxenvs.make(ENV_ID, autoreset=False)
+    return env, params, jax.jit(env.step)
+
+
+def test_conformance():
+    env, params = jaxenvs.make(ENV_ID)
+    check_env(env, params, check_render=True)
+    raw, params = jaxenvs.make(ENV_ID, autoreset=False)
+    check_env(raw, params)
+
+
+def test_registration_and_spaces(raw):
+    env, params, _ = raw
+    assert params.max_steps_in_episode == 200 and params.g == 10.0
+    act = env.action_space(params).to_gymnasium()
+    assert act.shape == (1,) and act.dtype == np.float32 and act.low[0] == -2.0 and act.high[0] == 2.0
+    obs = env.observation_space(params).to_gymnasium()
+    assert np.array_equal(obs.high, np.array([1.0, 1.0, 8.0], np.float32))
+
+
+def test_never_terminates_truncates_at_200(raw):
+    env, params, _ = raw
+
+    def rollout(key):
+        _, state = env.reset(key, params)
+
+        def body(state, k):
+            _, state, _, te, tr, _ = env.step(k, state, _action(2.0), params)
+            return state, (te, tr)
+
+        return jax.lax.scan(body, state, jax.random.split(key, 200))[1]
+
+    terminated, truncated = jax.jit(rollout)(jax.random.key(0))
+    assert not np.asarray(terminated).any()
+    assert np.asarray(truncated).tolist() == [False] * 199 + [True]
+
+
+def test_reward_from_normalized_angle_and_clipped_torque(raw):
+    env, params, step = raw
+    key = jax.random.key(0)
+    # theta is never wrapped in the state; the cost wraps it
+    _, _, reward, *_ = step(key, _state(2 * np.pi + 0.5, 1.0), _action(1.0), params)
+    assert float(reward) == pytest.approx(-(0.25 + 0.1 + 0.001), rel=1e-5)
+    # the torque is clipped to 2 for both the motion and the cost
+    _, s5, r5, *_ = step(key, _state(0.3, 0.0), _action(5.0), params)
+    _, s2, r2, *_ = step(key, _state(0.3, 0.0), _action(2.0), params)
+    assert float(s5.theta) == float(s2.theta) and float(r5) == float(r2)
+
+
+def test_speed_clipped_before_angle(raw):
+    env, params, step = raw
+    _, state, *_ = step(jax.random.key(0), _state(np.pi / 2, 7.99), _action(2.0), params)
+    assert float(state.theta_dot) == pytest.approx(8.0)
+    assert float(state.theta) == pytest.approx(np.pi / 2 + 8.0 * 0.05)
+
+
+def test_x64_dynamics_are_float64():
+    with jax.enable_x64(True):
+        env, params = jaxenvs.make(ENV_ID, autoreset=False)
+        obs, state = env.reset(jax.random.key(0), params)
+        assert state.theta.dtype == jnp.float64 and obs.dtype == jnp.float32
+        assert abs(float(state.theta)) <= np.pi and abs(float(state.theta_dot)) <= 1.0
+
+
+def test_parity():
+    pytest.importorskip("gymnasium")
+    from jaxenvs.parity import run_parity
+
+    result = run_parity(ENV_ID, scale=0.25)
+    assert result.passed, result.summary()
+    assert result.worst("f64") <= 1e-9
+    assert result.worst("episode") <= 1e-6
+    checks = {c.name: c for c in result.checks}
+    assert checks["f64 step reward"].value == 0.0
+    assert checks["episode rewards and flags"].value == 0
