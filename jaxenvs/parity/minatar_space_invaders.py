@@ -69,9 +69,29 @@ def draws_from_calls(calls: list, state: Any) -> None:
     return None
 
 
+_GAME_ATTRS = INT_FIELDS + MAP_FIELDS + ("terminal",)
+
+
+def _hits_if_fired(env: Any, horizon: int = 9) -> bool:
+    """Whether firing now (then waiting) shoots an alien within `horizon` steps, played on a
+    copy of the game (the game is deterministic)."""
+    saved = m.game_attrs(env, _GAME_ATTRS)
+    try:
+        for a in [5] + [0] * horizon:
+            reward, terminal = env.env.act(a)
+            if reward > 0:
+                return True
+            if terminal:
+                return False
+        return False
+    finally:
+        m.set_game_attrs(env, saved)
+
+
 def sharpshooter(epsilon: float = 0.05) -> m.Policy:
-    """Sidestep a bullet about to land, else line up under the alien that shoots next (the
-    lowest alien of the nearest column) and fire; a random action with probability `epsilon`."""
+    """Sidestep a bullet or alien about to land; fire when a copy of the game says the shot
+    will hit; else walk toward the alien that shoots next (the lowest alien of the nearest
+    column). A random action with probability `epsilon`. It clears waves."""
 
     def policy(env: Any, rng: np.random.Generator) -> int:
         if rng.random() < epsilon:
@@ -84,9 +104,11 @@ def sharpshooter(epsilon: float = 0.05) -> m.Policy:
                 if 0 <= x <= 9 and not danger[x]:
                     return action
             return 5
+        if g.shot_timer == 0 and _hits_if_fired(env):
+            return 5
         target = g._nearest_alien(g.pos)[1]
         if target == g.pos:
-            return 5 if g.shot_timer == 0 else 0
+            return 0
         x, action = (g.pos - 1, 1) if target < g.pos else (g.pos + 1, 3)
         return 0 if danger[x] else action
 

@@ -231,7 +231,7 @@ def initial_state() -> SeaquestState:
 def _first_free(valid: jax.Array) -> jax.Array:
     """One-hot of the first empty slot (all false when none is free)."""
     free = ~valid
-    return free & (jnp.cumsum(free.astype(jnp.int32)) == 1)
+    return free & (jnp.arange(valid.shape[0]) == jnp.argmax(free))
 
 
 def _earliest(mask: jax.Array, order: jax.Array) -> jax.Array:
@@ -365,56 +365,59 @@ def move_divers(state: SeaquestState) -> SeaquestState:
     )
 
 
-def _move_enemies(state: SeaquestState, kind: jax.Array):
-    """The shared part of MinAtar's sub and fish loops for the enemies in `kind`: who touches
-    the player (before or after moving), who moves, where to, and who then dies on a friendly
-    bullet; each bullet takes the last-spawned enemy entering its cell, in bullet order."""
-    at_player = kind & (state.enemy_x == state.sub_x) & (state.enemy_y == state.sub_y)
-    moves = kind & (state.enemy_move_timer == 0)
-    x = jnp.where(moves, _step_x(state.enemy_x, state.enemy_lr), state.enemy_x)
-    off = moves & ~_on_grid(x)
-    lands_on_player = moves & ~off & (x == state.sub_x) & (state.enemy_y == state.sub_y)
-    can_be_shot = moves & ~off & ~lands_on_player
-    shot = jnp.zeros_like(kind)
-    f_alive = state.f_bullet_valid
-    unmatched = state.f_bullet_valid
+def _claim_bullets(
+    candidates: jax.Array, x: jax.Array, state: SeaquestState, f_alive: jax.Array
+) -> tuple[jax.Array, jax.Array]:
+    """Enemies in `candidates` (moved to column `x`) that die on a friendly bullet, and the
+    bullets left. MinAtar steps the enemies last-spawned first and each takes the first bullet
+    in its new cell; the same matching: each bullet, in list order, takes the last-spawned
+    candidate entering its cell that no earlier bullet took."""
+    shot = jnp.zeros_like(candidates)
+    unmatched = f_alive
     for _ in range(NUM_F_BULLETS):  # static: bullets in list order
         bullet = _earliest(unmatched, state.f_bullet_order)
         unmatched = unmatched & ~bullet
         bx = jnp.sum(jnp.where(bullet, state.f_bullet_x, 0))
         by = jnp.sum(jnp.where(bullet, state.f_bullet_y, 0))
-        entering = can_be_shot & ~shot & (x == bx) & (state.enemy_y == by) & jnp.any(bullet)
+        entering = candidates & ~shot & (x == bx) & (state.enemy_y == by) & jnp.any(bullet)
         victim = _latest(entering, state.enemy_order)
-        hit = jnp.any(victim)
         shot = shot | victim
-        f_alive = f_alive & ~(bullet & hit)
-    terminal = jnp.any(at_player | lands_on_player)
-    timer = jnp.where(moves, state.move_speed, state.enemy_move_timer - kind)
-    return x, timer, off | shot, f_alive, jnp.sum(shot, dtype=jnp.int32), terminal
+        f_alive = f_alive & ~(bullet & jnp.any(victim))
+    return shot, f_alive
 
 
-def move_subs(state: SeaquestState) -> tuple[SeaquestState, jax.Array, jax.Array]:
-    """Enemy subs move, collide and die like fish, then every sub (even one that died this
-    step) whose shot timer is out fires a bullet from its cell in its direction."""
-    subs = state.enemy_valid & state.enemy_is_sub
-    x, timer, dead, f_alive, reward, terminal = _move_enemies(state, subs)
+def move_enemies(state: SeaquestState) -> tuple[SeaquestState, jax.Array, jax.Array]:
+    """MinAtar's enemy-sub loop and enemy-fish loop (its enemy-bullet loop, between them,
+    touches neither enemies nor friendly bullets, so `move_e_bullets` can follow both).
+
+    An enemy moves one cell when its move timer is out (then restarts at `move_speed`) and
+    leaves at the edges; one on the player's cell, before or after moving, ends the game; one
+    moving onto a friendly bullet dies with it (+1), subs claiming bullets before fish. Then
+    every sub (even one that died this step) whose shot timer is out fires a bullet from its
+    cell in its direction."""
+    alive = state.enemy_valid
+    at_player = alive & (state.enemy_x == state.sub_x) & (state.enemy_y == state.sub_y)
+    moves = alive & (state.enemy_move_timer == 0)
+    x = jnp.where(moves, _step_x(state.enemy_x, state.enemy_lr), state.enemy_x)
+    off = moves & ~_on_grid(x)
+    lands_on_player = moves & ~off & (x == state.sub_x) & (state.enemy_y == state.sub_y)
+    can_be_shot = moves & ~off & ~lands_on_player
+    subs_shot, f_alive = _claim_bullets(can_be_shot & state.enemy_is_sub, x, state, state.f_bullet_valid)
+    fish_shot, f_alive = _claim_bullets(can_be_shot & ~state.enemy_is_sub, x, state, f_alive)
+    subs = alive & state.enemy_is_sub
     fires = subs & (state.enemy_shot_timer == 0)
     # a dead sub that left the grid fires from off the grid: that bullet is gone at once
-    new_left = _cells(state.enemy_y, x, fires & ~state.enemy_lr)
-    new_right = _cells(state.enemy_y, x, fires & state.enemy_lr)
-    e_bullets = state.e_bullets | jnp.stack([new_left, new_right])
-    return (
-        state.replace(
-            enemy_x=x,
-            enemy_move_timer=timer,
-            enemy_shot_timer=jnp.where(fires, ENEMY_SHOT_INTERVAL, state.enemy_shot_timer - subs),
-            enemy_valid=state.enemy_valid & ~dead,
-            f_bullet_valid=f_alive,
-            e_bullets=e_bullets,
-        ),
-        reward,
-        terminal,
+    e_bullets = _paint(state.e_bullets, state.enemy_lr.astype(jnp.int32), state.enemy_y, x, fires)
+    state = state.replace(
+        enemy_x=x,
+        enemy_move_timer=jnp.where(moves, state.move_speed, state.enemy_move_timer - alive),
+        enemy_shot_timer=jnp.where(fires, ENEMY_SHOT_INTERVAL, state.enemy_shot_timer - subs),
+        enemy_valid=alive & ~(off | subs_shot | fish_shot),
+        f_bullet_valid=f_alive,
+        e_bullets=e_bullets,
     )
+    reward = jnp.sum(subs_shot | fish_shot, dtype=jnp.int32)
+    return state, reward, jnp.any(at_player | lands_on_player)
 
 
 def move_e_bullets(state: SeaquestState) -> tuple[SeaquestState, jax.Array]:
@@ -428,18 +431,6 @@ def move_e_bullets(state: SeaquestState) -> tuple[SeaquestState, jax.Array]:
     e_bullets = jnp.stack([left, right])
     after = jnp.any(e_bullets & player)
     return state.replace(e_bullets=e_bullets), before | after
-
-
-def move_fish(state: SeaquestState) -> tuple[SeaquestState, jax.Array, jax.Array]:
-    fish = state.enemy_valid & ~state.enemy_is_sub
-    x, timer, dead, f_alive, reward, terminal = _move_enemies(state, fish)
-    return (
-        state.replace(
-            enemy_x=x, enemy_move_timer=timer, enemy_valid=state.enemy_valid & ~dead, f_bullet_valid=f_alive
-        ),
-        reward,
-        terminal,
-    )
 
 
 def update_oxygen_and_surface(
@@ -481,57 +472,59 @@ def transition(
     state = move_player(state, action)
     state, r_bullets = move_f_bullets(state)
     state = move_divers(state)
-    state, r_subs, t_subs = move_subs(state)
+    state, r_enemies, t_enemies = move_enemies(state)
     state, t_bullets = move_e_bullets(state)
-    state, r_fish, t_fish = move_fish(state)
     state, r_surface, t_surface = update_oxygen_and_surface(state, jnp.asarray(difficulty_ramping, jnp.bool_))
-    reward = (r_bullets + r_subs + r_fish + r_surface).astype(jnp.float32)
-    return state, reward, t_subs | t_bullets | t_fish | t_surface
+    reward = (r_bullets + r_enemies + r_surface).astype(jnp.float32)
+    return state, reward, t_enemies | t_bullets | t_surface
 
 
 # ---------------------------------------------------------------------------------------------
 # observation
 
 
-def _cells(ys: jax.Array, xs: jax.Array, mask: jax.Array) -> jax.Array:
-    """bool[10, 10]: the cells of the masked objects (off-grid ones dropped). Each row is a
-    10-bit word, OR-ed over the objects, then unpacked: cheaper than one-hot over 100 cells."""
-    rows = jnp.arange(GRID_SIZE, dtype=jnp.int32)
-    bits = jnp.where(mask & _on_grid(xs), jnp.left_shift(1, jnp.clip(xs, 0, GRID_SIZE - 1)), 0)
-    words = jnp.where(ys[None, :] == rows[:, None], bits[None, :], 0)
-    words = jax.lax.reduce(words, jnp.int32(0), jax.lax.bitwise_or, (1,))
-    return ((words[:, None] >> _cols[None, :]) & 1) == 1
+def _paint(grid: jax.Array, planes: jax.Array, ys: jax.Array, xs: jax.Array, mask: jax.Array) -> jax.Array:
+    """`grid` (bool[P, 10, 10]) with the cells `[planes[i], ys[i], xs[i]]` of the masked objects
+    set; objects off the grid are dropped. One scatter: cheaper than comparing every object
+    with every cell."""
+    index = (planes * GRID_SIZE + ys) * GRID_SIZE + xs
+    index = jnp.where(mask & _on_grid(xs) & _on_grid(ys), index, grid.size)
+    return grid.reshape(-1).at[index].set(True, mode="drop").reshape(grid.shape)
 
 
 def get_obs(state: SeaquestState) -> jax.Array:
     rows = jnp.arange(GRID_SIZE, dtype=jnp.int32)[:, None]
     cols = _cols[None, :]
     back_x = jnp.where(state.sub_or, state.sub_x - 1, state.sub_x + 1) % GRID_SIZE  # numpy's -1 is column 9
-    fish = state.enemy_valid & ~state.enemy_is_sub
-    subs = state.enemy_valid & state.enemy_is_sub
-    enemy_back = state.enemy_x - jnp.where(state.enemy_lr, 1, -1)
-    diver_back = state.diver_x - jnp.where(state.diver_lr, 1, -1)
-    trail = _cells(
-        jnp.concatenate([state.enemy_y, state.diver_y]),
-        jnp.concatenate([enemy_back, diver_back]),
-        jnp.concatenate([state.enemy_valid, state.diver_valid]),
-    )
     oxygen_cells = jnp.maximum(0, state.oxygen) * 10 // MAX_OXYGEN
-    return jnp.stack(
+    bottom = rows == GRID_SIZE - 1
+    no = jnp.zeros((GRID_SIZE, GRID_SIZE), jnp.bool_)
+    planes = jnp.stack(
         [
             (rows == state.sub_y) & (cols == state.sub_x),
             (rows == state.sub_y) & (cols == back_x),
-            _cells(state.f_bullet_y, state.f_bullet_x, state.f_bullet_valid),
-            trail,
+            no,
+            no,
             state.e_bullets[0] | state.e_bullets[1],
-            _cells(state.enemy_y, state.enemy_x, fish),
-            _cells(state.enemy_y, state.enemy_x, subs),
-            (rows == GRID_SIZE - 1) & (cols < oxygen_cells),
-            (rows == GRID_SIZE - 1) & (cols >= GRID_SIZE - 1 - state.diver_count) & (cols < GRID_SIZE - 1),
-            _cells(state.diver_y, state.diver_x, state.diver_valid),
-        ],
-        axis=-1,
+            no,
+            no,
+            bottom & (cols < oxygen_cells),
+            bottom & (cols >= GRID_SIZE - 1 - state.diver_count) & (cols < GRID_SIZE - 1),
+            no,
+        ]
     )
+    # every listed object and its trail in one scatter: (channel, row, column, shown)
+    enemy_channel = jnp.where(state.enemy_is_sub, 6, 5)
+    enemy_back = state.enemy_x - jnp.where(state.enemy_lr, 1, -1)
+    diver_back = state.diver_x - jnp.where(state.diver_lr, 1, -1)
+    n_b, n_e, n_d = NUM_F_BULLETS, NUM_ENEMIES, NUM_DIVERS
+    channel = jnp.concatenate([jnp.full(n_b, 2), enemy_channel, jnp.full(n_e + n_d, 3), jnp.full(n_d, 9)])
+    ys = jnp.concatenate([state.f_bullet_y, state.enemy_y, state.enemy_y, state.diver_y, state.diver_y])
+    xs = jnp.concatenate([state.f_bullet_x, state.enemy_x, enemy_back, diver_back, state.diver_x])
+    shown = jnp.concatenate([state.f_bullet_valid, state.enemy_valid, state.enemy_valid, state.diver_valid,
+                             state.diver_valid])
+    planes = _paint(planes, channel.astype(jnp.int32), ys, xs, shown)
+    return jnp.moveaxis(planes, 0, -1)
 
 
 class Seaquest(MinAtarEnvironment):

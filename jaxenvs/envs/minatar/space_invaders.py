@@ -22,15 +22,18 @@ The rules, as MinAtar plays them, one step in this order:
    `difficulty_ramping` the move interval shrinks by one (12 down to 6) and `ramp_index`
    counts the waves cleared.
 
-Observation: boolean `(10, 10, 6)`, MinAtar's channels `cannon, alien, alien_left,
-alien_right, friendly_bullet, enemy_bullet` (the direction channels repeat the alien map in
-the channel of the block's direction). The game has no randomness of its own: the only random
-draw of a step is the sticky action (`sticky_action_prob`, default 0.1, shared by the family
-in `_common`). Defaults: six actions, ramping on, `max_steps_in_episode=10_000`.
+Observation: `bool[10, 10, 6]`, MinAtar's channels 0 cannon, 1 alien, 2 alien_left,
+3 alien_right, 4 friendly_bullet, 5 enemy_bullet (the direction channels repeat the alien map
+in the channel of the block's direction). The game draws no random numbers of its own: the
+only random draw of a step is the sticky action.
 
-Invalid actions inside jit are clipped to the action set (see `_common.to_minatar_action`).
-Deliberate differences: none in the rules. MinAtar stores the maps as float arrays; they are
-booleans here.
+Params (`MinAtarParams`) and defaults: `sticky_action_prob=0.1`, `difficulty_ramping=True`,
+`use_minimal_action_set=False` (six actions; `-v1`: `n, l, r, f`),
+`max_steps_in_episode=10_000`.
+
+Differs: `last_action` starts at no-op on every reset (MinAtar keeps it across episodes of one
+`Environment` object). Inside jit an out-of-range action is clipped into the action set.
+MinAtar keeps the maps as float arrays; they are booleans here.
 """
 
 from __future__ import annotations
