@@ -56,6 +56,28 @@ def reject_autoreset(env: Any) -> None:
 # --- values ---------------------------------------------------------------------------------
 
 
+def gymnasium_space(space: spaces.Space) -> Any:
+    """`space.to_gymnasium()`, except that an integer Box's infinite bounds become its dtype's
+    limits (cast as they are, they would wrap around to garbage)."""
+    import gymnasium
+
+    if isinstance(space, spaces.Dict):
+        return gymnasium.spaces.Dict({k: gymnasium_space(s) for k, s in space.spaces.items()})
+    if isinstance(space, spaces.Tuple):
+        return gymnasium.spaces.Tuple(tuple(gymnasium_space(s) for s in space.spaces))
+    if isinstance(space, spaces.Box) and jnp.issubdtype(space.dtype, jnp.integer):
+        info = np.iinfo(np.dtype(space.dtype))
+        low = np.clip(space.low, info.min, info.max).astype(np.dtype(space.dtype))
+        high = np.clip(space.high, info.min, info.max).astype(np.dtype(space.dtype))
+        return gymnasium.spaces.Box(low, high, shape=space.shape, dtype=np.dtype(space.dtype))
+    return space.to_gymnasium()
+
+
+def info_to_numpy(info: Any) -> Any:
+    """An info dict (nested dicts kept) as numpy arrays."""
+    return jax.tree_util.tree_map(np.array, info)
+
+
 def to_numpy(x: Any, space: Any, batched: bool) -> Any:
     """`x` (JAX) as the numpy value gymnasium's `space` holds (a copy, writeable).
 

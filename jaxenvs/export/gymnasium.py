@@ -56,7 +56,9 @@ from gymnasium.vector.utils import batch_space
 from jaxenvs.export._bridge import (
     check_discrete_actions,
     compiled,
+    gymnasium_space,
     index,
+    info_to_numpy,
     key_from_seed,
     to_jax,
     to_numpy,
@@ -143,8 +145,8 @@ class JaxEnv(gymnasium.Env):
         self.metadata = dict(self.metadata, render_fps=_render_fps(env))
         self._jax_obs_space = env.observation_space(params)
         self._jax_action_space = env.action_space(params)
-        self.observation_space = self._jax_obs_space.to_gymnasium()
-        self.action_space = self._jax_action_space.to_gymnasium()
+        self.observation_space = gymnasium_space(self._jax_obs_space)
+        self.action_space = gymnasium_space(self._jax_action_space)
         self._key: jax.Array | None = None
         self._state: Any = None
 
@@ -171,7 +173,7 @@ class JaxEnv(gymnasium.Env):
             float(reward),
             bool(terminated),
             bool(truncated),
-            {k: np.array(v) for k, v in info.items()},
+            info_to_numpy(info),
         )
 
     def render(self):
@@ -223,8 +225,8 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode, render_fps=_render_fps(env))
         self._jax_obs_space = env.observation_space(params)
         self._jax_action_space = env.action_space(params)
-        self.single_observation_space = self._jax_obs_space.to_gymnasium()
-        self.single_action_space = self._jax_action_space.to_gymnasium()
+        self.single_observation_space = gymnasium_space(self._jax_obs_space)
+        self.single_action_space = gymnasium_space(self._jax_action_space)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._key: jax.Array | None = None
@@ -279,8 +281,8 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
             (self._obs, reward, terminated, truncated, info, final_obs)
         )
         infos: dict[str, Any] = {}
-        for name, value in info.items():
-            infos[name] = np.array(value)
+        for name, value in info_to_numpy(info).items():
+            infos[name] = value
             infos[f"_{name}"] = info_mask.copy()
         terminated, truncated = np.array(terminated), np.array(truncated)
         if final_obs is not None:
@@ -292,8 +294,8 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
                     objects[i] = index(final, i)
                 infos["final_obs"], infos["_final_obs"] = objects, done
                 final_info = {}
-                for name, value in info.items():
-                    final_info[name], final_info[f"_{name}"] = np.array(value), done.copy()
+                for name, value in info_to_numpy(info).items():
+                    final_info[name], final_info[f"_{name}"] = value, done.copy()
                 infos["final_info"], infos["_final_info"] = final_info, done.copy()
         return (
             to_numpy(obs, self.observation_space, batched=True),
