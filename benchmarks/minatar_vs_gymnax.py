@@ -1,12 +1,15 @@
 """Rollout throughput of Breakout-, Freeway- and Asterix-MinAtar: jaxenvs beside gymnax, one process.
 
     python benchmarks/minatar_vs_gymnax.py [--num-envs 1024] [--steps 200] [--repeats 5] [--ids ...]
+    XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1" \
+        python benchmarks/minatar_vs_gymnax.py --clock cpu        # steps per CPU-second, one core
 
 Scheme, the same for every row: a jitted `lax.scan` of `--steps` steps over `--num-envs`
 envs; per step one `randint` draws the whole batch's actions (uniform over the env's own
 action set) and one key is split into per-env keys; the final state and the reward sum are
 returned so that no work is dead code. Compile time is measured apart; the figure is the
-median of `--repeats` timed runs.
+median of `--repeats` timed runs, the rows of one game taking turns run by run (so that a
+change in the machine's load hits them alike).
 
 Rows:
 - `gymnax`: `jax.vmap(env.step)` (gymnax's step resets every env at every step); its defaults
@@ -69,17 +72,20 @@ def vec_rollout(venv, params, num_steps: int):
     return jax.jit(run)
 
 
-def time_rollout(fn, repeats: int) -> tuple[float, float]:
-    """(median seconds of a run, compile seconds)."""
-    t0 = time.perf_counter()
-    jax.block_until_ready(fn(jax.random.key(0)))
-    compile_seconds = time.perf_counter() - t0
-    times = []
-    for i in range(repeats):
+def time_interleaved(fns: dict, repeats: int, clock=time.perf_counter) -> dict[str, tuple[float, float]]:
+    """{name: (median seconds of a run, compile seconds)}; the timed runs of the rows take
+    turns, so that a change in the machine's load hits every row alike."""
+    compile_seconds, times = {}, {name: [] for name in fns}
+    for name, fn in fns.items():
         t0 = time.perf_counter()
-        jax.block_until_ready(fn(jax.random.key(i + 1)))
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), compile_seconds
+        jax.block_until_ready(fn(jax.random.key(0)))
+        compile_seconds[name] = time.perf_counter() - t0
+    for i in range(repeats):
+        for name, fn in fns.items():
+            t0 = clock()
+            jax.block_until_ready(fn(jax.random.key(i + 1)))
+            times[name].append(clock() - t0)
+    return {name: (statistics.median(times[name]), compile_seconds[name]) for name in fns}
 
 
 def rollouts(env_id: str, num_envs: int, num_steps: int):
@@ -99,17 +105,21 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--ids", nargs="*", default=list(GAMES))
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="cpu: this process's CPU time (steadier on a shared machine; run with XLA on one "
+                             "thread for a per-core figure)")
     args = parser.parse_args()
-    print(f"{jax.devices()[0].platform}, {args.num_envs} envs x {args.steps} steps, median of {args.repeats}")
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
+    print(f"{jax.devices()[0].platform}, {args.num_envs} envs x {args.steps} steps, median of {args.repeats}, "
+          f"{args.clock} clock")
     print(f"{'env':20} {'library':14} {'steps/s':>14} {'compile s':>10} {'vs gymnax':>10}")
     for env_id in args.ids:
+        results = time_interleaved(dict(rollouts(env_id, args.num_envs, args.steps)), args.repeats, clock)
         baseline = None
-        for library, fn in rollouts(env_id, args.num_envs, args.steps):
-            seconds, compile_seconds = time_rollout(fn, args.repeats)
+        for library, (seconds, compile_seconds) in results.items():
             rate = args.num_envs * args.steps / seconds
             baseline = rate if baseline is None else baseline
             print(f"{env_id:20} {library:14} {rate:14,.0f} {compile_seconds:10.2f} {rate / baseline:9.2f}x", flush=True)
-
 
 if __name__ == "__main__":
     main()
