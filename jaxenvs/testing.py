@@ -70,14 +70,21 @@ def check_env(
     # step: jit compiles once across calls; types; stable info
     traced = chex.assert_max_traces(env.step, n=1)
     step = jax.jit(traced)
+
+    @jax.jit
+    def random_step(key, state):
+        k_act, k_step = jax.random.split(key)
+        out = traced(k_step, state, act_space.sample(k_act), params)
+        return out, obs_space.contains(out[0])
+
     keys = jax.random.split(jax.random.key(seed + 1), num_steps)
     info_structure = None
     for i in range(num_steps):
-        k_act, k_step = jax.random.split(keys[i])
-        action = act_space.sample(k_act)
-        obs, state, reward, terminated, truncated, info = step(k_step, state, action, params)
+        (obs, state, reward, terminated, truncated, info), obs_ok = random_step(keys[i], state)
         where = f"{name}.step (step {i})"
-        _check_obs(obs_space, obs, where)
+        assert bool(obs_ok), f"{where}: observation {obs!r} is not in {obs_space!r}"
+        if i == 0:
+            _check_obs(obs_space, obs, where)
         assert jnp.shape(reward) == () and jnp.asarray(reward).dtype == jnp.float32, (
             f"{where}: reward must be a float32 scalar, got {jnp.asarray(reward).dtype}{jnp.shape(reward)}"
         )
@@ -96,7 +103,7 @@ def check_env(
             )
         if (bool(terminated) or bool(truncated)) and "final_observation" not in info:
             # a raw env (no auto-reset) is undefined past the end of an episode, as in gymnasium
-            obs, state = reset(k_act, params)
+            obs, state = reset(keys[i], params)
     chex.clear_trace_counter()
 
     # determinism of step
@@ -143,7 +150,8 @@ def check_env(
         o, s, r, te, tr, inf = env.step(ks, s, act_space.sample(ka), params)
         return s, (r, te, tr)
 
-    _, (rewards, _, _) = jax.jit(lambda s, ks: jax.lax.scan(body, s, ks))(state, keys[:16])
+    scan_keys = jax.random.split(jax.random.key(seed + 6), 16)
+    _, (rewards, _, _) = jax.jit(lambda s, ks: jax.lax.scan(body, s, ks))(state, scan_keys)
     assert rewards.shape == (16,), f"{name}: a lax.scan rollout failed"
 
     if check_render:
