@@ -34,6 +34,7 @@ import numpy as np
 import jaxenvs
 from jaxenvs.parity import _gymnasium as gym_utils
 from jaxenvs.parity.harness import (
+    P_THRESHOLD,
     Check,
     ParityResult,
     Reference,
@@ -108,9 +109,8 @@ def _sample_both(
 
     Support: every JAX outcome must be one the reference can produce from that case, taken
     from the reference itself (`support(ref, state, action)`: its transition table, or every
-    branch of its random draws), not from its finite sample. Frequencies: the harness's
-    two-sample chi-square, the case being part of the outcome so that one test compares every
-    conditional distribution."""
+    branch of its random draws), not from its finite sample. Frequencies: a chi-square
+    stratified by case (`_stratified_chi_square`)."""
     ref_samples = []
     for state, action in cases:
         for _ in range(n_per):
@@ -132,7 +132,40 @@ def _sample_both(
         detail=(f"outside: {sorted(set(outside), key=str)[:3]}" if outside
                 else f"{len(allowed)} outcomes the reference can produce"),
     )
-    return [support_check, chi_square_check(label, jax_samples, ref_samples)[1]]
+    return [support_check, _stratified_chi_square(f"{label} frequencies", jax_samples, ref_samples)]
+
+
+def _stratified_chi_square(name: str, jax_samples: Sequence[tuple], ref_samples: Sequence[tuple]) -> Check:
+    """Two-sample chi-square of outcome frequencies, one contingency table per case (the
+    first two entries of each sample), summed: statistic and degrees of freedom add up.
+
+    Pooling every case into one table would count the per-case totals, equal by design, as
+    degrees of freedom, and make the test conservative. Within a case, outcomes with fewer
+    than 10 samples in all are pooled, as in the harness's `chi_square_check`."""
+    from scipy import stats
+
+    by_case: dict[tuple, list[dict]] = {}
+    for side, samples in enumerate((jax_samples, ref_samples)):
+        for x in samples:
+            counts = by_case.setdefault(x[:2], [{}, {}])[side]
+            counts[x[2:]] = counts.get(x[2:], 0) + 1
+    statistic, dof = 0.0, 0
+    for jax_counts, ref_counts in by_case.values():
+        outcomes = sorted(set(jax_counts) | set(ref_counts), key=lambda o: jax_counts.get(o, 0) + ref_counts.get(o, 0))
+        bins, acc = [], [0, 0]
+        for o in outcomes:
+            acc = [acc[0] + jax_counts.get(o, 0), acc[1] + ref_counts.get(o, 0)]
+            if sum(acc) >= 10:
+                bins.append(acc)
+                acc = [0, 0]
+        if sum(acc) and bins:
+            bins[-1] = [bins[-1][0] + acc[0], bins[-1][1] + acc[1]]
+        if len(bins) >= 2:
+            statistic += float(stats.chi2_contingency(np.array(bins).T, correction=False)[0])
+            dof += len(bins) - 1
+    p = float(stats.chi2.sf(statistic, dof)) if dof else 1.0
+    return Check(name, len(jax_samples), p, P_THRESHOLD, p >= P_THRESHOLD, kind="p-value",
+                 detail=f"chi-square stratified by case: {statistic:.1f} on {dof} degrees of freedom")
 
 
 def _table_support(outcome: Callable[[tuple], tuple]) -> Callable[[Any, Any, int], set]:
@@ -287,7 +320,7 @@ def _frozen_lake(env_id: str, scale: float, seed: int) -> list[Check]:
     desc = params.desc
     num_cells = len(desc) * len(desc[0])
     live = [s for s in range(num_cells) if desc[s // len(desc[0])][s % len(desc[0])] in "SF"]
-    n_per = max(20, int(150 * scale))
+    n_per = max(60, int(150 * scale))
 
     # deterministic: every (cell, action) without slipping; then random-policy runs
     dry_env, dry_params = _raw(env_id, is_slippery=False)
@@ -335,7 +368,7 @@ def _cliff_walking(env_id: str, scale: float, seed: int) -> list[Check]:
     if params.is_slippery:
         ref = _unwrapped_reference(env_id, seed)
         checks += _cell_distribution("slippery step", env, params, ref, State, range(48),
-                                     max(20, int(120 * scale)), seed)
+                                     max(40, int(120 * scale)), seed)
     else:
         ref = _unwrapped_reference(env_id, seed)
         checks += _cell_exact("step", env, params, ref, State, 48, seed)
@@ -427,7 +460,7 @@ def _taxi(env_id: str, scale: float, seed: int) -> list[Check]:
     states = rng.choice(500, size=max(25, int(250 * scale)), replace=False)
     checks += _sample_both(
         "rainy step", rain_env, rain_params, ref, [((int(s), False), a) for s in states for a in range(4)],
-        max(20, int(60 * scale)), seed + 1, inject=inject,
+        max(40, int(60 * scale)), seed + 1, inject=inject,
         to_jax=_taxi_batch,
         ref_outcome=lambda r, out: (int(out[0]), float(out[1]), round(float(out[4]["prob"]), 6)),
         jax_outcome=lambda out, i: (int(out[0][i]), float(out[2][i]), round(float(out[5]["prob"][i]), 6)),
@@ -443,7 +476,7 @@ def _taxi(env_id: str, scale: float, seed: int) -> list[Check]:
     picked = rng.choice(aboard, size=max(20, int(100 * scale)), replace=False)
     checks += _sample_both(
         "fickle step", fickle_env, fickle_params, ref, [((int(s), True), a) for s in picked for a in range(6)],
-        max(10, int(40 * scale)), seed + 2, inject=inject,
+        max(20, int(40 * scale)), seed + 2, inject=inject,
         to_jax=_taxi_batch,
         ref_outcome=fickle_outcome,
         jax_outcome=lambda out, i: (int(out[0][i]), float(out[2][i]), bool(out[1].fickle_step[i])),
