@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
+from bsuite_test_helpers import check_env
 
 import jaxenvs
 from jaxenvs.envs.bsuite import mnist_data
 from jaxenvs.registry import spec
-from jaxenvs.testing import check_env
 
 sweep = pytest.importorskip("bsuite.sweep")
 
