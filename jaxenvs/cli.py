@@ -69,6 +69,25 @@ def cmd_parity(args: argparse.Namespace) -> int:
     return 0 if all(r.passed or r.skipped for r in results) else 1
 
 
+def _report_skip(env_id: str, extra: str | None, run_all: bool) -> str | None:
+    """Why `jaxenvs report` does not roll `env_id` out, or None: an adapter's library missing;
+    unless `--all`, an id that downloads data or compiles for minutes on a CPU."""
+    import importlib.util
+
+    from jaxenvs.adapters.registration import LIBRARIES, NEEDS_DOWNLOAD, SLOW_TO_COMPILE
+
+    library = LIBRARIES.get(extra or "")
+    if library is not None and importlib.util.find_spec(library) is None:
+        return f'needs pip install "jaxenvs[{extra}]"'
+    if run_all:
+        return None
+    if env_id in NEEDS_DOWNLOAD:
+        return f"skipped: {NEEDS_DOWNLOAD[env_id]} (--all runs it)"
+    if env_id in SLOW_TO_COMPILE:
+        return f"skipped: {SLOW_TO_COMPILE[env_id]}; run `jaxenvs bench {env_id}` (or report --all)"
+    return None
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
@@ -78,6 +97,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     from jaxenvs.registry import spec
 
     ids = _select(args.ids, args.family)
+    sweeps = [i for i in ids if i.startswith("bsuite/")]
+    if sweeps and not args.ids and not args.sweeps:
+        # bsuite's experiment ids are settings of the base envs reported above them
+        ids = [i for i in ids if not i.startswith("bsuite/")]
+    else:
+        sweeps = []
     rows = []
     failed = False
     with _progress() as progress:
@@ -85,9 +110,13 @@ def cmd_report(args: argparse.Namespace) -> int:
         for env_id in ids:
             progress.update(task, description=f"report {env_id}")
             s = spec(env_id)
+            skip = _report_skip(env_id, s.extra, args.all)
             try:
-                tp = rollout_throughput(env_id, num_envs=args.num_envs, num_steps=args.num_steps, repeats=3)
-                speed, compile_s = f"{tp.steps_per_second / 1e6:.2f}M", f"{tp.compile_seconds:.1f}"
+                if skip is not None:
+                    speed, compile_s = skip, "-"
+                else:
+                    tp = rollout_throughput(env_id, num_envs=args.num_envs, num_steps=args.num_steps, repeats=3)
+                    speed, compile_s = f"{tp.steps_per_second / 1e6:.2f}M", f"{tp.compile_seconds:.1f}"
             except ImportError as e:
                 speed, compile_s = f"needs {e.name}", "-"
             except FileNotFoundError:  # e.g. DataNotFoundError: a data set the user has not provided
@@ -105,7 +134,13 @@ def cmd_report(args: argparse.Namespace) -> int:
         table.add_column(col)
     for row in rows:
         table.add_row(*row)
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    if sweeps:
+        console.print(
+            f"{len(sweeps)} bsuite sweep ids (bsuite/<experiment>/<n>, settings of the bsuite envs above) "
+            "were not rolled out: `jaxenvs report --sweeps` includes them."
+        )
     return 1 if failed else 0
 
 
@@ -162,6 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-steps", type=int, default=100)
     p.add_argument("--scale", type=float, default=0.25, help="parity size (1.0 = the full suite)")
     p.add_argument("--no-parity", action="store_true")
+    p.add_argument("--sweeps", action="store_true", help="also roll out every bsuite sweep id")
+    p.add_argument("--all", action="store_true",
+                   help="also roll out the ids skipped by default (data downloads, minutes of compiling)")
     p.set_defaults(fn=cmd_report)
 
     p = sub.add_parser("bench", help="throughput of chosen envs at several batch sizes")

@@ -1,3 +1,63 @@
-"""Adapter ids, as data: `"module:attr"` strings, the libraries imported only by `make`."""
+"""Adapter ids, as data: `"module:attr"` strings, the libraries imported only by `make`.
 
-REGISTRATIONS: list[dict] = []
+The name lists are written out (generated once from brax 0.14.2, jumanji 1.1.2 and pgx 2.6.0)
+so that `import jaxenvs` and `registered_envs()` import none of the libraries;
+tests/adapters/test_registration.py checks them against the installed libraries.
+"""
+
+# brax.envs._envs keys
+BRAX_ENVS = (
+    "ant", "fast", "halfcheetah", "hopper", "humanoid", "humanoidstandup", "inverted_pendulum",
+    "inverted_double_pendulum", "pusher", "reacher", "swimmer", "walker2d",
+)
+
+# jumanji.registered_environments()
+JUMANJI_IDS = (
+    "BinPack-v2", "CVRP-v1", "Cleaner-v0", "Connector-v3", "FlatPack-v0", "Game2048-v1",
+    "GraphColoring-v1", "JobShop-v0", "Knapsack-v1", "LevelBasedForaging-v0", "MMST-v0", "Maze-v0",
+    "Minesweeper-v0", "MultiCVRP-v0", "PacMan-v1", "RobotWarehouse-v0",
+    "RubiksCube-partly-scrambled-v0", "RubiksCube-v0", "SearchAndRescue-v0", "SlidingTilePuzzle-v0",
+    "Snake-v1", "Sokoban-v0", "Sudoku-v0", "Sudoku-very-easy-v0", "TSP-v1", "Tetris-v0",
+)
+
+# pgx.available_envs()
+PGX_IDS = (
+    "2048", "animal_shogi", "backgammon", "chess", "connect_four", "gardner_chess", "go_9x9",
+    "go_19x19", "hex", "kuhn_poker", "leduc_holdem", "minatar-asterix", "minatar-breakout",
+    "minatar-freeway", "minatar-seaquest", "minatar-space_invaders", "othello", "shogi",
+    "sparrow_mahjong", "tic_tac_toe",
+)
+
+# extra -> the module whose absence means "pip install jaxenvs[extra]" (`jaxenvs report`)
+LIBRARIES = {"brax": "brax", "jumanji": "jumanji", "pgx": "pgx"}
+
+# Ids whose construction downloads data: tests leave them out, `jaxenvs report` skips them
+# unless given --all.
+NEEDS_DOWNLOAD = {
+    "jumanji/Sokoban-v0": "downloads its Boxoban levels from Hugging Face when constructed",
+}
+
+# Ids too slow to compile for `jaxenvs report`'s quick pass on a CPU (measured with
+# `jaxenvs bench`, see the adapter tests' notes); `--all` runs them anyway.
+SLOW_TO_COMPILE: dict[str, str] = {}
+
+REGISTRATIONS: list[dict] = (
+    [
+        dict(id=f"brax/{name}", entry_point="jaxenvs.adapters.brax:BraxEnv",
+             env_kwargs={"name": name}, reference=f"brax.envs.get_environment({name!r})",
+             family="brax", extra="brax")
+        for name in BRAX_ENVS
+    ]
+    + [
+        dict(id=f"jumanji/{env_id}", entry_point="jaxenvs.adapters.jumanji:JumanjiEnv",
+             env_kwargs={"env_id": env_id}, reference=f"jumanji.make({env_id!r})",
+             family="jumanji", extra="jumanji")
+        for env_id in JUMANJI_IDS
+    ]
+    + [
+        dict(id=f"pgx/{env_id}", entry_point="jaxenvs.adapters.pgx:PgxEnv",
+             env_kwargs={"env_id": env_id}, reference=f"pgx.make({env_id!r})",
+             family="pgx", extra="pgx")
+        for env_id in PGX_IDS
+    ]
+)

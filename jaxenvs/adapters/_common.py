@@ -1,0 +1,128 @@
+"""What the brax, jumanji and pgx adapters share.
+
+- `import_library`: the library, or an `ImportError` naming the extra to install;
+- `library_key`: the raw `uint32[2]` key the libraries were written for (they store keys in
+  their states, and a typed key there would not survive `flax.serialization`);
+- `strong` / `cast_like`: fixed, non-weak dtypes for every state leaf, so that `jit` traces a
+  step once and `AutoReset`'s `lax.cond` sees the same types from reset and step;
+- `space_for`: a `Box` for an array of a given shape and dtype;
+- `AdapterEnvironment`: folds a library's own truncation into `truncated`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from types import ModuleType
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import serialization
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment
+
+# An episode limit no counter reaches: the library's own end of episode applies.
+NO_LIMIT = 2**31 - 1
+
+# The info key through which `step_env` hands a library's own truncation to `step`.
+LIBRARY_TRUNCATED = "_library_truncated"
+
+
+def import_library(module: str, extra: str) -> ModuleType:
+    """`import module`, or an `ImportError` saying `pip install "jaxenvs[extra]"`."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        missing = e.name or module
+        raise ImportError(
+            f"jaxenvs' {extra} adapter needs {missing!r}, which is not installed: "
+            f'pip install "jaxenvs[{extra}]"',
+            name=missing,
+        ) from e
+
+
+def library_key(key: jax.Array) -> jax.Array:
+    """A typed key (`jax.random.key`) as raw key data; a raw key unchanged."""
+    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+        return jax.random.key_data(key)
+    return key
+
+
+def strong(tree: Any) -> Any:
+    """Every array leaf with its own dtype but no weak type (a weak leaf makes `jit` retrace)."""
+    return jax.tree_util.tree_map(lambda x: jnp.asarray(x).astype(jnp.asarray(x).dtype), tree)
+
+
+def cast_like(new: Any, old: Any, what: str) -> Any:
+    """`new`'s leaves cast to `old`'s dtypes; a clear error if the structures differ."""
+    s_new, s_old = jax.tree_util.tree_structure(new), jax.tree_util.tree_structure(old)
+    if s_new != s_old:
+        raise TypeError(
+            f"{what}: the library's state changes structure between reset and step "
+            f"({s_old} -> {s_new}); the adapter needs a fixed structure"
+        )
+    return jax.tree_util.tree_map(lambda n, o: jnp.asarray(n).astype(jnp.asarray(o).dtype), new, old)
+
+
+def space_for(shape: tuple[int, ...], dtype: Any) -> spaces.Box:
+    """The unbounded `Box` of `shape` and `dtype` (booleans: `{False, True}`)."""
+    dtype = jnp.dtype(dtype)
+    if dtype == jnp.bool_:
+        return spaces.Box(False, True, shape=shape, dtype=jnp.bool_)
+    return spaces.Box(-np.inf, np.inf, shape=shape, dtype=dtype)
+
+
+def register_dataclass_serialization(tree: Any) -> None:
+    """Teach `flax.serialization` the plain (chex) dataclasses found in `tree`.
+
+    flax knows its own struct dataclasses, dicts, lists and named tuples; a library's
+    `chex.dataclass` state would make `serialization.to_bytes` fail. Registration is global
+    and idempotent; the handlers store each field by name.
+    """
+    seen: set[type] = set()
+
+    def visit(node: Any) -> None:
+        if dataclasses.is_dataclass(node) and not isinstance(node, type):
+            ty = type(node)
+            if ty not in seen and ty not in serialization._STATE_DICT_REGISTRY:
+                seen.add(ty)
+                names = [f.name for f in dataclasses.fields(node)]
+
+                def to_state(x, names=names):
+                    return {n: serialization.to_state_dict(getattr(x, n)) for n in names}
+
+                def from_state(x, state, names=names):
+                    restored = {
+                        n: serialization.from_state_dict(getattr(x, n), state[n]) for n in names
+                    }
+                    return dataclasses.replace(x, **restored)
+
+                serialization.register_serialization_state(ty, to_state, from_state)
+            for f in dataclasses.fields(node):
+                visit(getattr(node, f.name))
+        elif isinstance(node, dict):
+            for v in node.values():
+                visit(v)
+        elif isinstance(node, (list, tuple)):
+            for v in node:
+                visit(v)
+
+    visit(tree)
+
+
+class AdapterEnvironment(Environment):
+    """An `Environment` whose `step_env` may report the library's own truncation.
+
+    `step_env` puts a boolean under `LIBRARY_TRUNCATED` in its info; `step` removes it and
+    ors it into `truncated` (next to the `max_steps_in_episode` limit the base class adds).
+    """
+
+    def step(self, key, state, action, params=None):
+        obs, state, reward, terminated, truncated, info = super().step(key, state, action, params)
+        info = dict(info)
+        library_truncated = info.pop(LIBRARY_TRUNCATED, jnp.asarray(False))
+        truncated = jnp.logical_or(truncated, library_truncated)
+        return obs, state, reward, terminated, truncated, info

@@ -1,0 +1,176 @@
+"""brax tasks through the jaxenvs interface: `brax/<name>` for every env in brax's registry.
+
+Reference: `brax.envs.get_environment(name, backend=...)` (brax >= 0.12), used bare: none of
+brax's training wrappers. brax's own `create` stacks an `EpisodeWrapper` (whose time limit
+sets `done` with no trace of why) and an `AutoResetWrapper` (which restarts every episode from
+the first episode's cached initial state and overwrites the terminal observation). Here:
+
+- `terminated` is brax's `done`; `truncated` is `state.time >= params.max_steps_in_episode`
+  (default 1000, brax's `episode_length`). They stay apart, and jaxenvs' `AutoReset` keeps the
+  terminal observation in `info["final_observation"]`.
+- every reset calls brax's `reset` with the key it is given, so each episode starts from a
+  fresh random state (`AutoReset` passes a new key per episode);
+- `params.backend` (static) picks the physics pipeline: "spring" by default, the cheapest to
+  compile and run on a CPU, where the env supports it; "generalized" for swimmer, which
+  supports nothing else; "positional", "generalized" or "mjx" (needs MuJoCo MJX) on request,
+  e.g. `jaxenvs.make("brax/ant", backend="generalized")`. The brax env for each backend is built
+  on first use.
+- the action space is a `Box` over the actuators' control range (`sys.actuator.ctrl_range`);
+  for the envs that rescale an action from [-1, 1] to that range themselves (humanoid,
+  humanoidstandup, inverted_pendulum, pusher) and for envs without actuators (fast) it is
+  [-1, 1]. An action outside the box is passed on and clipped to the control range by brax's
+  actuator model.
+- brax returns a weakly typed `done` and `reward` (Python floats) from `step` but strongly
+  typed ones from `reset`, which makes a jitted step trace twice and `AutoReset`'s `lax.cond`
+  disagree; every state leaf is cast to the dtype it had at reset.
+- `info["metrics"]` holds brax's per-step metrics (the same keys at every step).
+- `render` draws a side view (x right, z up) of the bodies and their links, centred on the
+  first body; brax's own renderer needs MuJoCo's, which is not jit-able.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import rendering, spaces
+from jaxenvs.adapters._common import (
+    AdapterEnvironment,
+    cast_like,
+    import_library,
+    library_key,
+    space_for,
+    strong,
+)
+from jaxenvs.environment import EnvParams, EnvState
+
+# brax envs that map an action in [-1, 1] onto the control range in their own `step`; a
+# test reads brax's source to keep this list true.
+RESCALES_ACTIONS = ("humanoid", "humanoidstandup", "inverted_pendulum", "pusher")
+
+# Backends an env accepts other than the default (others raise in brax's constructor).
+ONLY_BACKEND = {"swimmer": "generalized"}
+DEFAULT_BACKEND = "spring"
+BACKENDS = ("spring", "positional", "generalized", "mjx")
+
+
+@struct.dataclass
+class BraxParams(EnvParams):
+    max_steps_in_episode: int = 1000
+    backend: str = struct.field(pytree_node=False, default=DEFAULT_BACKEND)  # physics pipeline
+
+
+@struct.dataclass
+class BraxState(EnvState):
+    # brax.envs.State: pipeline_state (positions, velocities, contacts of the bodies), obs,
+    # reward, done (float, 1.0 when terminated), metrics (dict of float scalars), info
+    brax_state: Any
+
+
+class BraxEnv(AdapterEnvironment):
+    """brax env `name` (a key of `brax.envs._envs`); `brax_kwargs` go to its constructor."""
+
+    def __init__(self, name: str, **brax_kwargs: Any):
+        self._envs_module = import_library("brax.envs", "brax")
+        registry = self._envs_module._envs
+        if name not in registry:
+            raise ValueError(f"brax has no env {name!r}; it has: {', '.join(sorted(registry))}")
+        self._brax_name = name
+        self._brax_kwargs = dict(brax_kwargs)
+        self._built: dict[str, Any] = {}
+        self._obs_shapes: dict[str, Any] = {}
+
+    @property
+    def name(self) -> str:
+        return f"brax/{self._brax_name}"
+
+    def brax_env(self, backend: str | None = None) -> Any:
+        """The bare brax env for `backend` (default: this env's default backend)."""
+        backend = self.default_params.backend if backend is None else backend
+        if backend not in BACKENDS:
+            raise ValueError(f"{self.name}: backend must be one of {BACKENDS}, got {backend!r}")
+        if backend not in self._built:
+            self._built[backend] = self._envs_module.get_environment(
+                self._brax_name, backend=backend, **self._brax_kwargs
+            )
+        return self._built[backend]
+
+    @property
+    def default_params(self) -> BraxParams:
+        return BraxParams(backend=ONLY_BACKEND.get(self._brax_name, DEFAULT_BACKEND))
+
+    # --- spaces -----------------------------------------------------------------------
+    def _obs_shape(self, backend: str) -> Any:
+        if backend not in self._obs_shapes:
+            env = self.brax_env(backend)
+            state = jax.eval_shape(env.reset, jax.ShapeDtypeStruct((2,), jnp.uint32))
+            self._obs_shapes[backend] = state.obs
+        return self._obs_shapes[backend]
+
+    def observation_space(self, params: BraxParams | None = None) -> spaces.Space:
+        params = self.default_params if params is None else params
+        shape = self._obs_shape(params.backend)
+        if isinstance(shape, dict):
+            return spaces.Dict(
+                {k: space_for(v.shape, jnp.float32) for k, v in sorted(shape.items())}
+            )
+        return space_for(shape.shape, jnp.float32)
+
+    def action_space(self, params: BraxParams | None = None) -> spaces.Box:
+        params = self.default_params if params is None else params
+        env = self.brax_env(params.backend)
+        size = int(env.action_size)
+        sys = getattr(env, "sys", None)
+        if sys is None or self._brax_name in RESCALES_ACTIONS or sys.actuator.ctrl_range.shape[0] != size:
+            return spaces.Box(-1.0, 1.0, shape=(size,), dtype=jnp.float32)
+        ctrl = np.asarray(sys.actuator.ctrl_range, dtype=np.float64)
+        return spaces.Box(ctrl[:, 0], ctrl[:, 1], shape=(size,), dtype=jnp.float32)
+
+    # --- transitions ------------------------------------------------------------------
+    @staticmethod
+    def _observe(brax_state: Any) -> Any:
+        obs = brax_state.obs
+        if isinstance(obs, dict):
+            return {k: jnp.asarray(v, jnp.float32) for k, v in sorted(obs.items())}
+        return jnp.asarray(obs, jnp.float32)
+
+    def reset_env(self, key: jax.Array, params: BraxParams) -> tuple[Any, BraxState]:
+        brax_state = strong(self.brax_env(params.backend).reset(library_key(key)))
+        return self._observe(brax_state), BraxState(time=jnp.zeros((), jnp.int32), brax_state=brax_state)
+
+    def step_env(
+        self, key: jax.Array, state: BraxState, action: jax.Array, params: BraxParams
+    ) -> tuple[Any, BraxState, jax.Array, jax.Array, dict[str, Any]]:
+        del key  # brax keeps the randomness it needs in its state
+        action = jnp.asarray(action, jnp.float32)
+        # a copy of `metrics`: brax's step updates that dict in place
+        previous = state.brax_state.replace(metrics=dict(state.brax_state.metrics))
+        brax_state = self.brax_env(params.backend).step(previous, action)
+        brax_state = cast_like(brax_state, state.brax_state, self.name)
+        state = BraxState(time=state.time + 1, brax_state=brax_state)
+        terminated = brax_state.done > 0.5
+        info = {"metrics": dict(brax_state.metrics)}
+        return self._observe(brax_state), state, brax_state.reward.astype(jnp.float32), terminated, info
+
+    # --- rendering --------------------------------------------------------------------
+    def render(self, state: BraxState, params: BraxParams | None = None) -> jax.Array:
+        params = self.default_params if params is None else params
+        size, scale = 200, 40.0  # pixels, pixels per metre
+        pos = jnp.reshape(state.brax_state.pipeline_state.x.pos, (-1, 3))
+        centre = pos[0]
+        px = size / 2 + (pos[:, 0] - centre[0]) * scale
+        pz = size * 0.75 - pos[:, 2] * scale
+        img = rendering.canvas(size, size)
+        img = rendering.rect(img, 0, size * 0.75, size, size, (200, 200, 200))  # ground, z < 0
+        sys = getattr(self.brax_env(params.backend), "sys", None)
+        parents = np.asarray(sys.link_parents) if sys is not None else np.full(pos.shape[0], -1)
+        for child, parent in enumerate(parents.tolist()):
+            if parent >= 0:
+                img = rendering.line(img, px[parent], pz[parent], px[child], pz[child], 4, (60, 60, 160))
+        for i in range(pos.shape[0]):
+            img = rendering.circle(img, px[i], pz[i], 5, (200, 60, 60))
+        return img

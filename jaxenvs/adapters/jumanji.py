@@ -1,0 +1,302 @@
+"""jumanji tasks through the jaxenvs interface: `jumanji/<id>` for every id jumanji registers.
+
+Reference: `jumanji.make(id)` (jumanji >= 1.0), used bare. jumanji's own gym wrapper reports
+every LAST step as `done` and its jumanji-to-gym wrapper calls terminations truncations; here:
+
+- `terminated` is a LAST step whose discount is 0 (for every agent, in multi-agent tasks); a
+  LAST step with a non-zero discount is jumanji's time limit and gives `truncated`. On top,
+  `params.max_steps_in_episode` truncates too; by default it never fires (jumanji's own
+  `time_limit` applies). Note that most jumanji 1.1 tasks with a time limit (Snake, Maze,
+  Cleaner, MMST, PacMan, RobotWarehouse, RubiksCube, SlidingTilePuzzle, Tetris,
+  SearchAndRescue) end it with discount 0, i.e. jumanji calls it a termination, and so does
+  this adapter by default; only LevelBasedForaging and Connector return a truncation.
+  `time_limit_truncates=True` (static) reports a LAST step at `step_count >= time_limit` as a
+  truncation instead (also when the task ended by its rules on that very step).
+- observations are dicts: a jumanji observation (a named tuple, possibly of named tuples or
+  dataclasses) becomes a dict of dicts with the same field names; `action_mask` is moved out
+  of the observation into `info["action_mask"]`, and `env.action_mask(state)` gives the mask
+  of any state (a reset one too: under `AutoReset`, `info["action_mask"]` belongs to
+  `final_observation`). `flat=True` (a static param) gives one float32 vector instead: the
+  leaves in sorted key order, each raveled.
+- the spaces are jumanji's specs converted: `DiscreteArray` -> `Discrete`,
+  `MultiDiscreteArray` (and an integer `BoundedArray` starting at 0) -> `MultiDiscrete`, other
+  `BoundedArray`s -> `Box` with their bounds, `Array` -> an unbounded `Box`, nested specs ->
+  `Dict` (keys sorted). Specs are properties in jumanji >= 0.3 and methods before; both work.
+  Observations are cast to the spec's dtypes. Where jumanji's observations break its own
+  spec, the space is corrected (`OBSERVATION_SPEC_FIXES`: TSP's `position` is -1 at reset).
+- MultiDiscrete actions stay vectors; `joint_action=True` (static) gives a `Discrete` over
+  every combination instead (row-major, as `jnp.ravel_multi_index`), with the matching joint
+  `action_mask` (a mask over every combination when jumanji's mask has the action's shape, or
+  the product of the per-component masks when it has one row per component). Refused above
+  2**22 combinations (use the vector form).
+- the reward is a float32 scalar; multi-agent tasks that return one reward per agent give
+  their sum (the team's reward) and the vector in `info["agent_rewards"]`.
+- `info["extras"]` holds jumanji's `timestep.extras` (the same keys at every step).
+- reset uses the key it is given, so two episodes start from different states wherever
+  jumanji's generator is random. jumanji keeps its own key in its state for what happens
+  during an episode; the step key is not used.
+- an invalid action is passed to jumanji, which handles it as that task defines (for some,
+  e.g. BinPack, it ends the episode; out-of-range indices are clamped by JAX's indexing).
+- jumanji's state is a `chex.dataclass`; its class is registered with `flax.serialization`
+  so that states round-trip.
+- Sokoban-v0 downloads its levels (Hugging Face) when constructed; jaxenvs' tests leave it
+  out, and `jaxenvs report` skips it unless asked.
+- `render` is not provided: jumanji renders with matplotlib, which is not jit-able; call
+  `env.unwrapped.jumanji_env.render(state.jumanji_state)` outside jit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.adapters._common import (
+    LIBRARY_TRUNCATED,
+    NO_LIMIT,
+    AdapterEnvironment,
+    cast_like,
+    import_library,
+    library_key,
+    register_dataclass_serialization,
+    space_for,
+    strong,
+)
+from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.wrappers.observation import _flat_bounds, _flat_size
+
+MAX_JOINT_ACTIONS = 2**22
+
+
+@struct.dataclass
+class JumanjiParams(EnvParams):
+    max_steps_in_episode: int = NO_LIMIT
+    flat: bool = struct.field(pytree_node=False, default=False)  # one float32 vector observation
+    joint_action: bool = struct.field(pytree_node=False, default=False)  # Discrete over combinations
+    # report a LAST step at jumanji's `time_limit` as a truncation, whatever its discount
+    time_limit_truncates: bool = struct.field(pytree_node=False, default=False)
+
+
+@struct.dataclass
+class JumanjiState(EnvState):
+    # the jumanji env's state (a chex dataclass; holds jumanji's own key)
+    jumanji_state: Any
+    # bool[...]: jumanji's action mask of the current observation (None if the task has none)
+    action_mask: Any = None
+
+
+def _spec(env: Any, name: str) -> Any:
+    """A spec that is a property (jumanji >= 0.3) or a method (before)."""
+    value = getattr(env, name)
+    return value() if callable(value) and not hasattr(value, "_specs") else value
+
+
+def spec_to_space(spec: Any, specs: Any) -> spaces.Space:
+    """The jaxenvs space of a jumanji spec (see the module docstring for the mapping)."""
+    if isinstance(spec, specs.DiscreteArray):
+        return spaces.Discrete(int(spec.num_values), dtype=spec.dtype)
+    if isinstance(spec, specs.MultiDiscreteArray):
+        return spaces.MultiDiscrete(np.asarray(spec.num_values), dtype=spec.dtype)
+    if isinstance(spec, specs.BoundedArray):
+        dtype = jnp.dtype(spec.dtype)
+        if dtype == jnp.bool_:
+            return spaces.Box(False, True, shape=spec.shape, dtype=jnp.bool_)
+        low = np.broadcast_to(np.asarray(spec.minimum, np.float64), spec.shape)
+        high = np.broadcast_to(np.asarray(spec.maximum, np.float64), spec.shape)
+        return spaces.Box(low, high, shape=spec.shape, dtype=dtype)
+    if isinstance(spec, specs.Array):
+        return space_for(tuple(spec.shape), spec.dtype)
+    children = {k: v for k, v in vars(spec).items() if isinstance(v, specs.Spec) and not k.startswith("_")}
+    return spaces.Dict({k: spec_to_space(v, specs) for k, v in sorted(children.items())})
+
+
+def to_dict(obs: Any) -> Any:
+    """A jumanji observation (named tuples, dataclasses, arrays) as nested dicts of arrays."""
+    if isinstance(obs, tuple) and hasattr(obs, "_asdict"):
+        return {k: to_dict(v) for k, v in sorted(obs._asdict().items())}
+    if dataclasses.is_dataclass(obs) and not isinstance(obs, type):
+        return {f.name: to_dict(getattr(obs, f.name)) for f in sorted(dataclasses.fields(obs), key=lambda f: f.name)}
+    if isinstance(obs, dict):
+        return {k: to_dict(v) for k, v in sorted(obs.items())}
+    return obs
+
+
+def episode_end(is_last: jax.Array, discount: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """(terminated, truncated) of a jumanji step: a LAST step ends in a termination when every
+    agent's discount is 0, else (jumanji's time limit) in a truncation."""
+    terminated = is_last & jnp.all(jnp.asarray(discount) == 0)
+    return terminated, is_last & ~terminated
+
+
+def _cast_to_space(obs: Any, space: spaces.Space) -> Any:
+    if isinstance(space, spaces.Dict):
+        return {k: _cast_to_space(obs[k], s) for k, s in space.spaces.items()}
+    return jnp.asarray(obs).astype(space.dtype)
+
+
+def _flatten(obs: Any) -> jax.Array:
+    return jnp.concatenate([jnp.ravel(x).astype(jnp.float32) for x in jax.tree_util.tree_leaves(obs)])
+
+
+def _tsp_position_starts_at_minus_one(obs_space: spaces.Dict) -> spaces.Dict:
+    # TSP's reset sets `position` to -1 (no city yet); its spec says [0, num_cities)
+    n = obs_space["position"].n
+    return spaces.Dict(dict(obs_space.spaces, position=spaces.Box(-1, n - 1, shape=(), dtype=jnp.int32)))
+
+
+# Observation specs of jumanji 1.1.2 that its observations break, corrected (by env class
+# name); tests check that each correction is still needed.
+OBSERVATION_SPEC_FIXES = {"TSP": _tsp_position_starts_at_minus_one}
+
+
+def _as_multi_discrete(space: spaces.Space) -> spaces.Space:
+    """An integer `Box` from 0 (jumanji's integer `BoundedArray` actions) as `MultiDiscrete`."""
+    if (
+        isinstance(space, spaces.Box)
+        and jnp.issubdtype(space.dtype, jnp.integer)
+        and space.shape
+        and (space.low == 0).all()
+        and np.isfinite(space.high).all()
+    ):
+        return spaces.MultiDiscrete(space.high.astype(np.int64) + 1, dtype=space.dtype)
+    return space
+
+
+class JumanjiEnv(AdapterEnvironment):
+    """jumanji env `env_id` (as `jumanji.make` knows it); `jumanji_kwargs` go to `jumanji.make`."""
+
+    def __init__(self, env_id: str, **jumanji_kwargs: Any):
+        jumanji = import_library("jumanji", "jumanji")
+        self._specs = import_library("jumanji.specs", "jumanji")
+        self._types = import_library("jumanji.types", "jumanji")
+        self._env_id = env_id
+        self.jumanji_env = jumanji.make(env_id, **jumanji_kwargs)
+        obs_spec = _spec(self.jumanji_env, "observation_spec")
+        full = spec_to_space(obs_spec, self._specs)
+        self._has_mask = isinstance(full, spaces.Dict) and "action_mask" in full.spaces
+        self._obs_space = (
+            spaces.Dict({k: s for k, s in full.spaces.items() if k != "action_mask"})
+            if self._has_mask
+            else full
+        )
+        fix = OBSERVATION_SPEC_FIXES.get(type(self.jumanji_env).__name__)
+        if fix is not None:
+            self._obs_space = fix(self._obs_space)
+        self._vector_action_space = _as_multi_discrete(
+            spec_to_space(_spec(self.jumanji_env, "action_spec"), self._specs)
+        )
+        state, timestep = jax.eval_shape(self.jumanji_env.reset, jax.ShapeDtypeStruct((2,), jnp.uint32))
+        self._agent_rewards = tuple(timestep.reward.shape) != ()
+        # the time limit, where jumanji has one and counts steps in its state
+        limit = getattr(self.jumanji_env, "time_limit", None)
+        self._time_limit = limit if isinstance(limit, int) and hasattr(state, "step_count") else None
+        register_dataclass_serialization(state)
+
+    @property
+    def name(self) -> str:
+        return f"jumanji/{self._env_id}"
+
+    @property
+    def default_params(self) -> JumanjiParams:
+        return JumanjiParams()
+
+    # --- spaces -----------------------------------------------------------------------
+    def observation_space(self, params: JumanjiParams | None = None) -> spaces.Space:
+        params = self.default_params if params is None else params
+        if params.flat:
+            low, high = _flat_bounds(self._obs_space)
+            return spaces.Box(low, high, shape=(_flat_size(self._obs_space),), dtype=jnp.float32)
+        return self._obs_space
+
+    def action_space(self, params: JumanjiParams | None = None) -> spaces.Space:
+        params = self.default_params if params is None else params
+        space = self._vector_action_space
+        if not params.joint_action:
+            return space
+        if not isinstance(space, spaces.MultiDiscrete):
+            raise ValueError(f"{self.name}: joint_action needs MultiDiscrete actions, not {space}")
+        n = math.prod(int(v) for v in space.nvec.ravel())
+        if n > MAX_JOINT_ACTIONS:
+            raise ValueError(
+                f"{self.name}: joint_action would give {n:,} actions (over {MAX_JOINT_ACTIONS:,}); "
+                "use the MultiDiscrete actions"
+            )
+        return spaces.Discrete(n, dtype=space.dtype)
+
+    # --- observations, actions and masks ------------------------------------------------
+    def _observe(self, observation: Any, params: JumanjiParams) -> tuple[Any, Any]:
+        """(the jaxenvs observation, jumanji's action mask or None)."""
+        obs = to_dict(observation)
+        mask = jnp.asarray(obs.pop("action_mask"), jnp.bool_) if self._has_mask else None
+        obs = _cast_to_space(obs, self._obs_space)
+        if params.flat:
+            obs = _flatten(obs)
+        return obs, mask
+
+    def action_mask(self, state: JumanjiState, params: JumanjiParams | None = None) -> jax.Array | None:
+        """The action mask of `state`'s observation (joint under `joint_action`); None if the
+        task has none. Under `AutoReset`, `info["action_mask"]` belongs to the observation the
+        raw step produced (`final_observation`); this gives the mask of any state, a reset one
+        included."""
+        params = self.default_params if params is None else params
+        if state.action_mask is None or not params.joint_action:
+            return state.action_mask
+        return self._joint_mask(state.action_mask)
+
+    def _joint_mask(self, mask: jax.Array) -> jax.Array:
+        nvec = tuple(int(v) for v in self._vector_action_space.nvec.ravel())
+        if mask.shape == nvec:
+            return mask.ravel()
+        if mask.ndim == 2 and mask.shape[0] == len(nvec):
+            # one row per component: a combination is legal when each component is
+            joint = jnp.ones((), jnp.bool_)
+            for i, n in enumerate(nvec):
+                joint = joint[..., None] & mask[i, :n]
+            return joint.ravel()
+        raise ValueError(f"{self.name}: cannot build a joint action mask from a mask of shape {mask.shape}")
+
+    def _to_jumanji_action(self, action: Any, params: JumanjiParams) -> Any:
+        space = self._vector_action_space
+        if params.joint_action:
+            nvec = tuple(int(v) for v in space.nvec.ravel())
+            parts = jnp.unravel_index(jnp.asarray(action), nvec)
+            return jnp.stack(parts).reshape(space.shape).astype(space.dtype)
+        return jnp.asarray(action).astype(space.dtype)
+
+    # --- transitions ------------------------------------------------------------------
+    def reset_env(self, key: jax.Array, params: JumanjiParams) -> tuple[Any, JumanjiState]:
+        jumanji_state, timestep = self.jumanji_env.reset(library_key(key))
+        obs, mask = self._observe(timestep.observation, params)
+        state = JumanjiState(time=jnp.zeros((), jnp.int32), jumanji_state=strong(jumanji_state), action_mask=mask)
+        return obs, state
+
+    def step_env(
+        self, key: jax.Array, state: JumanjiState, action: Any, params: JumanjiParams
+    ) -> tuple[Any, JumanjiState, jax.Array, jax.Array, dict[str, Any]]:
+        del key  # jumanji draws from the key in its state
+        jumanji_state, timestep = self.jumanji_env.step(
+            state.jumanji_state, self._to_jumanji_action(action, params)
+        )
+        jumanji_state = cast_like(jumanji_state, state.jumanji_state, self.name)
+        obs, mask = self._observe(timestep.observation, params)
+        is_last = timestep.step_type == self._types.StepType.LAST
+        terminated, truncated = episode_end(is_last, timestep.discount)
+        if params.time_limit_truncates and self._time_limit is not None:
+            at_limit = is_last & (jumanji_state.step_count >= self._time_limit)
+            terminated, truncated = terminated & ~at_limit, truncated | at_limit
+        reward = jnp.asarray(timestep.reward, jnp.float32)
+        info: dict[str, Any] = {"extras": strong(dict(timestep.extras))}
+        if self._agent_rewards:
+            info["agent_rewards"] = reward
+            reward = jnp.sum(reward)
+        state = JumanjiState(time=state.time + 1, jumanji_state=jumanji_state, action_mask=mask)
+        if mask is not None:
+            info["action_mask"] = self.action_mask(state, params)
+        info[LIBRARY_TRUNCATED] = truncated
+        return obs, state, reward, terminated, info

@@ -1,0 +1,68 @@
+"""Helpers shared by the adapter tests: a vmapped, logged, auto-resetting rollout."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from jaxenvs.wrappers import LogWrapper
+
+
+def logged_rollout(env, params, num_envs=4, num_steps=64, seed=0, policy=None):
+    """Run `LogWrapper(env)` (env auto-resets) under `jax.vmap` in a jitted `lax.scan`.
+
+    `policy(key, obs, state) -> action` for one env; default: samples the action space.
+    Returns the stacked `(obs, reward, terminated, truncated, info)`, leading axes
+    `[num_steps, num_envs]`.
+    """
+    logged = LogWrapper(env)
+    space = env.action_space(params)
+    if policy is None:
+        def policy(key, obs, state):
+            return space.sample(key)
+
+    def one_step(key, state, obs):
+        k_act, k_step = jax.random.split(key)
+        action = policy(k_act, obs, state)
+        obs, state, reward, terminated, truncated, info = logged.step(k_step, state, action, params)
+        return state, obs, (obs, reward, terminated, truncated, info)
+
+    def run(key):
+        k_reset, k_run = jax.random.split(key)
+        obs, state = jax.vmap(logged.reset, in_axes=(0, None))(jax.random.split(k_reset, num_envs), params)
+
+        def body(carry, k):
+            state, obs = carry
+            state, obs, out = jax.vmap(one_step)(jax.random.split(k, num_envs), state, obs)
+            return (state, obs), out
+
+        _, outs = jax.lax.scan(body, (state, obs), jax.random.split(k_run, num_steps))
+        return outs
+
+    return jax.jit(run)(jax.random.key(seed))
+
+
+def check_logged_rollout(outs):
+    """What auto-reset and the log wrapper promise, checked on a rollout's outputs."""
+    obs, reward, terminated, truncated, info = outs
+    done = np.asarray(terminated | truncated)
+    assert np.array_equal(np.asarray(info["returned_episode"]), done), "LogWrapper missed an episode end"
+    assert np.array_equal(np.asarray(info["final_terminated"]), np.asarray(terminated))
+    # the observation the episode ended on is kept; where nothing ended it is the returned one
+    for o, f in zip(jax.tree_util.tree_leaves(obs), jax.tree_util.tree_leaves(info["final_observation"])):
+        o, f = np.asarray(o), np.asarray(f)
+        assert o.shape == f.shape
+        same = (o == f).reshape(o.shape[0], o.shape[1], -1).all(-1)
+        assert same[~done].all(), "final_observation differs from obs on a step that did not end"
+    assert np.asarray(reward).dtype == np.float32
+    return done
+
+
+@pytest.fixture
+def rollout():
+    return logged_rollout
+
+
+@pytest.fixture
+def check_rollout():
+    return check_logged_rollout
