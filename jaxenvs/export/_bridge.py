@@ -97,12 +97,13 @@ def to_numpy(x: Any, space: Any, batched: bool) -> Any:
 
 
 def to_jax(x: Any, space: spaces.Space) -> Any:
-    """A numpy (or Python) value as JAX arrays of the jaxenvs `space`'s dtypes."""
+    """A numpy (or Python) value as arrays of the jaxenvs `space`'s dtypes, ready for a jitted
+    call (numpy arrays: the call transfers them, cheaper than building JAX arrays first)."""
     if isinstance(space, spaces.Dict):
         return {k: to_jax(x[k], s) for k, s in space.spaces.items()}
     if isinstance(space, spaces.Tuple):
         return tuple(to_jax(v, s) for v, s in zip(x, space.spaces))
-    return jnp.asarray(np.asarray(x), dtype=space.dtype)
+    return np.asarray(x, dtype=np.dtype(space.dtype))
 
 
 def check_discrete_actions(actions: Any, space: spaces.Space, name: str) -> None:

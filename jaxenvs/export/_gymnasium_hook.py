@@ -21,6 +21,9 @@ _TARGET = "gymnasium"
 
 
 def _register() -> None:
+    module = sys.modules.get("jaxenvs.export.gymnasium")
+    if module is not None and not hasattr(module, "register_gymnasium_envs"):
+        return  # it is importing gymnasium right now, and registers the ids once it is done
     try:
         from jaxenvs.export.gymnasium import register_gymnasium_envs
 

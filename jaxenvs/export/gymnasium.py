@@ -318,3 +318,7 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
     def state(self) -> Any:
         """The current batched JAX state (for inspection; do not mutate)."""
         return self._state
+
+
+# importing this module directly (before gymnasium was imported) registers the ids too
+register_gymnasium_envs()

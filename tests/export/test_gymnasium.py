@@ -41,9 +41,20 @@ def test_import_jaxenvs_does_not_import_gymnasium_but_registers_when_it_is_impor
         "assert obs.shape == (4,)\n"
         "print(len(ids))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-W", "error::UserWarning", "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert int(out.stdout.split()[-1]) >= 2
+
+
+def test_importing_the_export_module_first_registers_too():
+    # jaxenvs.export.gymnasium imports gymnasium itself, so the hook fires mid-import
+    code = (
+        "from jaxenvs.export.gymnasium import JaxEnv\n"
+        "import gymnasium\n"
+        "assert 'jaxenvs/CartPole-v1' in gymnasium.registry\n"
+    )
+    out = subprocess.run([sys.executable, "-W", "error::UserWarning", "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
 
 
 def test_every_registered_id_reaches_gymnasium():
