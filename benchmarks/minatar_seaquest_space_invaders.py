@@ -7,9 +7,9 @@ auto-reset (jaxenvs' `make` default, gymnax's step always resets), random action
 one `randint` per step for the whole batch, per-env keys split from one key per step; the
 final state is returned so no work is dead code. Compile time is reported apart; the figure
 is the median of `--repeats` timed runs (wall clock; `--cpu-time` times the process's CPU
-instead, steadier on a shared machine). gymnax's `Seaquest-MinAtar` is its own, partial
-version (its docs call it incomplete), so Seaquest is also set against the other MinAtar
-games in both libraries.
+instead, steadier on a shared machine). Seaquest is set against gymnax's own
+`Seaquest-MinAtar` (gymnax 1.0.1; not checked against MinAtar here) and against the cost of
+the other MinAtar games in both libraries.
 """
 
 from __future__ import annotations

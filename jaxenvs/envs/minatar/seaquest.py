@@ -23,7 +23,9 @@ behind it. One step, in MinAtar's order:
    fires a bullet in its direction (even the one that just died);
 6. enemy bullets move one cell per step; one on the player (before or after the move) ends
    the game;
-7. fish move like subs (without shooting);
+7. fish move like subs (without shooting). Here 5 and 7 are one pass over the enemies
+   (`move_enemies`, subs taking bullets before fish) followed by 6: the bullets of 6 touch
+   neither enemies nor friendly bullets;
 8. timers count down. With oxygen used up the game ends. Below the surface oxygen drops by 1;
    reaching the surface (after having left it) with no diver ends the game, else refills the
    oxygen, costs one diver (with six divers: all of them and a bonus of
@@ -52,9 +54,12 @@ never exceeded (`tests/envs/minatar/test_seaquest.py` drives the game to its den
   Spawns are `e_spawn_speed` apart, and `e_spawn_speed` and `move_speed` fall together with
   the ramp (20, 5), (19, 5), (18, 4), (17, 4), (16, 3), (15, 3), (14, 2) ... (1, 2). Long-lived
   enemies are therefore spawned far apart: maximizing over every spawn schedule and ramp path
-  (even letting the ramp jump at any step) gives at most 30 alive at the end of a step: one
-  enemy spawned at interval 5 followed, 20 steps later, by 29 spawned one per step at interval
-  2. A step adds at most one before any leaves, so 31 slots always hold the list.
+  (even letting the ramp jump any number of levels at any step) gives at most 30 alive at the
+  end of a step: one enemy spawned at interval 5 (alive 59 steps), then, 20 steps later, a
+  spawn on every step at interval 2, of which the last 29 are still alive. A step adds at
+  most one before any leaves, so 31 slots always hold the list. (The real ramp climbs one
+  level per surfacing, at most every second step, so the game stays below that; the test's
+  worst schedule, ramping as fast as surfacing allows, peaks at 29.)
 - enemy bullets: no capacity. They never interact with each other, so they are kept as a
   grid per direction, `e_bullets: bool[2, 10, 10]`: MinAtar's list as a set. Its order never
   matters, nor do duplicates (two subs in one cell firing together): identical bullets move
@@ -70,10 +75,12 @@ bits 1-3 its row, bit 4 the diver's side, bits 5-7 its row, bits 8-31 a 24-bit u
 
 Differs: `last_action` starts at no-op on every reset (MinAtar keeps it across episodes of one
 `Environment` object). Inside jit an out-of-range action is clipped into the action set.
-MinAtar removes a dead object from its list by value (`list.remove`), which in a degenerate
-case (two enemy subs with identical position, direction and both timers, one of them shot
-while moving) removes the other one and steps the shot one twice; here each object is
-stepped exactly once. No such state was met in the parity runs.
+MinAtar removes a dead object from its list by value (`list.remove`, the first equal record)
+while iterating over the list, so when a list holds two identical records it can remove the
+twin and step the dead one a second time. For fish, divers and bullets that gives the same
+records (in another list order); for an enemy sub shot while moving it would step the sub's
+shot timer twice. Here each object is stepped exactly once. Such twins need two subs agreeing
+in cell, direction and both timers; the parity runs never met one.
 """
 
 from __future__ import annotations
