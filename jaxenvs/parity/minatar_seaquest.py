@@ -11,6 +11,8 @@
   `divers`, padded to the JAX capacities) and the enemy bullets as a set (see the env's
   docstring); the run fails if a rare event (six-diver bonus, surfacing without a diver,
   oxygen out, a blocked spawn, a refused pickup, ...) never happened;
+- whole episodes free-running: the random-policy and diver-collector episodes replayed from
+  the JAX reset with the reference's actions and draws, never re-injected, equal step by step;
 - the spawns by distribution: from one state with both spawn timers out and one row
   blocked, the new enemy (kind, row, side, or none) and the new diver (row, side), chi-square;
 - sticky actions: the executed action repeats the previous one as often as in MinAtar;
@@ -20,6 +22,7 @@
 from __future__ import annotations
 
 import copy
+from types import SimpleNamespace
 from typing import Any
 
 import jax
@@ -414,15 +417,36 @@ def check_spawns(num_samples: int, seed: int) -> list[Check]:
 
 def read_state_of(attrs: dict[str, Any]) -> dict[str, np.ndarray]:
     """`read_state` of a game holding `attrs` (without running one)."""
+    return read_state(SimpleNamespace(env=SimpleNamespace(**copy.deepcopy(attrs))))
 
-    class _Game:
-        pass
 
-    holder = type("Env", (), {})()
-    holder.env = _Game()
-    for k, v in attrs.items():
-        setattr(holder.env, k, copy.deepcopy(v))
-    return read_state(holder)
+# ---------------------------------------------------------------------------------------------
+# whole episodes, free-running
+
+
+def check_free_running(env: Any, params: Any, data: m.Transitions, label: str) -> Check:
+    """Episodes replayed from the JAX reset with the reference's actions and recorded draws,
+    never re-injected: every step's state (all fields, lists in order), observation, reward
+    and flag must equal the reference's. This exercises what injection cannot: the JAX spawn
+    stamps (`*_order`) and slots over whole episodes. After a mismatch the reference state
+    is injected so that one fault is counted once."""
+    act = jax.jit(lambda s, a, d: env.act(s, a, d, params))
+    fresh = env.reset(jax.random.key(0), params)[1]
+    state, bad, episodes = fresh, 0, 0
+    for i in range(len(data)):
+        draws = jax.tree_util.tree_map(jnp.asarray, draws_from_calls(data.calls[i], data.states[i]))
+        obs, state, reward, terminal = act(state, jnp.int32(data.actions[i]), draws)
+        mine, ref = from_jax(state), data.next_states[i]
+        same = all(np.array_equal(np.asarray(mine[k]), np.asarray(ref[k])) for k in ref)
+        same &= np.array_equal(np.asarray(obs), data.obs[i])
+        same &= float(reward) == data.rewards[i] and bool(terminal) == bool(data.terminals[i])
+        if not same:
+            bad += 1
+            state = to_jax(ref, params)
+        if data.terminals[i]:
+            state, episodes = fresh, episodes + 1
+    return Check(f"{label}: whole episodes from reset, free-running", len(data), float(bad), 0.0, bad == 0,
+                 kind="mismatches", detail=f"{episodes} episodes ended")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -444,6 +468,9 @@ def run(env_id: str = "Seaquest-MinAtar", scale: float = 1.0, seed: int = 0) -> 
             )
             for data in chosen.values():
                 total = data if total is None else total + data
+            if ramping:
+                for label in ("random policy", "diver collector"):
+                    result.checks.append(check_free_running(env.unwrapped, params, datasets[label][0], label))
         counts = rare_events(total)
         missed = [k for k, v in counts.items() if v == 0]
         result.checks.append(Check(
