@@ -39,6 +39,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from flax import struct
+from jax import lax
 
 from jaxenvs import rendering, spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
@@ -168,17 +169,20 @@ class Taxi(Environment[TaxiState, TaxiParams]):
         return TaxiParams()
 
     def reset_env(self, key, params):
-        u = jax.random.uniform(key, (2,))
-        index = jnp.minimum(jnp.floor(u[0] * 300).astype(jnp.int32), 299)
-        taxi, rest = jnp.divmod(index, 12)
-        pass_loc, other = jnp.divmod(rest, 3)
+        words = jax.random.bits(key, (2,), jnp.uint32)
+        # one of the 300 starts (the modulo favours some by 1 part in 14 million)
+        index = lax.rem(words[0], jnp.uint32(300)).astype(jnp.int32)
+        # index = (taxi * 4 + pass_loc) * 3 + other; all non-negative, so truncating division
+        taxi, rest = lax.div(index, 12), lax.rem(index, 12)
+        pass_loc, other = lax.div(rest, 3), lax.rem(rest, 3)
+        u = (words[1] >> 8).astype(jnp.float32) * (1.0 / (1 << 24))
         state = TaxiState(
             time=jnp.zeros((), jnp.int32),
-            taxi_row=taxi // 5,
-            taxi_col=taxi % 5,
+            taxi_row=lax.div(taxi, 5),
+            taxi_col=lax.rem(taxi, 5),
             pass_loc=pass_loc,
             dest_idx=other + (other >= pass_loc),  # any stand but the passenger's
-            fickle_step=jnp.asarray(params.fickle_passenger) & (u[1] < params.fickle_probability),
+            fickle_step=jnp.asarray(params.fickle_passenger) & (u < params.fickle_probability),
         )
         return self.get_obs(state), state
 
