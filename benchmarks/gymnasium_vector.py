@@ -41,21 +41,30 @@ def _time_steps(envs, num_envs: int, steps: int, rng: np.random.Generator) -> tu
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def measure(make, num_envs: int, steps: int, repeats: int) -> dict[str, float]:
-    """Median and best wall-clock steps/s, steps per CPU-second, and the first reset + step's
-    seconds (for jaxenvs: the compile)."""
+def measure_all(makers: dict, num_envs: int, steps: int, repeats: int) -> dict[str, dict[str, float]]:
+    """Per contender: median and best wall-clock steps/s, steps per CPU-second, and the first
+    reset + step's seconds (for jaxenvs: the compile). The contenders' timed runs interleave,
+    so a change in the machine's load hits all of them alike."""
     rng = np.random.default_rng(0)
-    start = time.perf_counter()
-    envs = make(num_envs)
-    envs.reset(seed=0)
-    envs.step(rng.integers(0, 2, size=num_envs))
-    first = time.perf_counter() - start
-    _time_steps(envs, num_envs, steps // 4 + 1, rng)  # warm-up
-    runs = [_time_steps(envs, num_envs, steps, rng) for _ in range(repeats)]
-    envs.close()
-    rates = [num_envs * steps / wall for wall, _ in runs]
-    cpu_rate = num_envs * steps * len(runs) / sum(cpu for _, cpu in runs)
-    return {"median": statistics.median(rates), "best": max(rates), "cpu": cpu_rate, "first": first}
+    envs, first = {}, {}
+    for name, make in makers.items():
+        start = time.perf_counter()
+        envs[name] = make(num_envs)
+        envs[name].reset(seed=0)
+        envs[name].step(rng.integers(0, 2, size=num_envs))
+        first[name] = time.perf_counter() - start
+        _time_steps(envs[name], num_envs, steps // 4 + 1, rng)  # warm-up
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in makers}
+    for _ in range(repeats):
+        for name in makers:
+            runs[name].append(_time_steps(envs[name], num_envs, steps, rng))
+    results = {}
+    for name in makers:
+        envs[name].close()
+        rates = [num_envs * steps / wall for wall, _ in runs[name]]
+        cpu_rate = num_envs * steps * repeats / sum(cpu for _, cpu in runs[name])
+        results[name] = {"median": statistics.median(rates), "best": max(rates), "cpu": cpu_rate, "first": first[name]}
+    return results
 
 
 CONTENDERS = {
@@ -85,8 +94,7 @@ def main() -> None:
     print("| num_envs | contender | steps/s (median) | steps/s (best) | steps per CPU-second | first reset+step (s) |")
     print("|---:|---|---:|---:|---:|---:|")
     for n in args.num_envs:
-        for name, make in CONTENDERS.items():
-            r = measure(make, n, args.steps, args.repeats)
+        for name, r in measure_all(CONTENDERS, n, args.steps, args.repeats).items():
             print(f"| {n} | {name} | {r['median']:,.0f} | {r['best']:,.0f} | {r['cpu']:,.0f} | {r['first']:.2f} |",
                   flush=True)
 

@@ -73,6 +73,12 @@ def gymnasium_space(space: spaces.Space) -> Any:
     return space.to_gymnasium()
 
 
+def host(tree: Any) -> Any:
+    """Every JAX array of `tree` as numpy (`np.asarray` per leaf: cheaper than `device_get`'s
+    bookkeeping for a handful of small arrays; the values are then cached on the arrays)."""
+    return jax.tree_util.tree_map(np.asarray, tree)
+
+
 def info_to_numpy(info: Any) -> Any:
     """An info dict (nested dicts kept) as numpy arrays."""
     return jax.tree_util.tree_map(np.array, info)

@@ -25,7 +25,7 @@ import numpy as np
 from dm_env import specs
 
 from jaxenvs import spaces
-from jaxenvs.export._bridge import check_discrete_actions, compiled, key_from_seed, to_jax
+from jaxenvs.export._bridge import check_discrete_actions, compiled, host, key_from_seed, to_jax
 
 __all__ = ["JaxDmEnv", "spec_from_space"]
 
@@ -51,7 +51,7 @@ def spec_from_space(space: spaces.Space, name: str) -> Any:
 
 
 def _numpy(x: Any) -> Any:
-    return jax.tree_util.tree_map(np.array, jax.device_get(x))
+    return jax.tree_util.tree_map(np.array, host(x))
 
 
 class JaxDmEnv(dm_env.Environment):

@@ -57,6 +57,7 @@ from jaxenvs.export._bridge import (
     check_discrete_actions,
     compiled,
     gymnasium_space,
+    host,
     index,
     info_to_numpy,
     key_from_seed,
@@ -167,7 +168,7 @@ class JaxEnv(gymnasium.Env):
         self._key, obs, self._state, reward, terminated, truncated, info = self._fns.step(
             self._key, self._state, action
         )
-        obs, reward, terminated, truncated, info = jax.device_get((obs, reward, terminated, truncated, info))
+        obs, reward, terminated, truncated, info = host((obs, reward, terminated, truncated, info))
         return (
             to_numpy(obs, self.observation_space, batched=False),
             float(reward),
@@ -277,7 +278,7 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
             self._key, self._obs, self._state, reward, terminated, truncated, info = b.step_disabled(
                 self._key, self._state, actions
             )
-        obs, reward, terminated, truncated, info, final_obs = jax.device_get(
+        obs, reward, terminated, truncated, info, final_obs = host(
             (self._obs, reward, terminated, truncated, info, final_obs)
         )
         infos: dict[str, Any] = {}
@@ -290,8 +291,10 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
             if done.any():
                 final = to_numpy(final_obs, self.observation_space, batched=True)
                 objects = np.full(self.num_envs, None, dtype=object)
-                for i in np.flatnonzero(done):
-                    objects[i] = index(final, i)
+                ended = np.flatnonzero(done)
+                rows = final[ended] if isinstance(final, np.ndarray) else [index(final, i) for i in ended]
+                for i, row in zip(ended, rows):
+                    objects[i] = row
                 infos["final_obs"], infos["_final_obs"] = objects, done
                 final_info = {}
                 for name, value in info_to_numpy(info).items():

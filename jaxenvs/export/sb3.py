@@ -27,6 +27,7 @@ from jaxenvs.export._bridge import (
     check_discrete_actions,
     compiled,
     gymnasium_space,
+    host,
     index,
     key_from_seed,
     to_jax,
@@ -86,7 +87,7 @@ class JaxSB3VecEnv(VecEnv):
         self._key, obs, self._state, reward, terminated, truncated, final_obs, _ = self._batch.step_same_step(
             self._key, self._state, self._actions
         )
-        obs, reward, terminated, truncated, final_obs = jax.device_get(
+        obs, reward, terminated, truncated, final_obs = host(
             (obs, reward, terminated, truncated, final_obs)
         )
         terminated, truncated = np.asarray(terminated), np.asarray(truncated)

@@ -1,4 +1,4 @@
-"""Record an env to a GIF (pillow) or MP4 (imageio): `jaxenvs render <id> --out run.gif`.
+"""Record an env to a GIF (pillow) or MP4 (imageio + imageio-ffmpeg): `jaxenvs render <id> --out run.gif`.
 
     from jaxenvs.export.video import record, rollout_frames
     record("CartPole-v1", steps=200, out="cartpole.gif")            # a random policy
