@@ -19,7 +19,6 @@ import statistics
 import time
 
 import jax
-import jax.numpy as jnp
 
 import jaxenvs
 

@@ -295,7 +295,8 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
         e_spawn_timer=0 if rng.random() < 0.5 else int(rng.integers(0, spawn_speed + 1)),
         # as in play: with two divers (bullets) out, the next spawn (shot) cannot be due
         d_spawn_timer=int(rng.integers(1, 31)) if len(divers) == 2 or rng.random() < 0.7 else 0,
-        shot_timer=int(rng.integers(1, 5)) if len(f_bullets) == 2 else int(rng.integers(0, 6)), surface=bool(sub_y == 0 and rng.random() < 0.5), terminal=False,
+        shot_timer=int(rng.integers(1, 5)) if len(f_bullets) == 2 else int(rng.integers(0, 6)),
+        surface=bool(sub_y == 0 and rng.random() < 0.5), terminal=False,
     ))
 
 

@@ -42,10 +42,7 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
-from jaxenvs.envs.minatar import _common
-from jaxenvs.envs.minatar._common import DOWN, FIRE, LEFT, NOOP, RIGHT, UP, MinAtarEnvironment, MinAtarState
-
-del DOWN, NOOP, UP  # (named for the reader: they do nothing in this game)
+from jaxenvs.envs.minatar._common import FIRE, LEFT, RIGHT, MinAtarEnvironment, MinAtarState
 
 SHOT_COOL_DOWN = 5  # steps between two shots of the cannon
 ENEMY_MOVE_INTERVAL = 12  # initial steps between two moves of the alien block
