@@ -40,7 +40,6 @@ from jaxenvs.parity.harness import (
     chi_square_check,
     error_check,
     exact_check,
-    jax_episode_statistics,
     ks_check,
     mean_check,
 )
@@ -168,12 +167,6 @@ FIELDS: Mapping[str, Mapping[str, float | None]] = {
                   "ball_velocity": None, "time": None},
 }
 
-# Params under which gymnax's rollout visits more kinds of states (goals, starts) than the
-# defaults do; the injected states are valid states of the default env as well.
-ROLLOUT_OVERRIDES: Mapping[str, Mapping[str, Any]] = {
-    "FourRooms-misc": {"resample_init_pos": True, "resample_goal_pos": True},
-}
-
 # Params under which the compared step has no random part.
 DETERMINISTIC_OVERRIDES: Mapping[str, Mapping[str, Any]] = {"FourRooms-misc": {"fail_prob": 0.0}}
 
@@ -182,50 +175,94 @@ DETERMINISTIC_OVERRIDES: Mapping[str, Mapping[str, Any]] = {"FourRooms-misc": {"
 # building blocks
 
 
-def _rollout_states(genv, gparams, num: int, seed: int):
-    """`num` states met by gymnax's auto-resetting `step` under uniform random actions (a few
-    envs side by side, each long enough to see episodes end), and the action taken in each."""
-    num_envs = int(np.clip(num // 200, 1, 16))
-    steps = -(-num // num_envs)
-    space = genv.action_space(gparams)
+def _numpy(tree):
+    return jax.tree_util.tree_map(np.asarray, jax.device_get(tree))
 
-    def one_env(key):
-        k_reset, k_run = jax.random.split(key)
-        _, state = genv.reset(k_reset, gparams)
 
-        def body(state, k):
-            k_act, k_step = jax.random.split(k)
-            action = space.sample(k_act)
-            _, next_state, *_ = genv.step(k_step, state, action, gparams)
-            return next_state, (state, action)
+def _keys(seed: int, *shape: int) -> jax.Array:
+    """PRNG keys drawn by numpy: no `split` to compile into the programs below."""
+    data = np.random.default_rng(seed).integers(0, 2**32, size=(*shape, 2), dtype=np.uint32)
+    return jax.random.wrap_key_data(data)
 
-        _, out = jax.lax.scan(body, state, jax.random.split(k_run, steps))
-        return out
 
-    states, actions = jax.jit(jax.vmap(one_env))(jax.random.split(jax.random.key(seed), num_envs))
-    states, actions = jax.tree_util.tree_map(
-        lambda x: x.reshape(num_envs * steps, *x.shape[2:])[:num], (states, actions)
-    )
-    # every 8th state one step before the time limit, so that truncation is compared too
-    near_limit = (jnp.arange(num) % 8) == 7
-    time = jnp.where(near_limit, gparams.max_steps_in_episode - 1, states.time).astype(states.time.dtype)
-    return states.replace(time=time), actions
+def _rollout(env, params, genv, gparams, num_envs: int, seed: int):
+    """Random-policy rollouts of both sides, in one program.
+
+    gymnax: its raw `step_env` under uniform random actions, `num_envs` envs for
+    `max_steps_in_episode` steps each from `reset_env`, ended by gymnax's termination or time
+    limit (what its `step` would auto-reset on), so that every env plays its first episode
+    out. Returns (as numpy, `[env, step, ...]`) the state before each step, the action, the
+    reward, done, and whether the step belongs to the first episode. Ours: the same for our
+    raw env with its own actions and keys; only first-episode lengths and returns are kept.
+    """
+    steps = int(gparams.max_steps_in_episode)
+
+    def first_episode(reset, step, space, reset_key, keys):
+        state = reset(reset_key)
+
+        def body(carry, k):
+            state, alive = carry
+            action = space.sample(k[0])
+            next_state, reward, done = step(k[1], state, action)
+            return (next_state, alive & ~done), (state, action, jnp.asarray(reward, jnp.float32), done, alive)
+
+        return jax.lax.scan(body, (state, jnp.asarray(True)), keys)[1]
+
+    def gymnax_side(reset_key, keys):
+        def step(k, state, action):
+            _, state, reward, terminated, _ = genv.step_env(k, state, action, gparams)
+            return state, reward, terminated | genv.is_truncated(state, gparams)
+
+        return first_episode(lambda k: genv.reset_env(k, gparams)[1], step, genv.action_space(gparams),
+                             reset_key, keys)
+
+    def our_side(reset_key, keys):
+        def step(k, state, action):
+            _, state, reward, terminated, truncated, _ = env.step(k, state, action, params)
+            return state, reward, terminated | truncated
+
+        _, _, rewards, _, alive = first_episode(lambda k: env.reset(k, params)[1], step,
+                                                env.action_space(params), reset_key, keys)
+        return jnp.sum(alive), jnp.sum(jnp.where(alive, rewards, 0.0))
+
+    def both(g_reset, g_keys, o_reset, o_keys):
+        return jax.vmap(gymnax_side)(g_reset, g_keys), jax.vmap(our_side)(o_reset, o_keys)
+
+    keys = [_keys(seed + i, num_envs, *([steps, 2] if i % 2 else [])) for i in range(4)]
+    return _numpy(jax.jit(both)(*keys))
+
+
+def _first_episodes(rewards: np.ndarray, dones: np.ndarray, alive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Length and return of each env's first episode in a rollout `[env, step]`."""
+    return alive.sum(axis=1), np.sum(np.where(alive, rewards, 0.0), axis=1)
+
+
+def _injection_states(states, actions, alive, num: int, seed: int, max_steps: int):
+    """`num` (state, action) pairs drawn from the rollout's first episodes; every 8th state
+    one step before the time limit, so that truncation is compared too."""
+    flat = jax.tree_util.tree_map(lambda x: x.reshape(-1, *x.shape[2:]), (states, actions))
+    candidates = np.flatnonzero(alive.reshape(-1))
+    rows = np.random.default_rng(seed).choice(candidates, size=min(num, len(candidates)), replace=False)
+    gstates, actions = jax.tree_util.tree_map(lambda x: x[rows], flat)
+    near_limit = (np.arange(len(rows)) % 8) == 7
+    time = np.where(near_limit, max_steps - 1, gstates.time).astype(gstates.time.dtype)
+    return gstates.replace(time=time), actions
 
 
 def _goal_in_reach(genv, gstates, actions):
     """Grid mazes: every 4th state gets its goal on the cell its action moves to (when open),
     so that reaching the goal, rare under random actions, is compared too (gymnax's map)."""
-    target = gstates.pos + genv.directions[actions]
-    is_open = genv.env_map[target[:, 0], target[:, 1]]
-    pick = ((jnp.arange(len(actions)) % 4) == 1) & is_open
-    return gstates.replace(goal=jnp.where(pick[:, None], target, gstates.goal).astype(gstates.goal.dtype))
+    target = gstates.pos + np.asarray(genv.directions)[actions]
+    is_open = np.asarray(genv.env_map)[target[:, 0], target[:, 1]]
+    pick = ((np.arange(len(actions)) % 4) == 1) & is_open
+    return gstates.replace(goal=np.where(pick[:, None], target, gstates.goal).astype(gstates.goal.dtype))
 
 
 def _near_goal(genv, gstates, actions):
     """PointRobot: every 4th state starts within the goal radius (the respawn branch)."""
-    pick = (jnp.arange(len(actions)) % 4) == 1
-    near = gstates.goal + jnp.asarray([0.07, -0.07], gstates.pos.dtype)
-    return gstates.replace(pos=jnp.where(pick[:, None], near, gstates.pos))
+    pick = (np.arange(len(actions)) % 4) == 1
+    near = gstates.goal + np.asarray([0.07, -0.07], gstates.pos.dtype)
+    return gstates.replace(pos=np.where(pick[:, None], near, gstates.pos))
 
 
 # Rewrites of the injected states that make rare branches common.
@@ -237,15 +274,17 @@ ENRICH: Mapping[str, Callable] = {
 
 
 def _step_both(env, params, genv, gparams, to_jax, gstates, actions, seed: int):
-    keys = jax.random.split(jax.random.key(seed), len(actions))
-    ours = jax.jit(jax.vmap(env.step, in_axes=(0, 0, 0, None)))(keys, to_jax(gstates), actions, params)
+    """Both sides' step of every injected state, with the same keys (one compiled program)."""
 
     def gstep(key, state, action):
         obs, state, reward, done, _ = genv.step_env(key, state, action, gparams)
         return obs, state, reward, done, genv.is_truncated(state, gparams)
 
-    theirs = jax.jit(jax.vmap(gstep))(keys, gstates, actions)
-    return ours, theirs
+    def both(keys, gstates, actions):
+        ours = jax.vmap(env.step, in_axes=(0, 0, 0, None))(keys, to_jax(gstates), actions, params)
+        return ours, jax.vmap(gstep)(keys, gstates, actions)
+
+    return _numpy(jax.jit(both)(_keys(seed, len(actions)), gstates, actions))
 
 
 def _compare(label, fields, ours, theirs, mask=None, skip=()) -> list[Check]:
@@ -291,7 +330,6 @@ def _sample_steps(env, params, genv, gparams, to_jax, gstates, actions, num: int
     """`num` draws of the next step of each of a batch of injected states, from each side
     with independent keys; outputs are `[state, draw, ...]`."""
     count = len(np.asarray(actions))
-    keys = jax.random.split(jax.random.key(seed), 2 * count * num).reshape(2, count, num)
 
     def ours_one(ks, state, action):
         return jax.vmap(env.step, in_axes=(0, None, None, None))(ks, state, action, params)
@@ -299,16 +337,20 @@ def _sample_steps(env, params, genv, gparams, to_jax, gstates, actions, num: int
     def theirs_one(ks, gstate, action):
         return jax.vmap(lambda k: genv.step_env(k, gstate, action, gparams)[:4])(ks)
 
-    ours = jax.jit(jax.vmap(ours_one))(keys[0], to_jax(gstates), actions)
-    theirs = jax.jit(jax.vmap(theirs_one))(keys[1], gstates, actions)
-    return ours, theirs
+    def both(keys, gstates, actions):
+        ours = jax.vmap(ours_one)(keys[0], to_jax(gstates), actions)
+        return ours, jax.vmap(theirs_one)(keys[1], gstates, actions)
+
+    return _numpy(jax.jit(both)(_keys(seed, 2, count, num), gstates, actions))
 
 
 def _sample_resets(env, params, genv, gparams, num: int, seed: int):
-    keys = jax.random.split(jax.random.key(seed), 2 * num)
-    _, ours = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys[:num], params)
-    _, theirs = jax.jit(jax.vmap(lambda k: genv.reset_env(k, gparams)))(keys[num:])
-    return ours, theirs
+    def both(keys):
+        _, ours = jax.vmap(env.reset, in_axes=(0, None))(keys[0], params)
+        _, theirs = jax.vmap(lambda k: genv.reset_env(k, gparams))(keys[1])
+        return ours, theirs
+
+    return _numpy(jax.jit(both)(_keys(seed, 2, num)))
 
 
 def _rows(*arrays) -> list[tuple]:
@@ -318,66 +360,56 @@ def _rows(*arrays) -> list[tuple]:
 
 
 def _index(tree, i):
-    return jax.tree_util.tree_map(lambda x: x[i], tree)
+    return jax.tree_util.tree_map(lambda x: np.asarray(x)[i], tree)
 
 
-def _episode_checks(env, params, genv, gparams, num: int, seed: int) -> list[Check]:
-    """Random-policy episode length and return, ours against gymnax's raw step."""
-    len_a, ret_a = jax_episode_statistics(env, params, num, seed)
-    len_b, ret_b = jax_episode_statistics(_GymnaxRaw(genv), gparams, num, seed + 1)
+def _episode_checks(ours, gymnax_lengths, gymnax_returns) -> list[Check]:
+    """Random-policy episode length and return, within 3 standard errors."""
+    lengths, returns = ours
     return [
-        mean_check("random-policy episode length", len_a, len_b),
-        mean_check("random-policy episode return", ret_a, ret_b),
+        mean_check("random-policy episode length", lengths, gymnax_lengths),
+        mean_check("random-policy episode return", returns, gymnax_returns),
     ]
 
 
-def _trajectory_checks(env, params, genv, gparams, to_jax, fields, num_episodes: int, seed: int) -> list[Check]:
-    """Whole episodes of the deterministic envs: both start from gymnax's reset state and take
-    the same random actions, with no re-injection; the worst difference of every field, the
-    observation, the reward and the flags over all steps until gymnax's episode ends."""
-    space = genv.action_space(gparams)
-    names = list(fields)
+def _trajectory_checks(env, params, to_jax, fields, states, actions, rewards, dones, alive) -> list[Check]:
+    """Whole episodes of the deterministic envs: ours starts from the first state of each
+    env of gymnax's rollout and replays its actions with no re-injection; every state field,
+    the reward and the done flag are compared with gymnax's over the whole first episode."""
+    first = jax.tree_util.tree_map(lambda x: x[:, 0], states)
 
-    def episode(key):
-        k_reset, k_run = jax.random.split(key)
-        _, gstate = genv.reset_env(k_reset, gparams)
+    def episode(gstate, episode_actions):
+        def body(state, action):
+            _, nxt, reward, terminated, truncated, _ = env.step(jax.random.key(0), state, action, params)
+            return nxt, (nxt, reward, terminated | truncated)
 
-        def body(carry, k):
-            gstate, state, alive, worst = carry
-            k_act, k_step = jax.random.split(k)
-            action = space.sample(k_act)
-            g_obs, g_next, g_reward, g_done, _ = genv.step_env(k_step, gstate, action, gparams)
-            g_trunc = genv.is_truncated(g_next, gparams)
-            obs, nxt, reward, terminated, truncated, _ = env.step(k_step, state, action, params)
+        return jax.lax.scan(body, to_jax(gstate), episode_actions)[1]
 
-            def gap(a, b):
-                return jnp.max(jnp.abs(jnp.asarray(a, jnp.float32) - jnp.asarray(b, jnp.float32)))
-
-            gaps = [gap(getattr(nxt, f), getattr(g_next, f)) for f in names]
-            gaps += [gap(obs, g_obs), gap(reward, g_reward), gap(terminated, g_done), gap(truncated, g_trunc)]
-            worst = jnp.maximum(worst, jnp.where(alive, jnp.stack(gaps), 0.0))
-            return (g_next, nxt, alive & ~(g_done | g_trunc), worst), alive
-
-        init = (gstate, to_jax(gstate), jnp.asarray(True), jnp.zeros(len(names) + 4))
-        steps = int(params.max_steps_in_episode)
-        (_, _, _, worst), alive = jax.lax.scan(body, init, jax.random.split(k_run, steps))
-        return worst, jnp.sum(alive)
-
-    worst, lengths = jax.jit(jax.vmap(episode))(jax.random.split(jax.random.key(seed), num_episodes))
-    worst = np.asarray(worst).max(axis=0)
-    total = int(np.sum(lengths))
-    labels = names + ["observation", "reward", "terminated", "truncated"]
+    ours, our_rewards, our_dones = _numpy(jax.jit(jax.vmap(episode))(first, actions))
+    lengths = alive.sum(axis=1)
+    steps = np.arange(dones.shape[1])[None, :]
+    in_episode = alive
+    # the rollout records the state before each step: step t's successor is state t + 1
+    has_successor = steps < (lengths - 1)[:, None]
+    detail = f"{len(lengths)} whole episodes"
     checks = []
-    for i, name in enumerate(labels):
-        exact = name in ("terminated", "truncated") or fields.get(name, ATOL) is None
-        tol = 0.0 if exact else ATOL_EPISODE
-        checks.append(Check(f"episode {name}", total, float(worst[i]), tol, bool(worst[i] <= tol),
-                            detail=f"{num_episodes} whole episodes"))
+    for name, atol in fields.items():
+        a = getattr(ours, name)[:, :-1][has_successor[:, :-1]]
+        b = getattr(states, name)[:, 1:][has_successor[:, :-1]]
+        if atol is None:
+            check = exact_check(f"episode {name}", a.astype(np.int64), b.astype(np.int64))
+        else:
+            check = error_check(f"episode {name}", a, b, ATOL_EPISODE)
+        check.detail = detail
+        checks.append(check)
+    checks.append(error_check("episode reward", our_rewards[in_episode], rewards[in_episode], ATOL_EPISODE))
+    checks.append(exact_check("episode done", our_dones[in_episode], dones[in_episode]))
+    checks[-1].detail = checks[-2].detail = detail
     return checks
 
 
-# Deterministic envs compared over whole episodes too (FourRooms with fail_prob = 0).
-WHOLE_EPISODES = ("FourRooms-misc", "Reacher-misc", "Swimmer-misc", "Pong-misc")
+# Deterministic envs, compared over whole episodes too.
+WHOLE_EPISODES = ("Reacher-misc", "Swimmer-misc", "Pong-misc")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -388,7 +420,7 @@ def _four_rooms_random(env, params, genv, gparams, to_jax, gstates, n, seed) -> 
     """Slips: outcomes (state, next cell) from 8 injected states, each sampled `n` times."""
     picks = np.linspace(0, len(np.asarray(gstates.time)) - 1, 8).astype(int)
     ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, _index(gstates, picks),
-                                 jnp.arange(8, dtype=jnp.int32) % 4, n, seed)
+                                 np.arange(8, dtype=np.int32) % 4, n, seed)
     cases = np.repeat(np.arange(8), n)
     return chi_square_check("slip: (state, next cell)", _rows(cases, np.asarray(ours[1].pos).reshape(-1, 2)),
                             _rows(cases, np.asarray(theirs[1].pos).reshape(-1, 2)))
@@ -428,8 +460,8 @@ def _four_rooms_resets(env, params, genv, gparams, n, seed) -> list[Check]:
 
 def _meta_maze_random(env, params, genv, gparams, to_jax, gstates, n, seed) -> list[Check]:
     """The teleport after reaching the goal: (cell, terminated) outcomes."""
-    gstate = _index(gstates, np.array([0])).replace(pos=jnp.array([[5, 5]]), goal=jnp.array([[5, 6]]))
-    ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, jnp.ones(1, jnp.int32), n, seed)
+    gstate = _index(gstates, np.array([0])).replace(pos=np.array([[5, 5]], np.int32), goal=np.array([[5, 6]], np.int32))
+    ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, np.ones(1, np.int32), n, seed)
     support = {(*c, c == (5, 6)) for c in _cells(genv)}  # terminated exactly when landing on the goal
     return _chi_square("teleport: (cell, terminated)", _rows(np.asarray(ours[1].pos)[0], ours[3][0]),
                        _rows(np.asarray(theirs[1].pos)[0], theirs[3][0]), support)
@@ -445,8 +477,8 @@ def _meta_maze_resets(env, params, genv, gparams, n, seed) -> list[Check]:
 def _point_robot_random(env, params, genv, gparams, to_jax, gstates, n, seed) -> list[Check]:
     """The respawn after a step that starts within the goal radius."""
     gstate = _index(gstates, np.array([0]))
-    gstate = gstate.replace(pos=gstate.goal + jnp.array([0.05, -0.05], jnp.float32))
-    ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, jnp.zeros((1, 2), jnp.float32), n, seed)
+    gstate = gstate.replace(pos=gstate.goal + np.array([0.05, -0.05], np.float32))
+    ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, np.zeros((1, 2), np.float32), n, seed)
     return _ks("respawn position", np.asarray(ours[1].pos)[0], np.asarray(theirs[1].pos)[0], _half_disc(1.0))
 
 
@@ -493,9 +525,9 @@ def _point_robot_reset_support(x):
 def _bernoulli_random(env, params, genv, gparams, to_jax, gstates, n, seed) -> list[Check]:
     """Pay of each arm under both arm orders: (case, reward) outcomes."""
     p = float(gparams.reward_prob)
-    probs = jnp.asarray([[p, 1 - p], [p, 1 - p], [1 - p, p], [1 - p, p]], jnp.float32)
+    probs = np.asarray([[p, 1 - p], [p, 1 - p], [1 - p, p], [1 - p, p]], np.float32)
     gstate = _index(gstates, np.zeros(4, int)).replace(reward_probs=probs)
-    ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, jnp.asarray([0, 1, 0, 1]), n, seed)
+    ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, np.asarray([0, 1, 0, 1], np.int32), n, seed)
     cases = np.repeat(np.arange(4), n)
     return chi_square_check("arm pay: (case, reward)", _rows(cases, np.asarray(ours[2]).reshape(-1)),
                             _rows(cases, np.asarray(theirs[2], np.float32).reshape(-1)))
@@ -512,8 +544,8 @@ def _bernoulli_resets(env, params, genv, gparams, n, seed) -> list[Check]:
 
 
 def _gaussian_random(env, params, genv, gparams, to_jax, gstates, n, seed) -> list[Check]:
-    gstate = _index(gstates, np.array([0])).replace(mu=jnp.asarray([-1.3], jnp.float32))
-    ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, jnp.ones(1, jnp.int32), n, seed)
+    gstate = _index(gstates, np.array([0])).replace(mu=np.asarray([-1.3], np.float32))
+    ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, np.ones(1, np.int32), n, seed)
     return _ks("arm 1 pay", np.asarray(ours[2])[0], np.asarray(theirs[2])[0], lambda x: np.isfinite(x).all(axis=1))
 
 
@@ -577,13 +609,18 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
     n_steps = max(256, int(4000 * scale))
     n_samples = max(400, int(4000 * scale))
     n_episodes = max(64, int(500 * scale))
-    n_trajectories = max(4, int(40 * scale))
     to_jax = _to_jax(env_id)
     fields = FIELDS[env_id]
     random_check, reset_check, random_rows, random_fields = SPECIAL[env_id]
     with Timer() as timer:
-        _, _, genv, g_roll = _make_pair(env_id, **ROLLOUT_OVERRIDES.get(env_id, {}))
-        gstates, actions = _rollout_states(genv, g_roll, n_steps, seed)
+        env, params, genv, gparams = _make_pair(env_id)
+        (states, all_actions, rewards, dones, alive), our_episodes = _rollout(
+            env, params, genv, gparams, n_episodes, seed
+        )
+        gymnax_lengths, gymnax_returns = _first_episodes(rewards, dones, alive)
+        gstates, actions = _injection_states(
+            states, all_actions, alive, n_steps, seed, int(gparams.max_steps_in_episode)
+        )
         if env_id in ENRICH:
             gstates = ENRICH[env_id](genv, gstates, actions)
 
@@ -601,13 +638,13 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
                                       skip=random_fields)
 
         if env_id in WHOLE_EPISODES:
-            result.checks += _trajectory_checks(env, params, genv, gparams, to_jax, fields, n_trajectories, seed)
+            result.checks += _trajectory_checks(env, params, to_jax, fields, states, all_actions, rewards, dones, alive)
 
         # 2. random parts by distribution, 3. resets, 4. episodes (default params)
         env, params, genv, gparams = _make_pair(env_id)
         if random_check is not None:
             result.checks += random_check(env, params, genv, gparams, to_jax, gstates, n_samples, seed)
         result.checks += reset_check(env, params, genv, gparams, n_samples, seed + 101)
-        result.checks += _episode_checks(env, params, genv, gparams, n_episodes, seed)
+        result.checks += _episode_checks(our_episodes, gymnax_lengths, gymnax_returns)
     result.seconds = timer.seconds
     return result

@@ -35,7 +35,7 @@ def test_arm_reward_probabilities():
 
 def test_reset_draws_which_arm_is_better():
     env, params = jaxenvs.make(ID)
-    _, states = jax.vmap(env.reset, in_axes=(0, None))(jax.random.split(jax.random.key(0), 1000), params)
+    _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(jax.random.split(jax.random.key(0), 1000), params)
     probs = np.round(np.asarray(states.reward_probs, np.float64), 6)
     first = probs[:, 0]
     assert set(np.unique(first)) == {0.1, 0.9}
@@ -47,8 +47,8 @@ def test_reset_draws_which_arm_is_better():
 def test_time_feature_and_limit():
     env, params = jaxenvs.make(ID, autoreset=False)
     assert params.max_steps_in_episode == 100
-    obs, state = env.reset(jax.random.key(0), params)
+    obs, state = jax.jit(env.reset)(jax.random.key(0), params)
     assert float(obs[3]) == -1.0
     state = state.replace(time=jnp.int32(99))
-    obs, state, _, terminated, truncated, _ = env.step(jax.random.key(0), state, 0, params)
+    obs, state, _, terminated, truncated, _ = jax.jit(env.step)(jax.random.key(0), state, 0, params)
     assert float(obs[3]) == 1.0 and bool(truncated) and not bool(terminated)

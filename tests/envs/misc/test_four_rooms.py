@@ -22,7 +22,7 @@ def test_conformance():
 
 def test_visual_observation_conformance():
     env = four_rooms.FourRooms(use_visual_obs=True)
-    obs, state = env.reset(jax.random.key(0))
+    obs, state = jax.jit(env.reset)(jax.random.key(0))
     assert obs.shape == (13, 13, 2)
     assert float(obs[4, 1, 1]) == 1.0 and float(obs[:, :, 1].sum()) == 1.0  # agent at (row, col)
     assert float(obs[0, 0, 0]) == 1.0 and float(obs[1, 1, 0]) == 0.0  # walls channel
@@ -36,7 +36,7 @@ def test_defaults():
     env, params = jaxenvs.make(ID)
     assert params.max_steps_in_episode == 500
     assert params.fail_prob == pytest.approx(1 / 3)
-    obs, state = env.reset(jax.random.key(0), params)
+    obs, state = jax.jit(env.reset)(jax.random.key(0), params)
     assert obs.tolist() == [4.0, 1.0, 8.0, 9.0] and obs.dtype == jnp.float32
 
 

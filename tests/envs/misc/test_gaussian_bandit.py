@@ -35,6 +35,6 @@ def test_arm_rewards():
 
 def test_reset_mean_distribution():
     env, params = jaxenvs.make(ID)
-    _, states = jax.vmap(env.reset, in_axes=(0, None))(jax.random.split(jax.random.key(0), 4000), params)
+    _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(jax.random.split(jax.random.key(0), 4000), params)
     mu = np.asarray(states.mu)
     assert abs(mu.mean() + 1.0) < 4 / np.sqrt(len(mu)) and abs(mu.std() - 1.0) < 0.05

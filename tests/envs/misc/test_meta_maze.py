@@ -50,7 +50,7 @@ def test_walls_block_with_punishment():
 
 def test_observation_window():
     env, params = jaxenvs.make(ID, autoreset=False)
-    obs, state, *_ = env.step(jax.random.key(0), _state((1, 1), (9, 9), time=4), 1, params)  # to (1, 2)
+    obs, state, *_ = jax.jit(env.step)(jax.random.key(0), _state((1, 1), (9, 9), time=4), 1, params)  # to (1, 2)
     walls = np.asarray(obs[:9]).reshape(3, 3)
     assert walls.tolist() == [[1, 1, 1], [0, 0, 0], [0, 1, 0]]
     assert obs[9:13].tolist() == [0, 1, 0, 0]  # last action one-hot

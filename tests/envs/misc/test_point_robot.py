@@ -48,14 +48,14 @@ def test_goal_pays_and_respawns():
 
 def test_dense_reward_is_minus_the_distance_before_the_move():
     env, params = jaxenvs.make(ID, autoreset=False, dense_reward=True)
-    _, _, reward, *_ = env.step(jax.random.key(0), _state((0.0, 0.0)), jnp.asarray([0.1, 0.1]), params)
+    _, _, reward, *_ = jax.jit(env.step)(jax.random.key(0), _state((0.0, 0.0)), jnp.asarray([0.1, 0.1]), params)
     assert abs(float(reward) + 1.0) < 1e-6
 
 
 def test_reset_goal_on_the_semicircle():
     env, params = jaxenvs.make(ID)
-    _, states = jax.vmap(env.reset, in_axes=(0, None))(jax.random.split(jax.random.key(0), 200), params)
+    _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(jax.random.split(jax.random.key(0), 200), params)
     np.testing.assert_allclose(np.linalg.norm(np.asarray(states.goal), axis=1), 1.0, atol=1e-6)
     assert np.all(np.asarray(states.goal)[:, 1] >= 0)
-    _, centred = env.reset(jax.random.key(0), params.replace(center_init=True))
+    _, centred = jax.jit(env.reset)(jax.random.key(0), params.replace(center_init=True))
     assert centred.pos.tolist() == [0.0, 0.0]

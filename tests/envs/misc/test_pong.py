@@ -28,7 +28,7 @@ def test_parity():
 
 def test_reset_and_observation():
     env, params = jaxenvs.make(ID)
-    obs, state = env.reset(jax.random.key(0), params)
+    obs, state = jax.jit(env.reset)(jax.random.key(0), params)
     assert obs.shape == (30, 40, 3)
     assert float(obs[15, 20, 1]) == 1.0 and float(obs[:, :, 1].sum()) == 1.0  # the ball
     assert float(obs[:, 0, 0].sum()) == 5.0 and float(obs[13:18, 39, 0].sum()) == 5.0  # the paddles
@@ -54,7 +54,7 @@ def test_scoring_ball_out_ends_the_episode_without_reward():
 def test_paddle_hit_reflects_and_spins():
     env, params = jaxenvs.make(ID, autoreset=False)
     # ball moving left onto the player's paddle, hitting 2 rows below its centre
-    _, nxt, reward, terminated, *_ = env.step(jax.random.key(0), _state((17.0, 2.0), (0, -1), (15.0, 15.0)), 0, params)
+    _, nxt, reward, terminated, *_ = jax.jit(env.step)(jax.random.key(0), _state((17.0, 2.0), (0, -1), (15.0, 15.0)), 0, params)
     assert nxt.ball_position.tolist() == [17.0, 1.0]  # column 1 mirrored at the paddle: 2 - 1
     assert nxt.ball_velocity.tolist() == [1, 1]  # 0 + 2 / paddle_half_height, now moving right
     assert not bool(terminated) and float(reward) == 1.0
@@ -63,9 +63,10 @@ def test_paddle_hit_reflects_and_spins():
 def test_paddles_move_and_stay_on_the_board():
     env, params = jaxenvs.make(ID, autoreset=False)
     state = _state((15.0, 20.0), (0, 1), (2.0, 10.0))
-    _, up, *_ = env.step(jax.random.key(0), state, 1, params)
-    _, down, *_ = env.step(jax.random.key(0), state, 2, params)
-    _, stay, *_ = env.step(jax.random.key(0), state, 0, params)
+    step = jax.jit(env.step)
+    _, up, *_ = step(jax.random.key(0), state, 1, params)
+    _, down, *_ = step(jax.random.key(0), state, 2, params)
+    _, stay, *_ = step(jax.random.key(0), state, 0, params)
     assert (float(up.paddle_centers[0]), float(down.paddle_centers[0]), float(stay.paddle_centers[0])) == (2.0, 3.0, 2.0)
     assert float(up.paddle_centers[1]) == 11.0  # the opponent chases the ball's row (15)
 

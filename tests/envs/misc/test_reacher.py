@@ -41,6 +41,6 @@ def test_reward_is_one_at_the_goal():
 def test_more_joints():
     env, params = jaxenvs.make(ID, autoreset=False)
     env3 = reacher.Reacher(num_joints=3)
-    obs, state = env3.reset(jax.random.key(0))
+    obs, state = jax.jit(env3.reset)(jax.random.key(0))
     assert obs.shape == (11,) and env3.action_space().shape == (3,)
     assert np.all(np.abs(np.asarray(state.goal_xy)) <= 3.0)

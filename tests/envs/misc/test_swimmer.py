@@ -36,13 +36,13 @@ def test_step_and_rewards():
     assert obs.shape == (16,) and not bool(terminated)
     # on an urchin the reward vanishes
     on_urchin = _state((0.3, 0.3), (0.3, 0.3), [[0.3, 0.3]] + far[1:])
-    _, _, reward, *_ = env.step(jax.random.key(0), on_urchin, jnp.zeros(2), params)
+    _, _, reward, *_ = jax.jit(env.step)(jax.random.key(0), on_urchin, jnp.zeros(2), params)
     assert float(reward) == 0.0
 
 
 def test_reset_ranges():
     env, params = jaxenvs.make(ID)
-    _, states = jax.vmap(env.reset, in_axes=(0, None))(jax.random.split(jax.random.key(0), 200), params)
+    _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(jax.random.split(jax.random.key(0), 200), params)
     for f in ("urchin_xys", "xy", "goal_xy"):
         x = np.asarray(getattr(states, f))
         assert x.min() >= -1.0 and x.max() <= 1.0 and x.std() > 0.4
