@@ -12,7 +12,8 @@ The rules, as MinAtar plays them, one step in this order:
    the bottom); an enemy bullet or an alien on the cannon's cell ends the game;
 3. the alien block moves when its timer is out: sideways in its direction, or, if an alien
    touches the wall it moves towards, one row down with the direction reversed (ending the
-   game if an alien was already on the bottom row). The timer restarts at
+   game if an alien was already on the bottom row; so does an alien moving onto the
+   cannon). The timer restarts at
    `min(number of aliens, enemy_move_interval)`: the last aliens move faster, the very last
    one every step;
 4. every 10 steps (the first time on the 11th) the alien nearest to the cannon (by column
