@@ -13,7 +13,15 @@ update).
 from __future__ import annotations
 
 import argparse
+import os
 import time
+
+# XLA's CPU "concurrency optimized scheduler" (jaxlib 0.10.2) deadlocks this program when 4 or
+# more seeds are vmapped on a 2-core machine; the flag must be set before JAX starts its backend.
+if "xla_cpu_enable_concurrency_optimized_scheduler" not in os.environ.get("XLA_FLAGS", ""):
+    os.environ["XLA_FLAGS"] = (
+        os.environ.get("XLA_FLAGS", "") + " --xla_cpu_enable_concurrency_optimized_scheduler=false"
+    ).strip()
 from typing import NamedTuple
 
 import flax.linen as nn

@@ -54,6 +54,7 @@ def check_env(
 ) -> None:
     """Check `env` (raw or wrapped) against the jaxenvs interface; raise on the first failure."""
     params = env.default_params if params is None else params
+    chex.clear_trace_counter()
     key = jax.random.key(seed)
     obs_space = env.observation_space(params)
     act_space = env.action_space(params)
