@@ -1,20 +1,26 @@
 """Parity of the gymnax misc set against gymnax itself (`gymnax.environments.misc`).
 
-Gymnax is JAX too, so both sides run vmapped. Per env:
+Gymnax is JAX too, so both sides run vmapped, on PRNG keys drawn by numpy. Per env:
 
-1. transitions by state injection: gymnax's own auto-resetting `step` rolls out a batch of
-   envs under uniform random actions; every state met is translated into ours and both take
-   the same action (gymnax with its raw `step_env`, which never resets). Next state fields,
-   observation, reward and flags are compared: integers and flags exactly, floats to 1e-5.
-   Random parts are excluded here and tested by distribution below: FourRooms runs this check
-   with `fail_prob = 0`; MetaMaze's and PointRobot's teleport after reaching the goal and the
+0. one program rolls out both sides under uniform random actions, each env for
+   `max_steps_in_episode` steps from its reset (gymnax: `reset_env`, then `step_env` until its
+   termination or time limit, which is what its auto-resetting `step` acts on).
+1. transitions by state injection: states drawn from gymnax's first episodes (some rewritten
+   so that rare branches happen: the goal on the cell the action moves to, a start within
+   PointRobot's goal radius, the time one step before the limit) are translated into ours and
+   both take the same action with gymnax's raw `step_env`. Next state fields, observation,
+   reward and flags are compared: integers and flags exactly, floats to 1e-5. Random parts
+   are excluded here and tested by distribution below: FourRooms runs this check with
+   `fail_prob = 0`; MetaMaze's and PointRobot's teleport after reaching the goal and the
    bandits' rewards are masked out of the exact comparison.
+   Deterministic envs (Reacher, Swimmer, Pong) are also compared over gymnax's whole first
+   episodes: ours replays the actions from the same start with no re-injection (1e-4).
 2. random parts by distribution, from injected states: FourRooms' slips, MetaMaze's teleport
    (with its chance of ending on the goal), PointRobot's respawn, each bandit's pay; every
-   outcome must be one gymnax can produce, frequencies by chi-square (discrete) or KS
+   outcome must lie in gymnax's support, frequencies by chi-square (discrete) or KS
    (continuous) at the harness's threshold.
 3. reset distributions the same way (exactly where the reset is deterministic).
-4. episode length and return under uniform random actions within 3 standard errors.
+4. first-episode length and return under uniform random actions within 3 standard errors.
 
 Flags: gymnax >= 1.0's `step_env` returns natural termination only (`is_terminal` no longer
 includes the time limit) and its `step` adds `truncated = time >= max_steps_in_episode`, as

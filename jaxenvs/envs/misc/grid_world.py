@@ -45,7 +45,7 @@ class GridWorldParams(EnvParams):
 def move(pos: jax.Array, action: jax.Array, height: int, width: int) -> jax.Array:
     """The cell after `action`; moves off the grid are clipped back onto it."""
     target = pos + jnp.asarray(_common.DIRECTIONS)[action]
-    return jnp.clip(target, 0, jnp.asarray([height - 1, width - 1]))
+    return jnp.clip(target, 0, np.array([height - 1, width - 1], np.int32))
 
 
 def goal_cell(params: GridWorldParams) -> jax.Array:
