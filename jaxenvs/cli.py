@@ -70,15 +70,18 @@ def cmd_parity(args: argparse.Namespace) -> int:
 
 
 def _report_skip(env_id: str, extra: str | None, run_all: bool) -> str | None:
-    """Why `jaxenvs report` does not roll `env_id` out, or None: an adapter's library missing;
-    unless `--all`, an id that downloads data or compiles for minutes on a CPU."""
+    """Why `jaxenvs report` does not roll `env_id` out, or None: an adapter's library missing,
+    an id broken inside its library; unless `--all`, an id that downloads data or compiles
+    too long for a quick report on a CPU."""
     import importlib.util
 
-    from jaxenvs.adapters.registration import LIBRARIES, NEEDS_DOWNLOAD, SLOW_TO_COMPILE
+    from jaxenvs.adapters.registration import BROKEN_UPSTREAM, LIBRARIES, NEEDS_DOWNLOAD, SLOW_TO_COMPILE
 
     library = LIBRARIES.get(extra or "")
     if library is not None and importlib.util.find_spec(library) is None:
         return f'needs pip install "jaxenvs[{extra}]"'
+    if env_id in BROKEN_UPSTREAM:
+        return f"not run: {BROKEN_UPSTREAM[env_id]}"
     if run_all:
         return None
     if env_id in NEEDS_DOWNLOAD:

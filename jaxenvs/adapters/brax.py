@@ -12,7 +12,8 @@ the first episode's cached initial state and overwrites the terminal observation
   fresh random state (`AutoReset` passes a new key per episode);
 - `params.backend` (static) picks the physics pipeline: "spring" by default, the cheapest to
   compile and run on a CPU, where the env supports it; "generalized" for swimmer, which
-  supports nothing else; "positional", "generalized" or "mjx" (needs MuJoCo MJX) on request,
+  supports nothing else (and which fails inside brax 0.14.2 under jax 0.10: brax's fluid
+  model calls `jnp.clip(a_min=...)`); "positional", "generalized" or "mjx" (needs MuJoCo MJX) on request,
   e.g. `jaxenvs.make("brax/ant", backend="generalized")`. The brax env for each backend is built
   on first use.
 - the action space is a `Box` over the actuators' control range (`sys.actuator.ctrl_range`);
@@ -94,9 +95,12 @@ class BraxEnv(AdapterEnvironment):
         if backend not in BACKENDS:
             raise ValueError(f"{self.name}: backend must be one of {BACKENDS}, got {backend!r}")
         if backend not in self._built:
-            self._built[backend] = self._envs_module.get_environment(
-                self._brax_name, backend=backend, **self._brax_kwargs
-            )
+            # built eagerly even when first asked for inside jit or vmap: the env keeps the
+            # arrays of its model, which must not be tracers
+            with jax.ensure_compile_time_eval():
+                self._built[backend] = self._envs_module.get_environment(
+                    self._brax_name, backend=backend, **self._brax_kwargs
+                )
         return self._built[backend]
 
     @property

@@ -69,7 +69,6 @@ from jaxenvs.adapters._common import (
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState
-from jaxenvs.wrappers.observation import _flat_bounds, _flat_size
 
 MAX_JOINT_ACTIONS = 2**22
 
@@ -138,6 +137,27 @@ def _cast_to_space(obs: Any, space: spaces.Space) -> Any:
     if isinstance(space, spaces.Dict):
         return {k: _cast_to_space(obs[k], s) for k, s in space.spaces.items()}
     return jnp.asarray(obs).astype(space.dtype)
+
+
+def _flat_box(space: spaces.Space) -> spaces.Box:
+    """The float32 `Box` of `_flatten`'s vectors: each leaf's bounds, raveled, in key order."""
+    lows, highs = [], []
+
+    def visit(s: spaces.Space) -> None:
+        if isinstance(s, spaces.Dict):
+            for sub in s.spaces.values():
+                visit(sub)
+        elif isinstance(s, spaces.Discrete):
+            lows.append([s.start]), highs.append([s.start + s.n - 1])
+        elif isinstance(s, spaces.MultiDiscrete):
+            lows.append(np.zeros(s.nvec.size)), highs.append((s.nvec - 1).ravel())
+        else:
+            lows.append(s.low.ravel()), highs.append(s.high.ravel())
+
+    visit(space)
+    low = np.concatenate([np.asarray(x, np.float64) for x in lows])
+    high = np.concatenate([np.asarray(x, np.float64) for x in highs])
+    return spaces.Box(low, high, shape=low.shape, dtype=jnp.float32)
 
 
 def _flatten(obs: Any) -> jax.Array:
@@ -210,8 +230,7 @@ class JumanjiEnv(AdapterEnvironment):
     def observation_space(self, params: JumanjiParams | None = None) -> spaces.Space:
         params = self.default_params if params is None else params
         if params.flat:
-            low, high = _flat_bounds(self._obs_space)
-            return spaces.Box(low, high, shape=(_flat_size(self._obs_space),), dtype=jnp.float32)
+            return _flat_box(self._obs_space)
         return self._obs_space
 
     def action_space(self, params: JumanjiParams | None = None) -> spaces.Space:

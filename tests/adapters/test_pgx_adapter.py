@@ -185,3 +185,22 @@ def test_fresh_resets_and_a_key_for_every_step():
         assert bool(terminated) or bool(truncated)
         starts.append(np.asarray(obs))
     assert len({s.tobytes() for s in starts}) == len(starts)
+
+
+def test_all_mode_under_vmap_and_autoreset():
+    env, params = jaxenvs.make("pgx/tic_tac_toe", reward_mode="all")
+    keys = jax.random.split(jax.random.key(0), 4)
+    obs, state = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
+
+    def body(state, key):
+        k_act, k_step = jax.random.split(key)
+        actions = jax.vmap(env.action_space(params).sample)(jax.random.split(k_act, 4))
+        _, state, reward, terminated, truncated, info = jax.vmap(env.step, in_axes=(0, 0, 0, None))(
+            jax.random.split(k_step, 4), state, actions, params
+        )
+        return state, (reward, terminated, info["final_observation"])
+
+    _, (reward, terminated, final_obs) = jax.jit(lambda s: jax.lax.scan(body, s, jax.random.split(keys[0], 12)))(state)
+    assert reward.shape == (12, 4, 2) and final_obs.shape == (12, 4, 3, 3, 2)
+    assert np.asarray(terminated).any()
+    np.testing.assert_array_equal(np.asarray(reward).sum(-1), 0.0)  # tic-tac-toe is zero-sum

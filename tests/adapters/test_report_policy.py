@@ -19,6 +19,7 @@ def test_downloads_and_slow_compiles_are_skipped_unless_all():
         assert reason is not None and reason.startswith("skipped: ") and why in reason
         assert cli._report_skip(env_id, extra, run_all=True) is None
     assert cli._report_skip("brax/fast", "brax", run_all=False) is None
+    assert cli._report_skip("brax/swimmer", "brax", run_all=True).startswith("not run: fails inside brax")
     assert cli._report_skip("CartPole-v1", None, run_all=False) is None
 
 
