@@ -115,26 +115,27 @@ class Pong(Environment[PongState, PongParams]):
     def default_params(self) -> PongParams:
         return PongParams()
 
-    def _cells(self, state: PongState):
-        """Masks `bool[height, width]` of the paddles, the ball and the ball's previous cell."""
-        rows = jnp.arange(self.height)[:, None]
-        cols = jnp.arange(self.width)[None, :]
-
-        def at(position):
-            cell = jnp.floor(position)
-            r = jnp.clip(cell[0], 0, self.height - 1).astype(jnp.int32)
-            c = jnp.clip(cell[1], 0, self.width - 1).astype(jnp.int32)
-            return (rows == r) & (cols == c)
-
-        centre = jnp.floor(state.paddle_centers).astype(jnp.int32)
-        top = jnp.clip(centre - self.paddle_half_height, 0, self.height - 1)
-        bottom = jnp.clip(centre + self.paddle_half_height, 0, self.height - 1)
-        left = (cols == 0) & (rows >= top[0]) & (rows <= bottom[0])
-        right = (cols == self.width - 1) & (rows >= top[1]) & (rows <= bottom[1])
-        return left | right, at(state.ball_position), at(state.last_ball_position)
-
     def get_obs(self, state: PongState) -> jax.Array:
-        return jnp.stack(self._cells(state), axis=-1).astype(jnp.float32)
+        """Channels: paddles, ball, the ball's previous cell (cells clipped onto the board).
+
+        Written as a scatter of the few lit cells into zeros: under vmap that is several times
+        faster than comparing every cell."""
+
+        def cell(position):
+            floor = jnp.floor(position)
+            row = jnp.clip(floor[0], 0, self.height - 1).astype(jnp.int32)
+            return row, jnp.clip(floor[1], 0, self.width - 1).astype(jnp.int32)
+
+        ball_row, ball_col = cell(state.ball_position)
+        last_row, last_col = cell(state.last_ball_position)
+        centre = jnp.floor(state.paddle_centers).astype(jnp.int32)[:, None]
+        span = jnp.arange(-self.paddle_half_height, self.paddle_half_height + 1)[None, :]
+        paddle_rows = jnp.clip(centre + span, 0, self.height - 1).reshape(-1)  # both paddles
+        paddle_cols = jnp.repeat(jnp.asarray([0, self.width - 1]), span.shape[1])
+        rows = jnp.concatenate([paddle_rows, jnp.stack([ball_row, last_row])])
+        cols = jnp.concatenate([paddle_cols, jnp.stack([ball_col, last_col])])
+        channels = jnp.concatenate([jnp.zeros_like(paddle_rows), jnp.asarray([1, 2])])
+        return jnp.zeros(self.obs_shape, jnp.float32).at[rows, cols, channels].set(1.0)
 
     def reset_env(self, key, params):
         middle = jnp.asarray([self.height / 2, self.width / 2], jnp.float32)
@@ -165,7 +166,7 @@ class Pong(Environment[PongState, PongParams]):
         return spaces.Discrete(3)
 
     def render(self, state, params=None, cell: int = 10):
-        paddles, ball, last_ball = self._cells(state)
-        cells = jnp.where(ball, 2, jnp.where(last_ball, 3, jnp.where(paddles, 1, 0)))
+        obs = self.get_obs(state) > 0
+        cells = jnp.where(obs[..., 1], 2, jnp.where(obs[..., 2], 3, jnp.where(obs[..., 0], 1, 0)))
         palette = jnp.asarray([(0, 0, 0), (236, 236, 236), (255, 140, 0), (110, 60, 10)], jnp.uint8)
         return grid_image(cells, palette, cell)
