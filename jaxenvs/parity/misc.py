@@ -533,7 +533,8 @@ def _bernoulli_random(env, params, genv, gparams, to_jax, gstates, n, seed) -> l
     p = float(gparams.reward_prob)
     probs = np.asarray([[p, 1 - p], [p, 1 - p], [1 - p, p], [1 - p, p]], np.float32)
     gstate = _index(gstates, np.zeros(4, int)).replace(reward_probs=probs)
-    ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, np.asarray([0, 1, 0, 1], np.int32), n, seed)
+    actions = np.asarray([0, 1, 0, 1], np.int32)
+    ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, actions, n, seed)
     cases = np.repeat(np.arange(4), n)
     return chi_square_check("arm pay: (case, reward)", _rows(cases, np.asarray(ours[2]).reshape(-1)),
                             _rows(cases, np.asarray(theirs[2], np.float32).reshape(-1)))
@@ -552,7 +553,7 @@ def _bernoulli_resets(env, params, genv, gparams, n, seed) -> list[Check]:
 def _gaussian_random(env, params, genv, gparams, to_jax, gstates, n, seed) -> list[Check]:
     gstate = _index(gstates, np.array([0])).replace(mu=np.asarray([-1.3], np.float32))
     ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, np.ones(1, np.int32), n, seed)
-    return _ks("arm 1 pay", np.asarray(ours[2])[0], np.asarray(theirs[2])[0], lambda x: np.isfinite(x).all(axis=1))
+    return _ks("arm 1 pay", np.asarray(ours[2])[0], np.asarray(theirs[2])[0], _finite)
 
 
 def _deterministic_resets(fields):
@@ -586,18 +587,27 @@ def _risky_arm(gstates, actions, theirs, gparams):
     return np.asarray(actions) != 0
 
 
+def _finite(x):
+    return np.isfinite(x).all(axis=1)
+
+
+# Reacher's reset: angles in [-pi, pi], velocities in [-1, 1], goal in [-2, 2]^2 (2 joints).
+_REACHER_RESET = _within([-np.pi] * 2 + [-1.0] * 2 + [-2.0] * 2, [np.pi] * 2 + [1.0] * 2 + [2.0] * 2)
+_PAY_FIELDS = ("last_reward", "obs", "reward")
+
 # env -> (random-part check, reset check, rows with a random part, their random fields)
 SPECIAL: Mapping[str, tuple] = {
     "FourRooms-misc": (_four_rooms_random, _four_rooms_resets, None, ()),
     "MetaMaze-misc": (_meta_maze_random, _meta_maze_resets, _teleported, ("pos", "obs", "terminated")),
-    "PointRobot-misc": (_point_robot_random, _continuous_resets(("pos", "goal"), _point_robot_reset_support), _respawned, ("pos", "obs")),
-    "BernoulliBandit-misc": (_bernoulli_random, _bernoulli_resets, _every_row, ("last_reward", "obs", "reward")),
-    "GaussianBandit-misc": (
-        _gaussian_random, _continuous_resets(("mu",), lambda x: np.isfinite(x).all(axis=1)), _risky_arm, ("last_reward", "obs", "reward"),
+    "PointRobot-misc": (
+        _point_robot_random,
+        _continuous_resets(("pos", "goal"), _point_robot_reset_support),
+        _respawned,
+        ("pos", "obs"),
     ),
-    "Reacher-misc": (None, _continuous_resets(
-        ("angles", "angle_vels", "goal_xy"), _within([-np.pi] * 2 + [-1.0] * 2 + [-2.0] * 2, [np.pi] * 2 + [1.0] * 2 + [2.0] * 2)
-    ), None, ()),
+    "BernoulliBandit-misc": (_bernoulli_random, _bernoulli_resets, _every_row, _PAY_FIELDS),
+    "GaussianBandit-misc": (_gaussian_random, _continuous_resets(("mu",), _finite), _risky_arm, _PAY_FIELDS),
+    "Reacher-misc": (None, _continuous_resets(("angles", "angle_vels", "goal_xy"), _REACHER_RESET), None, ()),
     "Swimmer-misc": (None, _continuous_resets(("urchin_xys", "xy", "goal_xy"), _within(-1.0, 1.0)), None, ()),
     "Pong-misc": (
         None,

@@ -1,6 +1,5 @@
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import pong
@@ -39,7 +38,8 @@ def test_scoring_ball_out_ends_the_episode_without_reward():
     env, params = jaxenvs.make(ID, autoreset=False)
     step = jax.jit(env.step)
     # the ball passes the player's paddle, which is far away
-    _, nxt, reward, terminated, truncated, info = step(jax.random.key(0), _state((3.0, 0.0), (0, -1), (25.0, 3.0)), 0, params)
+    passing = _state((3.0, 0.0), (0, -1), (25.0, 3.0))
+    _, nxt, reward, terminated, truncated, info = step(jax.random.key(0), passing, 0, params)
     assert bool(terminated) and float(reward) == 0.0 and float(info["discount"]) == 0.0
     # and past the opponent's (which mirrors the player here)
     _, nxt, reward, terminated, *_ = step(
@@ -54,7 +54,8 @@ def test_scoring_ball_out_ends_the_episode_without_reward():
 def test_paddle_hit_reflects_and_spins():
     env, params = jaxenvs.make(ID, autoreset=False)
     # ball moving left onto the player's paddle, hitting 2 rows below its centre
-    _, nxt, reward, terminated, *_ = jax.jit(env.step)(jax.random.key(0), _state((17.0, 2.0), (0, -1), (15.0, 15.0)), 0, params)
+    incoming = _state((17.0, 2.0), (0, -1), (15.0, 15.0))
+    _, nxt, reward, terminated, *_ = jax.jit(env.step)(jax.random.key(0), incoming, 0, params)
     assert nxt.ball_position.tolist() == [17.0, 1.0]  # column 1 mirrored at the paddle: 2 - 1
     assert nxt.ball_velocity.tolist() == [1, 1]  # 0 + 2 / paddle_half_height, now moving right
     assert not bool(terminated) and float(reward) == 1.0
@@ -67,7 +68,8 @@ def test_paddles_move_and_stay_on_the_board():
     _, up, *_ = step(jax.random.key(0), state, 1, params)
     _, down, *_ = step(jax.random.key(0), state, 2, params)
     _, stay, *_ = step(jax.random.key(0), state, 0, params)
-    assert (float(up.paddle_centers[0]), float(down.paddle_centers[0]), float(stay.paddle_centers[0])) == (2.0, 3.0, 2.0)
+    player = [float(s.paddle_centers[0]) for s in (up, down, stay)]
+    assert player == [2.0, 3.0, 2.0]  # up is clipped at paddle_half_height
     assert float(up.paddle_centers[1]) == 11.0  # the opponent chases the ball's row (15)
 
 

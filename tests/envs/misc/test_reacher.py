@@ -23,7 +23,8 @@ def test_semi_implicit_euler_step():
         time=jnp.int32(0), angles=jnp.asarray([0.0, 1.0]), angle_vels=jnp.asarray([1.0, -1.0]),
         goal_xy=jnp.asarray([1.0, 1.0]),
     )
-    obs, nxt, reward, terminated, truncated, _ = jax.jit(env.step)(jax.random.key(0), state, jnp.asarray([1.0, -0.5]), params)
+    action = jnp.asarray([1.0, -0.5])
+    obs, nxt, reward, terminated, truncated, _ = jax.jit(env.step)(jax.random.key(0), state, action, params)
     np.testing.assert_allclose(nxt.angle_vels, [1.05, -1.025], rtol=1e-6)
     np.testing.assert_allclose(nxt.angles, [0.0525, 1.0 - 0.05125], rtol=1e-6)
     tip = np.array([np.cos(0.0525) + np.cos(0.94875), np.sin(0.0525) + np.sin(0.94875)])
@@ -39,7 +40,6 @@ def test_reward_is_one_at_the_goal():
 
 
 def test_more_joints():
-    env, params = jaxenvs.make(ID, autoreset=False)
     env3 = reacher.Reacher(num_joints=3)
     obs, state = jax.jit(env3.reset)(jax.random.key(0))
     assert obs.shape == (11,) and env3.action_space().shape == (3,)
