@@ -124,6 +124,9 @@ def cmd_report(args: argparse.Namespace) -> int:
                 speed, compile_s = f"needs {e.name}", "-"
             except FileNotFoundError:  # e.g. DataNotFoundError: a data set the user has not provided
                 speed, compile_s = "needs data", "-"
+            except Exception as e:  # noqa: BLE001 - one id failing must not hide the other rows
+                speed, compile_s = f"failed: {type(e).__name__}: {(str(e).splitlines() or [''])[0][:100]}", "-"
+                failed = True
             if has_parity(env_id) and not args.no_parity:
                 r = run_parity(env_id, scale=args.scale)
                 verdict = r.verdict if r.skipped is None else f"skipped: {r.skipped}"

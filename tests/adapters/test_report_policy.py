@@ -30,6 +30,20 @@ def test_report_prints_the_reason_without_rolling_out(capsys, monkeypatch):
         raise AssertionError("a skipped id must not be rolled out")
 
     monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", no_rollout)
+    monkeypatch.setenv("COLUMNS", "300")  # rich wraps cells to the terminal width
     assert cli.main(["report", "jumanji/Sokoban-v0", "--no-parity"]) == 0
     out = capsys.readouterr().out
-    assert "skipped" in out and "Sokoban" in out
+    assert "skipped: downloads its Boxoban levels" in out
+
+
+def test_a_failing_rollout_is_a_row_not_a_crash(capsys, monkeypatch):
+    import jaxenvs.bench
+
+    def broken(*args, **kwargs):
+        raise AttributeError("'MultiDiscrete' object has no attribute 'low'")
+
+    monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", broken)
+    monkeypatch.setenv("COLUMNS", "300")  # rich wraps cells to the terminal width
+    assert cli.main(["report", "jumanji/Minesweeper-v0", "--no-parity"]) == 1
+    out = capsys.readouterr().out
+    assert "failed: AttributeError" in out
