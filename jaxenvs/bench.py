@@ -1,8 +1,28 @@
-"""Throughput harness: jitted, vmapped rollouts timed on this machine.
+"""Throughput harness: random-action rollouts of jaxenvs and its peers, timed side by side.
 
-`rollout_throughput(env_id, num_envs, num_steps)` times a `lax.scan` of the batched env
-(`make_vec`) with random actions, compile excluded, and returns steps/s. The side-by-side
-comparisons against gymnax, gymnasium and envpool live in `benchmarks/`.
+`rollout_throughput(env_id, num_envs, num_steps)` times jaxenvs' batched env (`make_vec`)
+alone (used by `jaxenvs bench` and `jaxenvs report`). `compare(env_id, num_envs)` times, in
+one process and taking turns run by run (so that a change in the machine's load hits every
+row alike), every implementation of one env that is installed:
+
+- `jaxenvs make_vec`: `jaxenvs.make_vec(id, n)`, one key per step for the whole batch;
+- `jaxenvs vmap`: `jax.vmap` of `jaxenvs.make(id)`'s auto-resetting step with one key per
+  env (gymnax's way of batching);
+- `gymnax`: the same `jax.vmap` of gymnax's step, for the ids gymnax has;
+- `gymnasium`: its vector env (CartPole's numpy `CartPoleVectorEnv`; a `SyncVectorEnv`
+  elsewhere), or at batch size 1 one env stepped in a Python loop;
+- `envpool`: its gymnasium-style batched env;
+- `minatar`, `bsuite`: at batch size 1, the reference package's own env in a Python loop.
+
+One action-sampling scheme for all: per step one draw for the whole batch (discrete: one
+`jax.random.bits` call, 16 random bits per env scaled to `0..n-1`; boxes: one
+`jax.random.uniform` call; numpy libraries: one `Generator` call). The JAX rollouts are a
+jitted `lax.scan` whose carry keeps the observation (as a training loop feeds it to the
+policy, so no library's observation is dead code) and the state; the per-step keys are
+split before the scan. Compile time (`lower` + `compile`) is apart from the median of the
+timed runs. Memory: for JAX, what XLA's `memory_analysis` of the compiled rollout gives
+(arguments + outputs + temporaries); for Python libraries, `tracemalloc`'s peak during one
+run (numpy arrays included; memory that C++ allocates, as envpool's, is not seen).
 """
 
 from __future__ import annotations
@@ -10,10 +30,42 @@ from __future__ import annotations
 import dataclasses
 import statistics
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
+
+# jaxenvs id -> (gymnax id, gymnasium id, envpool id, reference loop at batch size 1)
+# where the library has the env; a reference loop is ("minatar", game) or ("bsuite", name, kwargs)
+PEERS: dict[str, tuple[str | None, str | None, str | None, tuple | None]] = {
+    "CartPole-v1": ("CartPole-v1", "CartPole-v1", "CartPole-v1", None),
+    "Acrobot-v1": ("Acrobot-v1", "Acrobot-v1", "Acrobot-v1", None),
+    "MountainCar-v0": ("MountainCar-v0", "MountainCar-v0", "MountainCar-v0", None),
+    "MountainCarContinuous-v0": ("MountainCarContinuous-v0", "MountainCarContinuous-v0",
+                                 "MountainCarContinuous-v0", None),
+    "Pendulum-v1": ("Pendulum-v1", "Pendulum-v1", "Pendulum-v1", None),
+    "Breakout-MinAtar": ("Breakout-MinAtar", None, None, ("minatar", "breakout")),
+    "Asterix-MinAtar": ("Asterix-MinAtar", None, None, ("minatar", "asterix")),
+    "Freeway-MinAtar": ("Freeway-MinAtar", None, None, ("minatar", "freeway")),
+    "SpaceInvaders-MinAtar": ("SpaceInvaders-MinAtar", None, None, ("minatar", "space_invaders")),
+    "Seaquest-MinAtar": ("Seaquest-MinAtar", None, None, ("minatar", "seaquest")),
+    "Catch-bsuite": ("Catch-bsuite", None, None, ("bsuite", "catch", {})),
+    "DeepSea-bsuite": ("DeepSea-bsuite", None, None, ("bsuite", "deep_sea", {"size": 10, "mapping_seed": 42})),
+    "DiscountingChain-bsuite": ("DiscountingChain-bsuite", None, None, None),
+    "MemoryChain-bsuite": ("MemoryChain-bsuite", None, None, None),
+    "UmbrellaChain-bsuite": ("UmbrellaChain-bsuite", None, None, None),
+    "SimpleBandit-bsuite": ("SimpleBandit-bsuite", None, None, None),
+    "FourRooms-misc": ("FourRooms-misc", None, None, None),
+    "MetaMaze-misc": ("MetaMaze-misc", None, None, None),
+    "PointRobot-misc": ("PointRobot-misc", None, None, None),
+    "BernoulliBandit-misc": ("BernoulliBandit-misc", None, None, None),
+    "GaussianBandit-misc": ("GaussianBandit-misc", None, None, None),
+    "Reacher-misc": ("Reacher-misc", None, None, None),
+    "Swimmer-misc": ("Swimmer-misc", None, None, None),
+    "Pong-misc": ("Pong-misc", None, None, None),
+}
 
 
 @dataclasses.dataclass
@@ -26,25 +78,280 @@ class Throughput:
     repeats: int
 
 
-def _random_rollout(venv: Any, params: Any, num_steps: int):
-    """A jitted function `key -> (total reward, final state)` running `num_steps` batched steps.
+@dataclasses.dataclass
+class Result:
+    env_id: str
+    library: str
+    num_envs: int
+    num_steps: int
+    steps_per_second: float  # median over repeats
+    compile_seconds: float | None  # None for libraries that do not compile
+    memory_mb: float | None
 
-    The final state is returned so that XLA cannot drop the dynamics as dead code."""
-    def rollout(key):
+
+def default_num_steps(num_envs: int) -> int:
+    """Scan steps per timed run: about 400k env-steps, between 50 and 5,000 steps."""
+    return max(50, min(5000, 400_000 // num_envs))
+
+
+# ---------------------------------------------------------------------------------------------
+# JAX rollouts
+
+
+def random_actions(key: jax.Array, space: Any, num_envs: int) -> jax.Array:
+    """One action per env from ONE random draw: discrete spaces scale 16 random bits per env
+    to `start..start+n-1` (bias below n / 65536), boxes draw uniformly between the bounds."""
+    n = getattr(space, "n", None)
+    if n is not None:
+        words = jax.random.bits(key, ((num_envs + 1) // 2,), jnp.uint32)
+        halves = jnp.concatenate([words & 0xFFFF, words >> 16])[:num_envs]
+        start = int(getattr(space, "start", 0))
+        return ((halves * jnp.uint32(int(n))) >> 16).astype(jnp.int32) + start
+    low = jnp.broadcast_to(jnp.asarray(space.low, jnp.float32), space.shape)
+    high = jnp.broadcast_to(jnp.asarray(space.high, jnp.float32), space.shape)
+    return jax.random.uniform(key, (num_envs,) + tuple(space.shape), minval=low, maxval=high)
+
+
+def vec_rollout(venv: Any, params: Any, num_steps: int) -> Callable:
+    """`key -> (obs, state, reward sum)`: `num_steps` steps of a `VecEnv` (one key per step)."""
+    space = venv.action_space(params)
+
+    def run(key):
         k_reset, k_run = jax.random.split(key)
         obs, state = venv.reset(k_reset, params)
 
-        def body(carry, k):
-            state, total = carry
-            k_act, k_step = jax.random.split(k)
-            actions = venv.sample_actions(k_act, params)
-            _, state, reward, _, _, _ = venv.step(k_step, state, actions, params)
-            return (state, total + jnp.sum(reward)), None
+        def body(carry, keys):
+            obs, state, total = carry
+            actions = random_actions(keys[0], space, venv.num_envs)
+            obs, state, reward, *_ = venv.step(keys[1], state, actions, params)
+            return (obs, state, total + jnp.sum(reward)), None
 
-        (state, total), _ = jax.lax.scan(body, (state, jnp.zeros(())), jax.random.split(k_run, num_steps))
-        return total, state
+        carry, _ = jax.lax.scan(body, (obs, state, jnp.zeros(())), jax.random.split(k_run, (num_steps, 2)))
+        return carry
 
-    return jax.jit(rollout)
+    return run
+
+
+def vmap_rollout(env: Any, params: Any, num_envs: int, num_steps: int) -> Callable:
+    """`key -> (obs, state, reward sum)`: `num_steps` steps of `jax.vmap(env.step)` with one
+    key per env (gymnax's way; `env` must reset itself, as gymnax envs and `jaxenvs.make`'s do)."""
+    space = env.action_space(params)
+    step = jax.vmap(env.step, in_axes=(0, 0, 0, None))
+
+    def run(key):
+        k_reset, k_run = jax.random.split(key)
+        obs, state = jax.vmap(env.reset, in_axes=(0, None))(jax.random.split(k_reset, num_envs), params)
+
+        def body(carry, keys):
+            obs, state, total = carry
+            actions = random_actions(keys[0], space, num_envs)
+            obs, state, reward, *_ = step(jax.random.split(keys[1], num_envs), state, actions, params)
+            return (obs, state, total + jnp.sum(reward)), None
+
+        carry, _ = jax.lax.scan(body, (obs, state, jnp.zeros(())), jax.random.split(k_run, (num_steps, 2)))
+        return carry
+
+    return run
+
+
+class _JaxRun:
+    """A compiled rollout: compile time and XLA's memory figure kept apart from the runs."""
+
+    def __init__(self, fn: Callable):
+        key = jax.random.key(0)
+        t0 = time.perf_counter()
+        self.compiled = jax.jit(fn).lower(key).compile()
+        self.compile_seconds = time.perf_counter() - t0
+        self.memory_mb = None
+        try:
+            m = self.compiled.memory_analysis()
+            total = m.argument_size_in_bytes + m.output_size_in_bytes + m.temp_size_in_bytes
+            self.memory_mb = total / 2**20
+        except Exception:  # not every backend reports it
+            pass
+        jax.block_until_ready(self.compiled(key))  # warm-up, untimed
+        self._calls = 0
+
+    def __call__(self) -> None:
+        self._calls += 1
+        jax.block_until_ready(self.compiled(jax.random.key(self._calls)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Python-loop libraries
+
+
+class _PyRun:
+    """Steps a numpy/C++ library's env(s) in a Python loop, actions from one generator call."""
+
+    def __init__(self, step: Callable[[Any], Any], sample: Callable[[np.random.Generator], Any], num_steps: int):
+        self.step, self.sample, self.num_steps = step, sample, num_steps
+        self.rng = np.random.default_rng(0)
+        self.compile_seconds = None
+        import tracemalloc
+
+        tracemalloc.start()
+        self()
+        self.memory_mb = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+
+    def __call__(self) -> None:
+        step, sample, rng = self.step, self.sample, self.rng
+        for _ in range(self.num_steps):
+            step(sample(rng))
+
+
+def _numpy_sampler(space: Any, num_envs: int | None) -> Callable[[np.random.Generator], Any]:
+    shape = () if num_envs is None else (num_envs,)
+    if hasattr(space, "n"):
+        n, start = int(space.n), int(getattr(space, "start", 0))
+        if num_envs is None:
+            return lambda rng: int(rng.integers(start, start + n))
+        return lambda rng: rng.integers(start, start + n, size=shape)
+    low, high = np.asarray(space.low, np.float32), np.asarray(space.high, np.float32)
+    return lambda rng: rng.uniform(low, high, size=shape + tuple(space.shape)).astype(np.float32)
+
+
+def _gymnasium_run(gym_id: str, num_envs: int, num_steps: int) -> _PyRun:
+    import gymnasium
+
+    if num_envs == 1:
+        env = gymnasium.make(gym_id)
+        env.reset(seed=0)
+
+        def step(action):
+            _, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                env.reset()
+
+        return _PyRun(step, _numpy_sampler(env.action_space, None), num_steps)
+    mode = "vector_entry_point" if gymnasium.spec(gym_id).vector_entry_point else "sync"
+    envs = gymnasium.make_vec(gym_id, num_envs=num_envs, vectorization_mode=mode)
+    envs.reset(seed=0)
+    return _PyRun(envs.step, _numpy_sampler(envs.single_action_space, num_envs), num_steps)
+
+
+def _envpool_run(pool_id: str, num_envs: int, num_steps: int) -> _PyRun:
+    import envpool
+
+    envs = envpool.make_gymnasium(pool_id, num_envs=num_envs)
+    envs.reset()
+    return _PyRun(envs.step, _numpy_sampler(envs.action_space, num_envs), num_steps)
+
+
+def _minatar_run(game: str, num_steps: int) -> _PyRun:
+    """MinAtar's `Environment` (six actions, sticky actions 0.1) with its observation each step."""
+    import minatar
+
+    env = minatar.Environment(game, random_seed=0)
+    env.reset()
+
+    def step(action):
+        _, terminal = env.act(action)
+        env.state()
+        if terminal:
+            env.reset()
+
+    return _PyRun(step, lambda rng: int(rng.integers(0, env.num_actions())), num_steps)
+
+
+def _bsuite_run(name: str, kwargs: dict, num_steps: int) -> _PyRun:
+    import importlib
+
+    module = importlib.import_module(f"bsuite.environments.{name}")
+    cls = {"catch": "Catch", "deep_sea": "DeepSea"}[name]
+    env = getattr(module, cls)(seed=0, **kwargs)
+    env.reset()
+    num_actions = env.action_spec().num_values
+
+    def step(action):
+        if env.step(action).last():
+            env.reset()
+
+    return _PyRun(step, lambda rng: int(rng.integers(0, num_actions)), num_steps)
+
+
+# ---------------------------------------------------------------------------------------------
+# comparison
+
+
+def candidates(env_id: str, num_envs: int, num_steps: int, libraries: Iterable[str] | None = None):
+    """`(library, build)` pairs for `env_id` at `num_envs`; `build()` returns a runner."""
+    import jaxenvs
+
+    gymnax_id, gym_id, pool_id, reference = PEERS.get(env_id, (None, None, None, None))
+    out: list[tuple[str, Callable[[], Any]]] = []
+
+    def make_vec_run():
+        venv, params = jaxenvs.make_vec(env_id, num_envs)
+        return _JaxRun(vec_rollout(venv, params, num_steps))
+
+    def vmap_run():
+        env, params = jaxenvs.make(env_id)
+        return _JaxRun(vmap_rollout(env, params, num_envs, num_steps))
+
+    def gymnax_run():
+        import gymnax
+
+        env, params = gymnax.make(gymnax_id)
+        return _JaxRun(vmap_rollout(env, params, num_envs, num_steps))
+
+    # Python loops step far slower per call: fewer steps keep a run near a second
+    py_steps = max(5, min(num_steps, 100_000 // num_envs))
+    out += [("jaxenvs make_vec", make_vec_run), ("jaxenvs vmap", vmap_run)]
+    if gymnax_id:
+        out.append(("gymnax", gymnax_run))
+    if gym_id:
+        out.append(("gymnasium", lambda: _gymnasium_run(gym_id, num_envs, py_steps)))
+    if pool_id and num_envs > 1:
+        out.append(("envpool", lambda: _envpool_run(pool_id, num_envs, py_steps)))
+    if reference and num_envs == 1:
+        if reference[0] == "minatar":
+            out.append(("minatar", lambda: _minatar_run(reference[1], py_steps)))
+        else:
+            out.append(("bsuite", lambda: _bsuite_run(reference[1], reference[2], py_steps)))
+    if libraries is not None:
+        wanted = set(libraries)
+        out = [c for c in out if c[0] in wanted]
+    return out
+
+
+def compare(
+    env_id: str,
+    num_envs: int,
+    num_steps: int | None = None,
+    repeats: int = 5,
+    libraries: Iterable[str] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+    on_skip: Callable[[str, Exception], None] | None = None,
+) -> list[Result]:
+    """Every installed implementation of `env_id` at `num_envs`, timed taking turns run by
+    run; the median of `repeats` runs each. A library that is missing (ImportError) or fails
+    to build is skipped (reported to `on_skip`)."""
+    num_steps = default_num_steps(num_envs) if num_steps is None else num_steps
+    py_steps = max(5, min(num_steps, 100_000 // num_envs))
+    runners: dict[str, Any] = {}
+    for library, build in candidates(env_id, num_envs, num_steps, libraries):
+        try:
+            runners[library] = build()
+        except Exception as e:  # noqa: BLE001 -- a peer that cannot run is reported, not fatal
+            if on_skip is not None:
+                on_skip(library, e)
+    times: dict[str, list[float]] = {name: [] for name in runners}
+    for _ in range(repeats):
+        for name, runner in runners.items():
+            t0 = clock()
+            runner()
+            times[name].append(clock() - t0)
+    results = []
+    for name, runner in runners.items():
+        steps = runner.num_steps if isinstance(runner, _PyRun) else num_steps
+        assert not isinstance(runner, _PyRun) or steps == py_steps
+        results.append(
+            Result(env_id, name, num_envs, steps, num_envs * steps / statistics.median(times[name]),
+                   runner.compile_seconds, runner.memory_mb)
+        )
+    return results
 
 
 def rollout_throughput(
@@ -54,14 +361,11 @@ def rollout_throughput(
     from jaxenvs.registry import make_vec
 
     venv, params = make_vec(env_id, num_envs, **overrides)
-    fn = _random_rollout(venv, params, num_steps)
-    t0 = time.perf_counter()
-    jax.block_until_ready(fn(jax.random.key(0)))
-    compile_seconds = time.perf_counter() - t0
+    run = _JaxRun(vec_rollout(venv, params, num_steps))
     times = []
-    for i in range(repeats):
+    for _ in range(repeats):
         t0 = time.perf_counter()
-        jax.block_until_ready(fn(jax.random.key(i + 1)))
+        run()
         times.append(time.perf_counter() - t0)
     median = statistics.median(times)
-    return Throughput(env_id, num_envs, num_steps, num_envs * num_steps / median, compile_seconds, repeats)
+    return Throughput(env_id, num_envs, num_steps, num_envs * num_steps / median, run.compile_seconds, repeats)

@@ -10,22 +10,165 @@ adds to `info`:
 - `final_terminated`, `final_truncated`: the raw step's flags, kept even if a wrapper above
   rewrites the returned ones.
 
-The reset sits in `lax.cond`, so an env that did not finish skips it when stepped alone
-under `jit`; under `vmap` both branches run (use `jaxenvs.make_vec`, which resets only the
-envs that finished).
+Stepped alone, the reset sits in `lax.cond`: an env that did not finish skips it. Under
+`jax.vmap` (gymnax's way of batching) a `cond` would turn into computing a reset, with fresh
+random numbers, for every env at every step; here a batching rule (`jax.custom_batching`)
+resets only the envs that finished instead (`reset_where_done`), each from its own reset key,
+so the vmapped step returns exactly what stepping each env alone returns. Gradients go
+through the plain `cond` (a `custom_jvp`), so `jax.grad` works as before, batched or not.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from typing import Any
+
 import jax
 import jax.numpy as jnp
+import numpy as np
+from jax.custom_batching import custom_vmap
 
 from jaxenvs.wrappers.base import Wrapper
+
+# `reset_where_done` resets at most this fraction of the batch per pass (at least
+# `MIN_CAPACITY` envs); more finished envs take more passes.
+CAPACITY_DIVISOR = 16
+MIN_CAPACITY = 16
 
 
 def _like(new, old):
     """Cast `new`'s leaves to `old`'s dtypes so both `cond` branches agree exactly."""
     return jax.tree_util.tree_map(lambda n, o: jnp.asarray(n, dtype=jnp.asarray(o).dtype), new, old)
+
+
+def default_capacity(num_envs: int) -> int:
+    """How many envs one pass of `reset_where_done` resets: a sixteenth of the batch, at
+    least 16 (or the whole batch when smaller)."""
+    return min(num_envs, max(MIN_CAPACITY, math.ceil(num_envs / CAPACITY_DIVISOR)))
+
+
+def _inclusive_count(x: jax.Array, block: int = 64) -> jax.Array:
+    """Inclusive prefix sums of a float32 vector of 0s and 1s, by triangular matrix products.
+
+    XLA's CPU `cumsum` (an associative scan) costs several times more at batch sizes in the
+    thousands; block products are exact while counts stay below 2**24."""
+    n = x.shape[0]
+    upper = lambda m: jnp.asarray(np.triu(np.ones((m, m), np.float32)))  # noqa: E731
+    if n <= block:
+        return jnp.dot(x, upper(n), precision=jax.lax.Precision.HIGHEST)
+    rows = -(-n // block)
+    blocks = jnp.pad(x, (0, rows * block - n)).reshape(rows, block)
+    inner = jnp.dot(blocks, upper(block), precision=jax.lax.Precision.HIGHEST)
+    totals = inner[:, -1]
+    before = _inclusive_count(totals, block) - totals
+    return (inner + before[:, None]).reshape(-1)[:n]
+
+
+def finished_index(done: jax.Array, pad: int) -> tuple[jax.Array, jax.Array]:
+    """`(index, count)`: the positions of the true entries of `done` in order, then
+    `len(done)` (an out-of-range index) up to length `len(done) + pad`; and their count."""
+    n = done.shape[0]
+    if n < 2**24:
+        rank = _inclusive_count(done.astype(jnp.float32)).astype(jnp.int32)
+    else:
+        rank = jnp.cumsum(done, dtype=jnp.int32)
+    slot = jnp.where(done, rank - 1, n + pad)
+    index = jnp.full((n + pad,), n, jnp.int32).at[slot].set(jnp.arange(n, dtype=jnp.int32), mode="drop")
+    return index, rank[-1]
+
+
+def _scatter(index, new, old):
+    """`old` with rows `index` replaced by `new`'s rows; out-of-range indices are dropped."""
+    return jax.tree_util.tree_map(lambda n, o: o.at[index].set(n.astype(o.dtype), mode="drop"), new, old)
+
+
+def reset_where_done(
+    done: jax.Array,
+    obs: Any,
+    state: Any,
+    resets: Callable[[jax.Array, jax.Array], tuple[Any, Any]],
+    capacity: int,
+) -> tuple[Any, Any]:
+    """`(obs, state)` of a batch with every env where `done` replaced by a fresh reset.
+
+    The finished envs are listed in order and reset `capacity` at a time: pass `p` calls
+    `resets(p, index)` for the envs `index` (`capacity` positions, padded with the
+    out-of-range `len(done)`), which returns `capacity` reset `(obs, state)` rows; the rows
+    go in place by scatter. A step where nothing finished runs no pass; the reset work grows
+    with the number of finished envs, not with the batch."""
+    index, count = finished_index(done, capacity)
+
+    def more(carry):
+        return carry[0] * capacity < count
+
+    def one_pass(carry):
+        p, o, s = carry
+        chunk = jax.lax.dynamic_slice(index, (p * capacity,), (capacity,))
+        new_obs, new_state = resets(p, chunk)
+        return p + 1, _scatter(chunk, new_obs, o), _scatter(chunk, new_state, s)
+
+    _, obs, state = jax.lax.while_loop(more, one_pass, (jnp.int32(0), obs, state))
+    return obs, state
+
+
+def _reset_if_done_fn(env) -> Callable:
+    """`f(done, key, obs, state, params) -> (obs, state)`: `env.reset(key, params)` where
+    `done`, else `(obs, state)`; batched, it resets only the finished envs."""
+
+    def plain(done, key, obs, state, params):
+        def reset(_):
+            return _like(env.reset(key, params), (obs, state))
+
+        return jax.lax.cond(done, reset, lambda _: (obs, state), None)
+
+    fast = custom_vmap(plain)
+
+    @fast.def_vmap
+    def batched(axis_size, in_batched, done, key, obs, state, params):
+        done_b, key_b, obs_b, state_b, params_b = in_batched
+
+        def full(tree, flags):
+            return jax.tree_util.tree_map(
+                lambda x, b: x if b else jnp.broadcast_to(x, (axis_size,) + jnp.shape(x)), tree, flags
+            )
+
+        done, obs, state = full(done, done_b), full(obs, obs_b), full(state, state_b)
+        capacity = default_capacity(axis_size)
+        params_axes = jax.tree_util.tree_map(lambda b: 0 if b else None, params_b)
+
+        def resets(_, index):
+            rows = jnp.minimum(index, axis_size - 1)
+            keys = key[rows] if key_b else key
+            chunk_params = jax.tree_util.tree_map(lambda x, b: x[rows] if b else x, params, params_b)
+            return jax.vmap(env.reset, in_axes=(0 if key_b else None, params_axes), axis_size=capacity)(
+                keys, chunk_params
+            )
+
+        out = _like(reset_where_done(done, obs, state, resets, capacity), (obs, state))
+        return out, jax.tree_util.tree_map(lambda _: True, out)
+
+    # custom_vmap has no reverse mode of its own: the tangent is the reset's (with respect
+    # to params) where done, else the incoming one, as the plain `cond` gives
+    @jax.custom_jvp
+    def reset_if_done(done, key, obs, state, params):
+        return fast(done, key, obs, state, params)
+
+    @reset_if_done.defjvp
+    def _jvp(primals, tangents):
+        done, key, obs, state, params = primals
+        _, _, obs_dot, state_dot, params_dot = tangents
+        out = fast(*primals)
+        _, reset_dot = jax.jvp(lambda p: _like(env.reset(key, p), (obs, state)), (params,), (params_dot,))
+
+        def pick(new, old):
+            if new.dtype == jax.dtypes.float0:
+                return old
+            return jnp.where(jnp.reshape(done, done.shape + (1,) * (old.ndim - done.ndim)), new, old)
+
+        return out, jax.tree_util.tree_map(pick, reset_dot, (obs_dot, state_dot))
+
+    return reset_if_done
 
 
 class AutoReset(Wrapper):
@@ -36,14 +179,7 @@ class AutoReset(Wrapper):
             key_step, state, action, params
         )
         done = jnp.logical_or(terminated, truncated)
-
-        def reset(_):
-            return _like(self._env.reset(key_reset, params), (obs, next_state))
-
-        def keep(_):
-            return obs, next_state
-
-        obs_out, state_out = jax.lax.cond(done, reset, keep, None)
+        obs_out, state_out = _reset_if_done_fn(self._env)(done, key_reset, obs, next_state, params)
         info = dict(info)
         info["final_observation"] = obs
         info["final_terminated"] = terminated

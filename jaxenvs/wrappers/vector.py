@@ -5,44 +5,33 @@ six-tuple; finished envs are reset in the same step (SAME_STEP, like `AutoReset`
 `info["final_observation"]`, `info["final_terminated"]` and `info["final_truncated"]`.
 `params` is shared by the batch.
 
-Why it is fast: `jax.vmap(AutoReset(env).step)` (gymnax's way) computes a reset, with fresh
-random numbers, for every env at every step, and throws most of them away. Here the step's
-key is split once for the batch, and only the envs that finished are reset: the indices of
-at most `reset_capacity` finished envs are gathered (`jnp.nonzero` with a static size), that
-many resets are computed and scattered into place. In the rare step where more envs finish
-than that, a full batched reset runs instead (a real branch: `lax.cond` on a scalar). Every
-finished env gets its own fresh reset from its own key, so episodes are distributed exactly
-as on the per-env path.
+Why it is fast: gymnax's way, `jax.vmap` of an auto-resetting step with one key per env,
+splits every env's key again and computes a reset, with fresh random numbers, for every env
+at every step. Here the step's key is split once for the batch, and only the envs that
+finished are reset (`autoreset.reset_where_done`): the finished envs are listed in order and
+reset `reset_capacity` at a time, each from its own fresh key; a step where more finish runs
+more passes, a step where none finishes draws no reset key at all. Every finished env gets an
+independent reset, so episodes are distributed exactly as on the per-env path. Per-env step
+keys are split only if the env's step draws random numbers (otherwise XLA drops them as dead
+code).
 """
 
 from __future__ import annotations
-
-import math
 
 import jax
 import jax.numpy as jnp
 
 from jaxenvs.environment import Environment
+from jaxenvs.wrappers.autoreset import default_capacity, reset_where_done
 
-
-def _select(done, new, old):
-    def pick(n, o):
-        d = jnp.reshape(done, done.shape + (1,) * (o.ndim - done.ndim))
-        return jnp.where(d, n.astype(o.dtype), o)
-
-    return jax.tree_util.tree_map(pick, new, old)
-
-
-def _scatter(index, new, old):
-    """`old` with rows `index` replaced by `new`'s rows; out-of-range indices are dropped."""
-    return jax.tree_util.tree_map(lambda n, o: o.at[index].set(n.astype(o.dtype), mode="drop"), new, old)
+_STEP_KEY_DATA = 2**32 - 1  # folded into the step's key for the per-env step keys
 
 
 class VecEnv:
     """`num_envs` copies of `env` (a raw env: no auto-reset of its own).
 
-    reset_capacity: how many finished envs one step resets on the fast path (default: an
-        eighth of the batch, at least 1); more finishing at once takes the full-reset branch.
+    reset_capacity: how many finished envs one reset pass handles (default: a sixteenth of
+        the batch, at least 16 or the whole batch); a step where more finish runs more passes.
     """
 
     def __init__(self, env: Environment, num_envs: int, reset_capacity: int | None = None):
@@ -51,7 +40,7 @@ class VecEnv:
         self.env = env
         self.num_envs = int(num_envs)
         if reset_capacity is None:
-            reset_capacity = max(1, math.ceil(self.num_envs / 8))
+            reset_capacity = default_capacity(self.num_envs)
         if not 1 <= int(reset_capacity) <= self.num_envs:
             raise ValueError(f"reset_capacity must be in [1, num_envs], got {reset_capacity}")
         self.reset_capacity = int(reset_capacity)
@@ -98,31 +87,33 @@ class VecEnv:
 
     def step(self, key, state, actions, params=None):
         params = self.env.default_params if params is None else params
-        key_step, key_reset = jax.random.split(key)
+        n, capacity = self.num_envs, self.reset_capacity
+        # Keys, all distinct threefry counters under `key`: the per-env step keys come from
+        # `fold_in(key, 2**32 - 1)` (dead code, dropped, if the env's step draws nothing);
+        # the first reset pass's keys are `split(key, capacity + 1)[:capacity]`, drawn only
+        # in a step where an env finished; later passes derive theirs from its last key.
+        step_keys = jax.random.split(jax.random.fold_in(key, _STEP_KEY_DATA), n)
         obs, next_state, reward, terminated, truncated, info = jax.vmap(
             self.env.step, in_axes=(0, 0, 0, None)
-        )(jax.random.split(key_step, self.num_envs), state, actions, params)
+        )(step_keys, state, actions, params)
         done = jnp.logical_or(terminated, truncated)
         info = dict(info)
         info["final_observation"] = obs
         info["final_terminated"] = terminated
         info["final_truncated"] = truncated
 
-        capacity = self.reset_capacity
+        def resets(p, index):
+            def first():
+                return jax.random.split(key, capacity + 1)[:capacity]
 
-        def few_finished(_):
-            (index,) = jnp.nonzero(done, size=capacity, fill_value=self.num_envs)
-            reset_obs, reset_state = self._reset_batch(key_reset, params, capacity)
-            return _scatter(index, reset_obs, obs), _scatter(index, reset_state, next_state)
+            def later():
+                parent = jax.random.split(key, capacity + 1)[capacity]
+                return jax.random.split(jax.random.fold_in(parent, p), capacity)
 
-        def many_finished(_):
-            reset_obs, reset_state = self._reset_batch(key_reset, params, self.num_envs)
-            return _select(done, reset_obs, obs), _select(done, reset_state, next_state)
+            reset_keys = jax.lax.cond(p == 0, first, later)
+            return jax.vmap(self.env.reset, in_axes=(0, None))(reset_keys, params)
 
-        if capacity == self.num_envs:
-            obs_out, state_out = many_finished(None)
-        else:
-            obs_out, state_out = jax.lax.cond(jnp.sum(done) <= capacity, few_finished, many_finished, None)
+        obs_out, state_out = reset_where_done(done, obs, next_state, resets, capacity)
         return obs_out, state_out, reward, terminated, truncated, info
 
     def render(self, state, params=None):

@@ -1,0 +1,195 @@
+"""`make_vec` (`VecEnv`) and batched `AutoReset`: resetting only the finished envs changes
+nothing about what the envs do.
+
+- Episode statistics (lengths, returns) and reset distributions under random actions, via
+  `make_vec` and via `jax.vmap(AutoReset(env).step)`, against independent episodes of the raw
+  env (the parity harness's chi-square, KS and mean checks).
+- Many envs finishing in one step (more than `reset_capacity`, every env every step): every
+  finished env is reset from its own key, `final_observation` is the raw step's observation.
+- The vmapped `AutoReset` step equals stepping each env alone (`lax.map`), params batched too,
+  and gradients still go through it.
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import jaxenvs
+from jaxenvs.parity.harness import chi_square_check, jax_episode_statistics, ks_check, mean_check
+from jaxenvs.wrappers import AutoReset, VecEnv
+
+MAX_STEPS = 60  # CartPole truncated at 60 steps: both ways an episode ends are exercised
+NUM_ENVS = 128
+HORIZON = 500
+
+
+def _episodes(batched_step, reset_obs, reset_state, params, num_envs, horizon, key):
+    """Run `batched_step(key, state, actions, params)` for `horizon` steps with random actions;
+    return (lengths, returns, first observations of the episodes begun by a reset) of the
+    episodes that began before `horizon - MAX_STEPS` (all of which end in the window; choosing
+    episodes by their start leaves their lengths unbiased)."""
+
+    def body(carry, k):
+        state, count, ret = carry
+        ka, ks = jax.random.split(k)
+        actions = jax.random.bernoulli(ka, 0.5, (num_envs,)).astype(jnp.int32)
+        obs, state, reward, terminated, truncated, info = batched_step(ks, state, actions, params)
+        done = terminated | truncated
+        count, ret = count + 1, ret + reward
+        out = (done, count, ret, obs)
+        return (state, jnp.where(done, 0, count), jnp.where(done, 0.0, ret)), out
+
+    init = (reset_state, jnp.zeros(num_envs, jnp.int32), jnp.zeros(num_envs, jnp.float32))
+    _, (done, count, ret, obs) = jax.jit(lambda k: jax.lax.scan(body, init, jax.random.split(k, horizon)))(key)
+    done, count, ret, obs = map(np.asarray, (done, count, ret, obs))
+    t = np.arange(horizon)[:, None] + np.zeros((1, num_envs), int)
+    start = t - count + 1  # the step each finished episode began
+    ended = done & (start < horizon - MAX_STEPS)
+    lengths, returns = count[ended], ret[ended]
+    # observations right after a reset: where an episode ended, the returned obs is the new one
+    first_obs = obs[done & (t < horizon - 1)]
+    return lengths, returns, first_obs
+
+
+@pytest.fixture(scope="module")
+def cartpole():
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False, max_steps_in_episode=MAX_STEPS)
+    return env, params
+
+
+@pytest.fixture(scope="module")
+def truth(cartpole):
+    env, params = cartpole
+    lengths, returns = jax_episode_statistics(env, params, num_episodes=3000, seed=7)
+    keys = jax.random.split(jax.random.key(8), 3000)
+    reset_obs, _ = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
+    return lengths, returns, np.asarray(reset_obs)
+
+
+def _assert_same_process(name, lengths, returns, first_obs, truth):
+    t_lengths, t_returns, t_reset_obs = truth
+    assert len(lengths) > 1500 and len(first_obs) > 1500
+    checks = chi_square_check(f"{name} episode length", lengths.tolist(), t_lengths.tolist())
+    checks.append(mean_check(f"{name} mean length", lengths, t_lengths))
+    checks.append(mean_check(f"{name} mean return", returns, t_returns))
+    checks += ks_check(f"{name} reset observation", first_obs, t_reset_obs)
+    failed = [c.describe() for c in checks if not c.passed]
+    assert not failed, failed
+
+
+def test_make_vec_episodes_and_resets_match_independent_episodes(cartpole, truth):
+    env, params = cartpole
+    venv = VecEnv(env, NUM_ENVS)
+    assert venv.reset_capacity < NUM_ENVS  # the compacting path, not a reset of everything
+    obs, state = venv.reset(jax.random.key(1), params)
+    lengths, returns, first_obs = _episodes(venv.step, obs, state, params, NUM_ENVS, HORIZON, jax.random.key(2))
+    _assert_same_process("make_vec", lengths, returns, first_obs, truth)
+
+
+def test_vmapped_autoreset_episodes_and_resets_match_independent_episodes(cartpole, truth):
+    env, params = cartpole
+    auto = AutoReset(env)
+    step = jax.vmap(auto.step, in_axes=(0, 0, 0, None))
+    obs, state = jax.vmap(auto.reset, in_axes=(0, None))(jax.random.split(jax.random.key(3), NUM_ENVS), params)
+
+    def batched_step(key, state, actions, params):
+        return step(jax.random.split(key, NUM_ENVS), state, actions, params)
+
+    lengths, returns, first_obs = _episodes(batched_step, obs, state, params, NUM_ENVS, HORIZON, jax.random.key(4))
+    _assert_same_process("vmap(AutoReset)", lengths, returns, first_obs, truth)
+
+
+def test_every_env_finishing_at_once():
+    """`max_steps_in_episode=1`: every env ends every step, far more than `reset_capacity`
+    (5 passes, the last one partly padding): each is reset from a key of its own."""
+    num_envs, capacity = 23, 5
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False, max_steps_in_episode=1)
+    venv = VecEnv(env, num_envs, reset_capacity=capacity)
+    raw_step = jax.vmap(env.step, in_axes=(0, 0, 0, None))  # CartPole's step draws nothing
+    step = jax.jit(venv.step)
+    obs, state = venv.reset(jax.random.key(0), params)
+    seen = [np.asarray(obs)]
+    for t in range(3):
+        actions = jnp.arange(num_envs) % 2
+        raw_obs, *_ = raw_step(jax.random.split(jax.random.key(99), num_envs), state, actions, params)
+        obs, state, reward, terminated, truncated, info = step(jax.random.key(t + 1), state, actions, params)
+        assert np.all(np.asarray(truncated)) and np.all(np.asarray(state.time) == 0)
+        np.testing.assert_allclose(info["final_observation"], raw_obs, rtol=1e-6, atol=1e-7)
+        np.testing.assert_array_equal(obs, np.stack([state.x, state.x_dot, state.theta, state.theta_dot], -1))
+        assert np.all(np.abs(np.asarray(obs)) <= 0.05)
+        seen.append(np.asarray(obs))
+    seen = np.concatenate(seen)
+    assert len(np.unique(seen[:, 0])) == len(seen)  # no two resets share a key
+
+
+def test_some_envs_finishing_only_those_reset():
+    """A mix: envs past their time limit (more than the capacity) reset, the others step on."""
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False, max_steps_in_episode=5)
+    venv = VecEnv(env, 32, reset_capacity=3)
+    obs, state = venv.reset(jax.random.key(0), params)
+    state = state.replace(time=jnp.where(jnp.arange(32) % 4 == 0, 4, 0).astype(jnp.int32))  # 8 envs end now
+    raw_obs, raw_state, *_ = jax.vmap(env.step, in_axes=(0, 0, 0, None))(
+        jax.random.split(jax.random.key(5), 32), state, jnp.ones(32, jnp.int32), params
+    )
+    obs, new_state, reward, terminated, truncated, info = jax.jit(venv.step)(
+        jax.random.key(1), state, jnp.ones(32, jnp.int32), params
+    )
+    ends = np.arange(32) % 4 == 0
+    np.testing.assert_array_equal(np.asarray(truncated), ends & ~np.asarray(terminated))
+    np.testing.assert_array_equal(np.asarray(new_state.time), np.where(ends, 0, 1))
+    np.testing.assert_allclose(info["final_observation"], raw_obs, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(np.asarray(obs)[~ends], np.asarray(raw_obs)[~ends], rtol=1e-6, atol=1e-7)
+    assert not np.allclose(np.asarray(obs)[ends], np.asarray(raw_obs)[ends])
+    # the same key gives the same step
+    again = jax.jit(venv.step)(jax.random.key(1), state, jnp.ones(32, jnp.int32), params)
+    np.testing.assert_array_equal(again[0], obs)
+
+
+def test_vmapped_autoreset_equals_each_env_alone():
+    """`jax.vmap(AutoReset(env).step)` (the compacting batching rule) returns what stepping each
+    env alone returns (`lax.map`: the plain `cond`), with params batched too (meta-RL)."""
+    env, params = jaxenvs.make("CartPole-v1", max_steps_in_episode=4)
+    n = 24
+    # per-env params: a different pole length per env
+    batch_params = jax.tree_util.tree_map(lambda x: jnp.full((n,), x), params)
+    batch_params = batch_params.replace(length=jnp.linspace(0.3, 0.7, n))
+    keys = jax.random.split(jax.random.key(0), n)
+    obs, state = jax.vmap(env.reset)(keys, batch_params)
+    state = state.replace(time=jnp.arange(n, dtype=jnp.int32) % 4)  # envs end on different steps
+
+    def roll(step):
+        def body(carry, k):
+            _, s = carry
+            ks = jax.random.split(k, n)
+            actions = jax.random.bits(k, (n,)) % 2
+            o, s, r, te, tr, info = step(ks, s, actions, batch_params)
+            return (o, s), (o, s.time, te | tr, info["final_observation"])
+
+        return jax.jit(lambda: jax.lax.scan(body, (obs, state), jax.random.split(jax.random.key(1), 12)))()
+
+    batched = roll(jax.vmap(env.step))
+    alone = roll(lambda ks, s, a, p: jax.lax.map(lambda x: env.step(*x), (ks, s, a, p)))
+    assert int(batched[1][2].sum()) >= 2 * n  # every env ended at least twice
+    for a, b in zip(jax.tree_util.tree_leaves(batched), jax.tree_util.tree_leaves(alone)):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-6)
+
+
+def test_gradients_through_autoreset_batched_and_alone():
+    env, params = jaxenvs.make("CartPole-v1")
+    keys = jax.random.split(jax.random.key(0), 6)
+    _, state = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
+    x = state.x.at[:3].set(3.0)  # three envs leave the track: reset, no gradient to x
+
+    def batched_loss(x):
+        obs, *_ = jax.vmap(env.step, in_axes=(0, 0, None, None))(keys, state.replace(x=x), 1, params)
+        return obs[:, 0].sum()
+
+    np.testing.assert_array_equal(jax.jit(jax.grad(batched_loss))(x), [0, 0, 0, 1, 1, 1])
+
+    def alone_loss(x0):
+        one = jax.tree_util.tree_map(lambda leaf: leaf[0], state).replace(x=x0)
+        obs, *_ = env.step(keys[0], one, 1, params)
+        return obs[0]
+
+    assert float(jax.grad(alone_loss)(0.01)) == 1.0 and float(jax.grad(alone_loss)(3.0)) == 0.0
