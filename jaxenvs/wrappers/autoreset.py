@@ -10,6 +10,9 @@ adds to `info`:
 - `final_terminated`, `final_truncated`: the raw step's flags, kept even if a wrapper above
   rewrites the returned ones.
 
+An env whose `info` has `action_mask` and that defines `action_mask(state, params)` gets the
+mask of the returned state, so after a reset it is the new episode's, as gymnasium's is.
+
 Stepped alone, the reset sits in `lax.cond`: an env that did not finish skips it. Under
 `jax.vmap` (gymnax's way of batching) a `cond` would turn into computing a reset, with fresh
 random numbers, for every env at every step; here a batching rule (`jax.custom_batching`)
@@ -184,4 +187,7 @@ class AutoReset(Wrapper):
         info["final_observation"] = obs
         info["final_terminated"] = terminated
         info["final_truncated"] = truncated
+        if "action_mask" in info and hasattr(self._env, "action_mask"):
+            # the mask must describe the returned observation: the new episode's after a reset
+            info["action_mask"] = self._env.action_mask(state_out, params)
         return obs_out, state_out, reward, terminated, truncated, info

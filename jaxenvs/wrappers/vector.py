@@ -114,6 +114,9 @@ class VecEnv:
             return jax.vmap(self.env.reset, in_axes=(0, None))(reset_keys, params)
 
         obs_out, state_out = reset_where_done(done, obs, next_state, resets, capacity)
+        if "action_mask" in info and hasattr(self.env, "action_mask"):
+            # the mask of the returned observation: the new episode's where one began
+            info["action_mask"] = jax.vmap(self.env.action_mask, in_axes=(0, None))(state_out, params)
         return obs_out, state_out, reward, terminated, truncated, info
 
     def render(self, state, params=None):

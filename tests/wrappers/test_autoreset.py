@@ -45,3 +45,21 @@ def test_info_keys_same_at_every_step():
     _, infos = jax.jit(lambda s: jax.lax.scan(body, s, jax.random.split(jax.random.key(1), 10)))(state)
     assert set(infos) == {"discount", "final_observation", "final_terminated", "final_truncated"}
     assert infos["final_truncated"].sum() >= 3
+
+
+def test_action_mask_describes_the_returned_state():
+    """After an auto-reset, info["action_mask"] is the new episode's (Taxi, 1-step episodes)."""
+    from jaxenvs.envs.toy_text import taxi
+
+    env, params = jaxenvs.make("Taxi-v4", max_steps_in_episode=1)
+    _, state = env.reset(jax.random.key(0), params)
+    for t in range(5):
+        obs, state, _, _, truncated, info = jax.jit(env.step)(jax.random.key(t), state, 0, params)
+        assert bool(truncated)
+        np.testing.assert_array_equal(info["action_mask"], env.action_mask(state, params))
+    venv, params = jaxenvs.make_vec("Taxi-v4", 8, max_steps_in_episode=1)
+    _, state = venv.reset(jax.random.key(0), params)
+    _, state, _, _, truncated, info = jax.jit(venv.step)(jax.random.key(1), state, jnp.zeros(8, jnp.int32), params)
+    assert bool(truncated.all())
+    expected = jax.vmap(taxi.action_mask)(state)
+    np.testing.assert_array_equal(info["action_mask"], expected)
