@@ -1,232 +1,172 @@
 """Side-by-side rollout throughput: jaxenvs (make_vec and the per-env vmap path), gymnax,
-gymnasium's vector envs and envpool, in one process, one action-sampling scheme for all.
+gymnasium, envpool and the reference packages' own Python loops, in one process.
 
-    python benchmarks/throughput.py                       # the shared envs, all batch sizes
+    python benchmarks/throughput.py                          # every shared env, batch 1..8192
     python benchmarks/throughput.py --ids CartPole-v1 --num-envs 64 1024 --repeats 5
+    XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1" \\
+        python benchmarks/throughput.py --clock cpu          # steps per CPU-second, one core
 
-Scheme: per step ONE key (or one numpy generator call) draws the actions of the whole batch
-(`randint` for discrete actions, `uniform` for boxes); JAX rollouts are a jitted `lax.scan`
-returning the final state (so no work is dead code); compile time is measured apart from the
-median of `--repeats` timed runs; numpy/C++ libraries step in a Python loop, as they are used.
-Peak memory is the process's peak RSS growth during each run (ru_maxrss), a coarse figure.
-Writes a markdown table and a PNG plot (steps/s against batch size, log scale) into --out.
+The scheme (`jaxenvs.bench`): per step one random draw for the whole batch's actions, JAX
+rollouts a jitted `lax.scan` carrying observation and state, the runs of all libraries for
+one env and batch size taking turns, the median of `--repeats` runs; compile time and memory
+apart. Writes `<out>.md` (targets, tables) and `<out>.png` (steps/s against batch size, log
+scale); `benchmarks/notes.md`, if present, is appended to the markdown (the explanations).
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import resource
-import statistics
+import datetime
+import os
+import platform
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import jax
-import jax.numpy as jnp
-import numpy as np
 
-import jaxenvs
-from jaxenvs import spaces
+from jaxenvs.bench import PEERS, Result, compare
 
-# jaxenvs id -> gymnax id, gymnasium id, envpool id (None where the library lacks it)
-SHARED = {
-    "CartPole-v1": ("CartPole-v1", "CartPole-v1", "CartPole-v1"),
-    "Acrobot-v1": ("Acrobot-v1", "Acrobot-v1", "Acrobot-v1"),
-    "MountainCar-v0": ("MountainCar-v0", "MountainCar-v0", "MountainCar-v0"),
-    "Pendulum-v1": ("Pendulum-v1", "Pendulum-v1", "Pendulum-v1"),
-    "Breakout-MinAtar": ("Breakout-MinAtar", None, None),
-    "Asterix-MinAtar": ("Asterix-MinAtar", None, None),
-    "Freeway-MinAtar": ("Freeway-MinAtar", None, None),
-    "SpaceInvaders-MinAtar": ("SpaceInvaders-MinAtar", None, None),
-    "Catch-bsuite": ("Catch-bsuite", None, None),
-    "DeepSea-bsuite": ("DeepSea-bsuite", None, None),
-    "FourRooms-misc": ("FourRooms-misc", None, None),
-}
+LIBRARIES = ("jaxenvs make_vec", "jaxenvs vmap", "gymnax", "gymnasium", "envpool", "minatar", "bsuite")
+SHORT = {"jaxenvs make_vec": "make_vec", "jaxenvs vmap": "vmap"}
+REFERENCE_LOOPS = ("gymnasium", "minatar", "bsuite")  # single-env Python loops at batch size 1
 
 
-@dataclasses.dataclass
-class Row:
-    env_id: str
-    library: str
-    num_envs: int
-    steps_per_second: float
-    compile_seconds: float
-    peak_rss_mb: float
-
-
-def _peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-
-
-def _time_jax(fn, repeats):
-    rss0 = _peak_rss_mb()
-    t0 = time.perf_counter()
-    jax.block_until_ready(fn(jax.random.key(0)))
-    compile_s = time.perf_counter() - t0
-    times = []
-    for i in range(repeats):
-        t0 = time.perf_counter()
-        jax.block_until_ready(fn(jax.random.key(i + 1)))
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), compile_s, _peak_rss_mb() - rss0
-
-
-def _actions(key, space, n):
-    if isinstance(space, spaces.Discrete) or hasattr(space, "n"):
-        return jax.random.randint(key, (n,), 0, int(space.n))
-    low, high = jnp.asarray(space.low, jnp.float32), jnp.asarray(space.high, jnp.float32)
-    return jax.random.uniform(key, (n,) + tuple(space.shape), minval=low, maxval=high)
-
-
-def jaxenvs_vec(env_id, n, steps):
-    venv, params = jaxenvs.make_vec(env_id, n)
-    space = venv.action_space(params)
-
-    def run(key):
-        k0, k1 = jax.random.split(key)
-        _, state = venv.reset(k0, params)
-
-        def body(state, k):
-            ka, ks = jax.random.split(k)
-            _, state, r, *_ = venv.step(ks, state, _actions(ka, space, n), params)
-            return state, r.sum()
-
-        state, r = jax.lax.scan(body, state, jax.random.split(k1, steps))
-        return state, r.sum()
-
-    return jax.jit(run)
-
-
-def _vmap_path(env, params, n, steps, num_outputs_first=3):
-    space = env.action_space(params)
-
-    def run(key):
-        k0, k1 = jax.random.split(key)
-        _, state = jax.vmap(env.reset, in_axes=(0, None))(jax.random.split(k0, n), params)
-
-        def body(state, k):
-            ka, ks = jax.random.split(k)
-            out = jax.vmap(env.step, in_axes=(0, 0, 0, None))(
-                jax.random.split(ks, n), state, _actions(ka, space, n), params
-            )
-            return out[1], out[2].sum()
-
-        state, r = jax.lax.scan(body, state, jax.random.split(k1, steps))
-        return state, r.sum()
-
-    return jax.jit(run)
-
-
-def jaxenvs_vmap(env_id, n, steps):
-    env, params = jaxenvs.make(env_id)
-    return _vmap_path(env, params, n, steps)
-
-
-def gymnax_vmap(gymnax_id, n, steps):
-    import gymnax
-
-    env, params = gymnax.make(gymnax_id)
-    return _vmap_path(env, params, n, steps)
-
-
-def time_gymnasium(gym_id, n, steps, repeats):
-    import gymnasium
-
-    try:
-        envs = gymnasium.make_vec(gym_id, num_envs=n, vectorization_mode="vector_entry_point")
-    except Exception:
-        envs = gymnasium.make_vec(gym_id, num_envs=n, vectorization_mode="sync")
-    return _time_numpy(envs, n, steps, repeats, seed_kw=True)
-
-
-def time_envpool(pool_id, n, steps, repeats):
-    import envpool
-
-    envs = envpool.make_gymnasium(pool_id, num_envs=n)
-    return _time_numpy(envs, n, steps, repeats, seed_kw=False)
-
-
-def _time_numpy(envs, n, steps, repeats, seed_kw):
-    rng = np.random.default_rng(0)
-    space = envs.single_action_space
-    discrete = hasattr(space, "n")
-    rss0 = _peak_rss_mb()
-    envs.reset(seed=0) if seed_kw else envs.reset()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(steps):
-            if discrete:
-                a = rng.integers(0, int(space.n), size=n)
-            else:
-                a = rng.uniform(space.low, space.high, size=(n,) + space.shape).astype(np.float32)
-            envs.step(a)
-        times.append(time.perf_counter() - t0)
-    envs.close()
-    return statistics.median(times), 0.0, _peak_rss_mb() - rss0
-
-
-def run(ids, sizes, repeats, steps_for):
-    rows = []
-    for env_id in ids:
-        gymnax_id, gym_id, pool_id = SHARED.get(env_id, (None, None, None))
-        for n in sizes:
-            steps = steps_for(n)
-            candidates = [("jaxenvs make_vec", lambda: jaxenvs_vec(env_id, n, steps)),
-                          ("jaxenvs vmap", lambda: jaxenvs_vmap(env_id, n, steps))]
-            if gymnax_id:
-                candidates.append(("gymnax", lambda: gymnax_vmap(gymnax_id, n, steps)))
-            for library, build in candidates:
-                try:
-                    median, compile_s, mem = _time_jax(build(), repeats)
-                except ImportError as e:
-                    print(f"skip {library} {env_id}: {e}")
-                    continue
-                rows.append(Row(env_id, library, n, n * steps / median, compile_s, mem))
-                print(rows[-1], flush=True)
-            for library, timer, lib_id in (("gymnasium", time_gymnasium, gym_id), ("envpool", time_envpool, pool_id)):
-                if lib_id is None:
-                    continue
-                numpy_steps = max(5, min(steps, 200_000 // n))
-                try:
-                    median, compile_s, mem = timer(lib_id, n, numpy_steps, repeats)
-                except ImportError as e:
-                    print(f"skip {library} {env_id}: {e}")
-                    continue
-                rows.append(Row(env_id, library, n, n * numpy_steps / median, compile_s, mem))
-                print(rows[-1], flush=True)
+def run(ids, sizes, repeats, clock, log=print) -> list[Result]:
+    rows: list[Result] = []
+    total = len(ids) * len(sizes)
+    t_start = time.perf_counter()
+    for i, env_id in enumerate(ids):
+        for j, n in enumerate(sizes):
+            results = compare(env_id, n, repeats=repeats, clock=clock,
+                              on_skip=lambda lib, e: log(f"  skip {lib} {env_id} x{n}: {type(e).__name__}: {e}"))
+            rows += results
+            done = i * len(sizes) + j + 1
+            log(f"[{done}/{total} {time.perf_counter() - t_start:6.0f}s] {env_id} x{n}: " + ", ".join(
+                f"{SHORT.get(r.library, r.library)} {r.steps_per_second:,.0f}" for r in results))
     return rows
 
 
-def markdown(rows, device):
-    out = [
-        f"Device: {device}. Steps/s are medians; compile seconds and peak-RSS growth (MB) apart. "
-        "Ratio columns: jaxenvs make_vec over each peer, same env and batch size, same run.",
-        "",
-        "| env | num_envs | jaxenvs make_vec | jaxenvs vmap | gymnax | gymnasium | envpool | vec/gymnax | vmap/gymnax | vec/gymnasium | compile s (vec / gymnax) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    table = {}
+def _table(rows):
+    table: dict[tuple[str, int], dict[str, Result]] = {}
     for r in rows:
         table.setdefault((r.env_id, r.num_envs), {})[r.library] = r
+    return table
+
+
+def _ratio(libs, a, b):
+    if a in libs and b in libs:
+        return libs[a].steps_per_second / libs[b].steps_per_second
+    return None
+
+
+def targets(rows) -> list[str]:
+    """One line per target: the measured ratios and whether the target holds."""
+    table = _table(rows)
+    out = []
+
+    def verdict(ok):
+        return "**met**" if ok else "**not met**"
+
+    # make_vec >= 2x gymnax at 64, 1024, 8192
+    pairs = [(k, _ratio(v, "jaxenvs make_vec", "gymnax")) for k, v in table.items() if k[1] >= 64]
+    pairs = [(k, x) for k, x in pairs if x is not None]
+    if pairs:
+        low = sorted((x, k) for k, x in pairs if x < 2.0)
+        worst = min(x for _, x in pairs)
+        out.append(
+            f"- `make_vec` at least 2x gymnax at 64, 1,024 and 8,192 envs: {verdict(not low)}; "
+            f"{len(pairs) - len(low)} of {len(pairs)} (env, size) pairs at 2x or more; lowest {worst:.2f}x"
+            + ("; below 2x: " + ", ".join(f"{k[0]} x{k[1]} {x:.2f}x" for x, k in low) if low else "")
+        )
+    cp = table.get(("CartPole-v1", 8192), {})
+    g, gym = _ratio(cp, "jaxenvs make_vec", "gymnax"), _ratio(cp, "jaxenvs make_vec", "gymnasium")
+    if g is not None:
+        out.append(f"- CartPole-v1 at 8,192 envs, `make_vec` at least 3x gymnax: {g:.2f}x, {verdict(g >= 3)}")
+    if gym is not None:
+        out.append(f"- CartPole-v1 at 8,192 envs, `make_vec` at least 2x gymnasium's numpy vector env: "
+                   f"{gym:.2f}x, {verdict(gym >= 2)}")
+    pairs = [(k, _ratio(v, "jaxenvs vmap", "gymnax")) for k, v in table.items()]
+    pairs = [(k, x) for k, x in pairs if x is not None]
+    if pairs:
+        low = sorted((x, k) for k, x in pairs if x < 1.0)
+        worst = min(x for _, x in pairs)
+        out.append(
+            f"- per-env vmap path never slower than gymnax: {verdict(not low)}; {len(pairs) - len(low)} of "
+            f"{len(pairs)} pairs at 1x or more; lowest {worst:.2f}x"
+            + ("; slower: " + ", ".join(f"{k[0]} x{k[1]} {x:.2f}x" for x, k in low) if low else "")
+        )
+    singles = []
     for (env_id, n), libs in table.items():
-        def sps(lib):
+        if n != 1:
+            continue
+        for ref in REFERENCE_LOOPS:
+            x = _ratio(libs, "jaxenvs make_vec", ref)
+            if x is not None:
+                singles.append((env_id, ref, x, libs[ref].steps_per_second, libs["jaxenvs make_vec"].steps_per_second))
+    if singles:
+        low = [s for s in singles if s[2] < 1.0]
+        out.append(
+            f"- batch size 1 in a jitted scan at least as fast as the reference's own single-env Python loop: "
+            f"{verdict(not low)}; {len(singles) - len(low)} of {len(singles)}: "
+            + ", ".join(f"{e} {x:.2f}x ({j:,.0f} vs {ref} {r:,.0f} steps/s)" for e, ref, x, r, j in singles)
+        )
+    comp = []
+    for (env_id, n), libs in table.items():
+        if "gymnax" in libs and "jaxenvs make_vec" in libs:
+            comp.append((env_id, n, libs["jaxenvs make_vec"].compile_seconds, libs["gymnax"].compile_seconds))
+    if comp:
+        worse = [c for c in comp if c[2] > c[3]]
+        total_vec, total_gx = sum(c[2] for c in comp), sum(c[3] for c in comp)
+        out.append(
+            f"- compile time no worse than gymnax's: `make_vec` slower to compile in {len(worse)} of {len(comp)} "
+            f"pairs; summed over all pairs {total_vec:.0f} s vs gymnax {total_gx:.0f} s "
+            f"({total_vec / total_gx:.2f}x), {verdict(total_vec <= total_gx)} in total"
+        )
+    return out
+
+
+def markdown(rows, header: str) -> str:
+    table = _table(rows)
+    present = [lib for lib in LIBRARIES if any(lib in v for v in table.values())]
+    lines = [header, "", "## Targets", "", *targets(rows), "", "## Steps per second", ""]
+    cols = [SHORT.get(lib, lib) for lib in present]
+    lines.append("| env | envs | " + " | ".join(cols) + " | vec / gymnax | vmap / gymnax | vec / gymnasium | vec / reference loop |")
+    lines.append("|---|---:|" + "---:|" * (len(cols) + 4))
+    for (env_id, n), libs in table.items():
+        def cell(lib):
             return f"{libs[lib].steps_per_second:,.0f}" if lib in libs else "-"
 
         def ratio(a, b):
-            if a in libs and b in libs:
-                return f"{libs[a].steps_per_second / libs[b].steps_per_second:.2f}x"
-            return "-"
+            x = _ratio(libs, a, b)
+            return f"{x:.2f}x" if x is not None else "-"
 
-        comp = "-"
-        if "jaxenvs make_vec" in libs and "gymnax" in libs:
-            comp = f"{libs['jaxenvs make_vec'].compile_seconds:.2f} / {libs['gymnax'].compile_seconds:.2f}"
-        out.append(
-            f"| {env_id} | {n} | {sps('jaxenvs make_vec')} | {sps('jaxenvs vmap')} | {sps('gymnax')} | "
-            f"{sps('gymnasium')} | {sps('envpool')} | {ratio('jaxenvs make_vec', 'gymnax')} | "
-            f"{ratio('jaxenvs vmap', 'gymnax')} | {ratio('jaxenvs make_vec', 'gymnasium')} | {comp} |"
+        ref = next((r for r in ("minatar", "bsuite") if r in libs), "gymnasium" if n == 1 else None)
+        lines.append(
+            f"| {env_id} | {n:,} | " + " | ".join(cell(lib) for lib in present)
+            + f" | {ratio('jaxenvs make_vec', 'gymnax')} | {ratio('jaxenvs vmap', 'gymnax')}"
+            + f" | {ratio('jaxenvs make_vec', 'gymnasium') if n > 1 else '-'}"
+            + f" | {ratio('jaxenvs make_vec', ref) if ref and n == 1 else '-'} |"
         )
-    return "\n".join(out)
+    lines += ["", "## Compile seconds and memory (MB)", "",
+              "Compile: `jax.jit(...).lower(key).compile()` of the whole rollout. Memory: XLA's `memory_analysis` "
+              "of the compiled rollout (arguments + outputs + temporaries) for JAX libraries; `tracemalloc`'s peak "
+              "during one run for Python ones (envpool's C++ allocations not seen).", "",
+              "| env | envs | compile make_vec | compile vmap | compile gymnax | " + " | ".join(f"MB {c}" for c in cols) + " |",
+              "|---|---:|---:|---:|---:|" + "---:|" * len(cols)]
+    for (env_id, n), libs in table.items():
+        def comp(lib):
+            r = libs.get(lib)
+            return f"{r.compile_seconds:.2f}" if r is not None and r.compile_seconds is not None else "-"
+
+        def mem(lib):
+            r = libs.get(lib)
+            return f"{r.memory_mb:.2f}" if r is not None and r.memory_mb is not None else "-"
+
+        lines.append(f"| {env_id} | {n:,} | {comp('jaxenvs make_vec')} | {comp('jaxenvs vmap')} | {comp('gymnax')} | "
+                     + " | ".join(mem(lib) for lib in present) + " |")
+    return "\n".join(lines)
 
 
 def plot(rows, path):
@@ -235,40 +175,95 @@ def plot(rows, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ids = sorted({r.env_id for r in rows})
+    ids = list(dict.fromkeys(r.env_id for r in rows))
     cols = min(4, len(ids))
-    fig, axes = plt.subplots((len(ids) + cols - 1) // cols, cols, figsize=(4 * cols, 3.2 * ((len(ids) + cols - 1) // cols)), squeeze=False)
+    nrows = (len(ids) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(4 * cols, 3.1 * nrows), squeeze=False)
     for ax, env_id in zip(axes.flat, ids):
-        for lib in sorted({r.library for r in rows if r.env_id == env_id}):
+        for lib in LIBRARIES:
             pts = sorted((r.num_envs, r.steps_per_second) for r in rows if r.env_id == env_id and r.library == lib)
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=lib)
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3, label=SHORT.get(lib, lib))
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(env_id, fontsize=9)
-        ax.set_xlabel("num_envs")
-        ax.set_ylabel("steps/s")
+        ax.tick_params(labelsize=7)
+        ax.grid(True, which="major", alpha=0.3)
     for ax in list(axes.flat)[len(ids):]:
         ax.axis("off")
-    axes.flat[0].legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    for ax in axes[-1]:
+        ax.set_xlabel("num_envs", fontsize=8)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("steps/s", fontsize=8)
+    handles, labels = {}, {}
+    for ax in axes.flat:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    fig.legend(list(handles.values()), list(handles.keys()), loc="lower center", ncol=len(handles), fontsize=8)
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    fig.savefig(path, dpi=80)
+
+
+def _device() -> str:
+    d = jax.devices()[0]
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{d.platform} ({d.device_kind}; {cpu}; {os.cpu_count()} cores), jax {jax.__version__}"
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--ids", nargs="+", default=list(SHARED))
+    p.add_argument("--ids", nargs="+", default=list(PEERS))
     p.add_argument("--num-envs", nargs="+", type=int, default=[1, 64, 1024, 8192])
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="cpu: this process's CPU time (steadier on a shared machine; run XLA on one thread)")
     p.add_argument("--out", default="docs/benchmarks")
+    p.add_argument("--import-time", action="store_true", help="also measure import times (benchmarks/import_time.py)")
     args = p.parse_args(argv)
-    # fewer scan steps for big batches keeps each timed run near a second
-    rows = run(args.ids, args.num_envs, args.repeats, steps_for=lambda n: max(20, min(1000, 200_000 // n)))
-    device = f"{jax.devices()[0].platform} ({jax.devices()[0].device_kind}), {jax.device_count()} device(s)"
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
+    t0 = time.perf_counter()
+    rows = run(args.ids, args.num_envs, args.repeats, clock)
+    elapsed = time.perf_counter() - t0
+    flags = os.environ.get("XLA_FLAGS", "")
+    header = "\n".join([
+        "# Benchmarks",
+        "",
+        f"Generated by `{' '.join(['python', 'benchmarks/throughput.py', *(argv if argv is not None else sys.argv[1:])])}`"
+        f" on {datetime.date.today().isoformat()} in {elapsed / 60:.1f} minutes.",
+        f"Device: {_device()}. Clock: {'wall' if args.clock == 'wall' else 'process CPU time'}"
+        + (f"; XLA_FLAGS=`{flags}`" if flags else "") + ".",
+        "Load average at the end: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()) + ".",
+        "",
+        "Random actions, the same scheme for every library: per step one draw for the whole batch"
+        " (`jaxenvs.bench.random_actions`: 16 random bits per env for discrete actions; numpy libraries one"
+        " `Generator` call). JAX rollouts are one jitted `lax.scan` carrying observation and state"
+        " (`make_vec`: `jaxenvs.make_vec`; vmap and gymnax: `jax.vmap(env.step)` with one key per env);"
+        " gymnasium is its numpy `CartPoleVectorEnv`, a `SyncVectorEnv` elsewhere, and at batch size 1"
+        " one env in a Python loop, like `minatar` and `bsuite`. Every env runs its library's defaults"
+        " (jaxenvs' MinAtar games: six actions and sticky actions 0.1, as MinAtar; gymnax's: the minimal"
+        " action set, no sticky actions), except DeepSea, built at size 10 in both. Figures are medians of"
+        f" {args.repeats} runs, the libraries of one row taking turns run by run.",
+    ])
+    if args.import_time:
+        out = subprocess.run([sys.executable, str(Path(__file__).with_name("import_time.py")), "--repeats", "7"],
+                             capture_output=True, text=True, check=True).stdout
+        header += "\n\n## Import time\n\n" + out.strip()
+    md = markdown(rows, header)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    md = markdown(rows, device)
-    out.with_suffix(".table.md").write_text(md + "\n")
     plot(rows, out.with_suffix(".png"))
+    md += f"\n\n![steps/s against batch size]({out.with_suffix('.png').name})\n"
+    notes = Path(__file__).with_name("notes.md")
+    if notes.exists():
+        md += "\n" + notes.read_text()
+    out.with_suffix(".md").write_text(md)
     print(md)
 
 

@@ -38,8 +38,9 @@ import jax.numpy as jnp
 import numpy as np
 
 # jaxenvs id -> (gymnax id, gymnasium id, envpool id, reference loop at batch size 1)
-# where the library has the env; a reference loop is ("minatar", game) or ("bsuite", name, kwargs)
-PEERS: dict[str, tuple[str | None, str | None, str | None, tuple | None]] = {
+# where the library has the env (a gymnax entry may be (id, constructor kwargs), to build the
+# same configuration); a reference loop is ("minatar", game) or ("bsuite", name, kwargs)
+PEERS: dict[str, tuple[Any, str | None, str | None, tuple | None]] = {
     "CartPole-v1": ("CartPole-v1", "CartPole-v1", "CartPole-v1", None),
     "Acrobot-v1": ("Acrobot-v1", "Acrobot-v1", "Acrobot-v1", None),
     "MountainCar-v0": ("MountainCar-v0", "MountainCar-v0", "MountainCar-v0", None),
@@ -52,7 +53,7 @@ PEERS: dict[str, tuple[str | None, str | None, str | None, tuple | None]] = {
     "SpaceInvaders-MinAtar": ("SpaceInvaders-MinAtar", None, None, ("minatar", "space_invaders")),
     "Seaquest-MinAtar": ("Seaquest-MinAtar", None, None, ("minatar", "seaquest")),
     "Catch-bsuite": ("Catch-bsuite", None, None, ("bsuite", "catch", {})),
-    "DeepSea-bsuite": ("DeepSea-bsuite", None, None, ("bsuite", "deep_sea", {"size": 10, "mapping_seed": 42})),
+    "DeepSea-bsuite": (("DeepSea-bsuite", {"size": 10}), None, None, ("bsuite", "deep_sea", {"size": 10, "mapping_seed": 42})),
     "DiscountingChain-bsuite": ("DiscountingChain-bsuite", None, None, None),
     "MemoryChain-bsuite": ("MemoryChain-bsuite", None, None, None),
     "UmbrellaChain-bsuite": ("UmbrellaChain-bsuite", None, None, None),
@@ -243,7 +244,8 @@ def _minatar_run(game: str, num_steps: int) -> _PyRun:
     """MinAtar's `Environment` (six actions, sticky actions 0.1) with its observation each step."""
     import minatar
 
-    env = minatar.Environment(game, random_seed=0)
+    env = minatar.Environment(game)
+    env.seed(0)
     env.reset()
 
     def step(action):
@@ -275,41 +277,41 @@ def _bsuite_run(name: str, kwargs: dict, num_steps: int) -> _PyRun:
 # comparison
 
 
-def candidates(env_id: str, num_envs: int, num_steps: int, libraries: Iterable[str] | None = None):
-    """`(library, build)` pairs for `env_id` at `num_envs`; `build()` returns a runner."""
+def candidates(env_id: str, num_envs: int, libraries: Iterable[str] | None = None):
+    """`(library, build)` pairs for `env_id` at `num_envs`; `build(num_steps)` returns a runner
+    of `num_steps` steps."""
     import jaxenvs
 
     gymnax_id, gym_id, pool_id, reference = PEERS.get(env_id, (None, None, None, None))
     out: list[tuple[str, Callable[[], Any]]] = []
 
-    def make_vec_run():
+    def make_vec_run(num_steps):
         venv, params = jaxenvs.make_vec(env_id, num_envs)
         return _JaxRun(vec_rollout(venv, params, num_steps))
 
-    def vmap_run():
+    def vmap_run(num_steps):
         env, params = jaxenvs.make(env_id)
         return _JaxRun(vmap_rollout(env, params, num_envs, num_steps))
 
-    def gymnax_run():
+    def gymnax_run(num_steps):
         import gymnax
 
-        env, params = gymnax.make(gymnax_id)
+        name, kwargs = gymnax_id if isinstance(gymnax_id, tuple) else (gymnax_id, {})
+        env, params = gymnax.make(name, **kwargs)
         return _JaxRun(vmap_rollout(env, params, num_envs, num_steps))
 
-    # Python loops step far slower per call: fewer steps keep a run near a second
-    py_steps = max(5, min(num_steps, 100_000 // num_envs))
     out += [("jaxenvs make_vec", make_vec_run), ("jaxenvs vmap", vmap_run)]
     if gymnax_id:
         out.append(("gymnax", gymnax_run))
     if gym_id:
-        out.append(("gymnasium", lambda: _gymnasium_run(gym_id, num_envs, py_steps)))
+        out.append(("gymnasium", lambda k: _gymnasium_run(gym_id, num_envs, k)))
     if pool_id and num_envs > 1:
-        out.append(("envpool", lambda: _envpool_run(pool_id, num_envs, py_steps)))
+        out.append(("envpool", lambda k: _envpool_run(pool_id, num_envs, k)))
     if reference and num_envs == 1:
         if reference[0] == "minatar":
-            out.append(("minatar", lambda: _minatar_run(reference[1], py_steps)))
+            out.append(("minatar", lambda k: _minatar_run(reference[1], k)))
         else:
-            out.append(("bsuite", lambda: _bsuite_run(reference[1], reference[2], py_steps)))
+            out.append(("bsuite", lambda k: _bsuite_run(reference[1], reference[2], k)))
     if libraries is not None:
         wanted = set(libraries)
         out = [c for c in out if c[0] in wanted]
@@ -323,17 +325,30 @@ def compare(
     repeats: int = 5,
     libraries: Iterable[str] | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    max_run_seconds: float = 1.0,
     on_skip: Callable[[str, Exception], None] | None = None,
 ) -> list[Result]:
     """Every installed implementation of `env_id` at `num_envs`, timed taking turns run by
-    run; the median of `repeats` runs each. A library that is missing (ImportError) or fails
-    to build is skipped (reported to `on_skip`)."""
+    run; the median of `repeats` runs each. Python loops take at most 100,000 env-steps a
+    run; a runner whose warm-up run took over `max_run_seconds` is rebuilt with fewer steps.
+    A library that is missing (ImportError) or fails to build is skipped (`on_skip`)."""
     num_steps = default_num_steps(num_envs) if num_steps is None else num_steps
-    py_steps = max(5, min(num_steps, 100_000 // num_envs))
     runners: dict[str, Any] = {}
-    for library, build in candidates(env_id, num_envs, num_steps, libraries):
+    for library, build in candidates(env_id, num_envs, libraries):
+        steps = num_steps if library.startswith(("jaxenvs", "gymnax")) else max(5, min(num_steps, 100_000 // num_envs))
         try:
-            runners[library] = build()
+            runner = build(steps)
+            t0 = time.perf_counter()
+            runner()
+            took = time.perf_counter() - t0
+            if took > max_run_seconds and steps > 5:
+                steps = max(5, int(steps * max_run_seconds / took))
+                if isinstance(runner, _JaxRun):  # the step count is compiled in
+                    first_compile = runner.compile_seconds
+                    runner = build(steps)
+                    runner.compile_seconds = first_compile
+            runner.num_steps = steps
+            runners[library] = runner
         except Exception as e:  # noqa: BLE001 -- a peer that cannot run is reported, not fatal
             if on_skip is not None:
                 on_skip(library, e)
@@ -343,15 +358,12 @@ def compare(
             t0 = clock()
             runner()
             times[name].append(clock() - t0)
-    results = []
-    for name, runner in runners.items():
-        steps = runner.num_steps if isinstance(runner, _PyRun) else num_steps
-        assert not isinstance(runner, _PyRun) or steps == py_steps
-        results.append(
-            Result(env_id, name, num_envs, steps, num_envs * steps / statistics.median(times[name]),
-                   runner.compile_seconds, runner.memory_mb)
-        )
-    return results
+    return [
+        Result(env_id, name, num_envs, runner.num_steps,
+               num_envs * runner.num_steps / statistics.median(times[name]),
+               runner.compile_seconds, runner.memory_mb)
+        for name, runner in runners.items()
+    ]
 
 
 def rollout_throughput(

@@ -130,6 +130,11 @@ def _reset_if_done_fn(env) -> Callable:
     @fast.def_vmap
     def batched(axis_size, in_batched, done, key, obs, state, params):
         done_b, key_b, obs_b, state_b, params_b = in_batched
+        if axis_size == 1:  # one env: the plain `cond`, which skips the reset when not done
+            args = (done, key, obs, state, params)
+            one = jax.tree_util.tree_map(lambda x, b: x[0] if b else x, args, tuple(in_batched))
+            out = jax.tree_util.tree_map(lambda x: x[None], plain(*one))
+            return out, jax.tree_util.tree_map(lambda _: True, out)
 
         def full(tree, flags):
             return jax.tree_util.tree_map(

@@ -146,11 +146,11 @@ def test_some_envs_finishing_only_those_reset():
     np.testing.assert_array_equal(again[0], obs)
 
 
-def test_vmapped_autoreset_equals_each_env_alone():
-    """`jax.vmap(AutoReset(env).step)` (the compacting batching rule) returns what stepping each
-    env alone returns (`lax.map`: the plain `cond`), with params batched too (meta-RL)."""
+@pytest.mark.parametrize("n", [24, 1])
+def test_vmapped_autoreset_equals_each_env_alone(n):
+    """`jax.vmap(AutoReset(env).step)` (the compacting batching rule; for one env, the plain
+    `cond`) returns what stepping each env alone returns (`lax.map`), params batched too."""
     env, params = jaxenvs.make("CartPole-v1", max_steps_in_episode=4)
-    n = 24
     # per-env params: a different pole length per env
     batch_params = jax.tree_util.tree_map(lambda x: jnp.full((n,), x), params)
     batch_params = batch_params.replace(length=jnp.linspace(0.3, 0.7, n))
