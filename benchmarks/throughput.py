@@ -10,13 +10,16 @@ The scheme (`jaxenvs.bench`): per step one random draw for the whole batch's act
 rollouts a jitted `lax.scan` carrying observation and state, the runs of all libraries for
 one env and batch size taking turns, the median of `--repeats` runs; compile time and memory
 apart. Writes `<out>.md` (targets, tables) and `<out>.png` (steps/s against batch size, log
-scale); `benchmarks/notes.md`, if present, is appended to the markdown (the explanations).
+scale) and `<out>.json` (the rows; `--from-json` renders them again); `benchmarks/notes.md`,
+if present, is appended to the markdown (the explanations).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
+import json
 import os
 import platform
 import subprocess
@@ -226,7 +229,28 @@ def main(argv=None):
                    help="cpu: this process's CPU time (steadier on a shared machine; run XLA on one thread)")
     p.add_argument("--out", default="docs/benchmarks")
     p.add_argument("--import-time", action="store_true", help="also measure import times (benchmarks/import_time.py)")
+    p.add_argument("--from-json", help="render the markdown and plot again from a run's saved <out>.json")
     args = p.parse_args(argv)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if args.from_json:
+        saved = json.loads(Path(args.from_json).read_text())
+        rows = [Result(**r) for r in saved["rows"]]
+        header = saved["header"]
+    else:
+        rows, header = measure(args, argv)
+        out.with_suffix(".json").write_text(json.dumps({"header": header, "rows": [dataclasses.asdict(r) for r in rows]}))
+    md = markdown(rows, header)
+    plot(rows, out.with_suffix(".png"))
+    md += f"\n\n![steps/s against batch size]({out.with_suffix('.png').name})\n"
+    notes = Path(__file__).with_name("notes.md")
+    if notes.exists():
+        md += "\n" + notes.read_text()
+    out.with_suffix(".md").write_text(md)
+    print(md)
+
+
+def measure(args, argv):
     clock = time.perf_counter if args.clock == "wall" else time.process_time
     t0 = time.perf_counter()
     rows = run(args.ids, args.num_envs, args.repeats, clock)
@@ -255,16 +279,7 @@ def main(argv=None):
         out = subprocess.run([sys.executable, str(Path(__file__).with_name("import_time.py")), "--repeats", "7"],
                              capture_output=True, text=True, check=True).stdout
         header += "\n\n## Import time\n\n" + out.strip()
-    md = markdown(rows, header)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    plot(rows, out.with_suffix(".png"))
-    md += f"\n\n![steps/s against batch size]({out.with_suffix('.png').name})\n"
-    notes = Path(__file__).with_name("notes.md")
-    if notes.exists():
-        md += "\n" + notes.read_text()
-    out.with_suffix(".md").write_text(md)
-    print(md)
+    return rows, header
 
 
 if __name__ == "__main__":

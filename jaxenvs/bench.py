@@ -183,18 +183,28 @@ class _JaxRun:
 
 
 class _PyRun:
-    """Steps a numpy/C++ library's env(s) in a Python loop, actions from one generator call."""
+    """Steps a numpy/C++ library's env(s) in a Python loop, actions from one generator call.
 
-    def __init__(self, step: Callable[[Any], Any], sample: Callable[[np.random.Generator], Any], num_steps: int):
-        self.step, self.sample, self.num_steps = step, sample, num_steps
-        self.rng = np.random.default_rng(0)
-        self.compile_seconds = None
+    A probe of a few steps (also where `tracemalloc` watches memory) sets the steps of a run
+    so that one takes about `run_seconds`, at most `num_steps`."""
+
+    def __init__(self, step: Callable[[Any], Any], sample: Callable[[np.random.Generator], Any], num_steps: int,
+                 run_seconds: float = 0.5):
         import tracemalloc
 
+        self.step, self.sample = step, sample
+        self.rng = np.random.default_rng(0)
+        self.compile_seconds = None
+        self.num_steps = probe = 3
+        self()  # warm-up
+        t0 = time.perf_counter()
+        self()
+        per_step = (time.perf_counter() - t0) / probe
         tracemalloc.start()
         self()
         self.memory_mb = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
+        self.num_steps = int(max(5, min(num_steps, run_seconds / max(per_step, 1e-9))))
 
     def __call__(self) -> None:
         step, sample, rng = self.step, self.sample, self.rng
@@ -329,25 +339,26 @@ def compare(
     on_skip: Callable[[str, Exception], None] | None = None,
 ) -> list[Result]:
     """Every installed implementation of `env_id` at `num_envs`, timed taking turns run by
-    run; the median of `repeats` runs each. Python loops take at most 100,000 env-steps a
-    run; a runner whose warm-up run took over `max_run_seconds` is rebuilt with fewer steps.
-    A library that is missing (ImportError) or fails to build is skipped (`on_skip`)."""
+    run; the median of `repeats` runs each. A JAX rollout whose warm-up run took over
+    `max_run_seconds` is compiled again with fewer steps; Python loops size their runs from a
+    probe. A library that is missing (ImportError) or fails to build is skipped (`on_skip`)."""
     num_steps = default_num_steps(num_envs) if num_steps is None else num_steps
     runners: dict[str, Any] = {}
     for library, build in candidates(env_id, num_envs, libraries):
-        steps = num_steps if library.startswith(("jaxenvs", "gymnax")) else max(5, min(num_steps, 100_000 // num_envs))
         try:
-            runner = build(steps)
-            t0 = time.perf_counter()
-            runner()
-            took = time.perf_counter() - t0
-            if took > max_run_seconds and steps > 5:
-                steps = max(5, int(steps * max_run_seconds / took))
-                if isinstance(runner, _JaxRun):  # the step count is compiled in
+            runner = build(num_steps)
+            if isinstance(runner, _JaxRun):
+                t0 = time.perf_counter()
+                runner()
+                took = time.perf_counter() - t0
+                if took > max_run_seconds:  # the step count is compiled in: build again
+                    steps = max(5, int(num_steps * max_run_seconds / took))
                     first_compile = runner.compile_seconds
                     runner = build(steps)
                     runner.compile_seconds = first_compile
-            runner.num_steps = steps
+                    runner.num_steps = steps
+                else:
+                    runner.num_steps = num_steps
             runners[library] = runner
         except Exception as e:  # noqa: BLE001 -- a peer that cannot run is reported, not fatal
             if on_skip is not None:
