@@ -71,11 +71,11 @@ def cmd_parity(args: argparse.Namespace) -> int:
 
 def _report_skip(env_id: str, extra: str | None, run_all: bool) -> str | None:
     """Why `jaxenvs report` does not roll `env_id` out, or None: an adapter's library missing,
-    an id broken inside its library; unless `--all`, an id that downloads data or compiles
-    too long for a quick report on a CPU."""
+    an id broken inside its library; unless `--all`, an id that downloads data or is too slow
+    for a quick report on a CPU (`jaxenvs.adapters.registration` lists them with the reason)."""
     import importlib.util
 
-    from jaxenvs.adapters.registration import BROKEN_UPSTREAM, LIBRARIES, NEEDS_DOWNLOAD, SLOW_TO_COMPILE
+    from jaxenvs.adapters.registration import BROKEN_UPSTREAM, LIBRARIES, NEEDS_DOWNLOAD, SLOW_ON_CPU
 
     library = LIBRARIES.get(extra or "")
     if library is not None and importlib.util.find_spec(library) is None:
@@ -86,8 +86,8 @@ def _report_skip(env_id: str, extra: str | None, run_all: bool) -> str | None:
         return None
     if env_id in NEEDS_DOWNLOAD:
         return f"skipped: {NEEDS_DOWNLOAD[env_id]} (--all runs it)"
-    if env_id in SLOW_TO_COMPILE:
-        return f"skipped: {SLOW_TO_COMPILE[env_id]}; run `jaxenvs bench {env_id}` (or report --all)"
+    if env_id in SLOW_ON_CPU:
+        return f"skipped: {SLOW_ON_CPU[env_id]}; run `jaxenvs bench {env_id}` (or report --all)"
     return None
 
 
@@ -205,7 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-parity", action="store_true")
     p.add_argument("--sweeps", action="store_true", help="also roll out every bsuite sweep id")
     p.add_argument("--all", action="store_true",
-                   help="also roll out the ids skipped by default (data downloads, minutes of compiling)")
+                   help="also roll out the ids skipped by default (data downloads, too slow on a CPU)")
     p.set_defaults(fn=cmd_report)
 
     p = sub.add_parser("bench", help="throughput of chosen envs at several batch sizes")

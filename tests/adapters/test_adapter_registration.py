@@ -15,7 +15,7 @@ def test_ids_by_namespace():
     assert jaxenvs.registered_envs("jumanji") == [f"jumanji/{i}" for i in registration.JUMANJI_IDS]
     assert jaxenvs.registered_envs("pgx") == [f"pgx/{i}" for i in registration.PGX_IDS]
     assert "brax/fast" in jaxenvs.registered_envs()
-    for env_id in [*registration.NEEDS_DOWNLOAD, *registration.SLOW_TO_COMPILE, *registration.BROKEN_UPSTREAM]:
+    for env_id in [*registration.NEEDS_DOWNLOAD, *registration.SLOW_ON_CPU, *registration.BROKEN_UPSTREAM]:
         assert env_id in jaxenvs.registered_envs()
     assert jaxenvs.spec("pgx/tic_tac_toe").extra == "pgx"
 

@@ -13,7 +13,7 @@ def test_missing_library_is_named(monkeypatch):
 
 
 def test_downloads_and_slow_compiles_are_skipped_unless_all():
-    for env_id, why in list(registration.NEEDS_DOWNLOAD.items()) + list(registration.SLOW_TO_COMPILE.items()):
+    for env_id, why in list(registration.NEEDS_DOWNLOAD.items()) + list(registration.SLOW_ON_CPU.items()):
         extra = env_id.split("/")[0]
         reason = cli._report_skip(env_id, extra, run_all=False)
         assert reason is not None and reason.startswith("skipped: ") and why in reason
