@@ -1,7 +1,6 @@
 """Helpers shared by the adapter tests: a vmapped, logged, auto-resetting rollout."""
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 import pytest
 
