@@ -108,6 +108,8 @@ def random_actions(key: jax.Array, space: Any, num_envs: int) -> jax.Array:
         halves = jnp.concatenate([words & 0xFFFF, words >> 16])[:num_envs]
         start = int(getattr(space, "start", 0))
         return ((halves * jnp.uint32(int(n))) >> 16).astype(jnp.int32) + start
+    if not hasattr(space, "low"):  # MultiDiscrete, Dict, Tuple: the space's own sampler per env
+        return jax.vmap(space.sample)(jax.random.split(key, num_envs))
     low = jnp.broadcast_to(jnp.asarray(space.low, jnp.float32), space.shape)
     high = jnp.broadcast_to(jnp.asarray(space.high, jnp.float32), space.shape)
     return jax.random.uniform(key, (num_envs,) + tuple(space.shape), minval=low, maxval=high)
