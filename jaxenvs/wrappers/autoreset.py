@@ -38,6 +38,8 @@ from jaxenvs.wrappers.base import Wrapper
 # `MIN_CAPACITY` envs); more finished envs take more passes.
 CAPACITY_DIVISOR = 16
 MIN_CAPACITY = 16
+# more finished envs than this many passes would reset take one reset of the whole batch
+FULL_RESET_PASSES = 2
 
 
 def _like(new, old):
@@ -92,6 +94,7 @@ def reset_where_done(
     state: Any,
     resets: Callable[[jax.Array, jax.Array], tuple[Any, Any]],
     capacity: int,
+    reset_all: Callable[[], tuple[Any, Any]] | None = None,
 ) -> tuple[Any, Any]:
     """`(obs, state)` of a batch with every env where `done` replaced by a fresh reset.
 
@@ -99,20 +102,36 @@ def reset_where_done(
     `resets(p, index)` for the envs `index` (`capacity` positions, padded with the
     out-of-range `len(done)`), which returns `capacity` reset `(obs, state)` rows; the rows
     go in place by scatter. A step where nothing finished runs no pass; the reset work grows
-    with the number of finished envs, not with the batch."""
+    with the number of finished envs, not with the batch. With `reset_all` (a reset of every
+    env, rows in batch order), a step where more than `FULL_RESET_PASSES` passes would be
+    needed (envs whose episodes end together: fixed lengths, time limits) takes it instead,
+    keeping the rows of the finished envs."""
     index, count = finished_index(done, capacity)
 
-    def more(carry):
-        return carry[0] * capacity < count
+    def passes(_):
+        def more(carry):
+            return carry[0] * capacity < count
 
-    def one_pass(carry):
-        p, o, s = carry
-        chunk = jax.lax.dynamic_slice(index, (p * capacity,), (capacity,))
-        new_obs, new_state = resets(p, chunk)
-        return p + 1, _scatter(chunk, new_obs, o), _scatter(chunk, new_state, s)
+        def one_pass(carry):
+            p, o, s = carry
+            chunk = jax.lax.dynamic_slice(index, (p * capacity,), (capacity,))
+            new_obs, new_state = resets(p, chunk)
+            return p + 1, _scatter(chunk, new_obs, o), _scatter(chunk, new_state, s)
 
-    _, obs, state = jax.lax.while_loop(more, one_pass, (jnp.int32(0), obs, state))
-    return obs, state
+        _, o, s = jax.lax.while_loop(more, one_pass, (jnp.int32(0), obs, state))
+        return o, s
+
+    if reset_all is None or capacity * FULL_RESET_PASSES >= done.shape[0]:
+        return passes(None)
+
+    def everything(_):
+        def pick(new, old):
+            d = jnp.reshape(done, done.shape + (1,) * (old.ndim - done.ndim))
+            return jnp.where(d, new.astype(old.dtype), old)
+
+        return jax.tree_util.tree_map(pick, reset_all(), (obs, state))
+
+    return jax.lax.cond(count > capacity * FULL_RESET_PASSES, everything, passes, None)
 
 
 def _reset_if_done_fn(env) -> Callable:
@@ -153,7 +172,11 @@ def _reset_if_done_fn(env) -> Callable:
                 keys, chunk_params
             )
 
-        out = _like(reset_where_done(done, obs, state, resets, capacity), (obs, state))
+        def reset_all():
+            keys = key if key_b else jnp.broadcast_to(key, (axis_size,) + key.shape)
+            return jax.vmap(env.reset, in_axes=(0, params_axes))(keys, params)
+
+        out = _like(reset_where_done(done, obs, state, resets, capacity, reset_all), (obs, state))
         return out, jax.tree_util.tree_map(lambda _: True, out)
 
     # custom_vmap has no reverse mode of its own: the tangent is the reset's (with respect

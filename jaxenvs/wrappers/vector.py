@@ -10,8 +10,8 @@ splits every env's key again and computes a reset, with fresh random numbers, fo
 at every step. Here the step's key is split once for the batch, and only the envs that
 finished are reset (`autoreset.reset_where_done`): the finished envs are listed in order and
 reset `reset_capacity` at a time, each from its own fresh key; a step where more finish runs
-more passes, a step where none finishes draws no reset key at all. Every finished env gets an
-independent reset, so episodes are distributed exactly as on the per-env path. Per-env step
+more passes, a step where none finishes draws no reset key at all, a step where most finish
+(episodes of a fixed length) one batched reset. Every finished env gets an independent reset, so episodes are distributed exactly as on the per-env path. Per-env step
 keys are split only if the env's step draws random numbers (otherwise XLA drops them as dead
 code).
 """
@@ -88,6 +88,8 @@ class VecEnv:
     def step(self, key, state, actions, params=None):
         params = self.env.default_params if params is None else params
         n, capacity = self.num_envs, self.reset_capacity
+        if n == 1:
+            return self._step_one(key, state, actions, params)
         # Keys, all distinct threefry counters under `key`: the per-env step keys come from
         # `fold_in(key, 2**32 - 1)` (dead code, dropped, if the env's step draws nothing);
         # the first reset pass's keys are `split(key, capacity + 1)[:capacity]`, drawn only
@@ -113,11 +115,37 @@ class VecEnv:
             reset_keys = jax.lax.cond(p == 0, first, later)
             return jax.vmap(self.env.reset, in_axes=(0, None))(reset_keys, params)
 
-        obs_out, state_out = reset_where_done(done, obs, next_state, resets, capacity)
+        def reset_all():
+            # only when no pass runs: the passes' keys and these never meet in one step
+            return self._reset_batch(key, params, n)
+
+        obs_out, state_out = reset_where_done(done, obs, next_state, resets, capacity, reset_all)
         if "action_mask" in info and hasattr(self.env, "action_mask"):
             # the mask of the returned observation: the new episode's where one began
             info["action_mask"] = jax.vmap(self.env.action_mask, in_axes=(0, None))(state_out, params)
         return obs_out, state_out, reward, terminated, truncated, info
+
+    def _step_one(self, key, state, actions, params):
+        """A batch of one: the env stepped alone and a `cond` around its reset. The step
+        gets `key` itself and the reset `fold_in(key, 2**32 - 1)`, a threefry counter under
+        `key` that no draw of the step's reaches: one random call fewer per step."""
+        one_state, action = jax.tree_util.tree_map(lambda x: x[0], (state, actions))
+        obs, next_state, reward, terminated, truncated, info = self.env.step(key, one_state, action, params)
+        done = jnp.logical_or(terminated, truncated)
+
+        def reset(_):
+            new = self.env.reset(jax.random.fold_in(key, _STEP_KEY_DATA), params)
+            return jax.tree_util.tree_map(lambda a, b: jnp.asarray(a, b.dtype), new, (obs, next_state))
+
+        obs_out, state_out = jax.lax.cond(done, reset, lambda _: (obs, next_state), None)
+        info = dict(info)
+        info["final_observation"] = obs
+        info["final_terminated"] = terminated
+        info["final_truncated"] = truncated
+        if "action_mask" in info and hasattr(self.env, "action_mask"):
+            info["action_mask"] = self.env.action_mask(state_out, params)
+        out = (obs_out, state_out, reward, terminated, truncated, info)
+        return jax.tree_util.tree_map(lambda x: jnp.expand_dims(x, 0), out)
 
     def render(self, state, params=None):
         return jax.vmap(self.env.render, in_axes=(0, None))(state, params)
