@@ -1,8 +1,8 @@
 """Tabular Q-learning over many agents at once: one Q-table per agent, all vmapped in one
 jitted `lax.scan`, each agent with its own environment from `jaxenvs.make_vec`.
 
-    python examples/q_learning.py --env GridWorld-misc --num-agents 1024 --num-steps 20000
-    python examples/q_learning.py --env FrozenLake-v1 --num-agents 1024 --num-steps 50000
+    python examples/q_learning.py --env GridWorld-misc --num-agents 4096 --num-steps 20000
+    python examples/q_learning.py --env FrozenLake-v1 --num-agents 4096 --num-steps 50000
 
 Epsilon-greedy with random tie-breaking (among equal Q-values the action is drawn uniformly,
 so an all-zero table explores instead of always taking action 0), its randomness drawn as raw
@@ -118,7 +118,7 @@ def make_train(env_id, num_agents, num_steps, lr, gamma, epsilon, **overrides):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--env", default="GridWorld-misc")
-    p.add_argument("--num-agents", type=int, default=1024)
+    p.add_argument("--num-agents", type=int, default=4096)
     p.add_argument("--num-steps", type=int, default=20_000)
     p.add_argument("--lr", type=float, default=0.1)
     p.add_argument("--gamma", type=float, default=0.99)
