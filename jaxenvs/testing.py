@@ -4,8 +4,9 @@ It checks, under `jit` and `vmap`: reset and step run; observations lie in the o
 space with its dtype; rewards are float32 scalars, flags booleans; `info` has the same keys
 and shapes at every step (terminal or not) and always `discount`; a fixed key gives the same
 result twice; the step compiles once for repeated calls; a state survives
-`flax.serialization` unchanged; a vmapped batch matches the single env. Users can run it on
-their own environments. It raises `AssertionError` saying what failed.
+`flax.serialization` unchanged; a vmapped batch (reset and step) matches the single env,
+floats to 1e-5 (batched kernels round differently), integers and booleans exactly. Users can
+run it on their own environments. It raises `AssertionError` saying what failed.
 """
 
 from __future__ import annotations
@@ -30,6 +31,26 @@ def _tree_equal(a: Any, b: Any) -> bool:
         and np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True)
         for x, y in zip(la, lb)
     )
+
+
+# float leaves of a vmapped batch may round differently from the single env (XLA vectorises
+# the batched kernels; brax's ant differs by ~3e-8); integers and booleans must match exactly
+_VMAP_RTOL = _VMAP_ATOL = 1e-5
+
+
+def _assert_batch_matches(batched: Any, single: Any, message: str) -> None:
+    """Raise `AssertionError(message)` unless the two trees agree: same structure and shapes,
+    float leaves within `_VMAP_RTOL`/`_VMAP_ATOL`, other leaves equal."""
+    assert jax.tree_util.tree_structure(batched) == jax.tree_util.tree_structure(single), (
+        f"{message}: the tree structures differ"
+    )
+    for a, b in zip(jax.tree_util.tree_leaves(batched), jax.tree_util.tree_leaves(single)):
+        a, b = np.asarray(a), np.asarray(b)
+        assert a.shape == b.shape, f"{message}: shapes {a.shape} vs {b.shape}"
+        if np.issubdtype(a.dtype, np.floating):
+            np.testing.assert_allclose(a, b, rtol=_VMAP_RTOL, atol=_VMAP_ATOL, err_msg=message)
+        else:
+            assert np.array_equal(a, b), message
 
 
 def _structure(tree: Any) -> Any:
@@ -122,8 +143,10 @@ def check_env(
     reset_keys = jax.random.split(jax.random.key(seed + 3), num_envs)
     b_obs, b_state = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(reset_keys, params)
     single = reset(reset_keys[1], params)
-    assert _tree_equal(jax.tree_util.tree_map(lambda x: x[1], (b_obs, b_state)), single), (
-        f"{name}: vmapped reset differs from the single env"
+    _assert_batch_matches(
+        jax.tree_util.tree_map(lambda x: x[1], (b_obs, b_state)),
+        single,
+        f"{name}: vmapped reset differs from the single env",
     )
     act_keys = jax.random.split(jax.random.key(seed + 4), num_envs)
     b_action = jax.vmap(act_space.sample)(act_keys)
@@ -136,13 +159,7 @@ def check_env(
         params,
     )
     b_one = jax.tree_util.tree_map(lambda x: x[1], b_out)
-    for a, b in zip(jax.tree_util.tree_leaves(b_one), jax.tree_util.tree_leaves(one)):
-        a, b = np.asarray(a), np.asarray(b)
-        assert a.shape == b.shape, f"{name}: vmapped step shapes differ from the single env"
-        if np.issubdtype(a.dtype, np.floating):
-            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5, err_msg=f"{name}: vmapped step differs")
-        else:
-            assert np.array_equal(a, b), f"{name}: vmapped step differs from the single env"
+    _assert_batch_matches(b_one, one, f"{name}: vmapped step differs from the single env")
 
     # a lax.scan rollout: fixed structure across terminal steps
     def body(carry, k):

@@ -1,0 +1,90 @@
+"""`jaxenvs.testing.check_env` itself: it passes what it should and fails what it should."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.testing import check_env
+
+
+def _batched_offset(offset):
+    """The identity, except that under `vmap` it adds `offset` (a batched kernel that rounds
+    differently from the single one, as XLA's vectorised code can)."""
+
+    @jax.custom_batching.custom_vmap
+    def f(x):
+        return x
+
+    @f.def_vmap
+    def rule(axis_size, in_batched, x):
+        return x + jnp.asarray(offset, x.dtype), in_batched[0]
+
+    return f
+
+
+@struct.dataclass
+class _WobbleState(EnvState):
+    position: jax.Array  # float32[2]: where the point is
+    count: jax.Array  # int32: an integer leaf
+
+
+class _WobbleEnv(Environment):
+    """A point that drifts; its vmapped reset is off from the single one by `float_offset` in
+    the float leaf and by `int_offset` in the integer leaf."""
+
+    def __init__(self, float_offset=0.0, int_offset=0):
+        self._float = _batched_offset(float_offset)
+        self._int = _batched_offset(int_offset)
+
+    @property
+    def default_params(self):
+        return EnvParams(max_steps_in_episode=10)
+
+    def reset_env(self, key, params):
+        k_pos, k_count = jax.random.split(key)
+        position = self._float(jax.random.uniform(k_pos, (2,), minval=0.25, maxval=0.5))
+        count = self._int(jax.random.randint(k_count, (), 0, 5))
+        state = _WobbleState(time=jnp.int32(0), position=position, count=count)
+        return state.position, state
+
+    def step_env(self, key, state, action, params):
+        state = state.replace(position=state.position + 0.01 * action, time=state.time + 1)
+        return state.position, state, jnp.sum(state.position), jnp.asarray(False), {}
+
+    def observation_space(self, params=None):
+        return spaces.Box(-np.inf, np.inf, (2,))
+
+    def action_space(self, params=None):
+        return spaces.Box(-1.0, 1.0, (2,))
+
+
+def test_offset_helper_changes_only_batched_values():
+    f = _batched_offset(1e-7)
+    x = jnp.float32(0.3)
+    assert float(jax.jit(f)(x)) == float(x)
+    assert float(jax.jit(jax.vmap(f))(jnp.full(3, x))[1]) != float(x)
+    g = _batched_offset(1)
+    assert int(jax.jit(jax.vmap(g))(jnp.arange(3, dtype=jnp.int32))[1]) == 2
+
+
+def test_check_env_passes_exact_env():
+    check_env(_WobbleEnv(), num_steps=5)
+
+
+def test_vmapped_reset_float_rounding_tolerated():
+    # brax's ant and humanoids differ by ~3e-8 between a vmapped and a single reset
+    check_env(_WobbleEnv(float_offset=1e-7), num_steps=5)
+
+
+def test_vmapped_reset_float_difference_fails():
+    with pytest.raises(AssertionError, match="vmapped reset"):
+        check_env(_WobbleEnv(float_offset=1e-2), num_steps=5)
+
+
+def test_vmapped_reset_integer_difference_fails():
+    with pytest.raises(AssertionError, match="vmapped reset"):
+        check_env(_WobbleEnv(int_offset=1), num_steps=5)
