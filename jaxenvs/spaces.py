@@ -143,8 +143,11 @@ class Box(Space):
                 self.low
             )
         if jnp.issubdtype(self.dtype, jnp.integer):
-            low = np.maximum(self.low, np.iinfo(np.int32).min // 2)
-            high = np.minimum(self.high, np.iinfo(np.int32).max // 2)
+            # within the dtype's range (a narrow dtype would wrap) and half of int32's
+            info, i32 = np.iinfo(np.dtype(self.dtype)), np.iinfo(np.int32)
+            limits = max(int(info.min), i32.min // 2), min(int(info.max), i32.max // 2)
+            low = np.clip(np.ceil(self.low), *limits).astype(np.int32)
+            high = np.clip(np.floor(self.high), *limits).astype(np.int32)
             return jax.random.randint(key, self.shape, low, high + 1).astype(self.dtype)
         k_u, k_n, k_e = jax.random.split(key, 3)
         low, high = jnp.asarray(self.low), jnp.asarray(self.high)
@@ -174,15 +177,35 @@ class Box(Space):
         high = jnp.asarray(self.high, dtype=x.dtype if jnp.issubdtype(x.dtype, jnp.floating) else None)
         return jnp.all((x >= low) & (x <= high))
 
+    def integer_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """For an integer Box, `(low, high)` as arrays of its dtype: the least and greatest
+        integers it holds (a fractional bound rounds inwards; an infinite bound, or one past
+        the dtype's range, is the dtype's limit)."""
+        if not jnp.issubdtype(self.dtype, jnp.integer):
+            raise TypeError(f"integer_bounds needs an integer Box, not {self.dtype}")
+        dtype = np.dtype(self.dtype)
+        info = np.iinfo(dtype)
+
+        def to_dtype(bound: np.ndarray) -> np.ndarray:
+            # float64 cannot hold int64's limits exactly: place them as integers, cast the rest
+            below, above = bound <= info.min, bound >= info.max
+            out = np.where(below | above, 0, bound).astype(dtype)
+            out[below] = info.min
+            out[above] = info.max
+            return out
+
+        return to_dtype(np.ceil(self.low)), to_dtype(np.floor(self.high))
+
     def to_gymnasium(self):
         import gymnasium
 
-        return gymnasium.spaces.Box(
-            low=self.low.astype(np.dtype(self.dtype)) if self.dtype != jnp.bool_ else 0,
-            high=self.high.astype(np.dtype(self.dtype)) if self.dtype != jnp.bool_ else 1,
-            shape=self.shape,
-            dtype=np.dtype(self.dtype),
-        )
+        if self.dtype == jnp.bool_:
+            low, high = 0, 1
+        elif jnp.issubdtype(self.dtype, jnp.integer):
+            low, high = self.integer_bounds()  # gymnasium needs finite integer bounds
+        else:
+            low, high = self.low.astype(np.dtype(self.dtype)), self.high.astype(np.dtype(self.dtype))
+        return gymnasium.spaces.Box(low=low, high=high, shape=self.shape, dtype=np.dtype(self.dtype))
 
     def describe(self) -> str:
         if self.low.size and (self.low == self.low.flat[0]).all() and (self.high == self.high.flat[0]).all():
@@ -193,13 +216,16 @@ class Box(Space):
         return f"Box(shape={self.shape}, dtype={self.dtype})"
 
     def __eq__(self, other: Any) -> bool:
-        return (
-            isinstance(other, Box)
-            and self.shape == other.shape
-            and self.dtype == other.dtype
-            and np.array_equal(self.low, other.low)
-            and np.array_equal(self.high, other.high)
-        )
+        """Equal when they hold the same values: an integer Box compares its `integer_bounds`
+        (`Box(0, inf, dtype=uint8)` is `Box(0, 255, dtype=uint8)`, as a gymnasium round trip
+        gives), others their bounds as written."""
+        if not (isinstance(other, Box) and self.shape == other.shape and self.dtype == other.dtype):
+            return False
+        if jnp.issubdtype(self.dtype, jnp.integer):
+            mine, theirs = self.integer_bounds(), other.integer_bounds()
+        else:
+            mine, theirs = (self.low, self.high), (other.low, other.high)
+        return all(np.array_equal(a, b) for a, b in zip(mine, theirs))
 
 
 class Dict(Space):

@@ -1,3 +1,5 @@
+import warnings
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -118,3 +120,35 @@ def test_invalid_constructions():
         spaces.Box(1.0, 0.0, (2,))
     with pytest.raises(ValueError):
         spaces.MultiDiscrete([2, 0])
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int8, np.uint8, np.int64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("low,high", [(-np.inf, np.inf), (0, np.inf), (-np.inf, 5)])
+def test_integer_box_with_infinite_bounds_to_gymnasium(dtype, low, high):
+    # gymnasium's integer Box needs finite bounds; an infinite one is the dtype's limit
+    space = spaces.Box(low, high, (3,), dtype)
+    info = np.iinfo(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "invalid value encountered in cast"
+        g = space.to_gymnasium()
+    assert g.dtype == np.dtype(dtype) and g.shape == (3,)
+    np.testing.assert_array_equal(g.low, np.full(3, max(low, info.min), dtype))
+    np.testing.assert_array_equal(g.high, np.full(3, min(high, info.max), dtype))
+    if np.dtype(dtype).itemsize < 8:  # without jax_enable_x64, JAX holds no int64
+        g.seed(0)
+        for _ in range(20):
+            assert bool(space.contains(jnp.asarray(g.sample())))
+        for seed in range(5):  # and ours lie in gymnasium's (a narrow dtype must not wrap)
+            assert g.contains(np.asarray(space.sample(jax.random.key(seed))))
+    back = spaces.from_gymnasium(g)
+    assert back == space and back.dtype == space.dtype
+
+
+def test_integer_box_bounds_are_the_integers_inside():
+    # a fractional bound holds the integers within it; bounds past the dtype are its limits
+    g = spaces.Box(np.array([-0.5, -1e12]), np.array([2.5, 1e12]), dtype=jnp.int32).to_gymnasium()
+    np.testing.assert_array_equal(g.low, [0, np.iinfo(np.int32).min])
+    np.testing.assert_array_equal(g.high, [2, np.iinfo(np.int32).max])
+    assert spaces.Box(0, 255, (2,), jnp.uint8) == spaces.Box(0, np.inf, (2,), jnp.uint8)
+    assert spaces.Box(0, 254, (2,), jnp.uint8) != spaces.Box(0, np.inf, (2,), jnp.uint8)
+    assert spaces.Box(0.0, 255.0, (2,)) != spaces.Box(0.0, np.inf, (2,))  # floats: as written

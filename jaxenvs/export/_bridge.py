@@ -56,23 +56,6 @@ def reject_autoreset(env: Any) -> None:
 # --- values ---------------------------------------------------------------------------------
 
 
-def gymnasium_space(space: spaces.Space) -> Any:
-    """`space.to_gymnasium()`, except that an integer Box's infinite bounds become its dtype's
-    limits (cast as they are, they would wrap around to garbage)."""
-    import gymnasium
-
-    if isinstance(space, spaces.Dict):
-        return gymnasium.spaces.Dict({k: gymnasium_space(s) for k, s in space.spaces.items()})
-    if isinstance(space, spaces.Tuple):
-        return gymnasium.spaces.Tuple(tuple(gymnasium_space(s) for s in space.spaces))
-    if isinstance(space, spaces.Box) and jnp.issubdtype(space.dtype, jnp.integer):
-        info = np.iinfo(np.dtype(space.dtype))
-        low = np.clip(space.low, info.min, info.max).astype(np.dtype(space.dtype))
-        high = np.clip(space.high, info.min, info.max).astype(np.dtype(space.dtype))
-        return gymnasium.spaces.Box(low, high, shape=space.shape, dtype=np.dtype(space.dtype))
-    return space.to_gymnasium()
-
-
 def host(tree: Any) -> Any:
     """Every JAX array of `tree` as numpy (`np.asarray` per leaf: cheaper than `device_get`'s
     bookkeeping for a handful of small arrays; the values are then cached on the arrays)."""

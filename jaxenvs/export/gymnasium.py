@@ -56,7 +56,6 @@ from gymnasium.vector.utils import batch_space
 from jaxenvs.export._bridge import (
     check_discrete_actions,
     compiled,
-    gymnasium_space,
     host,
     index,
     info_to_numpy,
@@ -146,8 +145,8 @@ class JaxEnv(gymnasium.Env):
         self.metadata = dict(self.metadata, render_fps=_render_fps(env))
         self._jax_obs_space = env.observation_space(params)
         self._jax_action_space = env.action_space(params)
-        self.observation_space = gymnasium_space(self._jax_obs_space)
-        self.action_space = gymnasium_space(self._jax_action_space)
+        self.observation_space = self._jax_obs_space.to_gymnasium()
+        self.action_space = self._jax_action_space.to_gymnasium()
         self._key: jax.Array | None = None
         self._state: Any = None
 
@@ -226,8 +225,8 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode, render_fps=_render_fps(env))
         self._jax_obs_space = env.observation_space(params)
         self._jax_action_space = env.action_space(params)
-        self.single_observation_space = gymnasium_space(self._jax_obs_space)
-        self.single_action_space = gymnasium_space(self._jax_action_space)
+        self.single_observation_space = self._jax_obs_space.to_gymnasium()
+        self.single_action_space = self._jax_action_space.to_gymnasium()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._key: jax.Array | None = None

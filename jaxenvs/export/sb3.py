@@ -26,7 +26,6 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 from jaxenvs.export._bridge import (
     check_discrete_actions,
     compiled,
-    gymnasium_space,
     host,
     index,
     key_from_seed,
@@ -61,9 +60,9 @@ class JaxSB3VecEnv(VecEnv):
         self.render_mode = render_mode
         self._jax_obs_space = env.observation_space(params)
         self._jax_action_space = env.action_space(params)
-        observation_space = gymnasium_space(self._jax_obs_space)
+        observation_space = self._jax_obs_space.to_gymnasium()
         self._batched_obs_space = batch_space(observation_space, num_envs)
-        super().__init__(num_envs, observation_space, gymnasium_space(self._jax_action_space))
+        super().__init__(num_envs, observation_space, self._jax_action_space.to_gymnasium())
         self._key = key_from_seed(seed if seed is not None else int(np.random.randint(2**31)))
         self._state: Any = None
         self._actions: Any = None

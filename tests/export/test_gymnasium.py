@@ -3,6 +3,7 @@ import sys
 import warnings
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -12,6 +13,8 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 from gymnasium.wrappers.vector import RecordEpisodeStatistics  # noqa: E402
 
 import jaxenvs  # noqa: E402
+from jaxenvs import spaces  # noqa: E402
+from jaxenvs.environment import Environment, EnvParams, EnvState  # noqa: E402
 from jaxenvs.export import _gymnasium_hook  # noqa: E402
 from jaxenvs.export.gymnasium import JaxEnv, JaxVectorEnv, gymnasium_id, register_gymnasium_envs  # noqa: E402
 
@@ -138,6 +141,50 @@ def test_wraps_an_env_instance_but_not_an_autoresetting_one():
     assert [env.step(0)[3] for _ in range(3)] == [False, False, True]
     with pytest.raises(ValueError, match="AutoReset"):
         JaxEnv(jaxenvs.make("CartPole-v1")[0])
+
+
+
+class _CounterEnv(Environment):
+    """Unbounded integer observations (as jumanji's adapters give): a counter in a Dict."""
+
+    @property
+    def default_params(self):
+        return EnvParams(max_steps_in_episode=5)
+
+    def reset_env(self, key, params):
+        state = EnvState(time=jnp.int32(0))
+        return self._obs(state), state
+
+    def _obs(self, state):
+        return {"count": jnp.full(3, -state.time, jnp.int32), "flag": state.time > 2}
+
+    def step_env(self, key, state, action, params):
+        state = state.replace(time=state.time + 1)
+        return self._obs(state), state, jnp.float32(1.0), jnp.asarray(False), {}
+
+    def observation_space(self, params=None):
+        return spaces.Dict(
+            {"count": spaces.Box(-np.inf, np.inf, (3,), jnp.int32), "flag": spaces.Box(False, True, (), jnp.bool_)}
+        )
+
+    def action_space(self, params=None):
+        return spaces.Discrete(2)
+
+
+def test_integer_box_with_infinite_bounds_exports_as_the_dtype_limits():
+    info = np.iinfo(np.int32)
+    env = JaxEnv(_CounterEnv())
+    count_space = env.observation_space["count"]
+    assert count_space.dtype == np.int32
+    assert (count_space.low == info.min).all() and (count_space.high == info.max).all()
+    obs, _ = env.reset(seed=0)
+    for _ in range(3):
+        obs, *_ = env.step(1)
+        assert env.observation_space.contains(obs), obs
+    vec = JaxVectorEnv(_CounterEnv(), num_envs=2)
+    assert vec.single_observation_space == env.observation_space
+    obs, _ = vec.reset(seed=0)
+    assert vec.observation_space.contains(vec.step(np.ones(2, np.int64))[0])
 
 
 # --- the vector env -------------------------------------------------------------------------
