@@ -1,8 +1,14 @@
-"""`FlattenObservation`: observations as one float32 vector (dicts and tuples concatenated)."""
+"""`FlattenObservation`: observations as one float32 vector (dicts and tuples concatenated).
+
+A dict is laid out in sorted key order, as `jax.tree_util` orders a plain dict, whatever the
+order of the Dict space or of the observation (an `OrderedDict` too): the flattened space's
+bounds and the flattened values follow the same keys.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 import jax
 import jax.numpy as jnp
@@ -22,7 +28,10 @@ def _flat_size(space: spaces.Space) -> int:
 
 def _flat_bounds(space: spaces.Space) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(space, (spaces.Dict, spaces.Tuple)):
-        subs = space.spaces.values() if isinstance(space, spaces.Dict) else space.spaces
+        if isinstance(space, spaces.Dict):
+            subs = [space.spaces[k] for k in sorted(space.spaces)]
+        else:
+            subs = space.spaces
         lows, highs = zip(*(_flat_bounds(s) for s in subs))
         return np.concatenate(lows), np.concatenate(highs)
     if isinstance(space, spaces.Discrete):
@@ -32,10 +41,19 @@ def _flat_bounds(space: spaces.Space) -> tuple[np.ndarray, np.ndarray]:
     return space.low.ravel().astype(float), space.high.ravel().astype(float)
 
 
+def _leaves(obs) -> list:
+    """The leaves of `obs`, every mapping's in sorted key order (`tree_leaves` would keep an
+    OrderedDict's insertion order)."""
+    if isinstance(obs, Mapping):
+        return [leaf for k in sorted(obs) for leaf in _leaves(obs[k])]
+    if isinstance(obs, (tuple, list)):
+        return [leaf for item in obs for leaf in _leaves(item)]
+    return jax.tree_util.tree_leaves(obs)
+
+
 def flatten(obs) -> jax.Array:
-    """Concatenate every leaf of `obs` (dict leaves in the space's key order) as float32."""
-    leaves = jax.tree_util.tree_leaves(obs)
-    return jnp.concatenate([jnp.ravel(leaf).astype(jnp.float32) for leaf in leaves])
+    """Concatenate every leaf of `obs` (dicts in sorted key order) as float32."""
+    return jnp.concatenate([jnp.ravel(leaf).astype(jnp.float32) for leaf in _leaves(obs)])
 
 
 class FlattenObservation(Wrapper):

@@ -1,3 +1,5 @@
+from collections import OrderedDict
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -63,6 +65,41 @@ def test_flatten_observation():
     obs, state = env.reset(jax.random.key(0))
     obs, *_ = env.step(jax.random.key(0), state, jnp.ones(2) * 0.5)
     np.testing.assert_allclose(obs, [0.5, 0.5, 1.0])
+
+
+
+class _UnsortedDictObsEnv(_DictObsEnv):
+    """A Dict observation whose insertion order ("b", then "a") is not jax's sorted order;
+    `dict_type` builds the observation (a plain dict, or an OrderedDict jax keeps in order)."""
+
+    def __init__(self, dict_type=dict):
+        self._dict_type = dict_type
+
+    def _obs(self, state):
+        b = jnp.full(3, 10.0) + state.time.astype(jnp.float32)  # in [10, 20]
+        a = jnp.full(2, -2.0) + 0.1 * state.time.astype(jnp.float32)  # in [-2, -1]
+        return self._dict_type([("b", b), ("a", a)])
+
+    def observation_space(self, params=None):
+        return spaces.Dict({"b": spaces.Box(10.0, 20.0, (3,)), "a": spaces.Box(-2.0, -1.0, (2,))})
+
+
+@pytest.mark.parametrize("dict_type", [dict, OrderedDict], ids=["dict", "OrderedDict"])
+def test_flatten_observation_dict_bounds_follow_the_values(dict_type):
+    env = FlattenObservation(_UnsortedDictObsEnv(dict_type))
+    space = env.observation_space()
+    # jax's order: "a" (2 entries in [-2, -1]) before "b" (3 entries in [10, 20])
+    np.testing.assert_array_equal(space.low, [-2, -2, 10, 10, 10])
+    np.testing.assert_array_equal(space.high, [-1, -1, 20, 20, 20])
+    obs, state = jax.jit(env.reset)(jax.random.key(0))
+    np.testing.assert_allclose(obs, [-2, -2, 10, 10, 10])
+    assert bool(space.contains(obs))
+    step = jax.jit(env.step)
+    for _ in range(3):
+        obs, state, *_ = step(jax.random.key(0), state, jnp.zeros(2))
+        assert bool(space.contains(obs)), obs
+    np.testing.assert_allclose(obs, [-1.7, -1.7, 13, 13, 13], rtol=1e-6)
+    check_env(env, num_steps=5)
 
 
 def test_clip_action_clips_to_bounds():
