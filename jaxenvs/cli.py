@@ -173,8 +173,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from jaxenvs.export.video import record
+    from jaxenvs.export.video import check_writable, record
 
+    try:
+        check_writable(args.out)
+    except (ValueError, FileNotFoundError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except ImportError as e:  # a missing optional package: say what to install, no traceback
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     path = record(args.id, steps=args.steps, out=args.out, seed=args.seed, fps=args.fps)
     print(f"wrote {path}")
     return 0

@@ -12,6 +12,8 @@ The whole rollout, rendering included, is one jitted `lax.scan` over the auto-re
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -69,9 +71,22 @@ def rollout_frames(
 
 
 def _require_ffmpeg() -> None:
-    import importlib.util
+    missing = []
+    for module in ("imageio", "imageio_ffmpeg"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(module)
+    if not missing:
+        import imageio_ffmpeg
 
-    missing = [m for m in ("imageio", "imageio_ffmpeg") if importlib.util.find_spec(m) is None]
+        try:
+            imageio_ffmpeg.get_ffmpeg_exe()
+        except RuntimeError as e:  # a platform without a bundled binary, and none on PATH
+            raise ImportError(
+                "writing an MP4 needs an ffmpeg binary, and imageio-ffmpeg found none: install "
+                "ffmpeg or set IMAGEIO_FFMPEG_EXE to one, or write a .gif"
+            ) from e
     if missing:
         raise ImportError(
             f"writing an MP4 needs imageio with its ffmpeg backend ({', '.join(missing)} missing): "
@@ -79,31 +94,64 @@ def _require_ffmpeg() -> None:
         )
 
 
-def write(frames: np.ndarray, out: str | Path, fps: int = 30) -> Path:
-    """Write `uint8[T, H, W, 3]` frames as a GIF (pillow) or MP4 (imageio with ffmpeg)."""
+def _require_pillow() -> None:
+    try:
+        importlib.import_module("PIL")
+    except ImportError as e:
+        raise ImportError('writing a GIF needs pillow: pip install "jaxenvs[export]"') from e
+
+
+def check_writable(out: str | Path) -> None:
+    """Raise what writing a video to `out` would, before any rollout: `ValueError` for a format
+    other than .gif / .mp4, `FileNotFoundError` for a missing directory, `ImportError` naming
+    the package to install."""
     out = Path(out)
     suffix = out.suffix.lower()
+    if suffix not in (".gif", ".mp4"):
+        raise ValueError(f"unknown video format {out.suffix!r}: use .gif or .mp4")
+    if not out.parent.is_dir():
+        raise FileNotFoundError(f"no directory {str(out.parent)!r} to write {out.name!r} in")
+    (_require_ffmpeg if suffix == ".mp4" else _require_pillow)()
+
+
+def write(frames: np.ndarray, out: str | Path, fps: int = 30) -> Path:
+    """Write `uint8[T, H, W, 3]` frames as a GIF (pillow) or MP4 (imageio with ffmpeg).
+
+    The video goes to a temporary file beside `out`, renamed onto `out` once complete: a
+    failure leaves neither a partial video nor a changed `out`.
+    """
+    out = Path(out)
     frames = np.asarray(frames, dtype=np.uint8)
     if frames.ndim != 4 or frames.shape[-1] != 3:
         raise ValueError(f"frames must be uint8[T, H, W, 3], got {frames.shape}")
-    if suffix == ".gif":
-        try:
+    check_writable(out)
+    suffix = out.suffix.lower()
+    # the suffix stays last: ffmpeg picks the container from it
+    partial = out.with_name(f".{out.stem}.{os.getpid()}.partial{suffix}")
+    try:
+        if suffix == ".gif":
             from PIL import Image
-        except ImportError as e:
-            raise ImportError('writing a GIF needs pillow: pip install "jaxenvs[export]"') from e
-        images = [Image.fromarray(f) for f in frames]
-        images[0].save(
-            out, save_all=True, append_images=images[1:], duration=max(1, round(1000 / fps)), loop=0, optimize=True
-        )
-    elif suffix == ".mp4":
-        _require_ffmpeg()
-        import imageio.v2 as imageio
 
-        with imageio.get_writer(out, format="FFMPEG", fps=fps) as writer:
-            for f in frames:
-                writer.append_data(f)
-    else:
-        raise ValueError(f"unknown video format {out.suffix!r}: use .gif or .mp4")
+            images = [Image.fromarray(f) for f in frames]
+            images[0].save(
+                partial,
+                format="GIF",
+                save_all=True,
+                append_images=images[1:],
+                duration=max(1, round(1000 / fps)),
+                loop=0,
+                optimize=True,
+            )
+        else:
+            import imageio.v2 as imageio
+
+            with imageio.get_writer(partial, format="FFMPEG", fps=fps) as writer:
+                for f in frames:
+                    writer.append_data(f)
+        os.replace(partial, out)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     return out
 
 
@@ -118,9 +166,6 @@ def record(
     **overrides: Any,
 ) -> Path:
     """Roll out `policy` (random by default) for `steps` steps and write the video to `out`."""
-    if Path(out).suffix.lower() not in (".gif", ".mp4"):
-        raise ValueError(f"unknown video format {Path(out).suffix!r}: use .gif or .mp4")
-    if Path(out).suffix.lower() == ".mp4":
-        _require_ffmpeg()
+    check_writable(out)  # before the rollout, which a missing package would waste
     frames = rollout_frames(env_id, steps=steps, seed=seed, policy=policy, scale=scale, **overrides)
     return write(frames, out, fps=fps)

@@ -1,11 +1,13 @@
 import importlib.util
+import sys
+import types
 
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
 from jaxenvs.cli import main as cli_main
-from jaxenvs.export.video import record, rollout_frames
+from jaxenvs.export.video import record, rollout_frames, write
 
 PIL = pytest.importorskip("PIL")
 from PIL import Image  # noqa: E402
@@ -25,6 +27,7 @@ def test_cli_writes_a_gif(tmp_path):
     image = Image.open(out)
     assert image.n_frames == 7 and image.size == (600, 400)
     assert image.info["duration"] == 50
+    assert list(tmp_path.iterdir()) == [out]  # no temporary file left beside it
 
 
 def test_bad_formats_say_what_to_do(tmp_path):
@@ -33,3 +36,65 @@ def test_bad_formats_say_what_to_do(tmp_path):
     if importlib.util.find_spec("imageio_ffmpeg") is None:
         with pytest.raises(ImportError, match="imageio-ffmpeg"):
             record("CartPole-v1", steps=2, out=tmp_path / "run.mp4")
+
+
+def _only_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+def test_cli_mp4_without_ffmpeg_is_one_clear_error(tmp_path, monkeypatch, capsys):
+    from jaxenvs.export import video
+
+    monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)  # `import imageio_ffmpeg` fails
+
+    def no_rollout(*args, **kwargs):
+        raise AssertionError("rolled out before finding that the MP4 cannot be written")
+
+    monkeypatch.setattr(video, "rollout_frames", no_rollout)
+    out = tmp_path / "run.mp4"
+    out.write_bytes(b"an earlier video")
+    assert cli_main(["render", "CartPole-v1", "--steps", "2", "--out", str(out)]) == 1
+    line = _only_line(capsys.readouterr().err)
+    assert line.startswith("error:") and "pip install" in line and "imageio-ffmpeg" in line
+    assert out.read_bytes() == b"an earlier video" and list(tmp_path.iterdir()) == [out]
+
+
+def test_cli_unknown_format_or_missing_directory_is_one_line(tmp_path, capsys):
+    assert cli_main(["render", "CartPole-v1", "--steps", "2", "--out", str(tmp_path / "run.avi")]) == 2
+    assert ".gif or .mp4" in _only_line(capsys.readouterr().err)
+    assert cli_main(["render", "CartPole-v1", "--steps", "2", "--out", str(tmp_path / "no" / "run.gif")]) == 2
+    assert "no directory" in _only_line(capsys.readouterr().err)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_write_failing_midway_leaves_no_partial_file(tmp_path, monkeypatch):
+    imageio = pytest.importorskip("imageio.v2")
+    fake_ffmpeg = types.ModuleType("imageio_ffmpeg")
+    fake_ffmpeg.get_ffmpeg_exe = lambda: "ffmpeg"
+    monkeypatch.setitem(sys.modules, "imageio_ffmpeg", fake_ffmpeg)
+
+    class BreaksOnTheSecondFrame:
+        def __init__(self, path, **kwargs):
+            self.path, self.frames = path, 0
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def append_data(self, frame):
+            self.frames += 1
+            with open(self.path, "ab") as f:
+                f.write(frame.tobytes())
+            if self.frames == 2:
+                raise RuntimeError("ffmpeg died")
+
+    monkeypatch.setattr(imageio, "get_writer", BreaksOnTheSecondFrame)
+    out = tmp_path / "run.mp4"
+    out.write_bytes(b"an earlier video")
+    with pytest.raises(RuntimeError, match="ffmpeg died"):
+        write(np.zeros((3, 4, 4, 3), np.uint8), out)
+    assert out.read_bytes() == b"an earlier video" and list(tmp_path.iterdir()) == [out]
