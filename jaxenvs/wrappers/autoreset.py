@@ -17,7 +17,8 @@ Stepped alone, the reset sits in `lax.cond`: an env that did not finish skips it
 `jax.vmap` (gymnax's way of batching) a `cond` would turn into computing a reset, with fresh
 random numbers, for every env at every step; here a batching rule (`jax.custom_batching`)
 resets only the envs that finished instead (`reset_where_done`), each from its own reset key,
-so the vmapped step returns exactly what stepping each env alone returns. Gradients go
+so the vmapped step returns exactly what stepping each env alone returns; an env whose reset
+ignores its key gets one reset, selected where an env finished. Gradients go
 through the plain `cond` (a `custom_jvp`), so `jax.grad` works as before, batched or not.
 """
 
@@ -83,6 +84,38 @@ def finished_index(done: jax.Array, pad: int) -> tuple[jax.Array, jax.Array]:
     return index, rank[-1]
 
 
+def reset_uses_key(env, key, params) -> bool:
+    """Whether `env.reset(key, params)` depends on `key` at all, read off the reset's jaxpr
+    (any operation with the key or a value computed from it among its operands counts). A
+    reset that does not (every episode starts alike: DeepSea, Asterix, Pong) needs no index
+    work: one reset, selected where an env finished."""
+    jaxpr = jax.make_jaxpr(env.reset)(key, params).jaxpr
+    depends = {id(jaxpr.invars[0])}
+    for eqn in jaxpr.eqns:
+        if any(id(v) in depends for v in eqn.invars if not hasattr(v, "val")):
+            depends.update(id(v) for v in eqn.outvars)
+    return any(id(v) in depends for v in jaxpr.outvars if not hasattr(v, "val"))
+
+
+def where_done(done: jax.Array, new: Any, old: Any) -> Any:
+    """`old` with the rows where `done` replaced by `new`'s (batched like `old`, or one row
+    for every env)."""
+
+    def pick(n, o):
+        d = jnp.reshape(done, done.shape + (1,) * (o.ndim - done.ndim))
+        return jnp.where(d, n.astype(o.dtype), o)
+
+    return jax.tree_util.tree_map(pick, new, old)
+
+
+def select_where_done(done: jax.Array, reset: Callable[[], Any], old: Any) -> Any:
+    """`where_done(done, reset(), old)` for a reset that is the same for every env, skipped
+    when nothing finished. The select sits in a `cond` branch on purpose: outside one, XLA
+    fuses the step's whole transition into every element of the selected observation,
+    computing it again and again (five times slower on MinAtar Asterix)."""
+    return jax.lax.cond(jnp.any(done), lambda: _like(where_done(done, reset(), old), old), lambda: old)
+
+
 def _scatter(index, new, old):
     """`old` with rows `index` replaced by `new`'s rows; out-of-range indices are dropped."""
     return jax.tree_util.tree_map(lambda n, o: o.at[index].set(n.astype(o.dtype), mode="drop"), new, old)
@@ -125,11 +158,7 @@ def reset_where_done(
         return passes(None)
 
     def everything(_):
-        def pick(new, old):
-            d = jnp.reshape(done, done.shape + (1,) * (old.ndim - done.ndim))
-            return jnp.where(d, new.astype(old.dtype), old)
-
-        return jax.tree_util.tree_map(pick, reset_all(), (obs, state))
+        return where_done(done, reset_all(), (obs, state))
 
     return jax.lax.cond(count > capacity * FULL_RESET_PASSES, everything, passes, None)
 
@@ -163,6 +192,16 @@ def _reset_if_done_fn(env) -> Callable:
         done, obs, state = full(done, done_b), full(obs, obs_b), full(state, state_b)
         capacity = default_capacity(axis_size)
         params_axes = jax.tree_util.tree_map(lambda b: 0 if b else None, params_b)
+        one_key = key[0] if key_b else key
+        if not reset_uses_key(env, one_key, jax.tree_util.tree_map(lambda x, b: x[0] if b else x, params, params_b)):
+            # every episode starts alike: one reset (one per env if params are batched)
+            def reset():
+                if any(jax.tree_util.tree_leaves(params_b)):
+                    return jax.vmap(env.reset, in_axes=(None, params_axes))(one_key, params)
+                return env.reset(one_key, params)
+
+            out = select_where_done(done, reset, (obs, state))
+            return out, jax.tree_util.tree_map(lambda _: True, out)
 
         def resets(_, index):
             rows = jnp.minimum(index, axis_size - 1)

@@ -11,7 +11,9 @@ at every step. Here the step's key is split once for the batch, and only the env
 finished are reset (`autoreset.reset_where_done`): the finished envs are listed in order and
 reset `reset_capacity` at a time, each from its own fresh key; a step where more finish runs
 more passes, a step where none finishes draws no reset key at all, a step where most finish
-(episodes of a fixed length) one batched reset. Every finished env gets an independent reset, so episodes are distributed exactly as on the per-env path. Per-env step
+(episodes of a fixed length) one batched reset. An env whose reset ignores its key (every
+episode starts alike: DeepSea, Asterix, Pong) skips all of that: one reset, selected where an
+env finished. Every finished env gets an independent reset, so episodes are distributed exactly as on the per-env path. Per-env step
 keys are split only if the env's step draws random numbers (otherwise XLA drops them as dead
 code).
 """
@@ -22,7 +24,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxenvs.environment import Environment
-from jaxenvs.wrappers.autoreset import default_capacity, reset_where_done
+from jaxenvs.wrappers.autoreset import default_capacity, reset_uses_key, reset_where_done, select_where_done
 
 _STEP_KEY_DATA = 2**32 - 1  # folded into the step's key for the per-env step keys
 
@@ -104,6 +106,10 @@ class VecEnv:
         info["final_terminated"] = terminated
         info["final_truncated"] = truncated
 
+        if not reset_uses_key(self.env, key, params):  # every episode starts alike
+            obs_out, state_out = select_where_done(done, lambda: self.env.reset(key, params), (obs, next_state))
+            return self._finish(obs_out, state_out, reward, terminated, truncated, info, params)
+
         def resets(p, index):
             def first():
                 return jax.random.split(key, capacity + 1)[:capacity]
@@ -120,6 +126,9 @@ class VecEnv:
             return self._reset_batch(key, params, n)
 
         obs_out, state_out = reset_where_done(done, obs, next_state, resets, capacity, reset_all)
+        return self._finish(obs_out, state_out, reward, terminated, truncated, info, params)
+
+    def _finish(self, obs_out, state_out, reward, terminated, truncated, info, params):
         if "action_mask" in info and hasattr(self.env, "action_mask"):
             # the mask of the returned observation: the new episode's where one began
             info["action_mask"] = jax.vmap(self.env.action_mask, in_axes=(0, None))(state_out, params)

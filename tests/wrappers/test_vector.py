@@ -198,3 +198,57 @@ def test_gradients_through_autoreset_batched_and_alone():
         return obs[0]
 
     assert float(jax.grad(alone_loss)(0.01)) == 1.0 and float(jax.grad(alone_loss)(3.0)) == 0.0
+
+
+def test_reset_uses_key_reads_the_reset():
+    from jaxenvs.wrappers.autoreset import reset_uses_key
+
+    for env_id, uses in [("CartPole-v1", True), ("Catch-bsuite", True), ("DeepSea-bsuite", False),
+                         ("Asterix-MinAtar", False)]:
+        env, params = jaxenvs.make(env_id, autoreset=False)
+        assert reset_uses_key(env, jax.random.key(0), params) is uses, env_id
+
+
+@pytest.mark.parametrize("env_id", ["DeepSea-bsuite", "Asterix-MinAtar"])
+def test_a_reset_without_randomness_is_selected_where_done(env_id):
+    """An env whose every episode starts alike (its reset ignores the key) takes one reset
+    selected where an env finished: `make_vec` and the vmapped `AutoReset` give what stepping
+    each env alone gives, the finished envs in the reset state, the others stepped on."""
+    n, steps = 24, 40
+    env, params = jaxenvs.make(env_id, autoreset=False)
+    auto = AutoReset(env)
+    venv = VecEnv(env, n)
+    obs0, state0 = venv.reset(jax.random.key(0), params)
+    # start the envs at different points of their episodes
+    state0 = state0.replace(time=(jnp.arange(n) % 5).astype(jnp.int32))
+    if env_id == "DeepSea-bsuite":
+        state0 = state0.replace(row=(jnp.arange(n) % 10).astype(jnp.int32))
+    first_obs, _ = env.reset(jax.random.key(7), params)
+
+    def roll(step):
+        def body(carry, k):
+            _, s = carry
+            actions = jax.random.bits(k, (n,)) % env.num_actions
+            o, s, r, te, tr, info = step(k, s, actions)
+            return (o, s), (o, te | tr, r, info["final_observation"])
+
+        return jax.jit(lambda: jax.lax.scan(body, (obs0, state0), jax.random.split(jax.random.key(1), steps)))()
+
+    def alone(k, s, a):  # each env by itself, MinAtar's sticky draws from the same per-env keys
+        return jax.lax.map(lambda x: auto.step(*x, params), (jax.random.split(k, n), s, a))
+
+    vmapped = roll(lambda k, s, a: jax.vmap(auto.step, in_axes=(0, 0, 0, None))(jax.random.split(k, n), s, a, params))
+    expected = roll(alone)
+    for a, b in zip(jax.tree_util.tree_leaves(vmapped), jax.tree_util.tree_leaves(expected)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    obs, done = np.asarray(vmapped[1][0]), np.asarray(vmapped[1][1])
+    ended = n * steps // 10 if env_id == "DeepSea-bsuite" else 5  # DeepSea: 10 steps an episode
+    assert done.sum() >= ended
+    np.testing.assert_array_equal(obs[done], np.broadcast_to(np.asarray(first_obs), obs[done].shape))
+
+    # make_vec: finished envs restart in the reset state, the others show the raw step
+    (_, _), (vobs, vdone, _, vfinal) = roll(lambda k, s, a: jax.jit(venv.step)(k, s, a, params))
+    vobs, vdone, vfinal = map(np.asarray, (vobs, vdone, vfinal))
+    assert vdone.sum() >= ended
+    np.testing.assert_array_equal(vobs[vdone], np.broadcast_to(np.asarray(first_obs), vobs[vdone].shape))
+    np.testing.assert_array_equal(vobs[~vdone], vfinal[~vdone])
