@@ -90,7 +90,7 @@ def _require_ffmpeg() -> None:
     if missing:
         raise ImportError(
             f"writing an MP4 needs imageio with its ffmpeg backend ({', '.join(missing)} missing): "
-            "pip install imageio imageio-ffmpeg, or write a .gif"
+            "pip install 'jaxenvs[video]' (imageio, imageio-ffmpeg), or write a .gif"
         )
 
 
@@ -145,7 +145,7 @@ def write(frames: np.ndarray, out: str | Path, fps: int = 30) -> Path:
         else:
             import imageio.v2 as imageio
 
-            with imageio.get_writer(partial, format="FFMPEG", fps=fps) as writer:
+            with imageio.get_writer(partial, format="FFMPEG", fps=fps, macro_block_size=2) as writer:
                 for f in frames:
                     writer.append_data(f)
         os.replace(partial, out)

@@ -98,3 +98,15 @@ def test_a_write_failing_midway_leaves_no_partial_file(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="ffmpeg died"):
         write(np.zeros((3, 4, 4, 3), np.uint8), out)
     assert out.read_bytes() == b"an earlier video" and list(tmp_path.iterdir()) == [out]
+
+
+def test_cli_writes_an_mp4(tmp_path):
+    pytest.importorskip("imageio.v2")
+    imageio_ffmpeg = pytest.importorskip("imageio_ffmpeg")
+    out = tmp_path / "run.mp4"
+    assert cli_main(["render", "CartPole-v1", "--steps", "5", "--out", str(out)]) == 0
+    reader = imageio_ffmpeg.read_frames(str(out))
+    meta = next(reader)
+    assert tuple(meta["size"]) == (600, 400)  # not resized to a multiple of 16
+    assert len(list(reader)) == 6
+    assert list(tmp_path.iterdir()) == [out]
