@@ -154,21 +154,41 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from jaxenvs.bench import rollout_throughput
+    from jaxenvs.bench import compare, rollout_throughput
 
     ids = _select(args.ids, args.family)
-    table = Table(title="jaxenvs bench (make_vec, random actions, compile excluded)")
-    for col in ("id", "num_envs", "steps/s", "compile s"):
+    if args.compare:
+        title = "jaxenvs bench --compare (random actions, libraries taking turns, compile excluded)"
+        columns = ("id", "num_envs", "library", "steps/s", "compile s", "make_vec / library")
+    else:
+        title = "jaxenvs bench (make_vec, random actions, compile excluded)"
+        columns = ("id", "num_envs", "steps/s", "compile s")
+    table = Table(title=title)
+    for col in columns:
         table.add_column(col)
+    skipped: list[str] = []
     with _progress() as progress:
         task = progress.add_task("bench", total=len(ids) * len(args.num_envs))
         for env_id in ids:
             for n in args.num_envs:
                 progress.update(task, description=f"bench {env_id} x{n}")
-                tp = rollout_throughput(env_id, num_envs=n, num_steps=args.num_steps, repeats=args.repeats)
-                table.add_row(env_id, str(n), f"{tp.steps_per_second:,.0f}", f"{tp.compile_seconds:.2f}")
+                if args.compare:
+                    results = compare(env_id, n, num_steps=args.num_steps, repeats=args.repeats,
+                                      on_skip=lambda lib, e, where=f"{env_id} x{n}": skipped.append(
+                                          f"{where} {lib}: {type(e).__name__}: {e}"))
+                    ours = next((r.steps_per_second for r in results if r.library == "jaxenvs make_vec"), None)
+                    for r in results:
+                        compile_s = "-" if r.compile_seconds is None else f"{r.compile_seconds:.2f}"
+                        ratio = f"{ours / r.steps_per_second:.2f}x" if ours else "-"
+                        table.add_row(env_id, str(n), r.library, f"{r.steps_per_second:,.0f}", compile_s, ratio)
+                else:
+                    tp = rollout_throughput(env_id, num_envs=n, num_steps=args.num_steps, repeats=args.repeats)
+                    table.add_row(env_id, str(n), f"{tp.steps_per_second:,.0f}", f"{tp.compile_seconds:.2f}")
                 progress.advance(task)
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    for line in skipped:
+        console.print(f"skipped {line}")
     return 0
 
 
@@ -222,6 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-envs", type=int, nargs="+", default=[1, 64, 1024, 8192])
     p.add_argument("--num-steps", type=int, default=100)
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--compare", action="store_true",
+                   help="also time gymnax, gymnasium, envpool and the reference loops where installed "
+                        "(benchmarks/throughput.py's comparison), in one process, taking turns")
     p.set_defaults(fn=cmd_bench)
 
     p = sub.add_parser("render", help="record a random policy to a GIF or MP4")
