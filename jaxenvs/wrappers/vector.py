@@ -13,9 +13,9 @@ reset `reset_capacity` at a time, each from its own fresh key; a step where more
 more passes, a step where none finishes draws no reset key at all, a step where most finish
 (episodes of a fixed length) one batched reset. An env whose reset ignores its key (every
 episode starts alike: DeepSea, Asterix, Pong) skips all of that: one reset, selected where an
-env finished. Every finished env gets an independent reset, so episodes are distributed exactly as on the per-env path. Per-env step
-keys are split only if the env's step draws random numbers (otherwise XLA drops them as dead
-code).
+env finished. Every finished env gets an independent reset, so episodes are distributed
+exactly as on the per-env path. Per-env step keys are split only if the env's step draws
+random numbers (otherwise XLA drops them as dead code).
 """
 
 from __future__ import annotations
