@@ -5,6 +5,11 @@ import pytest
 from jaxenvs.cli import main as cli_main
 
 
+@pytest.fixture(autouse=True)
+def wide_console(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # rich wraps table cells to the terminal's width
+
+
 def test_bench_make_vec(capsys):
     assert cli_main(["bench", "Catch-bsuite", "--num-envs", "4", "--num-steps", "20", "--repeats", "1"]) == 0
     out = capsys.readouterr().out
