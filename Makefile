@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?= -n 2
 
-.PHONY: demo test install clean
+.PHONY: demo test lint install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,11 @@ install: $(VENV)/.demo-installed
 demo: $(VENV)/.demo-installed
 	$(BIN)/jaxenvs report
 
-test: $(VENV)/.test-installed
+lint: $(VENV)/.test-installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 clean:

@@ -87,16 +87,20 @@ def main() -> None:
 
     import jax
 
-    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, load average "
-          f"{os.getloadavg()[0]:.1f}; jax {jax.__version__} on {jax.default_backend()}, gymnasium "
-          f"{gymnasium.__version__}; {args.steps} steps x {args.repeats} repeats: median (best) steps/s")
+    print(
+        f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.1f}; jax {jax.__version__} on {jax.default_backend()}, gymnasium "
+        f"{gymnasium.__version__}; {args.steps} steps x {args.repeats} repeats: median (best) steps/s"
+    )
     print()
     print("| num_envs | contender | steps/s (median) | steps/s (best) | steps per CPU-second | first reset+step (s) |")
     print("|---:|---|---:|---:|---:|---:|")
     for n in args.num_envs:
         for name, r in measure_all(CONTENDERS, n, args.steps, args.repeats).items():
-            print(f"| {n} | {name} | {r['median']:,.0f} | {r['best']:,.0f} | {r['cpu']:,.0f} | {r['first']:.2f} |",
-                  flush=True)
+            print(
+                f"| {n} | {name} | {r['median']:,.0f} | {r['best']:,.0f} | {r['cpu']:,.0f} | {r['first']:.2f} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -24,7 +24,9 @@ print(t1 - t0, t2 - t1)
 def measure(module: str, repeats: int) -> tuple[float, float]:
     jax_s, extra_s = [], []
     for _ in range(repeats):
-        out = subprocess.run([sys.executable, "-c", CODE.format(module=module)], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", CODE.format(module=module)], capture_output=True, text=True, check=True
+        )
         a, b = map(float, out.stdout.split())
         jax_s.append(a)
         extra_s.append(b)

@@ -35,8 +35,9 @@ def vmapped_rollout(env, params, num_envs: int, num_steps: int):
         def body(state, k):
             k_act, k_step = jax.random.split(k)
             actions = jax.random.randint(k_act, (num_envs,), 0, num_actions)
-            out = jax.vmap(env.step, in_axes=(0, 0, 0, None))(jax.random.split(k_step, num_envs), state, actions,
-                                                               params)
+            out = jax.vmap(env.step, in_axes=(0, 0, 0, None))(
+                jax.random.split(k_step, num_envs), state, actions, params
+            )
             return out[1], out[2].sum()
 
         state, rewards = jax.lax.scan(body, state, jax.random.split(k_run, num_steps))
@@ -77,8 +78,10 @@ def main() -> None:
     parser.add_argument("--cpu-time", action="store_true", help="time the process's CPU, not the wall clock")
     args = parser.parse_args()
     clock = time.process_time if args.cpu_time else time.perf_counter
-    print(f"{jax.devices()[0].platform}, {args.num_envs} envs x {args.steps} steps, median of {args.repeats}"
-          f" ({'CPU' if args.cpu_time else 'wall'} time)")
+    print(
+        f"{jax.devices()[0].platform}, {args.num_envs} envs x {args.steps} steps, median of {args.repeats}"
+        f" ({'CPU' if args.cpu_time else 'wall'} time)"
+    )
     print(f"{'env':24} {'library':8} {'steps/s':>12} {'compile s':>10}")
     for env_id in args.ids:
         for library in ("jaxenvs", "gymnax"):
@@ -91,8 +94,9 @@ def main() -> None:
                 print(f"{env_id:24} {library:8} {'-':>12} (not in {library})")
                 continue
             env, params = made
-            median, compile_seconds = time_rollout(vmapped_rollout(env, params, args.num_envs, args.steps),
-                                                   args.repeats, clock)
+            median, compile_seconds = time_rollout(
+                vmapped_rollout(env, params, args.num_envs, args.steps), args.repeats, clock
+            )
             rate = args.num_envs * args.steps / median
             print(f"{env_id:24} {library:8} {rate:12,.0f} {compile_seconds:10.1f}", flush=True)
 

@@ -43,8 +43,9 @@ def vmap_rollout(env, params, num_envs: int, num_steps: int):
         def body(state, k):
             k_act, k_step = jax.random.split(k)
             actions = jax.random.randint(k_act, (num_envs,), 0, num_actions)
-            out = jax.vmap(env.step, in_axes=(0, 0, 0, None))(jax.random.split(k_step, num_envs), state, actions,
-                                                               params)
+            out = jax.vmap(env.step, in_axes=(0, 0, 0, None))(
+                jax.random.split(k_step, num_envs), state, actions, params
+            )
             return out[1], out[2].sum()
 
         state, rewards = jax.lax.scan(body, state, jax.random.split(k_run, num_steps))
@@ -105,13 +106,19 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--ids", nargs="*", default=list(GAMES))
-    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                        help="cpu: this process's CPU time (steadier on a shared machine; run with XLA on one "
-                             "thread for a per-core figure)")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="cpu: this process's CPU time (steadier on a shared machine; run with XLA on one "
+        "thread for a per-core figure)",
+    )
     args = parser.parse_args()
     clock = time.perf_counter if args.clock == "wall" else time.process_time
-    print(f"{jax.devices()[0].platform}, {args.num_envs} envs x {args.steps} steps, median of {args.repeats}, "
-          f"{args.clock} clock")
+    print(
+        f"{jax.devices()[0].platform}, {args.num_envs} envs x {args.steps} steps, median of {args.repeats}, "
+        f"{args.clock} clock"
+    )
     print(f"{'env':20} {'library':14} {'steps/s':>14} {'compile s':>10} {'vs gymnax':>10}")
     for env_id in args.ids:
         results = time_interleaved(dict(rollouts(env_id, args.num_envs, args.steps)), args.repeats, clock)
@@ -120,6 +127,7 @@ def main() -> None:
             rate = args.num_envs * args.steps / seconds
             baseline = rate if baseline is None else baseline
             print(f"{env_id:20} {library:14} {rate:14,.0f} {compile_seconds:10.2f} {rate / baseline:9.2f}x", flush=True)
+
 
 if __name__ == "__main__":
     main()

@@ -42,12 +42,19 @@ def run(ids, sizes, repeats, clock, log=print) -> list[Result]:
     t_start = time.perf_counter()
     for i, env_id in enumerate(ids):
         for j, n in enumerate(sizes):
-            results = compare(env_id, n, repeats=repeats, clock=clock,
-                              on_skip=lambda lib, e: log(f"  skip {lib} {env_id} x{n}: {type(e).__name__}: {e}"))
+            results = compare(
+                env_id,
+                n,
+                repeats=repeats,
+                clock=clock,
+                on_skip=lambda lib, e, env_id=env_id, n=n: log(f"  skip {lib} {env_id} x{n}: {type(e).__name__}: {e}"),
+            )
             rows += results
             done = i * len(sizes) + j + 1
-            log(f"[{done}/{total} {time.perf_counter() - t_start:6.0f}s] {env_id} x{n}: " + ", ".join(
-                f"{SHORT.get(r.library, r.library)} {r.steps_per_second:,.0f}" for r in results))
+            log(
+                f"[{done}/{total} {time.perf_counter() - t_start:6.0f}s] {env_id} x{n}: "
+                + ", ".join(f"{SHORT.get(r.library, r.library)} {r.steps_per_second:,.0f}" for r in results)
+            )
     return rows
 
 
@@ -88,8 +95,10 @@ def targets(rows) -> list[str]:
     if g is not None:
         out.append(f"- CartPole-v1 at 8,192 envs, `make_vec` at least 3x gymnax: {g:.2f}x, {verdict(g >= 3)}")
     if gym is not None:
-        out.append(f"- CartPole-v1 at 8,192 envs, `make_vec` at least 2x gymnasium's numpy vector env: "
-                   f"{gym:.2f}x, {verdict(gym >= 2)}")
+        out.append(
+            f"- CartPole-v1 at 8,192 envs, `make_vec` at least 2x gymnasium's numpy vector env: "
+            f"{gym:.2f}x, {verdict(gym >= 2)}"
+        )
     pairs = [(k, _ratio(v, "jaxenvs vmap", "gymnax")) for k, v in table.items()]
     pairs = [(k, x) for k, x in pairs if x is not None]
     if pairs:
@@ -135,40 +144,57 @@ def markdown(rows, header: str) -> str:
     present = [lib for lib in LIBRARIES if any(lib in v for v in table.values())]
     lines = [header, "", "## Targets", "", *targets(rows), "", "## Steps per second", ""]
     cols = [SHORT.get(lib, lib) for lib in present]
-    lines.append("| env | envs | " + " | ".join(cols) + " | vec / gymnax | vmap / gymnax | vec / gymnasium | vec / reference loop |")
+    lines.append(
+        "| env | envs | "
+        + " | ".join(cols)
+        + " | vec / gymnax | vmap / gymnax | vec / gymnasium | vec / reference loop |"
+    )
     lines.append("|---|---:|" + "---:|" * (len(cols) + 4))
     for (env_id, n), libs in table.items():
-        def cell(lib):
+
+        def cell(lib, libs=libs):
             return f"{libs[lib].steps_per_second:,.0f}" if lib in libs else "-"
 
-        def ratio(a, b):
+        def ratio(a, b, libs=libs):
             x = _ratio(libs, a, b)
             return f"{x:.2f}x" if x is not None else "-"
 
         ref = next((r for r in ("minatar", "bsuite") if r in libs), "gymnasium" if n == 1 else None)
         lines.append(
-            f"| {env_id} | {n:,} | " + " | ".join(cell(lib) for lib in present)
+            f"| {env_id} | {n:,} | "
+            + " | ".join(cell(lib) for lib in present)
             + f" | {ratio('jaxenvs make_vec', 'gymnax')} | {ratio('jaxenvs vmap', 'gymnax')}"
             + f" | {ratio('jaxenvs make_vec', 'gymnasium') if n > 1 else '-'}"
             + f" | {ratio('jaxenvs make_vec', ref) if ref and n == 1 else '-'} |"
         )
-    lines += ["", "## Compile seconds and memory (MB)", "",
-              "Compile: `jax.jit(...).lower(key).compile()` of the whole rollout. Memory: XLA's `memory_analysis` "
-              "of the compiled rollout (arguments + outputs + temporaries) for JAX libraries; `tracemalloc`'s peak "
-              "during one run for Python ones (envpool's C++ allocations not seen).", "",
-              "| env | envs | compile make_vec | compile vmap | compile gymnax | " + " | ".join(f"MB {c}" for c in cols) + " |",
-              "|---|---:|---:|---:|---:|" + "---:|" * len(cols)]
+    lines += [
+        "",
+        "## Compile seconds and memory (MB)",
+        "",
+        "Compile: `jax.jit(...).lower(key).compile()` of the whole rollout. Memory: XLA's `memory_analysis` "
+        "of the compiled rollout (arguments + outputs + temporaries) for JAX libraries; `tracemalloc`'s peak "
+        "during one run for Python ones (envpool's C++ allocations not seen).",
+        "",
+        "| env | envs | compile make_vec | compile vmap | compile gymnax | "
+        + " | ".join(f"MB {c}" for c in cols)
+        + " |",
+        "|---|---:|---:|---:|---:|" + "---:|" * len(cols),
+    ]
     for (env_id, n), libs in table.items():
-        def comp(lib):
+
+        def comp(lib, libs=libs):
             r = libs.get(lib)
             return f"{r.compile_seconds:.2f}" if r is not None and r.compile_seconds is not None else "-"
 
-        def mem(lib):
+        def mem(lib, libs=libs):
             r = libs.get(lib)
             return f"{r.memory_mb:.2f}" if r is not None and r.memory_mb is not None else "-"
 
-        lines.append(f"| {env_id} | {n:,} | {comp('jaxenvs make_vec')} | {comp('jaxenvs vmap')} | {comp('gymnax')} | "
-                     + " | ".join(mem(lib) for lib in present) + " |")
+        lines.append(
+            f"| {env_id} | {n:,} | {comp('jaxenvs make_vec')} | {comp('jaxenvs vmap')} | {comp('gymnax')} | "
+            + " | ".join(mem(lib) for lib in present)
+            + " |"
+        )
     return "\n".join(lines)
 
 
@@ -192,13 +218,13 @@ def plot(rows, path):
         ax.set_title(env_id, fontsize=9)
         ax.tick_params(labelsize=7)
         ax.grid(True, which="major", alpha=0.3)
-    for ax in list(axes.flat)[len(ids):]:
+    for ax in list(axes.flat)[len(ids) :]:
         ax.axis("off")
     for ax in axes[-1]:
         ax.set_xlabel("num_envs", fontsize=8)
     for ax in axes[:, 0]:
         ax.set_ylabel("steps/s", fontsize=8)
-    handles, labels = {}, {}
+    handles = {}
     for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(lab, h)
@@ -225,9 +251,13 @@ def main(argv=None):
     p.add_argument("--ids", nargs="+", default=list(PEERS))
     p.add_argument("--num-envs", nargs="+", type=int, default=[1, 64, 1024, 8192])
     p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                   help="cpu: this process's CPU time, the process pinned to one core (steadier on a shared "
-                        "machine; run XLA on one thread)")
+    p.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="cpu: this process's CPU time, the process pinned to one core (steadier on a shared "
+        "machine; run XLA on one thread)",
+    )
     p.add_argument("--out", default="docs/benchmarks")
     p.add_argument("--import-time", action="store_true", help="also measure import times (benchmarks/import_time.py)")
     p.add_argument("--from-json", help="render the markdown and plot again from a run's saved <out>.json")
@@ -240,7 +270,9 @@ def main(argv=None):
         header = saved["header"]
     else:
         rows, header = measure(args, argv)
-        out.with_suffix(".json").write_text(json.dumps({"header": header, "rows": [dataclasses.asdict(r) for r in rows]}))
+        out.with_suffix(".json").write_text(
+            json.dumps({"header": header, "rows": [dataclasses.asdict(r) for r in rows]})
+        )
     md = markdown(rows, header)
     plot(rows, out.with_suffix(".png"))
     md += f"\n\n![steps/s against batch size]({out.with_suffix('.png').name})\n"
@@ -272,29 +304,36 @@ def measure(args, argv):
     rows = run(args.ids, args.num_envs, args.repeats, clock)
     elapsed = time.perf_counter() - t0
     flags = os.environ.get("XLA_FLAGS", "")
-    header = "\n".join([
-        "# Benchmarks",
-        "",
-        f"Generated by `{' '.join(['python', 'benchmarks/throughput.py', *(argv if argv is not None else sys.argv[1:])])}`"
-        f" on {datetime.date.today().isoformat()} in {elapsed / 60:.1f} minutes.",
-        f"Device: {_device()}. Clock: {'wall' if args.clock == 'wall' else 'process CPU time'}"
-        + (f", every library pinned to core {pinned}" if pinned is not None else "")
-        + (f"; XLA_FLAGS=`{flags}`" if flags else "") + ".",
-        "Load average at the end: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()) + ".",
-        "",
-        "Random actions, the same scheme for every library: per step one draw for the whole batch"
-        " (`jaxenvs.bench.random_actions`: 16 random bits per env for discrete actions; numpy libraries one"
-        " `Generator` call). JAX rollouts are one jitted `lax.scan` carrying observation and state"
-        " (`make_vec`: `jaxenvs.make_vec`; vmap and gymnax: `jax.vmap(env.step)` with one key per env);"
-        " gymnasium is its numpy `CartPoleVectorEnv`, a `SyncVectorEnv` elsewhere, and at batch size 1"
-        " one env in a Python loop, like `minatar` and `bsuite`. Every env runs its library's defaults"
-        " (jaxenvs' MinAtar games: six actions and sticky actions 0.1, as MinAtar; gymnax's: the minimal"
-        " action set, no sticky actions), except DeepSea, built at size 10 in both. Figures are medians of"
-        f" {args.repeats} runs, the libraries of one row taking turns run by run.",
-    ])
+    command = " ".join(["python", "benchmarks/throughput.py", *(argv if argv is not None else sys.argv[1:])])
+    header = "\n".join(
+        [
+            "# Benchmarks",
+            "",
+            f"Generated by `{command}` on {datetime.date.today().isoformat()} in {elapsed / 60:.1f} minutes.",
+            f"Device: {_device()}. Clock: {'wall' if args.clock == 'wall' else 'process CPU time'}"
+            + (f", every library pinned to core {pinned}" if pinned is not None else "")
+            + (f"; XLA_FLAGS=`{flags}`" if flags else "")
+            + ".",
+            "Load average at the end: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()) + ".",
+            "",
+            "Random actions, the same scheme for every library: per step one draw for the whole batch"
+            " (`jaxenvs.bench.random_actions`: 16 random bits per env for discrete actions; numpy libraries one"
+            " `Generator` call). JAX rollouts are one jitted `lax.scan` carrying observation and state"
+            " (`make_vec`: `jaxenvs.make_vec`; vmap and gymnax: `jax.vmap(env.step)` with one key per env);"
+            " gymnasium is its numpy `CartPoleVectorEnv`, a `SyncVectorEnv` elsewhere, and at batch size 1"
+            " one env in a Python loop, like `minatar` and `bsuite`. Every env runs its library's defaults"
+            " (jaxenvs' MinAtar games: six actions and sticky actions 0.1, as MinAtar; gymnax's: the minimal"
+            " action set, no sticky actions), except DeepSea, built at size 10 in both. Figures are medians of"
+            f" {args.repeats} runs, the libraries of one row taking turns run by run.",
+        ]
+    )
     if args.import_time:
-        out = subprocess.run([sys.executable, str(Path(__file__).with_name("import_time.py")), "--repeats", "7"],
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, str(Path(__file__).with_name("import_time.py")), "--repeats", "7"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         header += "\n\n## Import time\n\n" + out.strip()
     return rows, header
 

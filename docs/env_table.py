@@ -1,6 +1,6 @@
 """Print the README's environment table from the registry and docs/parity.md's verdicts.
 
-    python docs/env_table.py
+python docs/env_table.py
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ def verdicts() -> dict[str, str]:
         for line in path.read_text().splitlines():
             cells = [c.strip() for c in line.strip("|").split("|")]
             if len(cells) == 7 and cells[0] not in ("env", "---"):
-                out[cells[0]] = f"{cells[6]} ({cells[2]} transitions, worst error {cells[3]})" if cells[6] == "pass" else cells[6]
+                out[cells[0]] = (
+                    f"{cells[6]} ({cells[2]} transitions, worst error {cells[3]})" if cells[6] == "pass" else cells[6]
+                )
     return out
 
 
@@ -44,7 +46,8 @@ def main() -> None:
     for family, ids in by_family.items():
         title = FAMILY_TITLES.get(family, family)
         if family in ("brax", "jumanji", "pgx"):
-            print(f"| {title} | {len(ids)} ids: `{ids[0]}` ... `{ids[-1]}` | the {family} library | adapted; `check_env` in tests |")
+            ids_cell = f"{len(ids)} ids: `{ids[0]}` ... `{ids[-1]}`"
+            print(f"| {title} | {ids_cell} | the {family} library | adapted; `check_env` in tests |")
             continue
         sweeps = [i for i in ids if i.startswith("bsuite/")]
         for env_id in ids:
@@ -55,9 +58,11 @@ def main() -> None:
             verdict = v.get(env_id) or (f"as `{alias}`" if alias != env_id and alias in v else "-")
             print(f"| {title} | `{env_id}` | {ref} | {verdict} |")
         if sweeps:
-            experiments = sorted({s.split('/')[1] for s in sweeps})
-            print(f"| {title} | {len(sweeps)} sweep ids `bsuite/<experiment>/<n>` ({len(experiments)} experiments) | "
-                  "`bsuite.load_from_id` (settings compared id by id in tests) | via the base envs |")
+            experiments = sorted({s.split("/")[1] for s in sweeps})
+            print(
+                f"| {title} | {len(sweeps)} sweep ids `bsuite/<experiment>/<n>` ({len(experiments)} experiments) | "
+                "`bsuite.load_from_id` (settings compared id by id in tests) | via the base envs |"
+            )
 
 
 if __name__ == "__main__":

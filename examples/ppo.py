@@ -134,8 +134,16 @@ def make_train(args):
             )
             _, final_value = network.apply(state.params, info["final_observation"])
             transition = Transition(
-                obs, action, reward, terminated | truncated, info["discount"], value, log_prob,
-                final_value, info["returned_episode"], info["returned_episode_returns"],
+                obs,
+                action,
+                reward,
+                terminated | truncated,
+                info["discount"],
+                value,
+                log_prob,
+                final_value,
+                info["returned_episode"],
+                info["returned_episode_returns"],
             )
             return (state, env_state, next_obs, key), transition
 
@@ -171,9 +179,7 @@ def make_train(args):
             def epoch(carry, _):
                 state, key = carry
                 key, k_perm = jax.random.split(key)
-                flat = jax.tree_util.tree_map(
-                    lambda x: x.reshape((-1,) + x.shape[2:]), (traj, advantages, targets)
-                )
+                flat = jax.tree_util.tree_map(lambda x: x.reshape((-1,) + x.shape[2:]), (traj, advantages, targets))
                 perm = jax.random.permutation(k_perm, args.num_envs * args.num_steps)
                 shuffled = jax.tree_util.tree_map(
                     lambda x: x[perm].reshape((args.num_minibatches, minibatch_size) + x.shape[1:]), flat
@@ -243,8 +249,10 @@ def main(argv=None):
     seconds = time.perf_counter() - start
     # per seed: the last update in which an episode finished
     final = [r[~np.isnan(r)][-1] if (~np.isnan(r)).any() else np.nan for r in returns]
-    print(f"env={args.env} seeds={args.num_seeds} steps={num_updates * args.num_envs * args.num_steps} "
-          f"updates={num_updates} wall_s={seconds:.1f} final_returns={np.round(final, 2).tolist()}")
+    print(
+        f"env={args.env} seeds={args.num_seeds} steps={num_updates * args.num_envs * args.num_steps} "
+        f"updates={num_updates} wall_s={seconds:.1f} final_returns={np.round(final, 2).tolist()}"
+    )
     print(f"mean_return={float(np.nanmean(final)):.2f}")
     return metrics
 

@@ -57,8 +57,9 @@ def make_train(env_id, num_agents, num_steps, lr, gamma, epsilon, **overrides):
     venv, params = jaxenvs.make_vec(env_id, num_agents, **overrides)
     obs_space, act_space = venv.observation_space(params), venv.action_space(params)
     if not (isinstance(obs_space, spaces.Discrete) and isinstance(act_space, spaces.Discrete)):
-        raise TypeError(f"tabular Q-learning needs Discrete observations and actions; {env_id} has "
-                        f"{obs_space!r} and {act_space!r}")
+        raise TypeError(
+            f"tabular Q-learning needs Discrete observations and actions; {env_id} has {obs_space!r} and {act_space!r}"
+        )
     num_states, num_actions = obs_space.n, act_space.n
     agents = jnp.arange(num_agents)
 
@@ -136,8 +137,10 @@ def main(argv=None):
     seconds = time.perf_counter() - start
     steps_per_s = args.num_agents * args.num_steps / seconds
     returns, success = evaluate(jax.random.key(args.seed + 1), q)
-    print(f"env={args.env} agents={args.num_agents} steps_per_agent={args.num_steps} "
-          f"compile_s={compile_s:.1f} train_s={seconds:.2f}")
+    print(
+        f"env={args.env} agents={args.num_agents} steps_per_agent={args.num_steps} "
+        f"compile_s={compile_s:.1f} train_s={seconds:.2f}"
+    )
     print(f"greedy policy: reached_goal={float(np.mean(success)):.3f} mean_return={float(np.mean(returns)):.3f}")
     print(f"steps_per_s={steps_per_s:,.0f}")
     return q, returns, success, steps_per_s

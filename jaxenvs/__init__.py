@@ -1,9 +1,9 @@
 """jaxenvs: reinforcement-learning environments as pure JAX functions.
 
-    import jax, jaxenvs
-    env, params = jaxenvs.make("CartPole-v1")
-    obs, state = env.reset(key, params)
-    obs, state, reward, terminated, truncated, info = env.step(key, state, action, params)
+import jax, jaxenvs
+env, params = jaxenvs.make("CartPole-v1")
+obs, state = env.reset(key, params)
+obs, state, reward, terminated, truncated, info = env.step(key, state, action, params)
 """
 
 from jaxenvs import spaces, wrappers
@@ -17,7 +17,6 @@ from jaxenvs.registry import (
     registered_envs,
     spec,
 )
-
 from jaxenvs.rollout import rollout
 
 __version__ = "0.1.0"

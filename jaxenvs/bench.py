@@ -44,8 +44,12 @@ PEERS: dict[str, tuple[Any, str | None, str | None, tuple | None]] = {
     "CartPole-v1": ("CartPole-v1", "CartPole-v1", "CartPole-v1", None),
     "Acrobot-v1": ("Acrobot-v1", "Acrobot-v1", "Acrobot-v1", None),
     "MountainCar-v0": ("MountainCar-v0", "MountainCar-v0", "MountainCar-v0", None),
-    "MountainCarContinuous-v0": ("MountainCarContinuous-v0", "MountainCarContinuous-v0",
-                                 "MountainCarContinuous-v0", None),
+    "MountainCarContinuous-v0": (
+        "MountainCarContinuous-v0",
+        "MountainCarContinuous-v0",
+        "MountainCarContinuous-v0",
+        None,
+    ),
     "Pendulum-v1": ("Pendulum-v1", "Pendulum-v1", "Pendulum-v1", None),
     "Breakout-MinAtar": ("Breakout-MinAtar", None, None, ("minatar", "breakout")),
     "Asterix-MinAtar": ("Asterix-MinAtar", None, None, ("minatar", "asterix")),
@@ -53,7 +57,12 @@ PEERS: dict[str, tuple[Any, str | None, str | None, tuple | None]] = {
     "SpaceInvaders-MinAtar": ("SpaceInvaders-MinAtar", None, None, ("minatar", "space_invaders")),
     "Seaquest-MinAtar": ("Seaquest-MinAtar", None, None, ("minatar", "seaquest")),
     "Catch-bsuite": ("Catch-bsuite", None, None, ("bsuite", "catch", {})),
-    "DeepSea-bsuite": (("DeepSea-bsuite", {"size": 10}), None, None, ("bsuite", "deep_sea", {"size": 10, "mapping_seed": 42})),
+    "DeepSea-bsuite": (
+        ("DeepSea-bsuite", {"size": 10}),
+        None,
+        None,
+        ("bsuite", "deep_sea", {"size": 10, "mapping_seed": 42}),
+    ),
     "DiscountingChain-bsuite": ("DiscountingChain-bsuite", None, None, None),
     "MemoryChain-bsuite": ("MemoryChain-bsuite", None, None, None),
     "UmbrellaChain-bsuite": ("UmbrellaChain-bsuite", None, None, None),
@@ -190,8 +199,13 @@ class _PyRun:
     A probe of a few steps (also where `tracemalloc` watches memory) sets the steps of a run
     so that one takes about `run_seconds`, at most `num_steps`."""
 
-    def __init__(self, step: Callable[[Any], Any], sample: Callable[[np.random.Generator], Any], num_steps: int,
-                 run_seconds: float = 0.5):
+    def __init__(
+        self,
+        step: Callable[[Any], Any],
+        sample: Callable[[np.random.Generator], Any],
+        num_steps: int,
+        run_seconds: float = 0.5,
+    ):
         import tracemalloc
 
         self.step, self.sample = step, sample
@@ -372,9 +386,15 @@ def compare(
             runner()
             times[name].append(clock() - t0)
     return [
-        Result(env_id, name, num_envs, runner.num_steps,
-               num_envs * runner.num_steps / statistics.median(times[name]),
-               runner.compile_seconds, runner.memory_mb)
+        Result(
+            env_id,
+            name,
+            num_envs,
+            runner.num_steps,
+            num_envs * runner.num_steps / statistics.median(times[name]),
+            runner.compile_seconds,
+            runner.memory_mb,
+        )
         for name, runner in runners.items()
     ]
 

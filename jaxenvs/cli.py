@@ -11,7 +11,10 @@ def _progress():
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
         transient=False,
     )
 
@@ -173,9 +176,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
             for n in args.num_envs:
                 progress.update(task, description=f"bench {env_id} x{n}")
                 if args.compare:
-                    results = compare(env_id, n, num_steps=args.num_steps, repeats=args.repeats,
-                                      on_skip=lambda lib, e, where=f"{env_id} x{n}": skipped.append(
-                                          f"{where} {lib}: {type(e).__name__}: {e}"))
+                    results = compare(
+                        env_id,
+                        n,
+                        num_steps=args.num_steps,
+                        repeats=args.repeats,
+                        on_skip=lambda lib, e, where=f"{env_id} x{n}": skipped.append(
+                            f"{where} {lib}: {type(e).__name__}: {e}"
+                        ),
+                    )
                     ours = next((r.steps_per_second for r in results if r.library == "jaxenvs make_vec"), None)
                     for r in results:
                         compile_s = "-" if r.compile_seconds is None else f"{r.compile_seconds:.2f}"
@@ -232,8 +241,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", type=float, default=0.25, help="parity size (1.0 = the full suite)")
     p.add_argument("--no-parity", action="store_true")
     p.add_argument("--sweeps", action="store_true", help="also roll out every bsuite sweep id")
-    p.add_argument("--all", action="store_true",
-                   help="also roll out the ids skipped by default (data downloads, too slow on a CPU)")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="also roll out the ids skipped by default (data downloads, too slow on a CPU)",
+    )
     p.set_defaults(fn=cmd_report)
 
     p = sub.add_parser("bench", help="throughput of chosen envs at several batch sizes")
@@ -242,9 +254,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-envs", type=int, nargs="+", default=[1, 64, 1024, 8192])
     p.add_argument("--num-steps", type=int, default=100)
     p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--compare", action="store_true",
-                   help="also time gymnax, gymnasium, envpool and the reference loops where installed "
-                        "(benchmarks/throughput.py's comparison), in one process, taking turns")
+    p.add_argument(
+        "--compare",
+        action="store_true",
+        help="also time gymnax, gymnasium, envpool and the reference loops where installed "
+        "(benchmarks/throughput.py's comparison), in one process, taking turns",
+    )
     p.set_defaults(fn=cmd_bench)
 
     p = sub.add_parser("render", help="record a random policy to a GIF or MP4")

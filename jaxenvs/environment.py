@@ -129,10 +129,7 @@ class Environment(Generic[TEnvState, TEnvParams]):
         except (TypeError, ValueError, jax.errors.ConcretizationTypeError):
             ok = False
         if not ok:
-            raise ValueError(
-                f"{self.name}: action {action!r} is not in its action space {space}"
-                f" ({space.describe()})"
-            )
+            raise ValueError(f"{self.name}: action {action!r} is not in its action space {space} ({space.describe()})")
 
     def __repr__(self) -> str:
         return f"{self.name}()"

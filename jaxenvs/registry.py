@@ -132,8 +132,7 @@ def _resolve(entry_point: str | Callable[..., Any], extra: str | None) -> Callab
         missing = e.name or ""
         if extra is not None and missing.split(".")[0] != "jaxenvs":
             raise ImportError(
-                f"{entry_point} needs {missing!r}, which is not installed: "
-                f'pip install "jaxenvs[{extra}]"',
+                f'{entry_point} needs {missing!r}, which is not installed: pip install "jaxenvs[{extra}]"',
                 name=missing,
             ) from e
         raise

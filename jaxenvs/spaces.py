@@ -55,9 +55,7 @@ class Discrete(Space):
 
     def contains(self, x: Any) -> jax.Array:
         x = jnp.asarray(x)
-        if x.shape != () or not (
-            jnp.issubdtype(x.dtype, jnp.integer) or jnp.issubdtype(x.dtype, jnp.bool_)
-        ):
+        if x.shape != () or not (jnp.issubdtype(x.dtype, jnp.integer) or jnp.issubdtype(x.dtype, jnp.bool_)):
             if x.shape == () and jnp.issubdtype(x.dtype, jnp.floating):
                 return (x == jnp.round(x)) & (x >= self.start) & (x < self.start + self.n)
             return jnp.asarray(False)
@@ -139,9 +137,7 @@ class Box(Space):
 
     def sample(self, key: jax.Array) -> jax.Array:
         if self.dtype == jnp.bool_:
-            return jax.random.bernoulli(key, 0.5, self.shape) & jnp.asarray(self.high) | jnp.asarray(
-                self.low
-            )
+            return jax.random.bernoulli(key, 0.5, self.shape) & jnp.asarray(self.high) | jnp.asarray(self.low)
         if jnp.issubdtype(self.dtype, jnp.integer):
             # within the dtype's range (a narrow dtype would wrap) and half of int32's
             info, i32 = np.iinfo(np.dtype(self.dtype)), np.iinfo(np.int32)

@@ -27,8 +27,7 @@ def _tree_equal(a: Any, b: Any) -> bool:
     if jax.tree_util.tree_structure(a) != jax.tree_util.tree_structure(b):
         return False
     return all(
-        np.asarray(x).shape == np.asarray(y).shape
-        and np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True)
+        np.asarray(x).shape == np.asarray(y).shape and np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True)
         for x, y in zip(la, lb)
     )
 

@@ -19,8 +19,9 @@ def test_bench_make_vec(capsys):
 def test_bench_compare_times_the_peers(capsys):
     pytest.importorskip("gymnax")
     pytest.importorskip("bsuite")
-    assert cli_main(["bench", "Catch-bsuite", "--num-envs", "1", "--num-steps", "20", "--repeats", "1",
-                     "--compare"]) == 0
+    assert (
+        cli_main(["bench", "Catch-bsuite", "--num-envs", "1", "--num-steps", "20", "--repeats", "1", "--compare"]) == 0
+    )
     out = capsys.readouterr().out
     rows = [line for line in out.splitlines() if "Catch-bsuite" in line]
     libraries = {lib for lib in ("jaxenvs make_vec", "jaxenvs vmap", "gymnax", "bsuite") if any(lib in r for r in rows)}

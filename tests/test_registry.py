@@ -54,9 +54,7 @@ def test_register_user_env_and_duplicate():
 
 
 def test_missing_optional_library_names_the_extra(monkeypatch):
-    jaxenvs.register(
-        "NeedsLib-v0", "jaxenvs_fake_missing_library_xyz:Env", extra="fakeextra", overwrite=True
-    )
+    jaxenvs.register("NeedsLib-v0", "jaxenvs_fake_missing_library_xyz:Env", extra="fakeextra", overwrite=True)
     with pytest.raises(ImportError) as info:
         jaxenvs.make("NeedsLib-v0")
     assert 'pip install "jaxenvs[fakeextra]"' in str(info.value)

@@ -24,7 +24,8 @@ def _ids():
     for family in FAMILIES:
         for env_id in jaxenvs.registered_envs(family):
             if "/" in env_id and not (
-                env_id.endswith("/0") and not env_id.endswith(("_noise/0", "_scale/0"))
+                env_id.endswith("/0")
+                and not env_id.endswith(("_noise/0", "_scale/0"))
                 or env_id in ("bsuite/catch_noise/0", "bsuite/catch_scale/0")
             ):
                 continue
@@ -82,9 +83,7 @@ def test_render(env_id):
     np.testing.assert_array_equal(single, frames[0])
 
     leaves = _without_time(states)
-    state_changed = [
-        i for i in range(1, len(frames)) if any(not np.array_equal(leaf[i], leaf[0]) for leaf in leaves)
-    ]
+    state_changed = [i for i in range(1, len(frames)) if any(not np.array_equal(leaf[i], leaf[0]) for leaf in leaves)]
     if not state_changed:
         pytest.skip(f"{env_id}: no state change in {STEPS} random steps or two resets")
     picture_changed = [i for i in state_changed if (frames[i] != frames[0]).any()]

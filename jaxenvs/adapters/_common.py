@@ -38,8 +38,7 @@ def import_library(module: str, extra: str) -> ModuleType:
     except ImportError as e:
         missing = e.name or module
         raise ImportError(
-            f"jaxenvs' {extra} adapter needs {missing!r}, which is not installed: "
-            f'pip install "jaxenvs[{extra}]"',
+            f'jaxenvs\' {extra} adapter needs {missing!r}, which is not installed: pip install "jaxenvs[{extra}]"',
             name=missing,
         ) from e
 
@@ -95,9 +94,7 @@ def register_dataclass_serialization(tree: Any) -> None:
                     return {n: serialization.to_state_dict(getattr(x, n)) for n in names}
 
                 def from_state(x, state, names=names):
-                    restored = {
-                        n: serialization.from_state_dict(getattr(x, n), state[n]) for n in names
-                    }
+                    restored = {n: serialization.from_state_dict(getattr(x, n), state[n]) for n in names}
                     return dataclasses.replace(x, **restored)
 
                 serialization.register_serialization_state(ty, to_state, from_state)

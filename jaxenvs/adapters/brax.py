@@ -119,9 +119,7 @@ class BraxEnv(AdapterEnvironment):
         params = self.default_params if params is None else params
         shape = self._obs_shape(params.backend)
         if isinstance(shape, dict):
-            return spaces.Dict(
-                {k: space_for(v.shape, jnp.float32) for k, v in sorted(shape.items())}
-            )
+            return spaces.Dict({k: space_for(v.shape, jnp.float32) for k, v in sorted(shape.items())})
         return space_for(shape.shape, jnp.float32)
 
     def action_space(self, params: BraxParams | None = None) -> spaces.Box:

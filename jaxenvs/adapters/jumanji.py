@@ -201,9 +201,7 @@ class JumanjiEnv(AdapterEnvironment):
         full = spec_to_space(obs_spec, self._specs)
         self._has_mask = isinstance(full, spaces.Dict) and "action_mask" in full.spaces
         self._obs_space = (
-            spaces.Dict({k: s for k, s in full.spaces.items() if k != "action_mask"})
-            if self._has_mask
-            else full
+            spaces.Dict({k: s for k, s in full.spaces.items() if k != "action_mask"}) if self._has_mask else full
         )
         fix = OBSERVATION_SPEC_FIXES.get(type(self.jumanji_env).__name__)
         if fix is not None:
@@ -299,9 +297,7 @@ class JumanjiEnv(AdapterEnvironment):
         self, key: jax.Array, state: JumanjiState, action: Any, params: JumanjiParams
     ) -> tuple[Any, JumanjiState, jax.Array, jax.Array, dict[str, Any]]:
         del key  # jumanji draws from the key in its state
-        jumanji_state, timestep = self.jumanji_env.step(
-            state.jumanji_state, self._to_jumanji_action(action, params)
-        )
+        jumanji_state, timestep = self.jumanji_env.step(state.jumanji_state, self._to_jumanji_action(action, params))
         jumanji_state = cast_like(jumanji_state, state.jumanji_state, self.name)
         obs, mask = self._observe(timestep.observation, params)
         is_last = timestep.step_type == self._types.StepType.LAST

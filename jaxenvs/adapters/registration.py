@@ -7,25 +7,72 @@ tests/adapters/test_registration.py checks them against the installed libraries.
 
 # brax.envs._envs keys
 BRAX_ENVS = (
-    "ant", "fast", "halfcheetah", "hopper", "humanoid", "humanoidstandup", "inverted_pendulum",
-    "inverted_double_pendulum", "pusher", "reacher", "swimmer", "walker2d",
+    "ant",
+    "fast",
+    "halfcheetah",
+    "hopper",
+    "humanoid",
+    "humanoidstandup",
+    "inverted_pendulum",
+    "inverted_double_pendulum",
+    "pusher",
+    "reacher",
+    "swimmer",
+    "walker2d",
 )
 
 # jumanji.registered_environments()
 JUMANJI_IDS = (
-    "BinPack-v2", "CVRP-v1", "Cleaner-v0", "Connector-v3", "FlatPack-v0", "Game2048-v1",
-    "GraphColoring-v1", "JobShop-v0", "Knapsack-v1", "LevelBasedForaging-v0", "MMST-v0", "Maze-v0",
-    "Minesweeper-v0", "MultiCVRP-v0", "PacMan-v1", "RobotWarehouse-v0",
-    "RubiksCube-partly-scrambled-v0", "RubiksCube-v0", "SearchAndRescue-v0", "SlidingTilePuzzle-v0",
-    "Snake-v1", "Sokoban-v0", "Sudoku-v0", "Sudoku-very-easy-v0", "TSP-v1", "Tetris-v0",
+    "BinPack-v2",
+    "CVRP-v1",
+    "Cleaner-v0",
+    "Connector-v3",
+    "FlatPack-v0",
+    "Game2048-v1",
+    "GraphColoring-v1",
+    "JobShop-v0",
+    "Knapsack-v1",
+    "LevelBasedForaging-v0",
+    "MMST-v0",
+    "Maze-v0",
+    "Minesweeper-v0",
+    "MultiCVRP-v0",
+    "PacMan-v1",
+    "RobotWarehouse-v0",
+    "RubiksCube-partly-scrambled-v0",
+    "RubiksCube-v0",
+    "SearchAndRescue-v0",
+    "SlidingTilePuzzle-v0",
+    "Snake-v1",
+    "Sokoban-v0",
+    "Sudoku-v0",
+    "Sudoku-very-easy-v0",
+    "TSP-v1",
+    "Tetris-v0",
 )
 
 # pgx.available_envs()
 PGX_IDS = (
-    "2048", "animal_shogi", "backgammon", "chess", "connect_four", "gardner_chess", "go_9x9",
-    "go_19x19", "hex", "kuhn_poker", "leduc_holdem", "minatar-asterix", "minatar-breakout",
-    "minatar-freeway", "minatar-seaquest", "minatar-space_invaders", "othello", "shogi",
-    "sparrow_mahjong", "tic_tac_toe",
+    "2048",
+    "animal_shogi",
+    "backgammon",
+    "chess",
+    "connect_four",
+    "gardner_chess",
+    "go_9x9",
+    "go_19x19",
+    "hex",
+    "kuhn_poker",
+    "leduc_holdem",
+    "minatar-asterix",
+    "minatar-breakout",
+    "minatar-freeway",
+    "minatar-seaquest",
+    "minatar-space_invaders",
+    "othello",
+    "shogi",
+    "sparrow_mahjong",
+    "tic_tac_toe",
 )
 
 # extra -> the module whose absence means "pip install jaxenvs[extra]" (`jaxenvs report`)
@@ -41,7 +88,7 @@ NEEDS_DOWNLOAD = {
 # instead of running them; a test notices when they start to work.
 BROKEN_UPSTREAM = {
     "brax/swimmer": "fails inside brax 0.14.2: its fluid model calls jnp.clip(a_min=...), "
-                    "which jax 0.10 no longer accepts",
+    "which jax 0.10 no longer accepts",
 }
 
 # Ids too slow for `jaxenvs report`'s quick pass (a random rollout of 1,024 envs x 100 steps,
@@ -64,21 +111,36 @@ SLOW_ON_CPU = {
 
 REGISTRATIONS: list[dict] = (
     [
-        dict(id=f"brax/{name}", entry_point="jaxenvs.adapters.brax:BraxEnv",
-             env_kwargs={"name": name}, reference=f"brax.envs.get_environment({name!r})",
-             family="brax", extra="brax")
+        dict(
+            id=f"brax/{name}",
+            entry_point="jaxenvs.adapters.brax:BraxEnv",
+            env_kwargs={"name": name},
+            reference=f"brax.envs.get_environment({name!r})",
+            family="brax",
+            extra="brax",
+        )
         for name in BRAX_ENVS
     ]
     + [
-        dict(id=f"jumanji/{env_id}", entry_point="jaxenvs.adapters.jumanji:JumanjiEnv",
-             env_kwargs={"env_id": env_id}, reference=f"jumanji.make({env_id!r})",
-             family="jumanji", extra="jumanji")
+        dict(
+            id=f"jumanji/{env_id}",
+            entry_point="jaxenvs.adapters.jumanji:JumanjiEnv",
+            env_kwargs={"env_id": env_id},
+            reference=f"jumanji.make({env_id!r})",
+            family="jumanji",
+            extra="jumanji",
+        )
         for env_id in JUMANJI_IDS
     ]
     + [
-        dict(id=f"pgx/{env_id}", entry_point="jaxenvs.adapters.pgx:PgxEnv",
-             env_kwargs={"env_id": env_id}, reference=f"pgx.make({env_id!r})",
-             family="pgx", extra="pgx")
+        dict(
+            id=f"pgx/{env_id}",
+            entry_point="jaxenvs.adapters.pgx:PgxEnv",
+            env_kwargs={"env_id": env_id},
+            reference=f"pgx.make({env_id!r})",
+            family="pgx",
+            extra="pgx",
+        )
         for env_id in PGX_IDS
     ]
 )

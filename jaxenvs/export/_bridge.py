@@ -183,9 +183,7 @@ class Batch:
 
         def step_disabled(key, state, actions):
             key, k = jax.random.split(key)
-            obs, state, reward, terminated, truncated, info = v_step(
-                jax.random.split(k, n), state, actions, params
-            )
+            obs, state, reward, terminated, truncated, info = v_step(jax.random.split(k, n), state, actions, params)
             return key, obs, state, reward, terminated, truncated, info
 
         self.reset = jax.jit(reset)

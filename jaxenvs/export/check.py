@@ -26,12 +26,7 @@ def default_ids() -> list[str]:
     """Built-in ids; of bsuite's sweep ids (`bsuite/<experiment>/<n>`) only `/0` of each."""
     import jaxenvs
 
-    return [
-        i
-        for family in BUILT_IN
-        for i in jaxenvs.registered_envs(family)
-        if "/" not in i or i.endswith("/0")
-    ]
+    return [i for family in BUILT_IN for i in jaxenvs.registered_envs(family) if "/" not in i or i.endswith("/0")]
 
 
 def check_id(env_id: str) -> tuple[str, str]:

@@ -99,9 +99,7 @@ def register_gymnasium_envs(ids: list[str] | None = None, namespace: str = NAMES
         except gymnasium.error.Error as e:
             warnings.warn(f"jaxenvs: {env_id!r} not registered with gymnasium: {e}", stacklevel=2)
     versioned = {(ns, name) for ns, name, version in parsed.values() if version is not None}
-    versioned |= {
-        (s.namespace, s.name) for s in gymnasium.registry.values() if s.version is not None
-    }
+    versioned |= {(s.namespace, s.name) for s in gymnasium.registry.values() if s.version is not None}
     done = []
     for env_id, (ns, name, version) in parsed.items():
         gym_id = gymnasium_id(env_id, namespace)
@@ -178,9 +176,7 @@ class JaxEnv(gymnasium.Env):
 
     def render(self):
         if self.render_mode is None:
-            gymnasium.logger.warn(
-                "render() called without a render_mode; make the env with render_mode='rgb_array'"
-            )
+            gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='rgb_array'")
             return None
         if self._state is None:
             raise gymnasium.error.ResetNeeded("call reset() before render()")
@@ -269,9 +265,17 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
             )
         elif self.autoreset_mode == AutoresetMode.NEXT_STEP:
             was_reset = self._needs_reset
-            (self._key, self._obs, self._state, reward, terminated, truncated, self._needs_reset, self._pending_obs, info) = (
-                b.step_next_step(self._key, self._state, actions, self._needs_reset, self._pending_obs)
-            )
+            (
+                self._key,
+                self._obs,
+                self._state,
+                reward,
+                terminated,
+                truncated,
+                self._needs_reset,
+                self._pending_obs,
+                info,
+            ) = b.step_next_step(self._key, self._state, actions, self._needs_reset, self._pending_obs)
             info_mask = ~np.asarray(was_reset)
         else:
             self._key, self._obs, self._state, reward, terminated, truncated, info = b.step_disabled(

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import jax
 import numpy as np
 from gymnasium.vector.utils import batch_space
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
@@ -86,9 +85,7 @@ class JaxSB3VecEnv(VecEnv):
         self._key, obs, self._state, reward, terminated, truncated, final_obs, _ = self._batch.step_same_step(
             self._key, self._state, self._actions
         )
-        obs, reward, terminated, truncated, final_obs = host(
-            (obs, reward, terminated, truncated, final_obs)
-        )
+        obs, reward, terminated, truncated, final_obs = host((obs, reward, terminated, truncated, final_obs))
         terminated, truncated = np.asarray(terminated), np.asarray(truncated)
         dones = terminated | truncated
         time_limit = truncated & ~terminated

@@ -64,5 +64,5 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
         return module.run(env_id, scale=scale, seed=seed)
     except ImportError as e:
         return ParityResult(
-            env_id, s.reference or "-", skipped=f"reference not installed ({e.name}): pip install \"jaxenvs[parity]\""
+            env_id, s.reference or "-", skipped=f'reference not installed ({e.name}): pip install "jaxenvs[parity]"'
         )

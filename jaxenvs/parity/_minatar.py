@@ -63,9 +63,7 @@ class RecordingRandom:
         return calls
 
 
-def make_reference(
-    game: str, sticky_action_prob: float = 0.0, difficulty_ramping: bool = True, seed: int = 0
-) -> Any:
+def make_reference(game: str, sticky_action_prob: float = 0.0, difficulty_ramping: bool = True, seed: int = 0) -> Any:
     """A seeded `minatar.Environment` whose game draws through a `RecordingRandom`; reset."""
     import minatar
 
@@ -159,8 +157,13 @@ def collect(
             env.env.random.take()
             time = 0
     return Transitions(
-        states, np.asarray(actions, np.int32), calls, next_states, np.stack(obs),
-        np.asarray(rewards), np.asarray(terminals),
+        states,
+        np.asarray(actions, np.int32),
+        calls,
+        next_states,
+        np.stack(obs),
+        np.asarray(rewards),
+        np.asarray(terminals),
     )
 
 
@@ -252,31 +255,53 @@ def jax_sticky_repeats(env_id: str, num_envs: int, num_steps: int, seed: int = 0
 
 
 def check_sticky_actions(
-    env_id: str, game: str, num_steps: int, seed: int = 0, sticky_action_prob: float = 0.1,
+    env_id: str,
+    game: str,
+    num_steps: int,
+    seed: int = 0,
+    sticky_action_prob: float = 0.1,
     use_minimal_action_set: bool = False,
 ) -> list[Check]:
     """Frequency of `executed == previous executed` in both, against each other (3 SE) and
     against the analytic `p + (1 - p) / K` (K actions chosen uniformly)."""
     import jaxenvs
 
-    _, params = jaxenvs.make(env_id, sticky_action_prob=sticky_action_prob,
-                             use_minimal_action_set=use_minimal_action_set)
+    _, params = jaxenvs.make(
+        env_id, sticky_action_prob=sticky_action_prob, use_minimal_action_set=use_minimal_action_set
+    )
     actions = jaxenvs.make(env_id, autoreset=False)[0].unwrapped.action_set(params)
     ref, ref_impossible = reference_sticky_repeats(game, num_steps, sticky_action_prob, actions, seed)
     num_envs = 64
     mine, impossible = jax_sticky_repeats(
-        env_id, num_envs, max(1, num_steps // num_envs), seed,
-        sticky_action_prob=sticky_action_prob, use_minimal_action_set=use_minimal_action_set,
+        env_id,
+        num_envs,
+        max(1, num_steps // num_envs),
+        seed,
+        sticky_action_prob=sticky_action_prob,
+        use_minimal_action_set=use_minimal_action_set,
     )
     expected = sticky_action_prob + (1 - sticky_action_prob) / len(actions)
     se = math.sqrt(expected * (1 - expected) / len(mine))
     z = abs(mine.mean() - expected) / se
     return [
         mean_check(f"sticky repeat frequency (p={sticky_action_prob}, {len(actions)} actions)", mine, ref),
-        Check(f"sticky repeat frequency vs p + (1-p)/K = {expected:.4f}", len(mine), z, 3.0, z <= 3.0,
-              kind="|z|", detail=f"jax {mine.mean():.4f}, reference {ref.mean():.4f}"),
-        Check("sticky executed action is the choice or the previous one", len(mine) + len(ref),
-              float(impossible + ref_impossible), 0.0, impossible + ref_impossible == 0, kind="mismatches"),
+        Check(
+            f"sticky repeat frequency vs p + (1-p)/K = {expected:.4f}",
+            len(mine),
+            z,
+            3.0,
+            z <= 3.0,
+            kind="|z|",
+            detail=f"jax {mine.mean():.4f}, reference {ref.mean():.4f}",
+        ),
+        Check(
+            "sticky executed action is the choice or the previous one",
+            len(mine) + len(ref),
+            float(impossible + ref_impossible),
+            0.0,
+            impossible + ref_impossible == 0,
+            kind="mismatches",
+        ),
     ]
 
 
@@ -325,7 +350,12 @@ def check_random_episodes(
     env, params = jaxenvs.make(env_id, autoreset=False, **overrides)
     actions = env.unwrapped.action_set(params)
     ref_len, ref_ret = reference_random_episodes(
-        game, num_episodes, actions, seed, float(params.sticky_action_prob), bool(params.difficulty_ramping),
+        game,
+        num_episodes,
+        actions,
+        seed,
+        float(params.sticky_action_prob),
+        bool(params.difficulty_ramping),
         max_steps,
     )
     lengths, returns = jax_episode_statistics(env, params, num_episodes, seed, max_steps)
@@ -334,13 +364,22 @@ def check_random_episodes(
     return [
         mean_check(f"{tag} episode length", lengths, ref_len),
         mean_check(f"{tag} episode return", returns, ref_ret),
-        Check(f"{tag} episodes cut at {max_steps} steps", len(lengths) + len(ref_len), float(cut), 0.0,
-              cut == 0, kind="mismatches"),
+        Check(
+            f"{tag} episodes cut at {max_steps} steps",
+            len(lengths) + len(ref_len),
+            float(cut),
+            0.0,
+            cut == 0,
+            kind="mismatches",
+        ),
     ]
 
 
 def check_injected_sets(
-    env: Any, params: Any, datasets: Mapping[str, Transitions], params_of: Mapping[str, Any] | None = None,
+    env: Any,
+    params: Any,
+    datasets: Mapping[str, Transitions],
+    params_of: Mapping[str, Any] | None = None,
     **kwargs: Any,
 ) -> list[Check]:
     """`check_injected` over several labelled datasets with one compiled replay: the rows are
@@ -357,8 +396,15 @@ def check_injected_sets(
         total = total + datasets[label]
     bounds = np.cumsum([0] + [len(datasets[k]) for k in labels])
     rows: dict[str, slice] = {k: slice(bounds[i], bounds[i + 1]) for i, k in enumerate(labels)}
-    replayed = _replay(env, params, total, kwargs["to_jax"], kwargs["from_jax"], kwargs["draws_from_calls"],
-                       kwargs.get("batched_params", False))
+    replayed = _replay(
+        env,
+        params,
+        total,
+        kwargs["to_jax"],
+        kwargs["from_jax"],
+        kwargs["draws_from_calls"],
+        kwargs.get("batched_params", False),
+    )
     checks = []
     for label in labels:
         checks += _compare(replayed, total, rows[label], label, kwargs.get("mask"))
@@ -390,8 +436,16 @@ def _compare(replayed, data, rows: slice, label: str, mask=None) -> list[Check]:
     pairs["terminated flag"] = (replayed["terminal"][rows], data.terminals[rows])
     n = len(data.actions[rows])
     worst = max(max_error(a, b) for a, b in pairs.values())
-    checks = [Check(f"{label}: every field, observation, reward, flag", n, worst, 0.0, worst <= 0.0,
-                    detail="worst absolute difference")]
+    checks = [
+        Check(
+            f"{label}: every field, observation, reward, flag",
+            n,
+            worst,
+            0.0,
+            worst <= 0.0,
+            detail="worst absolute difference",
+        )
+    ]
     checks += [exact_check(f"{label} {k}", a, b) for k, (a, b) in pairs.items()]
     return checks
 
@@ -431,8 +485,12 @@ def reference_random_play(
             ret += reward
         lengths.append(length)
         returns.append(ret)
-    return dict(lengths=np.asarray(lengths), returns=np.asarray(returns, np.float64),
-                repeats=np.asarray(repeats, np.float64), impossible=impossible)
+    return dict(
+        lengths=np.asarray(lengths),
+        returns=np.asarray(returns, np.float64),
+        repeats=np.asarray(repeats, np.float64),
+        impossible=impossible,
+    )
 
 
 def jax_random_play(env: Any, params: Any, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
@@ -490,11 +548,25 @@ def check_random_play(
     return [
         mean_check(f"{tag} episode length", mine["lengths"], ref["lengths"]),
         mean_check(f"{tag} episode return", mine["returns"], ref["returns"]),
-        Check(f"{tag} episodes cut at {max_steps} steps", 2 * num_episodes, float(cut), 0.0, cut == 0,
-              kind="mismatches"),
+        Check(
+            f"{tag} episodes cut at {max_steps} steps", 2 * num_episodes, float(cut), 0.0, cut == 0, kind="mismatches"
+        ),
         mean_check(f"{tag} sticky repeat frequency", reps, ref["repeats"]),
-        Check(f"{tag} sticky repeat frequency vs p + (1-p)/K = {expected:.4f}", len(reps), z, 3.0, z <= 3.0,
-              kind="|z|", detail=f"jax {reps.mean():.4f}, reference {ref['repeats'].mean():.4f}"),
-        Check(f"{tag} executed action is the choice or the previous one", len(reps) + len(ref["repeats"]),
-              float(impossible), 0.0, impossible == 0, kind="mismatches"),
+        Check(
+            f"{tag} sticky repeat frequency vs p + (1-p)/K = {expected:.4f}",
+            len(reps),
+            z,
+            3.0,
+            z <= 3.0,
+            kind="|z|",
+            detail=f"jax {reps.mean():.4f}, reference {ref['repeats'].mean():.4f}",
+        ),
+        Check(
+            f"{tag} executed action is the choice or the previous one",
+            len(reps) + len(ref["repeats"]),
+            float(impossible),
+            0.0,
+            impossible == 0,
+            kind="mismatches",
+        ),
     ]

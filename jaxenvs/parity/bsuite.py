@@ -129,8 +129,9 @@ def _angle_error(name: str, a: np.ndarray, b: np.ndarray, atol: float) -> Check:
     return Check(name, len(a), worst, atol, worst <= atol, detail="modulo 2 pi")
 
 
-def check_dm_transitions(env: Any, params: Any, ref: DmReference, num_steps: int, atol: float,
-                         seed: int = 0, label: str = "step") -> list[Check]:
+def check_dm_transitions(
+    env: Any, params: Any, ref: DmReference, num_steps: int, atol: float, seed: int = 0, label: str = "step"
+) -> list[Check]:
     """Per-step parity by state injection (`env` is the raw env), one vmapped JAX call."""
     data = collect_transitions(ref, num_steps, seed)
     batch = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *[ref.to_jax(s) for s in data["states"]])
@@ -164,8 +165,9 @@ def check_dm_transitions(env: Any, params: Any, ref: DmReference, num_steps: int
     return checks
 
 
-def check_dm_episodes(env: Any, params: Any, ref: DmReference, num_episodes: int, atol: float,
-                      seed: int = 0) -> list[Check]:
+def check_dm_episodes(
+    env: Any, params: Any, ref: DmReference, num_episodes: int, atol: float, seed: int = 0
+) -> list[Check]:
     """Whole episodes: JAX runs from bsuite's reset state under bsuite's actions, never
     re-injected; the state error over every step of every episode is compared."""
     step = jax.jit(env.step)
@@ -215,8 +217,9 @@ def reference_episode_statistics(make: Callable[[int], Any], num_actions: int, n
     return np.asarray(lengths), np.asarray(returns)
 
 
-def check_dm_episode_statistics(env: Any, params: Any, make: Callable[[int], Any], num_actions: int,
-                                num_episodes: int, longest: int, seed: int = 0) -> list[Check]:
+def check_dm_episode_statistics(
+    env: Any, params: Any, make: Callable[[int], Any], num_actions: int, num_episodes: int, longest: int, seed: int = 0
+) -> list[Check]:
     """Random-policy episode length and return within 3 standard errors. `longest` bounds an
     episode's length; the JAX rollout runs that many steps (truncation never fires)."""
     ref_len, ref_ret = reference_episode_statistics(make, num_actions, num_episodes, seed)
@@ -310,19 +313,30 @@ def _ref_bandit(env_kwargs) -> DmReference:
 
     get, set_ = _attrs({}, time=lambda env: int(env._reset_next_step))  # 1 once the pull is made
     return DmReference(
-        "bsuite SimpleBandit", lambda seed: _bsuite_env("bandit", "SimpleBandit")(**env_kwargs),
-        get, set_, SimpleBanditState, num_actions=11,
+        "bsuite SimpleBandit",
+        lambda seed: _bsuite_env("bandit", "SimpleBandit")(**env_kwargs),
+        get,
+        set_,
+        SimpleBanditState,
+        num_actions=11,
     )
 
 
 def _ref_catch(env_kwargs) -> DmReference:
     from jaxenvs.envs.bsuite.catch import CatchState
 
-    get, set_ = _attrs({"ball_x": "_ball_x", "ball_y": "_ball_y", "paddle_x": "_paddle_x", "paddle_y": "_paddle_y"},
-                       time=lambda env: env._ball_y)
+    get, set_ = _attrs(
+        {"ball_x": "_ball_x", "ball_y": "_ball_y", "paddle_x": "_paddle_x", "paddle_y": "_paddle_y"},
+        time=lambda env: env._ball_y,
+    )
     return DmReference(
-        "bsuite Catch", lambda seed: _bsuite_env("catch", "Catch")(seed=seed, **env_kwargs), get, set_, CatchState,
-        num_actions=3, exact=("time", "ball_x", "ball_y", "paddle_x", "paddle_y"),
+        "bsuite Catch",
+        lambda seed: _bsuite_env("catch", "Catch")(seed=seed, **env_kwargs),
+        get,
+        set_,
+        CatchState,
+        num_actions=3,
+        exact=("time", "ball_x", "ball_y", "paddle_x", "paddle_y"),
     )
 
 
@@ -339,7 +353,11 @@ def _ref_deep_sea(env_kwargs) -> DmReference:
     return DmReference(
         "bsuite DeepSea" + (" (stochastic)" if stochastic else ""),
         lambda seed: _bsuite_env("deep_sea", "DeepSea")(seed=seed, **env_kwargs),
-        get, set_, DeepSeaState, num_actions=2, exact=("time", "row", "column", "bad_episode"),
+        get,
+        set_,
+        DeepSeaState,
+        num_actions=2,
+        exact=("time", "row", "column", "bad_episode"),
         random_fields=("column",) if stochastic else (),
         obs_mask=(lambda o: o.reshape(len(o), size, size).sum(axis=2)) if stochastic else None,  # the row
         reward_is_random=noisy_reward if stochastic else None,
@@ -358,7 +376,11 @@ def _ref_discounting_chain(env_kwargs) -> DmReference:
     return DmReference(
         "bsuite DiscountingChain",
         lambda seed: _bsuite_env("discounting_chain", "DiscountingChain")(**env_kwargs),
-        get, set_state, DiscountingChainState, num_actions=5, exact=("time", "context"),
+        get,
+        set_state,
+        DiscountingChainState,
+        num_actions=5,
+        exact=("time", "context"),
     )
 
 
@@ -375,15 +397,20 @@ def _ref_memory_chain(env_kwargs) -> DmReference:
     return DmReference(
         "bsuite MemoryChain",
         lambda seed: _bsuite_env("memory_chain", "MemoryChain")(seed=seed, **env_kwargs),
-        get, set_state, MemoryChainState, num_actions=2, exact=("time", "context", "query"),
+        get,
+        set_state,
+        MemoryChainState,
+        num_actions=2,
+        exact=("time", "context", "query"),
     )
 
 
 def _ref_umbrella_chain(env_kwargs) -> DmReference:
     from jaxenvs.envs.bsuite.umbrella_chain import UmbrellaChainState
 
-    get, set_ = _attrs({"need_umbrella": "_need_umbrella", "has_umbrella": "_has_umbrella"},
-                       time=lambda env: env._timestep)
+    get, set_ = _attrs(
+        {"need_umbrella": "_need_umbrella", "has_umbrella": "_has_umbrella"}, time=lambda env: env._timestep
+    )
     chain_length = env_kwargs["chain_length"]
 
     def set_state(env, state):
@@ -393,7 +420,11 @@ def _ref_umbrella_chain(env_kwargs) -> DmReference:
     return DmReference(
         "bsuite UmbrellaChain",
         lambda seed: _bsuite_env("umbrella_chain", "UmbrellaChain")(seed=seed, **env_kwargs),
-        get, set_state, UmbrellaChainState, num_actions=2, exact=("time", "need_umbrella", "has_umbrella"),
+        get,
+        set_state,
+        UmbrellaChainState,
+        num_actions=2,
+        exact=("time", "need_umbrella", "has_umbrella"),
         obs_mask=lambda o: o.reshape(len(o), -1)[:, :3],  # distractors are fresh coins
         reward_is_random=lambda before, after: int(after["time"]) != chain_length,
     )
@@ -435,8 +466,13 @@ def _ref_cartpole(env_kwargs) -> DmReference:
 
     get, set_ = _cartpole_state_io(env_kwargs.get("timescale", 0.01))
     return DmReference(
-        "bsuite Cartpole", lambda seed: _bsuite_env("cartpole", "Cartpole")(seed=seed, **env_kwargs),
-        get, set_, CartPoleState, num_actions=3, angles=("theta",),
+        "bsuite Cartpole",
+        lambda seed: _bsuite_env("cartpole", "Cartpole")(seed=seed, **env_kwargs),
+        get,
+        set_,
+        CartPoleState,
+        num_actions=3,
+        angles=("theta",),
     )
 
 
@@ -462,8 +498,12 @@ def _ref_mountain_car(env_kwargs) -> DmReference:
         env._timestep = int(state["time"])
 
     return DmReference(
-        "bsuite MountainCar", lambda seed: _bsuite_env("mountain_car", "MountainCar")(seed=seed, **env_kwargs),
-        get, set_state, MountainCarState, num_actions=3,
+        "bsuite MountainCar",
+        lambda seed: _bsuite_env("mountain_car", "MountainCar")(seed=seed, **env_kwargs),
+        get,
+        set_state,
+        MountainCarState,
+        num_actions=3,
     )
 
 
@@ -497,8 +537,14 @@ def _suite_bandit(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     ref = _ref_bandit(kwargs)
     Bandit = _bsuite_env("bandit", "SimpleBandit")
     seeds = range(20)  # every mapping_seed of bsuite's bandit sweeps
-    checks = [error_check("arm rewards (mapping_seed 0..19)", np.stack([arm_rewards(11, s) for s in seeds]),
-                          np.stack([Bandit(mapping_seed=s)._rewards for s in seeds]), 1e-7)]
+    checks = [
+        error_check(
+            "arm rewards (mapping_seed 0..19)",
+            np.stack([arm_rewards(11, s) for s in seeds]),
+            np.stack([Bandit(mapping_seed=s)._rewards for s in seeds]),
+            1e-7,
+        )
+    ]
     checks += check_dm_transitions(env, params, ref, sizes.steps, ATOL_F32_STEP, seed)
     # reward noise: one arm's rewards, bsuite's RewardNoise against ours (noise_scale 1)
     from bsuite.utils import wrappers as bsuite_wrappers
@@ -536,8 +582,9 @@ def _suite_catch(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     checks += chi_square_check("reset ball column", np.asarray(states.ball_x), ref_states["ball_x"])
     ref_board = {int(bx): o for bx, o in zip(ref_states["ball_x"], ref_obs)}
     seen = [i for i, bx in enumerate(np.asarray(states.ball_x)) if int(bx) in ref_board]
-    checks.append(error_check("reset board", obs[seen],
-                              np.stack([ref_board[int(states.ball_x[i])] for i in seen]), 0.0))
+    checks.append(
+        error_check("reset board", obs[seen], np.stack([ref_board[int(states.ball_x[i])] for i in seen]), 0.0)
+    )
     checks += _stats(env, params, ref, sizes, env.rows, seed)
     return checks
 
@@ -550,13 +597,16 @@ def _suite_deep_sea(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     size = kwargs["size"]
     DeepSea = _bsuite_env("deep_sea", "DeepSea")
     sizes_swept = range(10, 51, 2)  # every deep_sea sweep size, mapping_seed 42
-    checks = [exact_check(
-        "action mapping (sizes 10..50, mapping_seed 42)",
-        np.concatenate([action_mapping(n, 42).ravel() for n in sizes_swept]),
-        np.concatenate([DeepSea(size=n, mapping_seed=42)._action_mapping.ravel() for n in sizes_swept]),
-    )]
-    checks.append(exact_check("action mapping (this env)", np.asarray(params.action_mapping),
-                              DeepSea(**kwargs)._action_mapping))
+    checks = [
+        exact_check(
+            "action mapping (sizes 10..50, mapping_seed 42)",
+            np.concatenate([action_mapping(n, 42).ravel() for n in sizes_swept]),
+            np.concatenate([DeepSea(size=n, mapping_seed=42)._action_mapping.ravel() for n in sizes_swept]),
+        )
+    ]
+    checks.append(
+        exact_check("action mapping (this env)", np.asarray(params.action_mapping), DeepSea(**kwargs)._action_mapping)
+    )
     checks += check_dm_transitions(env, params, ref, sizes.steps, 0.0, seed)
     if not params.deterministic:
         mapping = np.asarray(params.action_mapping)
@@ -568,8 +618,10 @@ def _suite_deep_sea(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
         my_next, _, _ = sample_jax_steps(env, params, ref, start, right, n, seed)
         checks += chi_square_check("stochastic move right", np.asarray(my_next.column), ref_next["column"])
         # the bottom corners: reward noise N(0, 1) (right from the right corner also pays 1 - cost)
-        for column, action, label in ((size - 1, int(mapping[size - 1, size - 1]), "right corner, right"),
-                                      (0, 1 - int(mapping[size - 1, 0]), "left corner, left")):
+        for column, action, label in (
+            (size - 1, int(mapping[size - 1, size - 1]), "right corner, right"),
+            (0, 1 - int(mapping[size - 1, 0]), "left corner, left"),
+        ):
             start = {"row": size - 1, "column": column, "bad_episode": True, "time": size - 1}
             _, ref_r, _ = sample_ref_steps(ref, start, action, n, seed + 1)
             _, my_r, _ = sample_jax_steps(env, params, ref, start, action, n, seed + 1)
@@ -584,8 +636,14 @@ def _suite_discounting_chain(env_id: str, sizes: Sizes, seed: int) -> list[Check
     env, params, kwargs = _registered(env_id)
     ref = _ref_discounting_chain(kwargs)
     Chain = _bsuite_env("discounting_chain", "DiscountingChain")
-    checks = [error_check("chain rewards (mapping_seed 0..19)", np.stack([chain_rewards(s) for s in range(20)]),
-                          np.stack([Chain(mapping_seed=s)._rewards for s in range(20)]), 1e-7)]
+    checks = [
+        error_check(
+            "chain rewards (mapping_seed 0..19)",
+            np.stack([chain_rewards(s) for s in range(20)]),
+            np.stack([Chain(mapping_seed=s)._rewards for s in range(20)]),
+            1e-7,
+        )
+    ]
     checks += check_dm_transitions(env, params, ref, sizes.steps, 0.0, seed)
     checks += _stats(env, params, ref, sizes, 100, seed)
     return checks
@@ -599,18 +657,25 @@ def _suite_memory_chain(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     checks = check_dm_transitions(env, params, ref, sizes.steps, 0.0, seed)
     ref_states, ref_obs = reset_samples(ref, sizes.samples, seed)
     states, obs = jax_reset_samples(env, params, sizes.samples, seed)
-    checks += chi_square_check("reset context and query", _rows(states.context, states.query),
-                               _rows(ref_states["context"], ref_states["query"]))
+    checks += chi_square_check(
+        "reset context and query",
+        _rows(states.context, states.query),
+        _rows(ref_states["context"], ref_states["query"]),
+    )
     # several bits (memory_size's setting): the context bits and the query
     three = {"memory_length": 2, "num_bits": 3}
     ref3 = _ref_memory_chain(three)
     ref_states, _ = reset_samples(ref3, sizes.samples, seed)
     env3 = MemoryChain(**three)
     states, _ = jax_reset_samples(env3, env3.default_params, sizes.samples, seed)
-    checks += chi_square_check("reset context and query (3 bits)", _rows(states.context, states.query),
-                               _rows(ref_states["context"], ref_states["query"]))
-    checks += check_dm_transitions(env3, env3.default_params, ref3, max(50, sizes.steps // 4), 0.0, seed,
-                                   label="3-bit step")
+    checks += chi_square_check(
+        "reset context and query (3 bits)",
+        _rows(states.context, states.query),
+        _rows(ref_states["context"], ref_states["query"]),
+    )
+    checks += check_dm_transitions(
+        env3, env3.default_params, ref3, max(50, sizes.steps // 4), 0.0, seed, label="3-bit step"
+    )
     checks += _stats(env, params, ref, sizes, kwargs["memory_length"] + 1, seed)
     return checks
 
@@ -630,14 +695,22 @@ def _suite_umbrella_chain(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
         not_coins = int(np.sum((distractors(my_obs) != 0) & (distractors(my_obs) != 1)))
         checks.append(Check("distractors are 0 or 1", n, float(not_coins), 0.0, not_coins == 0, kind="mismatches"))
         # ones per step are binomial(n_distractor, 1/2): frequencies only (its tails are rarely sampled)
-        checks += [c for c in chi_square_check("distractors (ones per step)", distractors(my_obs).sum(axis=1),
-                                               distractors(ref_obs).sum(axis=1)) if "frequencies" in c.name]
+        checks += [
+            c
+            for c in chi_square_check(
+                "distractors (ones per step)", distractors(my_obs).sum(axis=1), distractors(ref_obs).sum(axis=1)
+            )
+            if "frequencies" in c.name
+        ]
         first = lambda o: [tuple(r) for r in o.reshape(len(o), -1)[:, 3:6].astype(int)]  # noqa: E731
         checks += chi_square_check("distractors (first three jointly)", first(my_obs), first(ref_obs))
     ref_states, _ = reset_samples(ref, n, seed)
     states, _ = jax_reset_samples(env, params, n, seed)
-    checks += chi_square_check("reset need and have", _rows(states.need_umbrella, states.has_umbrella),
-                               _rows(ref_states["need_umbrella"], ref_states["has_umbrella"]))
+    checks += chi_square_check(
+        "reset need and have",
+        _rows(states.need_umbrella, states.has_umbrella),
+        _rows(ref_states["need_umbrella"], ref_states["has_umbrella"]),
+    )
     checks += _stats(env, params, ref, sizes, kwargs["chain_length"], seed)
     return checks
 
@@ -669,9 +742,13 @@ def _suite_mnist(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
         env = MNISTBandit(data_dir=tmp)
         env_int8 = MNISTBandit(data_dir=tmp, int8_pixels=True)
     params = env.default_params
-    checks = [exact_check("images and labels read from idx", np.concatenate([np.asarray(params.images).ravel(),
-                                                                             np.asarray(params.labels)]),
-                          np.concatenate([images.ravel(), labels]))]
+    checks = [
+        exact_check(
+            "images and labels read from idx",
+            np.concatenate([np.asarray(params.images).ravel(), np.asarray(params.labels)]),
+            np.concatenate([images.ravel(), labels]),
+        )
+    ]
     n = sizes.samples
     # reset: bsuite's image draw, identified by matching the observation to the data set
     ref_env = _bsuite_mnist(images, labels, seed)
@@ -690,8 +767,9 @@ def _suite_mnist(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     int8_index = jnp.asarray([int(np.argmin(np.abs(flat8 - o).sum(axis=1))) for o in int8_obs])
     params8 = env_int8.default_params
     mine8 = jax.vmap(lambda i: pixels(params8.images[i], params8.int8_pixels))(int8_index)
-    checks.append(error_check("int8 pixels (bsuite's loader)", np.asarray(mine8).reshape(len(int8_obs), -1),
-                              int8_obs, 0.0))
+    checks.append(
+        error_check("int8 pixels (bsuite's loader)", np.asarray(mine8).reshape(len(int8_obs), -1), int8_obs, 0.0)
+    )
     # transitions: inject the label bsuite drew, compare reward, observation and flags
     ref_env = _bsuite_mnist(images, labels, seed + 1)
     rng = np.random.default_rng(seed)
@@ -705,9 +783,11 @@ def _suite_mnist(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
         want_last.append(last)
         want_obs.append(o)
     first_with = {int(lab): int(np.flatnonzero(labels == lab)[0]) for lab in set(label_list)}
-    batch = MNISTBanditState(time=jnp.zeros(len(actions), jnp.int32),
-                             image_index=jnp.asarray([first_with[lab] for lab in label_list], jnp.int32),
-                             correct_label=jnp.asarray(label_list, jnp.int32))
+    batch = MNISTBanditState(
+        time=jnp.zeros(len(actions), jnp.int32),
+        image_index=jnp.asarray([first_with[lab] for lab in label_list], jnp.int32),
+        correct_label=jnp.asarray(label_list, jnp.int32),
+    )
     keys = jax.random.split(jax.random.key(seed), len(actions))
     o, _, r, te, tr, _ = jax.jit(jax.vmap(env.step, in_axes=(0, 0, 0, None)))(keys, batch, jnp.asarray(actions), params)
     checks.append(error_check("step reward", np.asarray(r), want_r, 0.0))
@@ -717,8 +797,10 @@ def _suite_mnist(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     ref_make = lambda s: _bsuite_mnist(images, labels, s)  # noqa: E731
     ref_len, ref_ret = reference_episode_statistics(ref_make, 10, sizes.episodes, seed)
     len_, ret = jax_episode_statistics(env, params.replace(max_steps_in_episode=2), sizes.episodes, seed, max_steps=2)
-    checks += [mean_check("random-policy episode length", len_, ref_len),
-               mean_check("random-policy episode return", ret, ref_ret)]
+    checks += [
+        mean_check("random-policy episode length", len_, ref_len),
+        mean_check("random-policy episode return", ret, ref_ret),
+    ]
     return checks
 
 
@@ -729,15 +811,17 @@ def _suite_continuous(make_ref: Callable[[dict], DmReference], longest: int, who
         checks = check_dm_transitions(env, params, ref, sizes.steps, ATOL_F32_STEP, seed, label="f32 step")
         with jax.enable_x64(True):
             env64, params64, _ = _registered(env_id)
-            checks += check_dm_transitions(env64, params64, ref, sizes.steps, ATOL_F64_STEP, seed + 1,
-                                           label="f64 step")
+            checks += check_dm_transitions(env64, params64, ref, sizes.steps, ATOL_F64_STEP, seed + 1, label="f64 step")
             if whole_episodes:
                 checks += check_dm_episodes(env64, params64, ref, max(3, sizes.episodes // 20), ATOL_F64_EPISODE, seed)
         ref_states, _ = reset_samples(ref, sizes.samples, seed)
         states, _ = jax_reset_samples(env, params, sizes.samples, seed)
         fields = [k for k in ref_states if k != "time" and np.ptp(ref_states[k]) > 0]
-        checks += ks_check("reset", np.stack([np.asarray(getattr(states, k)) for k in fields], axis=1),
-                           np.stack([ref_states[k] for k in fields], axis=1))
+        checks += ks_check(
+            "reset",
+            np.stack([np.asarray(getattr(states, k)) for k in fields], axis=1),
+            np.stack([ref_states[k] for k in fields], axis=1),
+        )
         checks += _stats(env, params, ref, sizes, longest, seed)
         return checks
 
@@ -779,8 +863,9 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
     import bsuite  # noqa: F401  (an ImportError here marks the result skipped)
 
     result = ParityResult(env_id, _REFERENCE_NAMES[env_id])
-    sizes = Sizes(steps=max(50, int(2000 * scale)), samples=max(200, int(2000 * scale)),
-                  episodes=max(20, int(200 * scale)))
+    sizes = Sizes(
+        steps=max(50, int(2000 * scale)), samples=max(200, int(2000 * scale)), episodes=max(20, int(200 * scale))
+    )
     with Timer() as timer:
         result.checks += SUITES[env_id](env_id, sizes, seed)
     result.seconds = timer.seconds

@@ -116,7 +116,6 @@ REFERENCES = {
 WHOLE_EPISODES = {"CartPole-v1", "CartPole-v0", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1"}
 
 
-
 # Per-step checks drive the reference with a policy that reaches the rare branches too: the
 # goal and the left wall (MountainCar), clipped forces and the unclipped-action reward
 # (MountainCarContinuous), clipped torque and speed (Pendulum), the goal line (Acrobot).
@@ -164,7 +163,14 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
     with Timer() as timer:
         env, params = jaxenvs.make(env_id, autoreset=False)
         result.checks += check_transitions(
-            env, params, ref, n_steps, ATOL_F32_STEP, seed, policy=policy, label="f32 step",
+            env,
+            params,
+            ref,
+            n_steps,
+            ATOL_F32_STEP,
+            seed,
+            policy=policy,
+            label="f32 step",
             reward_atol=ATOL_F32_REWARD,
         )
         with jax.enable_x64(True):

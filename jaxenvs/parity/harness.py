@@ -177,8 +177,15 @@ def chi_square_check(name: str, jax_samples: Sequence[Any], ref_samples: Sequenc
     else:
         p = float(stats.chi2_contingency(np.array([pooled_a, pooled_b]))[1])
     checks.append(
-        Check(f"{name} frequencies", len(a), p, P_THRESHOLD, p >= P_THRESHOLD, kind="p-value",
-              detail=f"chi-square, {len(pooled_a)} bins")
+        Check(
+            f"{name} frequencies",
+            len(a),
+            p,
+            P_THRESHOLD,
+            p >= P_THRESHOLD,
+            kind="p-value",
+            detail=f"chi-square, {len(pooled_a)} bins",
+        )
     )
     return checks
 
@@ -197,8 +204,15 @@ def ks_check(name: str, jax_samples: Any, ref_samples: Any) -> list[Check]:
     p = min(p, 1.0)
     return [
         Check(f"{name} support", len(a), float(outside), 0.0, outside == 0, kind="mismatches"),
-        Check(f"{name} distribution", len(a), p, P_THRESHOLD, p >= P_THRESHOLD, kind="p-value",
-              detail=f"KS, {a.shape[1]} coordinates, Bonferroni"),
+        Check(
+            f"{name} distribution",
+            len(a),
+            p,
+            P_THRESHOLD,
+            p >= P_THRESHOLD,
+            kind="p-value",
+            detail=f"KS, {a.shape[1]} coordinates, Bonferroni",
+        ),
     ]
 
 
@@ -208,8 +222,9 @@ def mean_check(name: str, jax_values: Any, ref_values: Any, num_se: float = 3.0)
     se = math.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)) if len(a) > 1 and len(b) > 1 else 0.0
     diff = abs(a.mean() - b.mean())
     z = 0.0 if diff == 0 else (math.inf if se == 0 else diff / se)
-    return Check(name, len(a), z, num_se, z <= num_se, kind="|z|",
-                 detail=f"jax {a.mean():.4g} vs reference {b.mean():.4g}")
+    return Check(
+        name, len(a), z, num_se, z <= num_se, kind="|z|", detail=f"jax {a.mean():.4g} vs reference {b.mean():.4g}"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -326,9 +341,11 @@ def check_transitions(
 
 def _obs_check(name: str, jax_obs: Any, ref_obs: Sequence[Any], atol: float) -> Check:
     leaves_a = jax.tree_util.tree_leaves(jax_obs)
-    ref_stacked = jax.tree_util.tree_map(lambda *xs: np.stack(xs), *ref_obs) if not isinstance(
-        ref_obs[0], np.ndarray
-    ) else np.stack(ref_obs)
+    ref_stacked = (
+        jax.tree_util.tree_map(lambda *xs: np.stack(xs), *ref_obs)
+        if not isinstance(ref_obs[0], np.ndarray)
+        else np.stack(ref_obs)
+    )
     leaves_b = jax.tree_util.tree_leaves(ref_stacked)
     a = np.concatenate([np.asarray(x, np.float64).reshape(len(ref_obs), -1) for x in leaves_a], axis=1)
     b = np.concatenate([np.asarray(x, np.float64).reshape(len(ref_obs), -1) for x in leaves_b], axis=1)
@@ -378,8 +395,9 @@ def check_episodes(
             done = bool(te_ref or tr_ref)
     env_ref.close()
     checks = [Check(f"episode {k}", total, v, atol, v <= atol) for k, v in worst.items()]
-    checks.append(Check("episode rewards and flags", total, float(flag_mismatch), 0.0, flag_mismatch == 0,
-                        kind="mismatches"))
+    checks.append(
+        Check("episode rewards and flags", total, float(flag_mismatch), 0.0, flag_mismatch == 0, kind="mismatches")
+    )
     return checks
 
 

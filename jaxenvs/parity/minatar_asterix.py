@@ -30,16 +30,23 @@ from jaxenvs.parity import _minatar as m
 from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
 
 GAME = "asterix"
-INT_FIELDS = ("player_x", "player_y", "spawn_speed", "spawn_timer", "move_speed", "move_timer",
-              "ramp_timer", "ramp_index")
+INT_FIELDS = (
+    "player_x",
+    "player_y",
+    "spawn_speed",
+    "spawn_timer",
+    "move_speed",
+    "move_timer",
+    "ramp_timer",
+    "ramp_index",
+)
 
 
 def read_state(env: Any) -> dict[str, np.ndarray]:
     g = env.env
     out = {k: np.int32(getattr(g, k)) for k in INT_FIELDS}
     out["entity_active"] = np.array([e is not None for e in g.entities])
-    out["entities"] = np.array([[int(v) for v in e] if e is not None else [0, 0, 0, 0] for e in g.entities],
-                               np.int32)
+    out["entities"] = np.array([[int(v) for v in e] if e is not None else [0, 0, 0, 0] for e in g.entities], np.int32)
     out["terminal"] = np.bool_(g.terminal)
     return out
 
@@ -121,8 +128,9 @@ def dodge(epsilon: float = 0.1) -> m.Policy:
         golds = [e for e in g.entities if e is not None and e[3]]
         if golds:
             target = min(golds, key=lambda e: abs(e[1] - g.player_y) + abs(e[0] - g.player_x))
-            want = 2 if target[1] < g.player_y else 4 if target[1] > g.player_y else (
-                1 if target[0] < g.player_x else 3)
+            want = (
+                2 if target[1] < g.player_y else 4 if target[1] > g.player_y else (1 if target[0] < g.player_x else 3)
+            )
             if want in safe:
                 return want
         return 0 if 0 in safe else safe[int(rng.integers(len(safe)))]
@@ -138,15 +146,22 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
     lr = rng.random(8) < 0.5
     entities = np.stack([rng.integers(0, 10, 8), np.arange(1, 9), lr, rng.random(8) < 1 / 3], axis=1)
     spawn_speed, move_speed = int(rng.integers(1, 11)), int(rng.integers(1, 6))
-    write_state(env, dict(
-        entities=entities, entity_active=active,
-        player_x=int(rng.integers(0, 10)), player_y=int(rng.integers(1, 9)),
-        spawn_speed=spawn_speed, move_speed=move_speed,
-        spawn_timer=0 if rng.random() < 0.5 else int(rng.integers(0, spawn_speed + 1)),
-        move_timer=0 if rng.random() < 0.5 else int(rng.integers(0, move_speed + 1)),
-        ramp_timer=int(rng.choice([-1, 0, int(rng.integers(0, 101))])), ramp_index=int(rng.integers(0, 20)),
-        terminal=False,
-    ))
+    write_state(
+        env,
+        dict(
+            entities=entities,
+            entity_active=active,
+            player_x=int(rng.integers(0, 10)),
+            player_y=int(rng.integers(1, 9)),
+            spawn_speed=spawn_speed,
+            move_speed=move_speed,
+            spawn_timer=0 if rng.random() < 0.5 else int(rng.integers(0, spawn_speed + 1)),
+            move_timer=0 if rng.random() < 0.5 else int(rng.integers(0, move_speed + 1)),
+            ramp_timer=int(rng.choice([-1, 0, int(rng.integers(0, 101))])),
+            ramp_index=int(rng.integers(0, 20)),
+            terminal=False,
+        ),
+    )
 
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
@@ -168,7 +183,12 @@ def collect_all(num_steps: int, seed: int) -> tuple[dict[str, m.Transitions], di
         "dodging policy": m.collect(GAME, read_state, 3 * num_steps, dodge(), seed + 1),
         "scrambled states": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
         "scrambled states, ramping off": m.collect(
-            GAME, read_state, num_steps // 2, m.uniform_policy(), seed + 3, scramble=scramble,
+            GAME,
+            read_state,
+            num_steps // 2,
+            m.uniform_policy(),
+            seed + 3,
+            scramble=scramble,
             difficulty_ramping=False,
         ),
     }
@@ -179,11 +199,13 @@ def collect_all(num_steps: int, seed: int) -> tuple[dict[str, m.Transitions], di
 def check_spawns(num_samples: int, seed: int) -> list[Check]:
     """The spawned entity (slot, side, gold) from a state with slots 2, 5 and 6 taken."""
     import jaxenvs
+
     ref = m.make_reference(GAME, seed=seed)
     active = np.array([0, 0, 1, 0, 0, 1, 1, 0], bool)
     entities = np.stack([np.full(8, 3), np.arange(1, 9), np.ones(8), np.zeros(8)], axis=1)
-    start = dict(read_state(ref), entities=entities, entity_active=active, spawn_timer=0, move_timer=3,
-                 player_x=5, player_y=8)
+    start = dict(
+        read_state(ref), entities=entities, entity_active=active, spawn_timer=0, move_timer=3, player_x=5, player_y=8
+    )
 
     def spawned(state_entities, state_active):
         new = np.flatnonzero(state_active & ~active)
@@ -218,20 +240,34 @@ def run(env_id: str = "Asterix-MinAtar", scale: float = 1.0, seed: int = 0) -> P
         datasets, ramping = collect_all(n_steps, seed)
         params_of = {k: params.replace(difficulty_ramping=v) for k, v in ramping.items()}
         result.checks += m.check_injected_sets(
-            env.unwrapped, params, datasets, params_of=params_of, to_jax=to_jax, from_jax=from_jax,
-            draws_from_calls=draws_from_calls, mask=mask_empty_slots,
+            env.unwrapped,
+            params,
+            datasets,
+            params_of=params_of,
+            to_jax=to_jax,
+            from_jax=from_jax,
+            draws_from_calls=draws_from_calls,
+            mask=mask_empty_slots,
         )
         total = sum(list(datasets.values())[1:], list(datasets.values())[0])
         counts = rare_events(total)
         missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(Check(
-            "rare events reached", len(total), float(len(missed)), 0.0, not missed, kind="missed",
-            detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-        ))
+        result.checks.append(
+            Check(
+                "rare events reached",
+                len(total),
+                float(len(missed)),
+                0.0,
+                not missed,
+                kind="missed",
+                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
+            )
+        )
         result.checks += check_spawns(max(600, int(6000 * scale)), seed)
         result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=3000)
         # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
-        result.checks += m.check_random_play(env_id, GAME, max(100, int(500 * scale)), seed + 1, max_steps=3000,
-                                             use_minimal_action_set=True)
+        result.checks += m.check_random_play(
+            env_id, GAME, max(100, int(500 * scale)), seed + 1, max_steps=3000, use_minimal_action_set=True
+        )
     result.seconds = timer.seconds
     return result

@@ -93,11 +93,20 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
     ball_dir = int(rng.integers(4))
     ball_x, ball_y = int(rng.integers(10)), int(rng.integers(9))
     dx, dy = (-1, 1, 1, -1)[ball_dir], (-1, -1, 1, 1)[ball_dir]
-    write_state(env, dict(
-        ball_x=ball_x, ball_y=ball_y, ball_dir=ball_dir, pos=int(rng.integers(10)),
-        last_x=int(np.clip(ball_x - dx, 0, 9)), last_y=int(np.clip(ball_y - dy, 0, 9)),
-        strike=bool(rng.random() < 0.3), terminal=False, brick_map=bricks,
-    ))
+    write_state(
+        env,
+        dict(
+            ball_x=ball_x,
+            ball_y=ball_y,
+            ball_dir=ball_dir,
+            pos=int(rng.integers(10)),
+            last_x=int(np.clip(ball_x - dx, 0, 9)),
+            last_y=int(np.clip(ball_y - dy, 0, 9)),
+            strike=bool(rng.random() < 0.3),
+            terminal=False,
+            brick_map=bricks,
+        ),
+    )
 
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
@@ -153,14 +162,22 @@ def run(env_id: str = "Breakout-MinAtar", scale: float = 1.0, seed: int = 0) -> 
         total = sum(list(datasets.values())[1:], list(datasets.values())[0])
         counts = rare_events(total)
         missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(Check(
-            "rare events reached", len(total), float(len(missed)), 0.0, not missed, kind="missed",
-            detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-        ))
+        result.checks.append(
+            Check(
+                "rare events reached",
+                len(total),
+                float(len(missed)),
+                0.0,
+                not missed,
+                kind="missed",
+                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
+            )
+        )
         result.checks += check_ball_start(max(400, int(4000 * scale)), seed)
         result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=1000)
         # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
-        result.checks += m.check_random_play(env_id, GAME, max(100, int(500 * scale)), seed + 1, max_steps=1000,
-                                             use_minimal_action_set=True)
+        result.checks += m.check_random_play(
+            env_id, GAME, max(100, int(500 * scale)), seed + 1, max_steps=1000, use_minimal_action_set=True
+        )
     result.seconds = timer.seconds
     return result

@@ -88,10 +88,16 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
     timers = np.array([rng.integers(0, abs(s) + 1) for s in speeds])
     cars = np.stack([rng.integers(0, 10, 8), np.arange(1, 9), timers, speeds], axis=1)
     near_end = rng.random() < 0.2
-    write_state(env, dict(
-        cars=cars, pos=int(rng.integers(1, 10)), move_timer=int(rng.integers(0, 4)),
-        terminate_timer=int(rng.integers(0, 2)) if near_end else int(rng.integers(2, 2501)), terminal=False,
-    ))
+    write_state(
+        env,
+        dict(
+            cars=cars,
+            pos=int(rng.integers(1, 10)),
+            move_timer=int(rng.integers(0, 4)),
+            terminate_timer=int(rng.integers(0, 2)) if near_end else int(rng.integers(2, 2501)),
+            terminal=False,
+        ),
+    )
 
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
@@ -158,15 +164,23 @@ def run(env_id: str = "Freeway-MinAtar", scale: float = 1.0, seed: int = 0) -> P
         total = sum(list(datasets.values())[1:], list(datasets.values())[0])
         counts = rare_events(total)
         missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(Check(
-            "rare events reached", len(total), float(len(missed)), 0.0, not missed, kind="missed",
-            detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-        ))
+        result.checks.append(
+            Check(
+                "rare events reached",
+                len(total),
+                float(len(missed)),
+                0.0,
+                not missed,
+                kind="missed",
+                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
+            )
+        )
         result.checks += check_speed_draws(max(200, int(2000 * scale)), seed)
         # an episode is 2,501 steps: 1,000 episodes at scale 1 are 2.5M reference steps
         result.checks += m.check_random_play(env_id, GAME, max(30, int(1000 * scale)), seed, max_steps=2600)
         # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
-        result.checks += m.check_random_play(env_id, GAME, max(10, int(200 * scale)), seed + 1, max_steps=2600,
-                                             use_minimal_action_set=True)
+        result.checks += m.check_random_play(
+            env_id, GAME, max(10, int(200 * scale)), seed + 1, max_steps=2600, use_minimal_action_set=True
+        )
     result.seconds = timer.seconds
     return result

@@ -34,8 +34,16 @@ from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
 
 GAME = "seaquest"
 INT_FIELDS = (
-    "oxygen", "diver_count", "sub_x", "sub_y", "e_spawn_speed", "e_spawn_timer", "d_spawn_timer", "move_speed",
-    "ramp_index", "shot_timer",
+    "oxygen",
+    "diver_count",
+    "sub_x",
+    "sub_y",
+    "e_spawn_speed",
+    "e_spawn_timer",
+    "d_spawn_timer",
+    "move_speed",
+    "ramp_index",
+    "shot_timer",
 )
 BOOL_FIELDS = ("sub_or", "surface", "terminal")
 # MinAtar list -> (record width, capacity in the JAX state); rows padded with -1
@@ -106,13 +114,25 @@ def to_jax(state: dict[str, Any], params: Any = None):
         sub_or=b(state["sub_or"]),
         surface=b(state["surface"]),
         **{k: i32(state[k]) for k in INT_FIELDS},
-        f_bullet_x=i32(bullets[..., 0]), f_bullet_y=i32(bullets[..., 1]), f_bullet_lr=b(bullets[..., 2]),
-        f_bullet_valid=b(b_valid), f_bullet_order=i32(b_order),
-        enemy_x=i32(foes[..., 0]), enemy_y=i32(foes[..., 1]), enemy_lr=b(foes[..., 2]),
-        enemy_move_timer=i32(foes[..., 3]), enemy_shot_timer=i32(foes[..., 4]), enemy_is_sub=b(foes[..., 5]),
-        enemy_valid=b(e_valid), enemy_order=i32(e_order),
-        diver_x=i32(divers[..., 0]), diver_y=i32(divers[..., 1]), diver_lr=b(divers[..., 2]),
-        diver_move_timer=i32(divers[..., 3]), diver_valid=b(d_valid), diver_order=i32(d_order),
+        f_bullet_x=i32(bullets[..., 0]),
+        f_bullet_y=i32(bullets[..., 1]),
+        f_bullet_lr=b(bullets[..., 2]),
+        f_bullet_valid=b(b_valid),
+        f_bullet_order=i32(b_order),
+        enemy_x=i32(foes[..., 0]),
+        enemy_y=i32(foes[..., 1]),
+        enemy_lr=b(foes[..., 2]),
+        enemy_move_timer=i32(foes[..., 3]),
+        enemy_shot_timer=i32(foes[..., 4]),
+        enemy_is_sub=b(foes[..., 5]),
+        enemy_valid=b(e_valid),
+        enemy_order=i32(e_order),
+        diver_x=i32(divers[..., 0]),
+        diver_y=i32(divers[..., 1]),
+        diver_lr=b(divers[..., 2]),
+        diver_move_timer=i32(divers[..., 3]),
+        diver_valid=b(d_valid),
+        diver_order=i32(d_order),
         e_bullets=b(state["e_bullets"]),
     )
     return jax.tree_util.tree_map(lambda x: x[0], out) if single else out
@@ -171,8 +191,11 @@ def draws_from_calls(calls: list, state: dict[str, Any]):
     if calls:
         raise AssertionError(f"seaquest: unexpected random calls {calls}")
     return SeaquestDraws(
-        enemy_lr=np.bool_(enemy_lr), enemy_is_sub=np.bool_(enemy_is_sub), enemy_y=np.int32(enemy_y),
-        diver_lr=np.bool_(diver_lr), diver_y=np.int32(diver_y),
+        enemy_lr=np.bool_(enemy_lr),
+        enemy_is_sub=np.bool_(enemy_is_sub),
+        enemy_y=np.int32(enemy_y),
+        diver_lr=np.bool_(diver_lr),
+        diver_y=np.int32(diver_y),
     )
 
 
@@ -274,38 +297,66 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
         if tuple(rec) not in seen:  # two identical records would hit MinAtar's list.remove quirk
             seen.add(tuple(rec))
             (subs if is_sub else fish).append(rec)
-    divers = [[int(rng.integers(10)), int(rng.integers(1, 9)), bool(rng.random() < 0.5), int(rng.integers(0, 6))]
-              for _ in range(int(rng.integers(0, 3)))]
+    divers = [
+        [int(rng.integers(10)), int(rng.integers(1, 9)), bool(rng.random() < 0.5), int(rng.integers(0, 6))]
+        for _ in range(int(rng.integers(0, 3)))
+    ]
     if divers and rng.random() < 0.5:
         divers[0][:2] = [int(np.clip(sub_x + rng.integers(-1, 2), 0, 9)), max(1, sub_y)]
     f_bullets = []
     for _ in range(int(rng.integers(0, 3))):
         f_bullets.append([int(rng.integers(10)), int(rng.integers(9)), bool(rng.random() < 0.5)])
     f_bullets = [list(b) for b in {tuple(b) for b in f_bullets}]
-    e_bullets = [[int(rng.integers(10)), int(rng.integers(1, 9)), bool(rng.random() < 0.5)]
-                 for _ in range(int(rng.integers(0, 6)))]
+    e_bullets = [
+        [int(rng.integers(10)), int(rng.integers(1, 9)), bool(rng.random() < 0.5)]
+        for _ in range(int(rng.integers(0, 6)))
+    ]
     if rng.random() < 0.3:
         e_bullets.append([int(np.clip(sub_x + rng.choice([-1, 1]), 0, 9)), max(1, sub_y), bool(rng.random() < 0.5)])
     diver_count = int(rng.choice([-3, -1, 0, 1, 2, 3, 4, 5, 5, 6, 6, 6]))
     oxygen = int(rng.choice([0, 1, 2, int(rng.integers(0, 201)), 200]))
-    m.set_game_attrs(env, dict(
-        oxygen=oxygen, diver_count=diver_count, sub_x=sub_x, sub_y=sub_y, sub_or=sub_or,
-        f_bullets=f_bullets, e_bullets=e_bullets, e_fish=fish, e_subs=subs, divers=divers,
-        e_spawn_speed=spawn_speed, move_speed=move_speed, ramp_index=level,
-        e_spawn_timer=0 if rng.random() < 0.5 else int(rng.integers(0, spawn_speed + 1)),
-        # as in play: with two divers (bullets) out, the next spawn (shot) cannot be due
-        d_spawn_timer=int(rng.integers(1, 31)) if len(divers) == 2 or rng.random() < 0.7 else 0,
-        shot_timer=int(rng.integers(1, 5)) if len(f_bullets) == 2 else int(rng.integers(0, 6)),
-        surface=bool(sub_y == 0 and rng.random() < 0.5), terminal=False,
-    ))
+    m.set_game_attrs(
+        env,
+        dict(
+            oxygen=oxygen,
+            diver_count=diver_count,
+            sub_x=sub_x,
+            sub_y=sub_y,
+            sub_or=sub_or,
+            f_bullets=f_bullets,
+            e_bullets=e_bullets,
+            e_fish=fish,
+            e_subs=subs,
+            divers=divers,
+            e_spawn_speed=spawn_speed,
+            move_speed=move_speed,
+            ramp_index=level,
+            e_spawn_timer=0 if rng.random() < 0.5 else int(rng.integers(0, spawn_speed + 1)),
+            # as in play: with two divers (bullets) out, the next spawn (shot) cannot be due
+            d_spawn_timer=int(rng.integers(1, 31)) if len(divers) == 2 or rng.random() < 0.7 else 0,
+            shot_timer=int(rng.integers(1, 5)) if len(f_bullets) == 2 else int(rng.integers(0, 6)),
+            surface=bool(sub_y == 0 and rng.random() < 0.5),
+            terminal=False,
+        ),
+    )
 
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
     """How often each rare branch of the reference's step happened in `data`."""
     counts = dict(
-        six_diver_bonus=0, surface_refill=0, surface_negative_count=0, surface_no_diver=0, oxygen_out=0,
-        ramp=0, move_speed_ramp=0, spawn_blocked=0, diver_pickup=0, pickup_refused_full=0, enemy_shot=0,
-        sub_fires=0, death_by_enemy_or_bullet=0,
+        six_diver_bonus=0,
+        surface_refill=0,
+        surface_negative_count=0,
+        surface_no_diver=0,
+        oxygen_out=0,
+        ramp=0,
+        move_speed_ramp=0,
+        spawn_blocked=0,
+        diver_pickup=0,
+        pickup_refused_full=0,
+        enemy_shot=0,
+        sub_fires=0,
+        death_by_enemy_or_bullet=0,
     )
     for s, s2, r, t, calls in zip(data.states, data.next_states, data.rewards, data.terminals, data.calls):
         if s["terminal"]:
@@ -342,15 +393,21 @@ def collect_all(num_steps: int, seed: int) -> dict[str, tuple[m.Transitions, boo
     return {
         "random policy": (m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed), True),
         "diver collector": (m.collect(GAME, read_state, 2 * num_steps, diver_collector(), seed + 1), True),
-        "drowning diver": (
-            m.collect(GAME, read_state, num_steps // 2, diver_collector(drown=True), seed + 2), True
-        ),
+        "drowning diver": (m.collect(GAME, read_state, num_steps // 2, diver_collector(drown=True), seed + 2), True),
         "scrambled states": (
-            m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 3, scramble=scramble), True
+            m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 3, scramble=scramble),
+            True,
         ),
         "scrambled states, no ramping": (
-            m.collect(GAME, read_state, num_steps // 2, m.uniform_policy(), seed + 4, scramble=scramble,
-                      difficulty_ramping=False),
+            m.collect(
+                GAME,
+                read_state,
+                num_steps // 2,
+                m.uniform_policy(),
+                seed + 4,
+                scramble=scramble,
+                difficulty_ramping=False,
+            ),
             False,
         ),
     }
@@ -364,9 +421,24 @@ def _spawn_state() -> dict[str, Any]:
     """Both spawn timers out, the submarine safe at the surface, and a fish in row 3 moving
     left (so a right-moving spawn in row 3 is blocked)."""
     return dict(
-        oxygen=200, diver_count=0, sub_x=5, sub_y=0, sub_or=False, f_bullets=[], e_bullets=[],
-        e_fish=[[5, 3, False, 3]], e_subs=[], divers=[], e_spawn_speed=20, move_speed=5, ramp_index=0,
-        e_spawn_timer=0, d_spawn_timer=0, shot_timer=0, surface=True, terminal=False,
+        oxygen=200,
+        diver_count=0,
+        sub_x=5,
+        sub_y=0,
+        sub_or=False,
+        f_bullets=[],
+        e_bullets=[],
+        e_fish=[[5, 3, False, 3]],
+        e_subs=[],
+        divers=[],
+        e_spawn_speed=20,
+        move_speed=5,
+        ramp_index=0,
+        e_spawn_timer=0,
+        d_spawn_timer=0,
+        shot_timer=0,
+        surface=True,
+        terminal=False,
     )
 
 
@@ -410,10 +482,9 @@ def check_spawns(num_samples: int, seed: int) -> list[Check]:
             mine_enemy.append(("none",))
         diver = [d for d in lists["divers"][i] if d[0] >= 0][-1]
         mine_diver.append(tuple(int(v) for v in diver[:3]))
-    return (
-        chi_square_check("enemy spawn (kind, column, row, side; blocked row)", mine_enemy, ref_enemy)
-        + chi_square_check("diver spawn (column, row, side)", mine_diver, ref_diver)
-    )
+    return chi_square_check(
+        "enemy spawn (kind, column, row, side; blocked row)", mine_enemy, ref_enemy
+    ) + chi_square_check("diver spawn (column, row, side)", mine_diver, ref_diver)
 
 
 def read_state_of(attrs: dict[str, Any]) -> dict[str, np.ndarray]:
@@ -446,8 +517,15 @@ def check_free_running(env: Any, params: Any, data: m.Transitions, label: str) -
             state = to_jax(ref, params)
         if data.terminals[i]:
             state, episodes = fresh, episodes + 1
-    return Check(f"{label}: whole episodes from reset, free-running", len(data), float(bad), 0.0, bad == 0,
-                 kind="mismatches", detail=f"{episodes} episodes ended")
+    return Check(
+        f"{label}: whole episodes from reset, free-running",
+        len(data),
+        float(bad),
+        0.0,
+        bad == 0,
+        kind="mismatches",
+        detail=f"{episodes} episodes ended",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -474,10 +552,17 @@ def run(env_id: str = "Seaquest-MinAtar", scale: float = 1.0, seed: int = 0) -> 
                     result.checks.append(check_free_running(env.unwrapped, params, datasets[label][0], label))
         counts = rare_events(total)
         missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(Check(
-            "rare events reached", len(total), float(len(missed)), 0.0, not missed, kind="missed",
-            detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-        ))
+        result.checks.append(
+            Check(
+                "rare events reached",
+                len(total),
+                float(len(missed)),
+                0.0,
+                not missed,
+                kind="missed",
+                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
+            )
+        )
         result.checks += check_spawns(max(1000, int(8000 * scale)), seed)
         result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=1000)
     result.seconds = timer.seconds

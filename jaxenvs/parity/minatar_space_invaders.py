@@ -24,7 +24,13 @@ from jaxenvs.parity.harness import Check, ParityResult, Timer
 
 GAME = "space_invaders"
 INT_FIELDS = (
-    "pos", "alien_dir", "enemy_move_interval", "alien_move_timer", "alien_shot_timer", "ramp_index", "shot_timer",
+    "pos",
+    "alien_dir",
+    "enemy_move_interval",
+    "alien_move_timer",
+    "alien_shot_timer",
+    "ramp_index",
+    "shot_timer",
 )
 MAP_FIELDS = ("f_bullet_map", "e_bullet_map", "alien_map")
 
@@ -125,29 +131,33 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
     else:
         density = (0.0, 0.03, 0.3, 0.9)[kind]
         top = int(rng.integers(7))
-        aliens[top:top + 4, 1:9] = rng.random((min(4, 10 - top), 8)) < density
+        aliens[top : top + 4, 1:9] = rng.random((min(4, 10 - top), 8)) < density
         if not aliens.any():
             aliens[top, rng.integers(10)] = True
     interval = int(rng.integers(6, 13))
-    write_state(env, dict(
-        pos=int(rng.integers(10)),
-        alien_dir=int(rng.choice([-1, 1])),
-        enemy_move_interval=interval,
-        alien_move_timer=int(rng.integers(0, 4)) if rng.random() < 0.5 else int(rng.integers(0, interval + 1)),
-        alien_shot_timer=int(rng.integers(0, 11)),
-        ramp_index=12 - interval,
-        shot_timer=int(rng.integers(0, 6)),
-        f_bullet_map=rng.random((10, 10)) < 0.05,
-        e_bullet_map=rng.random((10, 10)) < 0.05,
-        alien_map=aliens,
-        terminal=False,
-    ))
+    write_state(
+        env,
+        dict(
+            pos=int(rng.integers(10)),
+            alien_dir=int(rng.choice([-1, 1])),
+            enemy_move_interval=interval,
+            alien_move_timer=int(rng.integers(0, 4)) if rng.random() < 0.5 else int(rng.integers(0, interval + 1)),
+            alien_shot_timer=int(rng.integers(0, 11)),
+            ramp_index=12 - interval,
+            shot_timer=int(rng.integers(0, 6)),
+            f_bullet_map=rng.random((10, 10)) < 0.05,
+            e_bullet_map=rng.random((10, 10)) < 0.05,
+            alien_map=aliens,
+            terminal=False,
+        ),
+    )
 
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
     """How often each rare branch of the reference's step happened in `data`."""
-    counts = dict(wave_cleared=0, ramp=0, step_down=0, last_alien_moves=0, killed_by_bullet=0, killed_by_alien=0,
-                  kill=0)
+    counts = dict(
+        wave_cleared=0, ramp=0, step_down=0, last_alien_moves=0, killed_by_bullet=0, killed_by_alien=0, kill=0
+    )
     for s, s2, r, t in zip(data.states, data.next_states, data.rewards, data.terminals):
         wave = s2["alien_map"].sum() == 24 and s["alien_map"].sum() <= r
         counts["wave_cleared"] += int(wave)
@@ -167,11 +177,19 @@ def collect_all(num_steps: int, seed: int) -> dict[str, tuple[m.Transitions, boo
         "random policy": (m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed), True),
         "sharpshooter": (m.collect(GAME, read_state, 3 * num_steps, sharpshooter(), seed + 1), True),
         "scrambled states": (
-            m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble), True
+            m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
+            True,
         ),
         "scrambled states, no ramping": (
-            m.collect(GAME, read_state, num_steps // 2, m.uniform_policy(), seed + 3, scramble=scramble,
-                      difficulty_ramping=False),
+            m.collect(
+                GAME,
+                read_state,
+                num_steps // 2,
+                m.uniform_policy(),
+                seed + 3,
+                scramble=scramble,
+                difficulty_ramping=False,
+            ),
             False,
         ),
     }
@@ -195,10 +213,17 @@ def run(env_id: str = "SpaceInvaders-MinAtar", scale: float = 1.0, seed: int = 0
                 total = sum(list(chosen.values())[1:], list(chosen.values())[0])
         counts = rare_events(total)
         missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(Check(
-            "rare events reached", len(total), float(len(missed)), 0.0, not missed, kind="missed",
-            detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-        ))
+        result.checks.append(
+            Check(
+                "rare events reached",
+                len(total),
+                float(len(missed)),
+                0.0,
+                not missed,
+                kind="missed",
+                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
+            )
+        )
         result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=2000)
     result.seconds = timer.seconds
     return result

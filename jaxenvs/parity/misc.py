@@ -112,48 +112,70 @@ def _to_jax(env_id: str) -> Callable[[Any], Any]:
         from jaxenvs.envs.misc.meta_maze import MetaMazeState
 
         return lambda g: MetaMazeState(
-            time=_int(g.time), last_action=_int(g.last_action), last_reward=_f32(g.last_reward),
-            pos=_int(g.pos), goal=_int(g.goal),
+            time=_int(g.time),
+            last_action=_int(g.last_action),
+            last_reward=_f32(g.last_reward),
+            pos=_int(g.pos),
+            goal=_int(g.goal),
         )
     if env_id == "PointRobot-misc":
         from jaxenvs.envs.misc.point_robot import PointRobotState
 
         return lambda g: PointRobotState(
-            time=_int(g.time), last_action=_f32(g.last_action), last_reward=_f32(g.last_reward),
-            pos=_f32(g.pos), goal=_f32(g.goal), goals_reached=_int(g.goals_reached),
+            time=_int(g.time),
+            last_action=_f32(g.last_action),
+            last_reward=_f32(g.last_reward),
+            pos=_f32(g.pos),
+            goal=_f32(g.goal),
+            goals_reached=_int(g.goals_reached),
         )
     if env_id == "BernoulliBandit-misc":
         from jaxenvs.envs.misc.bernoulli_bandit import BernoulliBanditState
 
         return lambda g: BernoulliBanditState(
-            time=_int(g.time), last_action=_int(g.last_action), last_reward=_f32(g.last_reward),
-            exp_reward_best=_f32(g.exp_reward_best), reward_probs=_f32(g.reward_probs),
+            time=_int(g.time),
+            last_action=_int(g.last_action),
+            last_reward=_f32(g.last_reward),
+            exp_reward_best=_f32(g.exp_reward_best),
+            reward_probs=_f32(g.reward_probs),
         )
     if env_id == "GaussianBandit-misc":
         from jaxenvs.envs.misc.gaussian_bandit import GaussianBanditState
 
         return lambda g: GaussianBanditState(
-            time=_int(g.time), last_action=_int(g.last_action), last_reward=_f32(g.last_reward), mu=_f32(g.mu),
+            time=_int(g.time),
+            last_action=_int(g.last_action),
+            last_reward=_f32(g.last_reward),
+            mu=_f32(g.mu),
         )
     if env_id == "Reacher-misc":
         from jaxenvs.envs.misc.reacher import ReacherState
 
         return lambda g: ReacherState(
-            time=_int(g.time), angles=_f32(g.angles), angle_vels=_f32(g.angle_vels), goal_xy=_f32(g.goal_xy),
+            time=_int(g.time),
+            angles=_f32(g.angles),
+            angle_vels=_f32(g.angle_vels),
+            goal_xy=_f32(g.goal_xy),
         )
     if env_id == "Swimmer-misc":
         from jaxenvs.envs.misc.swimmer import SwimmerState
 
         return lambda g: SwimmerState(
-            time=_int(g.time), urchin_xys=_f32(g.urchin_xys), xy=_f32(g.xy), xy_vel=_f32(g.xy_vel),
+            time=_int(g.time),
+            urchin_xys=_f32(g.urchin_xys),
+            xy=_f32(g.xy),
+            xy_vel=_f32(g.xy_vel),
             goal_xy=_f32(g.goal_xy),
         )
     if env_id == "Pong-misc":
         from jaxenvs.envs.misc.pong import PongState
 
         return lambda g: PongState(
-            time=_int(g.time), paddle_centers=_f32(g.paddle_centers), ball_position=_f32(g.ball_position),
-            last_ball_position=_f32(g.last_ball_position), ball_velocity=_int(g.ball_velocity),
+            time=_int(g.time),
+            paddle_centers=_f32(g.paddle_centers),
+            ball_position=_f32(g.ball_position),
+            last_ball_position=_f32(g.last_ball_position),
+            ball_velocity=_int(g.ball_velocity),
         )
     raise KeyError(env_id)
 
@@ -162,15 +184,31 @@ def _to_jax(env_id: str) -> Callable[[Any], Any]:
 FIELDS: Mapping[str, Mapping[str, float | None]] = {
     "FourRooms-misc": {"pos": None, "goal": None, "time": None},
     "MetaMaze-misc": {"last_action": None, "last_reward": ATOL, "pos": None, "goal": None, "time": None},
-    "PointRobot-misc": {"last_action": ATOL, "last_reward": ATOL, "pos": ATOL, "goal": ATOL,
-                        "goals_reached": None, "time": None},
-    "BernoulliBandit-misc": {"last_action": None, "last_reward": None, "exp_reward_best": ATOL,
-                             "reward_probs": ATOL, "time": None},
+    "PointRobot-misc": {
+        "last_action": ATOL,
+        "last_reward": ATOL,
+        "pos": ATOL,
+        "goal": ATOL,
+        "goals_reached": None,
+        "time": None,
+    },
+    "BernoulliBandit-misc": {
+        "last_action": None,
+        "last_reward": None,
+        "exp_reward_best": ATOL,
+        "reward_probs": ATOL,
+        "time": None,
+    },
     "GaussianBandit-misc": {"last_action": None, "last_reward": ATOL, "mu": ATOL, "time": None},
     "Reacher-misc": {"angles": ATOL, "angle_vels": ATOL, "goal_xy": ATOL, "time": None},
     "Swimmer-misc": {"urchin_xys": ATOL, "xy": ATOL, "xy_vel": ATOL, "goal_xy": ATOL, "time": None},
-    "Pong-misc": {"paddle_centers": None, "ball_position": None, "last_ball_position": None,
-                  "ball_velocity": None, "time": None},
+    "Pong-misc": {
+        "paddle_centers": None,
+        "ball_position": None,
+        "last_ball_position": None,
+        "ball_velocity": None,
+        "time": None,
+    },
 }
 
 # Params under which the compared step has no random part.
@@ -219,16 +257,16 @@ def _rollout(env, params, genv, gparams, num_envs: int, seed: int):
             _, state, reward, terminated, _ = genv.step_env(k, state, action, gparams)
             return state, reward, terminated | genv.is_truncated(state, gparams)
 
-        return first_episode(lambda k: genv.reset_env(k, gparams)[1], step, genv.action_space(gparams),
-                             reset_key, keys)
+        return first_episode(lambda k: genv.reset_env(k, gparams)[1], step, genv.action_space(gparams), reset_key, keys)
 
     def our_side(reset_key, keys):
         def step(k, state, action):
             _, state, reward, terminated, truncated, _ = env.step(k, state, action, params)
             return state, reward, terminated | truncated
 
-        _, _, rewards, _, alive = first_episode(lambda k: env.reset(k, params)[1], step,
-                                                env.action_space(params), reset_key, keys)
+        _, _, rewards, _, alive = first_episode(
+            lambda k: env.reset(k, params)[1], step, env.action_space(params), reset_key, keys
+        )
         return jnp.sum(alive), jnp.sum(jnp.where(alive, rewards, 0.0))
 
     def both(g_reset, g_keys, o_reset, o_keys):
@@ -320,8 +358,13 @@ def _compare(label, fields, ours, theirs, mask=None, skip=()) -> list[Check]:
         checks.append(error_check(f"{label} reward", pick(reward), pick(g_reward).astype(np.float32), ATOL))
     if "terminated" not in skip:
         checks.append(_flag_check(f"{label} terminated", pick(terminated), pick(g_done)))
-        checks.append(_flag_check(f"{label} done (terminated or truncated)", pick(terminated | truncated),
-                                  pick(np.asarray(g_done) | np.asarray(g_truncated))))
+        checks.append(
+            _flag_check(
+                f"{label} done (terminated or truncated)",
+                pick(terminated | truncated),
+                pick(np.asarray(g_done) | np.asarray(g_truncated)),
+            )
+        )
     checks.append(_flag_check(f"{label} truncated", pick(truncated), pick(g_truncated)))
     return checks
 
@@ -425,11 +468,15 @@ WHOLE_EPISODES = ("Reacher-misc", "Swimmer-misc", "Pong-misc")
 def _four_rooms_random(env, params, genv, gparams, to_jax, gstates, n, seed) -> list[Check]:
     """Slips: outcomes (state, next cell) from 8 injected states, each sampled `n` times."""
     picks = np.linspace(0, len(np.asarray(gstates.time)) - 1, 8).astype(int)
-    ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, _index(gstates, picks),
-                                 np.arange(8, dtype=np.int32) % 4, n, seed)
+    ours, theirs = _sample_steps(
+        env, params, genv, gparams, to_jax, _index(gstates, picks), np.arange(8, dtype=np.int32) % 4, n, seed
+    )
     cases = np.repeat(np.arange(8), n)
-    return chi_square_check("slip: (state, next cell)", _rows(cases, np.asarray(ours[1].pos).reshape(-1, 2)),
-                            _rows(cases, np.asarray(theirs[1].pos).reshape(-1, 2)))
+    return chi_square_check(
+        "slip: (state, next cell)",
+        _rows(cases, np.asarray(ours[1].pos).reshape(-1, 2)),
+        _rows(cases, np.asarray(theirs[1].pos).reshape(-1, 2)),
+    )
 
 
 def _chi_square(name: str, ours: list, theirs: list, support: set | None = None) -> list[Check]:
@@ -440,9 +487,15 @@ def _chi_square(name: str, ours: list, theirs: list, support: set | None = None)
         return checks
     outside = [x for x in ours if x not in support]
     outside_ref = [x for x in theirs if x not in support]
-    checks[0] = Check(f"{name} support", len(ours), float(len(outside)), 0.0, not outside and not outside_ref,
-                      kind="mismatches", detail=f"reference {len(outside_ref)} outside"
-                      + (f"; outside: {sorted(set(outside))[:3]}" if outside else ""))
+    checks[0] = Check(
+        f"{name} support",
+        len(ours),
+        float(len(outside)),
+        0.0,
+        not outside and not outside_ref,
+        kind="mismatches",
+        detail=f"reference {len(outside_ref)} outside" + (f"; outside: {sorted(set(outside))[:3]}" if outside else ""),
+    )
     return checks
 
 
@@ -459,8 +512,17 @@ def _four_rooms_resets(env, params, genv, gparams, n, seed) -> list[Check]:
     checks += _chi_square("resampled reset: start", _rows(ours.pos), _rows(theirs.pos), _cells(genv2))
     same = np.sum(np.all(np.asarray(ours.pos) == np.asarray(ours.goal), axis=1))
     same_ref = np.sum(np.all(np.asarray(theirs.pos) == np.asarray(theirs.goal), axis=1))
-    checks.append(Check("resampled reset: start on goal", n, float(same), 0.0, same == same_ref == 0,
-                        kind="mismatches", detail=f"reference {same_ref}"))
+    checks.append(
+        Check(
+            "resampled reset: start on goal",
+            n,
+            float(same),
+            0.0,
+            same == same_ref == 0,
+            kind="mismatches",
+            detail=f"reference {same_ref}",
+        )
+    )
     return checks
 
 
@@ -469,8 +531,12 @@ def _meta_maze_random(env, params, genv, gparams, to_jax, gstates, n, seed) -> l
     gstate = _index(gstates, np.array([0])).replace(pos=np.array([[5, 5]], np.int32), goal=np.array([[5, 6]], np.int32))
     ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, np.ones(1, np.int32), n, seed)
     support = {(*c, c == (5, 6)) for c in _cells(genv)}  # terminated exactly when landing on the goal
-    return _chi_square("teleport: (cell, terminated)", _rows(np.asarray(ours[1].pos)[0], ours[3][0]),
-                       _rows(np.asarray(theirs[1].pos)[0], theirs[3][0]), support)
+    return _chi_square(
+        "teleport: (cell, terminated)",
+        _rows(np.asarray(ours[1].pos)[0], ours[3][0]),
+        _rows(np.asarray(theirs[1].pos)[0], theirs[3][0]),
+        support,
+    )
 
 
 def _meta_maze_resets(env, params, genv, gparams, n, seed) -> list[Check]:
@@ -495,8 +561,15 @@ def _ks(name: str, ours: Any, theirs: Any, support: Callable[[np.ndarray], np.nd
     a = np.asarray(ours, np.float64).reshape(len(ours), -1)
     b = np.asarray(theirs, np.float64).reshape(len(theirs), -1)
     outside, outside_ref = int(np.sum(~support(a))), int(np.sum(~support(b)))
-    check = Check(f"{name} support", len(a), float(outside), 0.0, outside == 0 and outside_ref == 0,
-                  kind="mismatches", detail=f"reference {outside_ref} outside")
+    check = Check(
+        f"{name} support",
+        len(a),
+        float(outside),
+        0.0,
+        outside == 0 and outside_ref == 0,
+        kind="mismatches",
+        detail=f"reference {outside_ref} outside",
+    )
     return [check] + [c for c in ks_check(name, a, b) if not c.name.endswith("support")]
 
 
@@ -536,8 +609,11 @@ def _bernoulli_random(env, params, genv, gparams, to_jax, gstates, n, seed) -> l
     actions = np.asarray([0, 1, 0, 1], np.int32)
     ours, theirs = _sample_steps(env, params, genv, gparams, to_jax, gstate, actions, n, seed)
     cases = np.repeat(np.arange(4), n)
-    return chi_square_check("arm pay: (case, reward)", _rows(cases, np.asarray(ours[2]).reshape(-1)),
-                            _rows(cases, np.asarray(theirs[2], np.float32).reshape(-1)))
+    return chi_square_check(
+        "arm pay: (case, reward)",
+        _rows(cases, np.asarray(ours[2]).reshape(-1)),
+        _rows(cases, np.asarray(theirs[2], np.float32).reshape(-1)),
+    )
 
 
 def _bernoulli_resets(env, params, genv, gparams, n, seed) -> list[Check]:
@@ -560,8 +636,11 @@ def _deterministic_resets(fields):
     def check(env, params, genv, gparams, n, seed) -> list[Check]:
         ours, theirs = _sample_resets(env, params, genv, gparams, max(n // 10, 10), seed)
         return [
-            exact_check(f"reset {f}", np.asarray(getattr(ours, f)), np.asarray(getattr(theirs, f)).astype(
-                np.asarray(getattr(ours, f)).dtype))
+            exact_check(
+                f"reset {f}",
+                np.asarray(getattr(ours, f)),
+                np.asarray(getattr(theirs, f)).astype(np.asarray(getattr(ours, f)).dtype),
+            )
             for f in fields
         ]
 
@@ -650,8 +729,9 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
         if (~randomized).any():
             result.checks += _compare("step", fields, ours, theirs, mask=~randomized)
         if randomized.any():
-            result.checks += _compare("step with a random part", fields, ours, theirs, mask=randomized,
-                                      skip=random_fields)
+            result.checks += _compare(
+                "step with a random part", fields, ours, theirs, mask=randomized, skip=random_fields
+            )
 
         if env_id in WHOLE_EPISODES:
             result.checks += _trajectory_checks(env, params, to_jax, fields, states, all_actions, rewards, dones, alive)

@@ -128,9 +128,17 @@ def _sample_both(
         allowed |= {(repr(state), action) + o for o in support(ref, state, action)}
     outside = [x for x in jax_samples if x not in allowed]
     support_check = Check(
-        f"{label} support", len(jax_samples), float(len(outside)), 0.0, not outside, kind="mismatches",
-        detail=(f"outside: {sorted(set(outside), key=str)[:3]}" if outside
-                else f"{len(allowed)} outcomes the reference can produce"),
+        f"{label} support",
+        len(jax_samples),
+        float(len(outside)),
+        0.0,
+        not outside,
+        kind="mismatches",
+        detail=(
+            f"outside: {sorted(set(outside), key=str)[:3]}"
+            if outside
+            else f"{len(allowed)} outcomes the reference can produce"
+        ),
     )
     return [support_check, _stratified_chi_square(f"{label} frequencies", jax_samples, ref_samples)]
 
@@ -164,8 +172,15 @@ def _stratified_chi_square(name: str, jax_samples: Sequence[tuple], ref_samples:
             statistic += float(stats.chi2_contingency(np.array(bins).T, correction=False)[0])
             dof += len(bins) - 1
     p = float(stats.chi2.sf(statistic, dof)) if dof else 1.0
-    return Check(name, len(jax_samples), p, P_THRESHOLD, p >= P_THRESHOLD, kind="p-value",
-                 detail=f"chi-square stratified by case: {statistic:.1f} on {dof} degrees of freedom")
+    return Check(
+        name,
+        len(jax_samples),
+        p,
+        P_THRESHOLD,
+        p >= P_THRESHOLD,
+        kind="p-value",
+        detail=f"chi-square stratified by case: {statistic:.1f} on {dof} degrees of freedom",
+    )
 
 
 def _table_support(outcome: Callable[[tuple], tuple]) -> Callable[[Any, Any, int], set]:
@@ -229,8 +244,9 @@ def _enumerated_support(inject: Callable[[Any, Any], None], outcome: Callable[[A
     return support
 
 
-def _capped_episode_statistics(env: Any, params: Any, make_reference: Callable[[], Any], n: int, seed: int,
-                               max_steps: int) -> list[Check]:
+def _capped_episode_statistics(
+    env: Any, params: Any, make_reference: Callable[[], Any], n: int, seed: int, max_steps: int
+) -> list[Check]:
     """Random-policy length and return over each episode's first `max_steps` steps, for envs
     gymnasium registers without a time limit (both sides stop at the same cap)."""
     ref_len, ref_ret = reference_episode_statistics(make_reference, n, seed, max_steps=max_steps)
@@ -296,13 +312,20 @@ def _cell_exact(label: str, env: Any, params: Any, ref: Any, state_cls: Any, num
     ]
 
 
-def _cell_distribution(label: str, env: Any, params: Any, ref: Any, state_cls: Any, cells: Sequence[int],
-                       n_per: int, seed: int) -> list[Check]:
+def _cell_distribution(
+    label: str, env: Any, params: Any, ref: Any, state_cls: Any, cells: Sequence[int], n_per: int, seed: int
+) -> list[Check]:
     def inject(r, s):
         r.s = s
 
     return _sample_both(
-        label, env, params, ref, [(s, a) for s in cells for a in range(4)], n_per, seed,
+        label,
+        env,
+        params,
+        ref,
+        [(s, a) for s in cells for a in range(4)],
+        n_per,
+        seed,
         inject=inject,
         to_jax=lambda cells: _cells(state_cls, cells),
         ref_outcome=lambda r, out: (int(out[0]), float(out[1]), bool(out[2])),
@@ -327,35 +350,42 @@ def _frozen_lake(env_id: str, scale: float, seed: int) -> list[Check]:
     ref = _unwrapped_reference(env_id, seed, is_slippery=False)
     checks += _cell_exact("non-slippery", dry_env, dry_params, ref, State, num_cells, seed)
     ref_dry = _cell_reference(env_id, State, timed=True, is_slippery=False)
-    checks += check_transitions(dry_env, dry_params, ref_dry, max(200, int(2000 * scale)), 0.0, seed,
-                                label="non-slippery step")
+    checks += check_transitions(
+        dry_env, dry_params, ref_dry, max(200, int(2000 * scale)), 0.0, seed, label="non-slippery step"
+    )
     # slippery moves by distribution
     ref = _unwrapped_reference(env_id, seed + 1)
     checks += _cell_distribution("slippery step", env, params, ref, State, live, n_per, seed + 1)
-    checks += check_reset_distribution(env, params, _cell_reference(env_id, State, timed=True),
-                                       max(100, int(1000 * scale)), seed, discrete=True)
+    checks += check_reset_distribution(
+        env, params, _cell_reference(env_id, State, timed=True), max(100, int(1000 * scale)), seed, discrete=True
+    )
     if env_id == "FrozenLake-v1":
         # a custom map, success rate and reward schedule, as gymnasium's kwargs
-        custom = dict(desc=frozen_lake.generate_random_map(5, p=0.75, seed=seed), success_rate=0.6,
-                      reward_schedule=(2.0, -1.0, -0.25))
+        custom = dict(
+            desc=frozen_lake.generate_random_map(5, p=0.75, seed=seed),
+            success_rate=0.6,
+            reward_schedule=(2.0, -1.0, -0.25),
+        )
         c_env, c_params = _raw(env_id, is_slippery=False, **custom)
         ref = _unwrapped_reference(env_id, seed, is_slippery=False, **custom)
         checks += _cell_exact("custom map", c_env, c_params, ref, State, 25, seed)
         c_env, c_params = _raw(env_id, **custom)
         c_live = [s for s in range(25) if custom["desc"][s // 5][s % 5] in "SF"]
         ref = _unwrapped_reference(env_id, seed + 2, **custom)
-        checks += _cell_distribution("custom map slippery step", c_env, c_params, ref, State, c_live, n_per,
-                                     seed + 2)
+        checks += _cell_distribution("custom map slippery step", c_env, c_params, ref, State, c_live, n_per, seed + 2)
         # a map with two start cells: the start is drawn between them
         two_starts = ("SFFS", "FHFH", "FFFH", "HFFG")
         s_env, s_params = _raw(env_id, desc=two_starts)
         checks += check_reset_distribution(
-            s_env, s_params, _cell_reference(env_id, State, timed=True, desc=list(two_starts)),
-            max(200, int(1000 * scale)), seed, discrete=True,
+            s_env,
+            s_params,
+            _cell_reference(env_id, State, timed=True, desc=list(two_starts)),
+            max(200, int(1000 * scale)),
+            seed,
+            discrete=True,
         )
         checks[-2].name, checks[-1].name = "two-start reset support", "two-start reset frequencies"
-    checks += check_episode_statistics(env, params, lambda: gym_utils.make(env_id), max(100, int(1000 * scale)),
-                                       seed)
+    checks += check_episode_statistics(env, params, lambda: gym_utils.make(env_id), max(100, int(1000 * scale)), seed)
     return checks
 
 
@@ -367,17 +397,27 @@ def _cliff_walking(env_id: str, scale: float, seed: int) -> list[Check]:
     env, params = _raw(env_id)
     if params.is_slippery:
         ref = _unwrapped_reference(env_id, seed)
-        checks += _cell_distribution("slippery step", env, params, ref, State, range(48),
-                                     max(40, int(120 * scale)), seed)
+        checks += _cell_distribution(
+            "slippery step", env, params, ref, State, range(48), max(40, int(120 * scale)), seed
+        )
     else:
         ref = _unwrapped_reference(env_id, seed)
         checks += _cell_exact("step", env, params, ref, State, 48, seed)
-        checks += check_transitions(env, params, _cell_reference(env_id, State, timed=False),
-                                    max(200, int(2000 * scale)), 0.0, seed, label="random-policy step")
-    checks += check_reset_distribution(env, params, _cell_reference(env_id, State, timed=False),
-                                       max(50, int(200 * scale)), seed, discrete=True)
-    checks += _capped_episode_statistics(env, params, lambda: gym_utils.make(env_id),
-                                         max(30, int(400 * scale)), seed, max_steps=1000)
+        checks += check_transitions(
+            env,
+            params,
+            _cell_reference(env_id, State, timed=False),
+            max(200, int(2000 * scale)),
+            0.0,
+            seed,
+            label="random-policy step",
+        )
+    checks += check_reset_distribution(
+        env, params, _cell_reference(env_id, State, timed=False), max(50, int(200 * scale)), seed, discrete=True
+    )
+    checks += _capped_episode_statistics(
+        env, params, lambda: gym_utils.make(env_id), max(30, int(400 * scale)), seed, max_steps=1000
+    )
     return checks
 
 
@@ -392,8 +432,12 @@ def _taxi_to_jax(s: Any, fickle_step: Any = False, time: Any = 0) -> Any:
     s = jnp.asarray(s, jnp.int32)
     row, col, pass_loc, dest = taxi.decode(s)
     return taxi.TaxiState(
-        time=jnp.broadcast_to(jnp.asarray(time, jnp.int32), s.shape), taxi_row=row, taxi_col=col,
-        pass_loc=pass_loc, dest_idx=dest, fickle_step=jnp.broadcast_to(jnp.asarray(fickle_step, bool), s.shape),
+        time=jnp.broadcast_to(jnp.asarray(time, jnp.int32), s.shape),
+        taxi_row=row,
+        taxi_col=col,
+        pass_loc=pass_loc,
+        dest_idx=dest,
+        fickle_step=jnp.broadcast_to(jnp.asarray(fickle_step, bool), s.shape),
     )
 
 
@@ -406,8 +450,11 @@ def _taxi_reference(**kwargs: Any) -> Reference:
 
     def get_state(env: Any) -> dict[str, Any]:
         u = env.unwrapped
-        return {"s": np.int32(u.s), "fickle_step": np.bool_(u.fickle_step),
-                "time": np.int32(gym_utils.elapsed_steps(env))}
+        return {
+            "s": np.int32(u.s),
+            "fickle_step": np.bool_(u.fickle_step),
+            "time": np.int32(gym_utils.elapsed_steps(env)),
+        }
 
     def to_jax(state: dict[str, Any], params: Any) -> Any:
         return _taxi_to_jax(state["s"], state["fickle_step"], state["time"])
@@ -437,8 +484,9 @@ def _taxi(env_id: str, scale: float, seed: int) -> list[Check]:
         ref.s = s
         o, r, te, _, info = ref.step(a)
         ref_rows.append((o, r, te, info["prob"], info["action_mask"]))
-    obs, _, reward, terminated, _, info = _jax_step(env, params, _taxi_to_jax(np.array([s for s, _ in cases])),
-                                                    [a for _, a in cases], seed)
+    obs, _, reward, terminated, _, info = _jax_step(
+        env, params, _taxi_to_jax(np.array([s for s, _ in cases])), [a for _, a in cases], seed
+    )
     checks += [
         error_check("step next state", obs, [x[0] for x in ref_rows], 0.0),
         error_check("step reward", reward, [x[1] for x in ref_rows], 0.0),
@@ -446,8 +494,9 @@ def _taxi(env_id: str, scale: float, seed: int) -> list[Check]:
         error_check("step prob", info["prob"], [x[3] for x in ref_rows], 0.0),
         exact_check("step action_mask", info["action_mask"].astype(np.int8), np.stack([x[4] for x in ref_rows])),
     ]
-    checks += check_transitions(env, params, _taxi_reference(), max(200, int(2000 * scale)), 0.0, seed,
-                                label="random-policy step")
+    checks += check_transitions(
+        env, params, _taxi_reference(), max(200, int(2000 * scale)), 0.0, seed, label="random-policy step"
+    )
 
     rng = np.random.default_rng(seed)
 
@@ -459,13 +508,20 @@ def _taxi(env_id: str, scale: float, seed: int) -> list[Check]:
     ref = _unwrapped_reference(env_id, seed + 1, is_rainy=True)
     states = rng.choice(500, size=max(25, int(250 * scale)), replace=False)
     checks += _sample_both(
-        "rainy step", rain_env, rain_params, ref, [((int(s), False), a) for s in states for a in range(4)],
-        max(40, int(60 * scale)), seed + 1, inject=inject,
+        "rainy step",
+        rain_env,
+        rain_params,
+        ref,
+        [((int(s), False), a) for s in states for a in range(4)],
+        max(40, int(60 * scale)),
+        seed + 1,
+        inject=inject,
         to_jax=_taxi_batch,
         ref_outcome=lambda r, out: (int(out[0]), float(out[1]), round(float(out[4]["prob"]), 6)),
         jax_outcome=lambda out, i: (int(out[0][i]), float(out[2][i]), round(float(out[5]["prob"][i]), 6)),
         support=_table_support(lambda entry: (int(entry[1]), float(entry[2]), round(float(entry[0]), 6))),
     )
+
     # the fickle passenger: aboard, not yet changed their mind, the taxi moves (or not)
     def fickle_outcome(r, out):
         return int(out[0]), float(out[1]), bool(r.fickle_step)
@@ -475,24 +531,30 @@ def _taxi(env_id: str, scale: float, seed: int) -> list[Check]:
     aboard = [((row * 5 + col) * 5 + 4) * 4 + dest for row in range(5) for col in range(5) for dest in range(4)]
     picked = rng.choice(aboard, size=max(20, int(100 * scale)), replace=False)
     checks += _sample_both(
-        "fickle step", fickle_env, fickle_params, ref, [((int(s), True), a) for s in picked for a in range(6)],
-        max(20, int(40 * scale)), seed + 2, inject=inject,
+        "fickle step",
+        fickle_env,
+        fickle_params,
+        ref,
+        [((int(s), True), a) for s in picked for a in range(6)],
+        max(20, int(40 * scale)),
+        seed + 2,
+        inject=inject,
         to_jax=_taxi_batch,
         ref_outcome=fickle_outcome,
         jax_outcome=lambda out, i: (int(out[0][i]), float(out[2][i]), bool(out[1].fickle_step[i])),
         support=_enumerated_support(inject, fickle_outcome),
     )
     # resets: the 300 starts, and whether the passenger is fickle
-    checks += check_reset_distribution(env, params, _taxi_reference(), max(1500, int(6000 * scale)), seed,
-                                       discrete=True)
+    checks += check_reset_distribution(
+        env, params, _taxi_reference(), max(1500, int(6000 * scale)), seed, discrete=True
+    )
     n = max(500, int(2000 * scale))
     ref_fickle = _taxi_reference(fickle_passenger=True)
     from jaxenvs.parity.harness import sample_jax_resets, sample_reference_resets
 
     ref_resets = sample_reference_resets(ref_fickle, n, seed)
     jax_resets = sample_jax_resets(fickle_env, fickle_params, ref_fickle, ["fickle_step"], n, seed)
-    checks += chi_square_check("fickle reset", jax_resets["fickle_step"].tolist(),
-                               ref_resets["fickle_step"].tolist())
+    checks += chi_square_check("fickle reset", jax_resets["fickle_step"].tolist(), ref_resets["fickle_step"].tolist())
 
     n_ep = max(50, int(300 * scale))
     checks += check_episode_statistics(env, params, lambda: gym_utils.make(env_id), n_ep, seed)
@@ -539,8 +601,11 @@ def _dealer_value(dealer: Sequence[int]) -> int:
     return total + 10 if 1 in dealer and total + 10 <= 21 else total
 
 
-RULES = {"sab": dict(sab=True, natural=False), "plain": dict(sab=False, natural=False),
-         "natural": dict(sab=False, natural=True)}
+RULES = {
+    "sab": dict(sab=True, natural=False),
+    "plain": dict(sab=False, natural=False),
+    "natural": dict(sab=False, natural=True),
+}
 
 
 def _blackjack(env_id: str, scale: float, seed: int) -> list[Check]:
@@ -558,13 +623,14 @@ def _blackjack(env_id: str, scale: float, seed: int) -> list[Check]:
             _inject_hands(ref, hands)
             o, r, te, _, _ = ref.step(action)
             ref_rows.append((o, r, te))
-        obs, _, reward, terminated, _, _ = _jax_step(env, params.replace(**kwargs),
-                                                     _blackjack_to_jax([h for h, _ in cases]),
-                                                     [a for _, a in cases], seed)
+        obs, _, reward, terminated, _, _ = _jax_step(
+            env, params.replace(**kwargs), _blackjack_to_jax([h for h, _ in cases]), [a for _, a in cases], seed
+        )
         checks += [
             error_check(f"stick ({rule} rules) reward", reward, [x[1] for x in ref_rows], 0.0),
-            error_check(f"stick ({rule} rules) observation", np.stack(obs, axis=1),
-                        np.asarray([x[0] for x in ref_rows]), 0.0),
+            error_check(
+                f"stick ({rule} rules) observation", np.stack(obs, axis=1), np.asarray([x[0] for x in ref_rows]), 0.0
+            ),
             exact_check(f"stick ({rule} rules) terminated", terminated, np.asarray([x[2] for x in ref_rows])),
         ]
 
@@ -575,12 +641,25 @@ def _blackjack(env_id: str, scale: float, seed: int) -> list[Check]:
     def stick_outcome(r, out):
         return float(out[1]), _dealer_value(r.dealer), len(r.dealer)
 
-    hit_hands = [((2, 3), (10, 5)), ((1, 5), (1, 9)), ((10, 6), (7, 10)), ((1, 1), (2, 2)), ((9, 2), (6, 6)),
-                 ((10, 1, 9), (4, 3))]
+    hit_hands = [
+        ((2, 3), (10, 5)),
+        ((1, 5), (1, 9)),
+        ((10, 6), (7, 10)),
+        ((1, 1), (2, 2)),
+        ((9, 2), (6, 6)),
+        ((10, 1, 9), (4, 3)),
+    ]
     ref = _unwrapped_reference(env_id, seed + 1)
     checks += _sample_both(
-        "hit", env, params, ref, [(h, 1) for h in hit_hands], max(100, int(500 * scale)), seed + 1,
-        inject=_inject_hands, to_jax=_blackjack_to_jax,
+        "hit",
+        env,
+        params,
+        ref,
+        [(h, 1) for h in hit_hands],
+        max(100, int(500 * scale)),
+        seed + 1,
+        inject=_inject_hands,
+        to_jax=_blackjack_to_jax,
         ref_outcome=hit_outcome,
         jax_outcome=lambda out, i: tuple(int(x[i]) for x in out[0]) + (float(out[2][i]), bool(out[3][i])),
         support=_enumerated_support(_inject_hands, hit_outcome),
@@ -588,8 +667,15 @@ def _blackjack(env_id: str, scale: float, seed: int) -> list[Check]:
     stick_hands = [((10, 8), (10, 6)), ((10, 10), (2, 2)), ((1, 10), (1, 5)), ((9, 9), (1, 1)), ((7, 8), (10, 3))]
     ref = _unwrapped_reference(env_id, seed + 2)
     checks += _sample_both(
-        "stick with dealer draws", env, params, ref, [(h, 0) for h in stick_hands], max(100, int(600 * scale)),
-        seed + 2, inject=_inject_hands, to_jax=_blackjack_to_jax,
+        "stick with dealer draws",
+        env,
+        params,
+        ref,
+        [(h, 0) for h in stick_hands],
+        max(100, int(600 * scale)),
+        seed + 2,
+        inject=_inject_hands,
+        to_jax=_blackjack_to_jax,
         ref_outcome=stick_outcome,
         jax_outcome=lambda out, i: (
             float(out[2][i]),
@@ -614,8 +700,11 @@ def _blackjack(env_id: str, scale: float, seed: int) -> list[Check]:
     jax_dealer = list(zip(states.dealer_card.tolist(), states.dealer_sum.tolist(), states.dealer_has_ace.tolist()))
     checks += chi_square_check("reset player hand", jax_player, ref_player)
     checks += chi_square_check("reset dealer hand", jax_dealer, ref_dealer)
-    checks.append(exact_check("reset hand sizes", np.stack([states.player_num_cards, states.dealer_num_cards]),
-                              np.full((2, n), 2)))
+    checks.append(
+        exact_check(
+            "reset hand sizes", np.stack([states.player_num_cards, states.dealer_num_cards]), np.full((2, n), 2)
+        )
+    )
 
     # random-policy episodes (at most 11 steps; gymnasium has no time limit)
     n_ep = max(500, int(4000 * scale))
@@ -623,8 +712,9 @@ def _blackjack(env_id: str, scale: float, seed: int) -> list[Check]:
     if scale < VARIANT_STATISTICS_SCALE:
         return checks
     nat_env, nat_params = _raw(env_id, **RULES["natural"])
-    stats = _capped_episode_statistics(nat_env, nat_params, lambda: gym_utils.make(env_id, **RULES["natural"]),
-                                       n_ep, seed + 1, max_steps=32)
+    stats = _capped_episode_statistics(
+        nat_env, nat_params, lambda: gym_utils.make(env_id, **RULES["natural"]), n_ep, seed + 1, max_steps=32
+    )
     for c in stats:
         c.name = "natural rules " + c.name
     return checks + stats

@@ -12,8 +12,9 @@ class ClipAction(Wrapper):
     def __init__(self, env):
         super().__init__(env)
         if not isinstance(env.action_space(env.default_params), spaces.Box):
-            raise TypeError(f"ClipAction needs a Box action space; {env.name} has "
-                            f"{env.action_space(env.default_params)!r}")
+            raise TypeError(
+                f"ClipAction needs a Box action space; {env.name} has {env.action_space(env.default_params)!r}"
+            )
 
     def step(self, key, state, action, params=None):
         params = self._params(params)

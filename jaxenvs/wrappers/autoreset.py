@@ -245,9 +245,7 @@ class AutoReset(Wrapper):
     def step(self, key, state, action, params=None):
         params = self._params(params)
         key_step, key_reset = jax.random.split(key)
-        obs, next_state, reward, terminated, truncated, info = self._env.step(
-            key_step, state, action, params
-        )
+        obs, next_state, reward, terminated, truncated, info = self._env.step(key_step, state, action, params)
         done = jnp.logical_or(terminated, truncated)
         obs_out, state_out = _reset_if_done_fn(self._env)(done, key_reset, obs, next_state, params)
         info = dict(info)

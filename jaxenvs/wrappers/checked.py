@@ -12,7 +12,8 @@ action (usually clips it). For debugging runs wrap it in `Checked`:
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp

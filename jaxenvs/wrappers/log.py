@@ -52,12 +52,8 @@ class LogWrapper(Wrapper):
             env_state=env_state,
             episode_returns=jnp.where(done, 0.0, new_return).astype(jnp.float32),
             episode_lengths=jnp.where(done, 0, new_length).astype(jnp.int32),
-            returned_episode_returns=jnp.where(
-                done, new_return, state.returned_episode_returns
-            ).astype(jnp.float32),
-            returned_episode_lengths=jnp.where(
-                done, new_length, state.returned_episode_lengths
-            ).astype(jnp.int32),
+            returned_episode_returns=jnp.where(done, new_return, state.returned_episode_returns).astype(jnp.float32),
+            returned_episode_lengths=jnp.where(done, new_length, state.returned_episode_lengths).astype(jnp.int32),
             timestep=state.timestep + 1,
         )
         info = dict(info)

@@ -62,9 +62,7 @@ class FlattenObservation(Wrapper):
         return flatten(obs), state
 
     def step(self, key, state, action, params=None):
-        obs, state, reward, terminated, truncated, info = self._env.step(
-            key, state, action, self._params(params)
-        )
+        obs, state, reward, terminated, truncated, info = self._env.step(key, state, action, self._params(params))
         if "final_observation" in info:
             info = dict(info, final_observation=flatten(info["final_observation"]))
         return flatten(obs), state, reward, terminated, truncated, info

@@ -97,9 +97,9 @@ class VecEnv:
         # the first reset pass's keys are `split(key, capacity + 1)[:capacity]`, drawn only
         # in a step where an env finished; later passes derive theirs from its last key.
         step_keys = jax.random.split(jax.random.fold_in(key, _STEP_KEY_DATA), n)
-        obs, next_state, reward, terminated, truncated, info = jax.vmap(
-            self.env.step, in_axes=(0, 0, 0, None)
-        )(step_keys, state, actions, params)
+        obs, next_state, reward, terminated, truncated, info = jax.vmap(self.env.step, in_axes=(0, 0, 0, None))(
+            step_keys, state, actions, params
+        )
         done = jnp.logical_or(terminated, truncated)
         info = dict(info)
         info["final_observation"] = obs

@@ -17,6 +17,7 @@ def logged_rollout(env, params, num_envs=4, num_steps=64, seed=0, policy=None):
     logged = LogWrapper(env)
     space = env.action_space(params)
     if policy is None:
+
         def policy(key, obs, state):
             return space.sample(key)
 

@@ -46,9 +46,11 @@ def test_pgx_list_matches_installed():
 
 @pytest.mark.parametrize(
     "env_id, modules, extra",
-    [("brax/fast", ["brax", "brax.envs"], "brax"),
-     ("jumanji/Snake-v1", ["jumanji", "jumanji.specs", "jumanji.types"], "jumanji"),
-     ("pgx/tic_tac_toe", ["pgx"], "pgx")],
+    [
+        ("brax/fast", ["brax", "brax.envs"], "brax"),
+        ("jumanji/Snake-v1", ["jumanji", "jumanji.specs", "jumanji.types"], "jumanji"),
+        ("pgx/tic_tac_toe", ["pgx"], "pgx"),
+    ],
 )
 def test_missing_library_names_the_extra(monkeypatch, env_id, modules, extra):
     # the adapter modules import their library in the constructor, so this holds whether or

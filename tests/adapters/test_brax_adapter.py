@@ -75,9 +75,11 @@ def test_action_rescaling_list_matches_brax_source():
 
 @pytest.mark.parametrize(
     "name, low, high",
-    [("inverted_pendulum", -1.0, 1.0),  # ctrl_range is [-3, 3]; the env rescales [-1, 1] itself
-     ("hopper", -1.0, 1.0),  # passes actions through: its ctrl_range
-     ("fast", -1.0, 1.0)],  # no actuators
+    [
+        ("inverted_pendulum", -1.0, 1.0),  # ctrl_range is [-3, 3]; the env rescales [-1, 1] itself
+        ("hopper", -1.0, 1.0),  # passes actions through: its ctrl_range
+        ("fast", -1.0, 1.0),
+    ],  # no actuators
 )
 def test_action_space(name, low, high):
     env, params = jaxenvs.make(f"brax/{name}", autoreset=False)

@@ -60,7 +60,7 @@ def test_win_terminates_and_actor_mode_rewards_the_mover():
     env, params = jaxenvs.make("pgx/tic_tac_toe", autoreset=False)
     # the first mover takes the top row (0, 1, 2) while the other plays 3, 4
     _, outs = _play(env, params, [0, 3, 1, 4, 2])
-    for _, _, reward, terminated, truncated, _ in outs[:-1]:
+    for _, _, reward, terminated, _, _ in outs[:-1]:
         assert float(reward) == 0.0 and not bool(terminated)
     _, state, reward, terminated, truncated, info = outs[-1]
     assert bool(terminated) and not bool(truncated)

@@ -22,8 +22,9 @@ def _load(name):
 def test_ppo_learns_cartpole_a_little(capsys):
     pytest.importorskip("optax")
     ppo = _load("ppo")
-    metrics = ppo.main(["--env", "CartPole-v1", "--total-timesteps", "40960", "--num-envs", "8",
-                        "--num-steps", "128", "--quiet"])
+    metrics = ppo.main(
+        ["--env", "CartPole-v1", "--total-timesteps", "40960", "--num-envs", "8", "--num-steps", "128", "--quiet"]
+    )
     loss = np.asarray(metrics["loss"])
     returns = np.asarray(metrics["mean_return"])[0]
     assert np.isfinite(loss).all()
@@ -34,8 +35,9 @@ def test_ppo_learns_cartpole_a_little(capsys):
 
 def test_q_learning_solves_gridworld():
     q_learning = _load("q_learning")
-    q, returns, success, steps_per_s = q_learning.main(["--env", "GridWorld-misc", "--num-agents", "64",
-                                                        "--num-steps", "15000"])
+    q, returns, success, steps_per_s = q_learning.main(
+        ["--env", "GridWorld-misc", "--num-agents", "64", "--num-steps", "15000"]
+    )
     assert np.isfinite(np.asarray(q)).all()
     # random walks on the 5x5 grid rarely reach the corner in 100 steps with return -8;
     # the learned greedy policy takes the shortest path

@@ -44,7 +44,9 @@ def test_import_jaxenvs_does_not_import_gymnasium_but_registers_when_it_is_impor
         "assert obs.shape == (4,)\n"
         "print(len(ids))\n"
     )
-    out = subprocess.run([sys.executable, "-W", "error::UserWarning", "-c", code], capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-W", "error::UserWarning", "-c", code], capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stderr
     assert int(out.stdout.split()[-1]) >= 2
 
@@ -56,7 +58,9 @@ def test_importing_the_export_module_first_registers_too():
         "import gymnasium\n"
         "assert 'jaxenvs/CartPole-v1' in gymnasium.registry\n"
     )
-    out = subprocess.run([sys.executable, "-W", "error::UserWarning", "-c", code], capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-W", "error::UserWarning", "-c", code], capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stderr
 
 
@@ -141,7 +145,6 @@ def test_wraps_an_env_instance_but_not_an_autoresetting_one():
     assert [env.step(0)[3] for _ in range(3)] == [False, False, True]
     with pytest.raises(ValueError, match="AutoReset"):
         JaxEnv(jaxenvs.make("CartPole-v1")[0])
-
 
 
 class _CounterEnv(Environment):

@@ -58,8 +58,9 @@ def test_user_reference_example():
 
     def get_state(env):
         x, x_dot, theta, theta_dot = env.unwrapped.state
-        return dict(x=x, x_dot=x_dot, theta=theta, theta_dot=theta_dot,
-                    time=env._elapsed_steps)  # TimeLimit is the outermost wrapper here
+        return dict(
+            x=x, x_dot=x_dot, theta=theta, theta_dot=theta_dot, time=env._elapsed_steps
+        )  # TimeLimit is the outermost wrapper here
 
     def to_jax(s, params):
         return CartPoleState(**{k: jax.numpy.asarray(v) for k, v in s.items()})

@@ -4,6 +4,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from flax import struct
 from jax.experimental import checkify
 
 import jaxenvs
@@ -11,7 +12,6 @@ from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
 from jaxenvs.testing import check_env
 from jaxenvs.wrappers import Checked, ClipAction, FlattenObservation, LegacyStep, checked_jit
-from flax import struct
 
 
 def test_legacy_step_five_tuple():
@@ -65,7 +65,6 @@ def test_flatten_observation():
     obs, state = env.reset(jax.random.key(0))
     obs, *_ = env.step(jax.random.key(0), state, jnp.ones(2) * 0.5)
     np.testing.assert_allclose(obs, [0.5, 0.5, 1.0])
-
 
 
 class _UnsortedDictObsEnv(_DictObsEnv):
@@ -127,7 +126,9 @@ def test_checked_invalid_action_under_jit():
 
     run = checked_jit(rollout)
     assert run(state, jnp.array([0, 1, 0])).shape == (3,)
-    with pytest.raises(checkify.JaxRuntimeError, match=r"CartPole: invalid action 5; valid actions are integers in \[0, 1\]"):
+    with pytest.raises(
+        checkify.JaxRuntimeError, match=r"CartPole: invalid action 5; valid actions are integers in \[0, 1\]"
+    ):
         run(state, jnp.array([0, 5, 0]))
     with pytest.raises(checkify.JaxRuntimeError, match="invalid action 7"):
         env.step(jax.random.key(0), state, jnp.int32(7), params)

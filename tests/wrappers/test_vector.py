@@ -203,8 +203,12 @@ def test_gradients_through_autoreset_batched_and_alone():
 def test_reset_uses_key_reads_the_reset():
     from jaxenvs.wrappers.autoreset import reset_uses_key
 
-    for env_id, uses in [("CartPole-v1", True), ("Catch-bsuite", True), ("DeepSea-bsuite", False),
-                         ("Asterix-MinAtar", False)]:
+    for env_id, uses in [
+        ("CartPole-v1", True),
+        ("Catch-bsuite", True),
+        ("DeepSea-bsuite", False),
+        ("Asterix-MinAtar", False),
+    ]:
         env, params = jaxenvs.make(env_id, autoreset=False)
         assert reset_uses_key(env, jax.random.key(0), params) is uses, env_id
 

@@ -25,8 +25,9 @@ def board(cells: jax.Array, cell_size: int = 24) -> jax.Array:
     return r.paint(img, lines & (cells.repeat(cell_size, 0).repeat(cell_size, 1) == 0), (210, 210, 210))
 
 
-def bars(values: jax.Array, low: float, high: float, colors: jax.Array | None = None,
-         bar_width: int = 24, height: int = 120) -> jax.Array:
+def bars(
+    values: jax.Array, low: float, high: float, colors: jax.Array | None = None, bar_width: int = 24, height: int = 120
+) -> jax.Array:
     """One vertical bar per value, its height the value's place in `[low, high]`."""
     n = values.shape[0]
     img = r.canvas(height, n * bar_width, BACKGROUND)

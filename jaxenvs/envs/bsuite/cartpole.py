@@ -81,8 +81,12 @@ def reset_state(key: jax.Array, params, theta_offset: float = 0.0) -> CartPoleSt
     )
     zero = jnp.zeros((), float_dtype())
     return CartPoleState(
-        time=jnp.zeros((), jnp.int32), x=x, x_dot=x_dot, theta=theta + theta_offset,
-        theta_dot=theta_dot, time_elapsed=zero,
+        time=jnp.zeros((), jnp.int32),
+        x=x,
+        x_dot=x_dot,
+        theta=theta + theta_offset,
+        theta_dot=theta_dot,
+        time_elapsed=zero,
     )
 
 
@@ -103,10 +107,21 @@ def is_rewarded(state: CartPoleState, params: CartPoleParams) -> jax.Array:
 
 
 class CartPole(Environment[CartPoleState, CartPoleParams]):
-    def __init__(self, height_threshold: float = 0.8, x_threshold: float = 3.0, timescale: float = 0.01,
-                 max_time: float = 10.0, init_range: float = 0.05):
-        self._defaults = dict(height_threshold=height_threshold, x_threshold=x_threshold, timescale=timescale,
-                              max_time=max_time, init_range=init_range)
+    def __init__(
+        self,
+        height_threshold: float = 0.8,
+        x_threshold: float = 3.0,
+        timescale: float = 0.01,
+        max_time: float = 10.0,
+        init_range: float = 0.05,
+    ):
+        self._defaults = dict(
+            height_threshold=height_threshold,
+            x_threshold=x_threshold,
+            timescale=timescale,
+            max_time=max_time,
+            init_range=init_range,
+        )
 
     @property
     def default_params(self) -> CartPoleParams:

@@ -54,13 +54,26 @@ def is_upright(state: CartPoleState, params: CartPoleSwingupParams):
 
 
 class CartPoleSwingup(Environment[CartPoleState, CartPoleSwingupParams]):
-    def __init__(self, height_threshold: float = 0.5, theta_dot_threshold: float = 1.0,
-                 x_reward_threshold: float = 1.0, move_cost: float = 0.1, x_threshold: float = 3.0,
-                 timescale: float = 0.01, max_time: float = 10.0, init_range: float = 0.05):
+    def __init__(
+        self,
+        height_threshold: float = 0.5,
+        theta_dot_threshold: float = 1.0,
+        x_reward_threshold: float = 1.0,
+        move_cost: float = 0.1,
+        x_threshold: float = 3.0,
+        timescale: float = 0.01,
+        max_time: float = 10.0,
+        init_range: float = 0.05,
+    ):
         self._defaults = dict(
-            height_threshold=height_threshold, theta_dot_threshold=theta_dot_threshold,
-            x_reward_threshold=x_reward_threshold, move_cost=move_cost, x_threshold=x_threshold,
-            timescale=timescale, max_time=max_time, init_range=init_range,
+            height_threshold=height_threshold,
+            theta_dot_threshold=theta_dot_threshold,
+            x_reward_threshold=x_reward_threshold,
+            move_cost=move_cost,
+            x_threshold=x_threshold,
+            timescale=timescale,
+            max_time=max_time,
+            init_range=init_range,
         )
 
     @property

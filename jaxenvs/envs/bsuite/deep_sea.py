@@ -119,7 +119,8 @@ class DeepSea(Environment[DeepSeaState, DeepSeaParams]):
             moved = right & ((u[0] + 1.0) / 2.0 > 1.0 / size)
         reward = reward - jnp.where(right, params.unscaled_move_cost / size, 0.0)
         column = jnp.where(
-            right, jnp.where(moved, jnp.minimum(state.column + 1, size - 1), state.column),
+            right,
+            jnp.where(moved, jnp.minimum(state.column + 1, size - 1), state.column),
             jnp.maximum(state.column - 1, 0),
         )
         state = state.replace(

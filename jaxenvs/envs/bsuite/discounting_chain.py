@@ -48,9 +48,11 @@ def chain_rewards(mapping_seed: int | None) -> np.ndarray:
 
 
 def observation(state: DiscountingChainState, params: DiscountingChainParams) -> jax.Array:
-    return jnp.stack([state.context.astype(jnp.float32), state.time / params.episode_len]).astype(
-        jnp.float32
-    ).reshape(1, 2)
+    return (
+        jnp.stack([state.context.astype(jnp.float32), state.time / params.episode_len])
+        .astype(jnp.float32)
+        .reshape(1, 2)
+    )
 
 
 class DiscountingChain(Environment[DiscountingChainState, DiscountingChainParams]):
@@ -75,9 +77,7 @@ class DiscountingChain(Environment[DiscountingChainState, DiscountingChainParams
         return observation(state, params), state, reward, terminated, {}
 
     def observation_space(self, params=None):
-        return spaces.Box(
-            low=[[-1.0, 0.0]], high=[[NUM_ACTIONS - 1.0, 1.0]], shape=(1, 2), dtype=jnp.float32
-        )
+        return spaces.Box(low=[[-1.0, 0.0]], high=[[NUM_ACTIONS - 1.0, 1.0]], shape=(1, 2), dtype=jnp.float32)
 
     def action_space(self, params=None):
         return spaces.Discrete(NUM_ACTIONS)

@@ -81,8 +81,10 @@ class MNISTBandit(Environment[MNISTBanditState, MNISTBanditParams]):
     @property
     def default_params(self) -> MNISTBanditParams:
         return MNISTBanditParams(
-            images=jnp.asarray(self._images), labels=jnp.asarray(self._labels),
-            int8_pixels=self._int8_pixels, bsuite_num_episodes=NUM_EPISODES,
+            images=jnp.asarray(self._images),
+            labels=jnp.asarray(self._labels),
+            int8_pixels=self._int8_pixels,
+            bsuite_num_episodes=NUM_EPISODES,
         )
 
     def reset_env(self, key, params):

@@ -19,8 +19,8 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from jaxenvs import spaces
 from jaxenvs import rendering as r
+from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvState, float_dtype
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
@@ -57,8 +57,11 @@ def dynamics(state: MountainCarState, action: jax.Array, params: MountainCarPara
 
 def observation(state: MountainCarState, params: MountainCarParams) -> jax.Array:
     return jnp.stack(
-        [state.position.astype(jnp.float32), state.velocity.astype(jnp.float32),
-         jnp.asarray(state.time / params.max_steps, jnp.float32)]
+        [
+            state.position.astype(jnp.float32),
+            state.velocity.astype(jnp.float32),
+            jnp.asarray(state.time / params.max_steps, jnp.float32),
+        ]
     )[None, :]
 
 
@@ -72,8 +75,9 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
 
     def reset_env(self, key, params):
         position = jax.random.uniform(key, (), float_dtype(), minval=-0.6, maxval=-0.4)
-        state = MountainCarState(time=jnp.zeros((), jnp.int32), position=position,
-                                 velocity=jnp.zeros((), float_dtype()))
+        state = MountainCarState(
+            time=jnp.zeros((), jnp.int32), position=position, velocity=jnp.zeros((), float_dtype())
+        )
         return observation(state, params), state
 
     def step_env(self, key, state, action, params):

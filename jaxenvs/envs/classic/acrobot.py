@@ -110,9 +110,7 @@ def rk4(y0: tuple, torque, params: AcrobotParams) -> tuple:
     k2 = derivs(shifted(dt2, k1))
     k3 = derivs(shifted(dt2, k2))
     k4 = derivs(shifted(dt, k3))
-    return tuple(
-        y + dt / 6.0 * (a + 2 * b + 2 * c + d) for y, a, b, c, d in zip(y0, k1, k2, k3, k4)
-    )
+    return tuple(y + dt / 6.0 * (a + 2 * b + 2 * c + d) for y, a, b, c, d in zip(y0, k1, k2, k3, k4))
 
 
 def wrap(x, m, M):

@@ -96,12 +96,8 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
         return CartPoleParams()
 
     def reset_env(self, key, params):
-        x, x_dot, theta, theta_dot = jax.random.uniform(
-            key, (4,), dtype=float_dtype(), minval=-0.05, maxval=0.05
-        )
-        state = CartPoleState(
-            time=jnp.zeros((), jnp.int32), x=x, x_dot=x_dot, theta=theta, theta_dot=theta_dot
-        )
+        x, x_dot, theta, theta_dot = jax.random.uniform(key, (4,), dtype=float_dtype(), minval=-0.05, maxval=0.05)
+        state = CartPoleState(time=jnp.zeros((), jnp.int32), x=x, x_dot=x_dot, theta=theta, theta_dot=theta_dot)
         return get_obs(state), state
 
     def step_env(self, key, state, action, params):

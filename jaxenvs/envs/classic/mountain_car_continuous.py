@@ -28,8 +28,8 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.envs.classic.mountain_car import get_obs, observation_box, reset_position
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.envs.classic.mountain_car import get_obs, observation_box, reset_position
 
 
 @struct.dataclass
@@ -95,9 +95,7 @@ def dynamics(
     # an inelastic left wall: the car stops there
     at_wall = rnd(position) == rnd(params.min_position)
     velocity = jnp.where(at_wall & (velocity < 0), 0.0, velocity)
-    stored = state.replace(
-        position=_to_float32(position.astype(dtype)), velocity=_to_float32(velocity.astype(dtype))
-    )
+    stored = state.replace(position=_to_float32(position.astype(dtype)), velocity=_to_float32(velocity.astype(dtype)))
     return stored, (rnd(position), rnd(velocity))
 
 

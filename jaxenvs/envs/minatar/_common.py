@@ -157,7 +157,7 @@ def _cubehelix_lut(n: int = 256) -> np.ndarray:
     return np.clip(np.stack([red, green, blue], axis=1), 0.0, 1.0)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def palette(num_channels: int) -> np.ndarray:
     """MinAtar's display colours as `float[num_channels + 1, 3]` in [0, 1]: black for an empty
     cell, then channel `c`'s colour (seaborn's `color_palette("cubehelix", num_channels)`,
@@ -168,7 +168,7 @@ def palette(num_channels: int) -> np.ndarray:
     return np.concatenate([np.zeros((1, 3)), lut[index]], axis=0)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def palette_uint8(num_channels: int) -> np.ndarray:
     return np.round(palette(num_channels) * 255).astype(np.uint8)
 

@@ -117,8 +117,12 @@ def spawn(state: AsterixState, draws: SpawnDraws) -> AsterixState:
     lr = draws.lr.astype(jnp.int32)
     slots = jnp.arange(NUM_SLOTS, dtype=jnp.int32)
     new = jnp.stack(
-        [jnp.broadcast_to((1 - lr) * (GRID_SIZE - 1), (NUM_SLOTS,)), slots + 1,
-         jnp.broadcast_to(lr, (NUM_SLOTS,)), jnp.broadcast_to(draws.is_gold.astype(jnp.int32), (NUM_SLOTS,))],
+        [
+            jnp.broadcast_to((1 - lr) * (GRID_SIZE - 1), (NUM_SLOTS,)),
+            slots + 1,
+            jnp.broadcast_to(lr, (NUM_SLOTS,)),
+            jnp.broadcast_to(draws.is_gold.astype(jnp.int32), (NUM_SLOTS,)),
+        ],
         axis=1,
     )
     return state.replace(

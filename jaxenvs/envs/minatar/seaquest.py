@@ -102,8 +102,16 @@ from jaxenvs.envs.minatar._common import (
 )
 
 CHANNELS = (
-    "sub_front", "sub_back", "friendly_bullet", "trail", "enemy_bullet",
-    "enemy_fish", "enemy_sub", "oxygen_guage", "diver_guage", "diver",
+    "sub_front",
+    "sub_back",
+    "friendly_bullet",
+    "trail",
+    "enemy_bullet",
+    "enemy_fish",
+    "enemy_sub",
+    "oxygen_guage",
+    "diver_guage",
+    "diver",
 )  # MinAtar's names and order (its spelling of "gauge")
 MINIMAL_ACTIONS = (0, 1, 2, 3, 4, 5)
 
@@ -528,8 +536,9 @@ def get_obs(state: SeaquestState) -> jax.Array:
     channel = jnp.concatenate([jnp.full(n_b, 2), enemy_channel, jnp.full(n_e + n_d, 3), jnp.full(n_d, 9)])
     ys = jnp.concatenate([state.f_bullet_y, state.enemy_y, state.enemy_y, state.diver_y, state.diver_y])
     xs = jnp.concatenate([state.f_bullet_x, state.enemy_x, enemy_back, diver_back, state.diver_x])
-    shown = jnp.concatenate([state.f_bullet_valid, state.enemy_valid, state.enemy_valid, state.diver_valid,
-                             state.diver_valid])
+    shown = jnp.concatenate(
+        [state.f_bullet_valid, state.enemy_valid, state.enemy_valid, state.diver_valid, state.diver_valid]
+    )
     planes = _paint(planes, channel.astype(jnp.int32), ys, xs, shown)
     return jnp.moveaxis(planes, 0, -1)
 

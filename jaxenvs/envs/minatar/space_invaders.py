@@ -139,9 +139,7 @@ def move_aliens(state: SpaceInvadersState) -> tuple[SpaceInvadersState, jax.Arra
         state.replace(
             alien_map=new_map,
             alien_dir=jnp.where(step_down, -state.alien_dir, state.alien_dir),
-            alien_move_timer=jnp.where(
-                moves, jnp.minimum(count, state.enemy_move_interval), state.alien_move_timer
-            ),
+            alien_move_timer=jnp.where(moves, jnp.minimum(count, state.enemy_move_interval), state.alien_move_timer),
         ),
         hit,
     )

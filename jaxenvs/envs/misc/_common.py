@@ -78,8 +78,9 @@ def draw_grid(open_map: np.ndarray, pos: jax.Array, goal: jax.Array, cell: int =
     return r.circle(img, cx, cy, cell * 0.35, AGENT)
 
 
-def draw_bandit(values: jax.Array, lo: float, hi: float, last_action: jax.Array, width: int = 200,
-                height: int = 150) -> jax.Array:
+def draw_bandit(
+    values: jax.Array, lo: float, hi: float, last_action: jax.Array, width: int = 200, height: int = 150
+) -> jax.Array:
     """One bar per arm from the zero line to its value (clipped to `[lo, hi]`); the arm pulled
     last is drawn in the agent's colour."""
     n = values.shape[0]

@@ -101,7 +101,7 @@ class FourRooms(Environment[FourRoomsState, FourRoomsParams]):
             return jnp.concatenate([state.pos, state.goal]).astype(jnp.float32)
         h, w = self.open_map.shape
         walls = jnp.asarray(~self.open_map, jnp.float32)
-        agent = ((jnp.arange(h)[:, None] == state.pos[0]) & (jnp.arange(w)[None, :] == state.pos[1]))
+        agent = (jnp.arange(h)[:, None] == state.pos[0]) & (jnp.arange(w)[None, :] == state.pos[1])
         return jnp.stack([walls, agent.astype(jnp.float32)], axis=-1)
 
     def reset_env(self, key, params):

@@ -54,7 +54,7 @@ def maze_layout(maze_size: int, rf_size: int) -> np.ndarray:
     inner = np.arange(maze_size)
     inner_walls = (inner[:, None] % 2 == 1) & (inner[None, :] % 2 == 1)
     open_map = np.zeros((maze_size + 2 * border,) * 2, dtype=bool)
-    open_map[border:border + maze_size, border:border + maze_size] = ~inner_walls
+    open_map[border : border + maze_size, border : border + maze_size] = ~inner_walls
     return open_map
 
 

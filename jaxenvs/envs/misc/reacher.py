@@ -61,9 +61,9 @@ class Reacher(Environment[ReacherState, ReacherParams]):
         return ReacherParams()
 
     def get_obs(self, state: ReacherState) -> jax.Array:
-        return jnp.concatenate(
-            [jnp.cos(state.angles), jnp.sin(state.angles), state.angle_vels, state.goal_xy]
-        ).astype(jnp.float32)
+        return jnp.concatenate([jnp.cos(state.angles), jnp.sin(state.angles), state.angle_vels, state.goal_xy]).astype(
+            jnp.float32
+        )
 
     def reset_env(self, key, params):
         n = self.num_joints
@@ -71,8 +71,8 @@ class Reacher(Environment[ReacherState, ReacherParams]):
         state = ReacherState(
             time=jnp.zeros((), jnp.int32),
             angles=u[:n] * jnp.pi,
-            angle_vels=u[n:2 * n],
-            goal_xy=u[2 * n:] * n,
+            angle_vels=u[n : 2 * n],
+            goal_xy=u[2 * n :] * n,
         )
         return self.get_obs(state), state
 

@@ -59,9 +59,9 @@ class Swimmer(Environment[SwimmerState, SwimmerParams]):
         return SwimmerParams()
 
     def get_obs(self, state: SwimmerState) -> jax.Array:
-        return jnp.concatenate(
-            [state.urchin_xys.reshape(-1), state.xy, state.xy_vel, state.goal_xy]
-        ).astype(jnp.float32)
+        return jnp.concatenate([state.urchin_xys.reshape(-1), state.xy, state.xy_vel, state.goal_xy]).astype(
+            jnp.float32
+        )
 
     def reset_env(self, key, params):
         dtype = float_dtype()

@@ -53,9 +53,8 @@ def cliff_tables() -> dict[str, np.ndarray]:
     """Static `[48, 4]` tables: next cell, reward and termination of each (cell, direction)."""
     nrow, ncol = SHAPE
     rows, cols = np.divmod(np.arange(nrow * ncol), ncol)
-    landed = (
-        np.clip(rows[:, None] + _DELTAS[None, :, 0], 0, nrow - 1) * ncol
-        + np.clip(cols[:, None] + _DELTAS[None, :, 1], 0, ncol - 1)
+    landed = np.clip(rows[:, None] + _DELTAS[None, :, 0], 0, nrow - 1) * ncol + np.clip(
+        cols[:, None] + _DELTAS[None, :, 1], 0, ncol - 1
     )
     fell = _cliff_mask()[landed]
     return dict(
@@ -126,7 +125,11 @@ class CliffWalking(Environment[CliffWalkingState, CliffWalkingParams]):
 
 
 GRASS, GRASS_DARK, CLIFF, START_COLOR, GOAL_COLOR = (
-    (150, 200, 110), (130, 185, 95), (90, 60, 40), (170, 120, 70), (240, 200, 60)
+    (150, 200, 110),
+    (130, 185, 95),
+    (90, 60, 40),
+    (170, 120, 70),
+    (240, 200, 60),
 )
 PLAYER = (220, 40, 40)
 

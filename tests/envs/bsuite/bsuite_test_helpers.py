@@ -40,8 +40,11 @@ def parity(env_id: str, **worst) -> None:
     result = run_parity(env_id, scale=PARITY_SCALE)
     assert result.passed, result.summary()
     for prefix, bound in worst.items():  # bounds the state fields (rewards are float32 by contract)
-        errors = [c.value for c in result.checks if c.kind == "error" and c.name.startswith(prefix)
-                  and not c.name.endswith(("reward", "observation"))]
+        errors = [
+            c.value
+            for c in result.checks
+            if c.kind == "error" and c.name.startswith(prefix) and not c.name.endswith(("reward", "observation"))
+        ]
         assert errors and max(errors) <= bound, result.summary()
 
 

@@ -1,7 +1,5 @@
-import chex
 import jax
 import jax.numpy as jnp
-import numpy as np
 import pytest
 
 import jaxenvs
@@ -25,8 +23,11 @@ def test_time_limits():
 def test_terminates_past_threshold_with_reward():
     env, params = jaxenvs.make("CartPole-v1", autoreset=False)
     state = cartpole.CartPoleState(
-        time=jnp.int32(3), x=jnp.float32(2.39), x_dot=jnp.float32(1.0),
-        theta=jnp.float32(0.0), theta_dot=jnp.float32(0.0),
+        time=jnp.int32(3),
+        x=jnp.float32(2.39),
+        x_dot=jnp.float32(1.0),
+        theta=jnp.float32(0.0),
+        theta_dot=jnp.float32(0.0),
     )
     _, next_state, reward, terminated, truncated, info = jax.jit(env.step)(jax.random.key(0), state, 1, params)
     assert bool(terminated) and not bool(truncated)

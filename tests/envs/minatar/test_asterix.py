@@ -23,8 +23,9 @@ def test_spaces_and_action_sets():
 
 def _with_entity(state, slot, x, lr, gold):
     row = jnp.asarray([x, slot + 1, int(lr), int(gold)], jnp.int32)
-    return state.replace(entities=state.entities.at[slot].set(row),
-                         entity_active=state.entity_active.at[slot].set(True))
+    return state.replace(
+        entities=state.entities.at[slot].set(row), entity_active=state.entity_active.at[slot].set(True)
+    )
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ def test_all_five_games_are_registered_with_v0_and_v1():
 
 
 @pytest.mark.parametrize(
-    "game, env_id", [("breakout", "Breakout-MinAtar-v1"), ("freeway", "Freeway-MinAtar-v1"),
-                     ("asterix", "Asterix-MinAtar-v1")]
+    "game, env_id",
+    [("breakout", "Breakout-MinAtar-v1"), ("freeway", "Freeway-MinAtar-v1"), ("asterix", "Asterix-MinAtar-v1")],
 )
 def test_minimal_action_sets_match_minatar(game, env_id):
     minatar = pytest.importorskip("minatar")

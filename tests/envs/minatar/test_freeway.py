@@ -67,7 +67,8 @@ def test_a_car_sends_the_chicken_back(stepper):
     # a car arriving on the chicken's cell after its move hits it too
     x[4] = 3
     state = _state(cars_x=x, speeds=[1] * 8, pos=5, move_timer=1).replace(
-        cars=_state(cars_x=x).cars.at[:, freeway.TIMER].set(0))
+        cars=_state(cars_x=x).cars.at[:, freeway.TIMER].set(0)
+    )
     _, nxt, _, _, _, _ = step(jax.random.key(0), state, 0, params)
     assert int(nxt.pos) == 9 and int(nxt.cars[4, freeway.X]) == 4
 
@@ -75,7 +76,8 @@ def test_a_car_sends_the_chicken_back(stepper):
 def test_cars_move_every_speed_steps_and_wrap(stepper):
     step, params = stepper
     state = _state(cars_x=[9] * 8, speeds=[1, -1, 2, -2, 3, -3, 5, -5]).replace(
-        cars=_state(cars_x=[9] * 8, speeds=[1, -1, 2, -2, 3, -3, 5, -5]).cars.at[:, freeway.TIMER].set(0))
+        cars=_state(cars_x=[9] * 8, speeds=[1, -1, 2, -2, 3, -3, 5, -5]).cars.at[:, freeway.TIMER].set(0)
+    )
     xs = []
     for i in range(6):
         _, state, _, _, _, _ = step(jax.random.key(i), state, 0, params)
@@ -97,8 +99,9 @@ def test_episode_lasts_2501_steps_and_ends_terminated():
         _, state, _, te, tr, _ = env.step(k, state, 0, params)
         return (state, jnp.where((ended_at < 0) & te, state.time, ended_at)), tr
 
-    (state, ended_at), truncated = jax.jit(lambda s: jax.lax.scan(body, (s, jnp.int32(-1)),
-                                                                  jax.random.split(jax.random.key(1), 2600)))(state)
+    (state, ended_at), truncated = jax.jit(
+        lambda s: jax.lax.scan(body, (s, jnp.int32(-1)), jax.random.split(jax.random.key(1), 2600))
+    )(state)
     assert int(ended_at) == 2501 and not bool(truncated.any())
 
 

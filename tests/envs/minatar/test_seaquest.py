@@ -9,8 +9,11 @@ from jaxenvs.testing import check_env
 
 NOOP, LEFT, UP, RIGHT, DOWN, FIRE = range(6)
 NO_SPAWN = sq.SeaquestDraws(
-    enemy_lr=jnp.asarray(False), enemy_is_sub=jnp.asarray(False), enemy_y=jnp.int32(1),
-    diver_lr=jnp.asarray(False), diver_y=jnp.int32(1),
+    enemy_lr=jnp.asarray(False),
+    enemy_is_sub=jnp.asarray(False),
+    enemy_y=jnp.int32(1),
+    diver_lr=jnp.asarray(False),
+    diver_y=jnp.int32(1),
 )
 
 
@@ -28,8 +31,10 @@ def act(raw):
 
 def _put(state, prefix, index, **values):
     """Fill slot `index` of the list `prefix` (valid, stamped in list order by `index`)."""
-    updates = {f"{prefix}_valid": getattr(state, f"{prefix}_valid").at[index].set(True),
-               f"{prefix}_order": getattr(state, f"{prefix}_order").at[index].set(index - 100)}
+    updates = {
+        f"{prefix}_valid": getattr(state, f"{prefix}_valid").at[index].set(True),
+        f"{prefix}_order": getattr(state, f"{prefix}_order").at[index].set(index - 100),
+    }
     for k, v in values.items():
         field = getattr(state, f"{prefix}_{k}")
         updates[f"{prefix}_{k}"] = field.at[index].set(jnp.asarray(v, field.dtype))
@@ -180,7 +185,7 @@ def test_enemy_capacity_bound():
     assert levels[0] == (20, 5) and levels[6] == (14, 2) and levels[19] == (1, 2)
     horizon = 60  # no enemy lives 60 steps
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def most_before(age, k, extra):
         """Most enemies alive `extra` steps before step T among spawns older than one spawned
         `age` steps before T at level `k` (an earlier spawn at level j <= k comes at least its
@@ -194,8 +199,11 @@ def test_enemy_capacity_bound():
         return best
 
     def most_alive(extra):
-        return max((age <= 10 * levels[k][1] + 8 + extra) + most_before(age, k, extra)
-                   for k in range(20) for age in range(horizon))
+        return max(
+            (age <= 10 * levels[k][1] + 8 + extra) + most_before(age, k, extra)
+            for k in range(20)
+            for age in range(horizon)
+        )
 
     assert most_alive(0) == 30  # at the end of a step
     assert most_alive(1) == sq.NUM_ENEMIES  # those alive after the previous step, plus a spawn
@@ -228,13 +236,16 @@ def test_capacities_hold_in_the_densest_game():
         e_spawn_speed=jnp.int32(1), move_speed=jnp.int32(2), ramp_index=jnp.int32(19)
     )  # the ramp's end, reached after 19 surfacings
     pattern = jnp.asarray([FIRE, LEFT, FIRE, RIGHT, NOOP], jnp.int32)
-    used, terminal = _occupancy_run(env, params, state, lambda t: pattern[t % 5], 3000,
-                                    jax.random.split(jax.random.key(0), 32))
+    used, terminal = _occupancy_run(
+        env, params, state, lambda t: pattern[t % 5], 3000, jax.random.split(jax.random.key(0), 32)
+    )
     assert not bool(terminal.any())
     most = np.asarray(used).max(axis=(0, 1))
     enemies, f_bullets, divers, e_bullets = (int(v) for v in most)
-    print(f"most slots used: enemies {enemies}/{sq.NUM_ENEMIES}, friendly bullets {f_bullets}/{sq.NUM_F_BULLETS},"
-          f" divers {divers}/{sq.NUM_DIVERS}; enemy bullets at most {e_bullets}")
+    print(
+        f"most slots used: enemies {enemies}/{sq.NUM_ENEMIES}, friendly bullets {f_bullets}/{sq.NUM_F_BULLETS},"
+        f" divers {divers}/{sq.NUM_DIVERS}; enemy bullets at most {e_bullets}"
+    )
     assert enemies <= sq.NUM_ENEMIES - 1  # a free slot for the next spawn
     assert enemies >= 15  # the run is dense: the bound is exercised, not idle
     assert f_bullets == sq.NUM_F_BULLETS and divers == sq.NUM_DIVERS

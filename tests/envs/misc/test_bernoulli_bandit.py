@@ -4,7 +4,7 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import bernoulli_bandit
-from misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import conformance, parity
 
 ID = "BernoulliBandit-misc"
 
@@ -20,8 +20,11 @@ def test_parity():
 def test_arm_reward_probabilities():
     env, params = jaxenvs.make(ID, autoreset=False, reward_prob=0.2)
     state = bernoulli_bandit.BernoulliBanditState(
-        time=jnp.int32(0), last_action=jnp.int32(0), last_reward=jnp.float32(0),
-        exp_reward_best=jnp.float32(0.8), reward_probs=jnp.asarray([0.2, 0.8], jnp.float32),
+        time=jnp.int32(0),
+        last_action=jnp.int32(0),
+        last_reward=jnp.float32(0),
+        exp_reward_best=jnp.float32(0.8),
+        reward_probs=jnp.asarray([0.2, 0.8], jnp.float32),
     )
     n = 4000
     step = jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None)))

@@ -5,7 +5,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.misc import four_rooms
-from misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import conformance, parity
 
 ID = "FourRooms-misc"
 

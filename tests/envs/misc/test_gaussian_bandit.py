@@ -4,7 +4,7 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import gaussian_bandit
-from misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import conformance, parity
 
 ID = "GaussianBandit-misc"
 

@@ -5,7 +5,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.misc import grid_world
-from misc_env_helpers import conformance
+from tests.envs.misc.misc_env_helpers import conformance
 
 ID = "GridWorld-misc"
 
@@ -83,7 +83,7 @@ def test_time_limit():
     env, params = jaxenvs.make(ID, autoreset=False, max_steps_in_episode=3)
     step = jax.jit(env.step)
     _, state = jax.jit(env.reset)(jax.random.key(0), params)
-    for i in range(3):
+    for _ in range(3):
         _, state, _, terminated, truncated, _ = step(jax.random.key(0), state, 0, params)
     assert bool(truncated) and not bool(terminated)
     assert jaxenvs.make(ID)[1].max_steps_in_episode == 100

@@ -5,15 +5,18 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.misc import meta_maze
-from misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import conformance, parity
 
 ID = "MetaMaze-misc"
 
 
 def _state(pos, goal, last_action=0, time=0):
     return meta_maze.MetaMazeState(
-        time=jnp.int32(time), last_action=jnp.int32(last_action), last_reward=jnp.float32(0.0),
-        pos=jnp.asarray(pos, jnp.int32), goal=jnp.asarray(goal, jnp.int32),
+        time=jnp.int32(time),
+        last_action=jnp.int32(last_action),
+        last_reward=jnp.float32(0.0),
+        pos=jnp.asarray(pos, jnp.int32),
+        goal=jnp.asarray(goal, jnp.int32),
     )
 
 

@@ -8,11 +8,23 @@ import pytest
 import jaxenvs
 
 IDS = [
-    "FourRooms-misc", "MetaMaze-misc", "PointRobot-misc", "BernoulliBandit-misc", "GaussianBandit-misc",
-    "Reacher-misc", "Swimmer-misc", "Pong-misc", "GridWorld-misc",
+    "FourRooms-misc",
+    "MetaMaze-misc",
+    "PointRobot-misc",
+    "BernoulliBandit-misc",
+    "GaussianBandit-misc",
+    "Reacher-misc",
+    "Swimmer-misc",
+    "Pong-misc",
+    "GridWorld-misc",
 ]
-FLOAT64_FIELD = {"PointRobot-misc": "pos", "GaussianBandit-misc": "mu", "Reacher-misc": "angles",
-                 "Swimmer-misc": "xy", "BernoulliBandit-misc": "reward_probs"}
+FLOAT64_FIELD = {
+    "PointRobot-misc": "pos",
+    "GaussianBandit-misc": "mu",
+    "Reacher-misc": "angles",
+    "Swimmer-misc": "xy",
+    "BernoulliBandit-misc": "reward_probs",
+}
 
 
 @pytest.mark.parametrize("env_id", IDS)

@@ -4,15 +4,19 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import point_robot
-from misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import conformance, parity
 
 ID = "PointRobot-misc"
 
 
 def _state(pos, goal=(0.0, 1.0), time=0):
     return point_robot.PointRobotState(
-        time=jnp.int32(time), last_action=jnp.zeros(2), last_reward=jnp.float32(0.0),
-        pos=jnp.asarray(pos, jnp.float32), goal=jnp.asarray(goal, jnp.float32), goals_reached=jnp.int32(0),
+        time=jnp.int32(time),
+        last_action=jnp.zeros(2),
+        last_reward=jnp.float32(0.0),
+        pos=jnp.asarray(pos, jnp.float32),
+        goal=jnp.asarray(goal, jnp.float32),
+        goals_reached=jnp.int32(0),
     )
 
 

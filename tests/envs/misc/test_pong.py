@@ -3,7 +3,7 @@ import jax.numpy as jnp
 
 import jaxenvs
 from jaxenvs.envs.misc import pong
-from misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import conformance, parity
 
 ID = "Pong-misc"
 
@@ -11,7 +11,9 @@ ID = "Pong-misc"
 def _state(ball, velocity, paddles=(15.0, 15.0), last=None):
     ball = jnp.asarray(ball, jnp.float32)
     return pong.PongState(
-        time=jnp.int32(0), paddle_centers=jnp.asarray(paddles, jnp.float32), ball_position=ball,
+        time=jnp.int32(0),
+        paddle_centers=jnp.asarray(paddles, jnp.float32),
+        ball_position=ball,
         last_ball_position=ball if last is None else jnp.asarray(last, jnp.float32),
         ball_velocity=jnp.asarray(velocity, jnp.int32),
     )

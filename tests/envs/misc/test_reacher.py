@@ -4,7 +4,7 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import reacher
-from misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import conformance, parity
 
 ID = "Reacher-misc"
 
@@ -20,7 +20,9 @@ def test_parity():
 def test_semi_implicit_euler_step():
     env, params = jaxenvs.make(ID, autoreset=False)
     state = reacher.ReacherState(
-        time=jnp.int32(0), angles=jnp.asarray([0.0, 1.0]), angle_vels=jnp.asarray([1.0, -1.0]),
+        time=jnp.int32(0),
+        angles=jnp.asarray([0.0, 1.0]),
+        angle_vels=jnp.asarray([1.0, -1.0]),
         goal_xy=jnp.asarray([1.0, 1.0]),
     )
     action = jnp.asarray([1.0, -0.5])

@@ -4,15 +4,18 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import swimmer
-from misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import conformance, parity
 
 ID = "Swimmer-misc"
 
 
 def _state(xy, goal, urchins, vel=(0.0, 0.0)):
     return swimmer.SwimmerState(
-        time=jnp.int32(0), urchin_xys=jnp.asarray(urchins, jnp.float32), xy=jnp.asarray(xy, jnp.float32),
-        xy_vel=jnp.asarray(vel, jnp.float32), goal_xy=jnp.asarray(goal, jnp.float32),
+        time=jnp.int32(0),
+        urchin_xys=jnp.asarray(urchins, jnp.float32),
+        xy=jnp.asarray(xy, jnp.float32),
+        xy_vel=jnp.asarray(vel, jnp.float32),
+        goal_xy=jnp.asarray(goal, jnp.float32),
     )
 
 

@@ -12,10 +12,13 @@ from jaxenvs.testing import check_env
 def _state(player, dealer):
     return BlackjackState(
         time=jnp.int32(0),
-        player_sum=jnp.int32(sum(player)), player_has_ace=jnp.bool_(1 in player),
+        player_sum=jnp.int32(sum(player)),
+        player_has_ace=jnp.bool_(1 in player),
         player_num_cards=jnp.int32(len(player)),
-        dealer_card=jnp.int32(dealer[0]), dealer_sum=jnp.int32(sum(dealer)),
-        dealer_has_ace=jnp.bool_(1 in dealer), dealer_num_cards=jnp.int32(len(dealer)),
+        dealer_card=jnp.int32(dealer[0]),
+        dealer_sum=jnp.int32(sum(dealer)),
+        dealer_has_ace=jnp.bool_(1 in dealer),
+        dealer_num_cards=jnp.int32(len(dealer)),
     )
 
 
@@ -30,8 +33,9 @@ def test_id_defaults_and_tuple_spaces():
     env, params = jaxenvs.make("Blackjack-v1")
     assert params.sab and not params.natural and params.max_steps_in_episode == 2**31 - 1
     space = env.observation_space(params)
-    assert space == jaxenvs.spaces.Tuple((jaxenvs.spaces.Discrete(32), jaxenvs.spaces.Discrete(11),
-                                          jaxenvs.spaces.Discrete(2)))
+    assert space == jaxenvs.spaces.Tuple(
+        (jaxenvs.spaces.Discrete(32), jaxenvs.spaces.Discrete(11), jaxenvs.spaces.Discrete(2))
+    )
     assert env.action_space(params) == jaxenvs.spaces.Discrete(2)
     obs, _ = env.reset(jax.random.key(0), params)
     assert isinstance(obs, tuple) and all(o.dtype == jnp.int32 and o.shape == () for o in obs)
@@ -88,7 +92,8 @@ def test_hit_busts_with_minus_one():
     env, params = jaxenvs.make("Blackjack-v1", autoreset=False)
     keys = jax.random.split(jax.random.key(5), 2000)
     obs, state, reward, terminated, _, _ = jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None)))(
-        keys, _state((10, 10), (10, 5)), HIT, params)
+        keys, _state((10, 10), (10, 5)), HIT, params
+    )
     total = np.asarray(obs[0])
     bust = total > 21
     assert np.array_equal(np.asarray(terminated), bust)

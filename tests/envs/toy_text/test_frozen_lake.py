@@ -92,13 +92,18 @@ def test_success_rate_one_is_deterministic():
 
 def test_custom_map_and_reward_schedule():
     desc = ["SFH", "FFF", "HFG"]  # a list is accepted and kept as a tuple
-    env, params = jaxenvs.make("FrozenLake-v1", autoreset=False, is_slippery=False, desc=desc,
-                               reward_schedule=(5.0, -2.0, -0.5), max_steps_in_episode=10)
+    env, params = jaxenvs.make(
+        "FrozenLake-v1",
+        autoreset=False,
+        is_slippery=False,
+        desc=desc,
+        reward_schedule=(5.0, -2.0, -0.5),
+        max_steps_in_episode=10,
+    )
     assert params.desc == tuple(desc)
     assert env.observation_space(params) == jaxenvs.spaces.Discrete(9)
     step = jax.jit(env.step)
-    cases = [(1, RIGHT, 2, -2.0, True), (0, RIGHT, 1, -0.5, False), (5, DOWN, 8, 5.0, True),
-             (1, LEFT, 0, -0.5, False)]
+    cases = [(1, RIGHT, 2, -2.0, True), (0, RIGHT, 1, -0.5, False), (5, DOWN, 8, 5.0, True), (1, LEFT, 0, -0.5, False)]
     for s, a, cell, reward, term in cases:
         obs, _, r, te, _, _ = step(jax.random.key(0), _state(s), a, params)
         assert (int(obs), float(r), bool(te)) == (cell, reward, term), (s, a)

@@ -10,15 +10,27 @@ from jaxenvs.testing import check_env
 
 
 def _state(row, col, pass_loc, dest, fickle=False, time=0):
-    return TaxiState(time=jnp.int32(time), taxi_row=jnp.int32(row), taxi_col=jnp.int32(col),
-                     pass_loc=jnp.int32(pass_loc), dest_idx=jnp.int32(dest), fickle_step=jnp.bool_(fickle))
+    return TaxiState(
+        time=jnp.int32(time),
+        taxi_row=jnp.int32(row),
+        taxi_col=jnp.int32(col),
+        pass_loc=jnp.int32(pass_loc),
+        dest_idx=jnp.int32(dest),
+        fickle_step=jnp.bool_(fickle),
+    )
 
 
 def _all_states():
     s = jnp.arange(500)
     row, col, pass_loc, dest = taxi.decode(s)
-    return TaxiState(time=jnp.zeros(500, jnp.int32), taxi_row=row, taxi_col=col, pass_loc=pass_loc,
-                     dest_idx=dest, fickle_step=jnp.zeros(500, bool))
+    return TaxiState(
+        time=jnp.zeros(500, jnp.int32),
+        taxi_row=row,
+        taxi_col=col,
+        pass_loc=pass_loc,
+        dest_idx=dest,
+        fickle_step=jnp.zeros(500, bool),
+    )
 
 
 def test_conformance():
@@ -72,8 +84,16 @@ def test_pickup_and_delivery(dry):
 
 
 def test_walls_and_edges_block(dry):
-    for (row, col), a in [((0, 1), EAST), ((0, 2), WEST), ((3, 0), EAST), ((4, 2), EAST), ((0, 3), NORTH),
-                          ((4, 3), SOUTH), ((2, 4), EAST), ((2, 0), WEST)]:
+    for (row, col), a in [
+        ((0, 1), EAST),
+        ((0, 2), WEST),
+        ((3, 0), EAST),
+        ((4, 2), EAST),
+        ((0, 3), NORTH),
+        ((4, 3), SOUTH),
+        ((2, 4), EAST),
+        ((2, 0), WEST),
+    ]:
         _, state, reward, _, _, _ = dry(_state(row, col, 0, 1), a)
         assert (int(state.taxi_row), int(state.taxi_col)) == (row, col) and float(reward) == -1.0, (row, col, a)
     _, state, _, _, _, _ = dry(_state(2, 1, 0, 1), EAST)
@@ -95,12 +115,27 @@ def test_action_mask_says_which_actions_change_the_state():
         changed = np.asarray(obs) != np.arange(500)
         assert np.array_equal(changed, masks[:, a]), f"action {a}"
         # info["action_mask"] is the mask of the state stepped into
-        assert np.array_equal(np.asarray(next_masks), np.asarray(jax.vmap(taxi.action_mask)(
-            TaxiState(time=jnp.zeros(500, jnp.int32), fickle_step=jnp.zeros(500, bool),
-                      **dict(zip(("taxi_row", "taxi_col", "pass_loc", "dest_idx"), taxi.decode(obs)))))))
+        assert np.array_equal(
+            np.asarray(next_masks),
+            np.asarray(
+                jax.vmap(taxi.action_mask)(
+                    TaxiState(
+                        time=jnp.zeros(500, jnp.int32),
+                        fickle_step=jnp.zeros(500, bool),
+                        **dict(zip(("taxi_row", "taxi_col", "pass_loc", "dest_idx"), taxi.decode(obs))),
+                    )
+                )
+            ),
+        )
     # the corners: R with the passenger waiting there and nobody aboard
     assert masks[int(taxi.encode(jnp.int32(0), jnp.int32(0), jnp.int32(0), jnp.int32(1)))].tolist() == [
-        True, False, True, False, True, False]
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
+    ]
 
 
 def test_action_mask_in_info_at_every_step():

@@ -5,12 +5,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from bsuite_test_helpers import check_env, parity, play
 
 import jaxenvs
 from jaxenvs.envs.bsuite import mnist_data
 from jaxenvs.envs.bsuite.mnist import MNISTBandit
 from jaxenvs.envs.bsuite.mnist_data import DataNotFoundError, read_idx, write_idx
+from tests.envs.bsuite.bsuite_test_helpers import check_env, parity, play
 
 
 def _idx_bytes(code: int, array: np.ndarray) -> bytes:

@@ -1,10 +1,10 @@
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from bsuite_test_helpers import conformance, parity, play
 
 import jaxenvs
 from jaxenvs.envs.bsuite import cartpole
+from tests.envs.bsuite.bsuite_test_helpers import conformance, parity, play
 
 
 def test_conformance():
@@ -19,8 +19,9 @@ def test_parity():
 def _state(**kw):
     base = dict(time=jnp.int32(0), x=0.0, x_dot=0.0, theta=0.0, theta_dot=0.0, time_elapsed=0.0)
     base.update(kw)
-    return cartpole.CartPoleState(**{k: jnp.asarray(v, jnp.int32 if k == "time" else jnp.float32)
-                                     for k, v in base.items()})
+    return cartpole.CartPoleState(
+        **{k: jnp.asarray(v, jnp.int32 if k == "time" else jnp.float32) for k, v in base.items()}
+    )
 
 
 def test_three_actions_push_left_nothing_right():

@@ -1,9 +1,9 @@
 import jax
 import jax.numpy as jnp
-from bsuite_test_helpers import conformance, parity, play
 
 import jaxenvs
 from jaxenvs.envs.bsuite import catch
+from tests.envs.bsuite.bsuite_test_helpers import conformance, parity, play
 
 
 def test_conformance():
@@ -15,8 +15,13 @@ def test_parity():
 
 
 def _state(ball_x, ball_y=0, paddle_x=2):
-    return catch.CatchState(time=jnp.int32(ball_y), ball_x=jnp.int32(ball_x), ball_y=jnp.int32(ball_y),
-                            paddle_x=jnp.int32(paddle_x), paddle_y=jnp.int32(9))
+    return catch.CatchState(
+        time=jnp.int32(ball_y),
+        ball_x=jnp.int32(ball_x),
+        ball_y=jnp.int32(ball_y),
+        paddle_x=jnp.int32(paddle_x),
+        paddle_y=jnp.int32(9),
+    )
 
 
 def test_board_is_bsuites_rows_by_columns():

@@ -2,10 +2,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from bsuite_test_helpers import conformance, parity, play
 
 import jaxenvs
 from jaxenvs.envs.bsuite import mountain_car
+from tests.envs.bsuite.bsuite_test_helpers import conformance, parity, play
 
 
 def test_conformance():
@@ -18,8 +18,9 @@ def test_parity():
 
 
 def _state(position, velocity=0.0, time=0):
-    return mountain_car.MountainCarState(time=jnp.int32(time), position=jnp.float32(position),
-                                         velocity=jnp.float32(velocity))
+    return mountain_car.MountainCarState(
+        time=jnp.int32(time), position=jnp.float32(position), velocity=jnp.float32(velocity)
+    )
 
 
 def test_left_wall_stops_the_car():

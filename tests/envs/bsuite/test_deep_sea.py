@@ -2,10 +2,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from bsuite_test_helpers import conformance, parity, play
 
 import jaxenvs
 from jaxenvs.envs.bsuite import deep_sea
+from tests.envs.bsuite.bsuite_test_helpers import conformance, parity, play
 
 
 @pytest.mark.parametrize("env_id", ["DeepSea-bsuite", "DeepSeaStochastic-bsuite"])
@@ -28,8 +28,9 @@ def _policy(params, go_right: bool):
 def test_mapping_is_bsuites_and_in_params():
     bsuite_deep_sea = pytest.importorskip("bsuite.environments.deep_sea")
     env, params = jaxenvs.make("DeepSea-bsuite", autoreset=False)
-    np.testing.assert_array_equal(np.asarray(params.action_mapping),
-                                  bsuite_deep_sea.DeepSea(size=10, mapping_seed=42)._action_mapping)
+    np.testing.assert_array_equal(
+        np.asarray(params.action_mapping), bsuite_deep_sea.DeepSea(size=10, mapping_seed=42)._action_mapping
+    )
     np.testing.assert_array_equal(deep_sea.action_mapping(4, None, randomize_actions=False), np.ones((4, 4)))
 
 
@@ -56,8 +57,9 @@ def test_observation_is_one_hot_then_empty_at_the_end():
 def test_stochastic_right_sometimes_fails():
     env, params = jaxenvs.make("DeepSeaStochastic-bsuite", autoreset=False)
     assert not params.deterministic
-    state = deep_sea.DeepSeaState(time=jnp.int32(2), row=jnp.int32(2), column=jnp.int32(2),
-                                  bad_episode=jnp.asarray(False))
+    state = deep_sea.DeepSeaState(
+        time=jnp.int32(2), row=jnp.int32(2), column=jnp.int32(2), bad_episode=jnp.asarray(False)
+    )
     right = int(params.action_mapping[2, 2])
     keys = jax.random.split(jax.random.key(0), 4000)
     nxt = jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None)))(keys, state, right, params)[1]

@@ -9,8 +9,9 @@ from jaxenvs.envs.bsuite.wrappers import RewardNoise, RewardScale
 
 
 def _about_to_land(ball_x=2):
-    return CatchState(time=jnp.int32(8), ball_x=jnp.int32(ball_x), ball_y=jnp.int32(8),
-                      paddle_x=jnp.int32(2), paddle_y=jnp.int32(9))
+    return CatchState(
+        time=jnp.int32(8), ball_x=jnp.int32(ball_x), ball_y=jnp.int32(8), paddle_x=jnp.int32(2), paddle_y=jnp.int32(9)
+    )
 
 
 def test_reward_noise_adds_standard_normal_times_scale():

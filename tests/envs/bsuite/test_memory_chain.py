@@ -1,10 +1,10 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
-from bsuite_test_helpers import conformance, parity, play
 
 import jaxenvs
 from jaxenvs.envs.bsuite import memory_chain
+from tests.envs.bsuite.bsuite_test_helpers import conformance, parity, play
 
 
 def test_conformance():
@@ -16,8 +16,9 @@ def test_parity():
 
 
 def _state(context, query):
-    return memory_chain.MemoryChainState(time=jnp.int32(0), context=jnp.asarray(context, jnp.int32),
-                                         query=jnp.int32(query))
+    return memory_chain.MemoryChainState(
+        time=jnp.int32(0), context=jnp.asarray(context, jnp.int32), query=jnp.int32(query)
+    )
 
 
 def test_context_then_query_then_reward():

@@ -2,10 +2,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from bsuite_test_helpers import conformance, parity, play
 
 import jaxenvs
 from jaxenvs.envs.bsuite import bandit
+from tests.envs.bsuite.bsuite_test_helpers import conformance, parity, play
 
 
 def test_conformance():
@@ -19,8 +19,9 @@ def test_parity():
 def test_arm_rewards_are_bsuites_for_each_mapping_seed():
     bsuite_bandit = pytest.importorskip("bsuite.environments.bandit")
     for seed in (0, 3, 19, 1234):
-        np.testing.assert_allclose(bandit.arm_rewards(11, seed), bsuite_bandit.SimpleBandit(mapping_seed=seed)._rewards,
-                                   atol=1e-7)
+        np.testing.assert_allclose(
+            bandit.arm_rewards(11, seed), bsuite_bandit.SimpleBandit(mapping_seed=seed)._rewards, atol=1e-7
+        )
     assert sorted(bandit.arm_rewards(11, 5).tolist()) == pytest.approx(np.linspace(0, 1, 11).tolist())
 
 

@@ -1,9 +1,9 @@
 import jax.numpy as jnp
 import numpy as np
-from bsuite_test_helpers import conformance, parity, play
 
 import jaxenvs
 from jaxenvs.envs.bsuite import umbrella_chain
+from tests.envs.bsuite.bsuite_test_helpers import conformance, parity, play
 
 
 def test_conformance():
@@ -15,8 +15,9 @@ def test_parity():
 
 
 def _state(need, has=0):
-    return umbrella_chain.UmbrellaChainState(time=jnp.int32(0), need_umbrella=jnp.int32(need),
-                                             has_umbrella=jnp.int32(has))
+    return umbrella_chain.UmbrellaChainState(
+        time=jnp.int32(0), need_umbrella=jnp.int32(need), has_umbrella=jnp.int32(has)
+    )
 
 
 def test_only_the_first_action_decides_the_final_reward():
