@@ -7,7 +7,9 @@ gymnasium, envpool and the reference packages' own Python loops, in one process.
         python benchmarks/throughput.py --clock cpu          # steps per CPU-second, one core
 
 The scheme (`jaxenvs.bench`): per step one random draw for the whole batch's actions, JAX
-rollouts a jitted `lax.scan` carrying observation and state, the runs of all libraries for
+rollouts a jitted `lax.scan` that sums every step's observation into its carry and returns the
+final state (what training consumes; a rewards-only `make_vec` column shows what the
+observation costs), the runs of all libraries for
 one env and batch size taking turns, the median of `--repeats` runs; compile time and memory
 apart. Writes `<out>.md` (targets, tables) and `<out>.png` (steps/s against batch size, log
 scale) and `<out>.json` (the rows; `--from-json` renders them again); `benchmarks/notes.md`,
@@ -29,10 +31,10 @@ from pathlib import Path
 
 import jax
 
-from jaxenvs.bench import PEERS, Result, compare
+from jaxenvs.bench import PEERS, REWARDS_ONLY, Footprint, Result, compare, footprints
 
-LIBRARIES = ("jaxenvs make_vec", "jaxenvs vmap", "gymnax", "gymnasium", "envpool", "minatar", "bsuite")
-SHORT = {"jaxenvs make_vec": "make_vec", "jaxenvs vmap": "vmap"}
+LIBRARIES = ("jaxenvs make_vec", "jaxenvs vmap", "gymnax", "gymnasium", "envpool", "minatar", "bsuite", REWARDS_ONLY)
+SHORT = {"jaxenvs make_vec": "make_vec", "jaxenvs vmap": "vmap", REWARDS_ONLY: "make_vec rewards only"}
 REFERENCE_LOOPS = ("gymnasium", "minatar", "bsuite")  # single-env Python loops at batch size 1
 
 
@@ -139,7 +141,43 @@ def targets(rows) -> list[str]:
     return out
 
 
-def markdown(rows, header: str) -> str:
+def memory_table(rows, prints: list[Footprint], size: int = 8192) -> list[str]:
+    """Bytes per env of state and of one step's outputs, and XLA's peak memory of the whole
+    rollout at `size` envs, jaxenvs beside gymnax."""
+    by = {(f.env_id, f.library): f for f in prints}
+    table = _table(rows)
+    lines = [
+        "## Memory",
+        "",
+        "State and step outputs: bytes per env, from `jax.eval_shape` of one env's reset and step"
+        " (`jaxenvs.make`'s auto-resetting env, whose step outputs include `final_observation`, and"
+        " gymnax's env; outputs are observation, reward, flags and info). Peak: XLA's"
+        f" `peak_memory_in_bytes` of the compiled rollout at {size:,} envs (the scan's carry, its"
+        " temporaries, its keys), MB.",
+        "",
+        "| env | state jaxenvs | state gymnax | outputs jaxenvs | outputs gymnax | peak make_vec | peak vmap | "
+        "peak gymnax |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+
+    def b(env_id, lib, field):
+        f = by.get((env_id, lib))
+        return f"{getattr(f, field):,}" if f is not None else "-"
+
+    def peak(env_id, lib):
+        r = table.get((env_id, size), {}).get(lib)
+        return f"{r.peak_mb:.1f}" if r is not None and r.peak_mb else "-"
+
+    for env_id in dict.fromkeys(f.env_id for f in prints):
+        lines.append(
+            f"| {env_id} | {b(env_id, 'jaxenvs', 'state_bytes')} | {b(env_id, 'gymnax', 'state_bytes')} | "
+            f"{b(env_id, 'jaxenvs', 'step_output_bytes')} | {b(env_id, 'gymnax', 'step_output_bytes')} | "
+            f"{peak(env_id, 'jaxenvs make_vec')} | {peak(env_id, 'jaxenvs vmap')} | {peak(env_id, 'gymnax')} |"
+        )
+    return lines
+
+
+def markdown(rows, header: str, prints: list[Footprint] = ()) -> str:
     table = _table(rows)
     present = [lib for lib in LIBRARIES if any(lib in v for v in table.values())]
     lines = [header, "", "## Targets", "", *targets(rows), "", "## Steps per second", ""]
@@ -167,6 +205,8 @@ def markdown(rows, header: str) -> str:
             + f" | {ratio('jaxenvs make_vec', 'gymnasium') if n > 1 else '-'}"
             + f" | {ratio('jaxenvs make_vec', ref) if ref and n == 1 else '-'} |"
         )
+    if prints:
+        lines += ["", *memory_table(rows, prints)]
     lines += [
         "",
         "## Compile seconds and memory (MB)",
@@ -268,12 +308,20 @@ def main(argv=None):
         saved = json.loads(Path(args.from_json).read_text())
         rows = [Result(**r) for r in saved["rows"]]
         header = saved["header"]
+        prints = [Footprint(**f) for f in saved.get("footprints", [])]
     else:
         rows, header = measure(args, argv)
+        prints = [f for env_id in args.ids for f in footprints(env_id)]
         out.with_suffix(".json").write_text(
-            json.dumps({"header": header, "rows": [dataclasses.asdict(r) for r in rows]})
+            json.dumps(
+                {
+                    "header": header,
+                    "rows": [dataclasses.asdict(r) for r in rows],
+                    "footprints": [dataclasses.asdict(f) for f in prints],
+                }
+            )
         )
-    md = markdown(rows, header)
+    md = markdown(rows, header, prints)
     plot(rows, out.with_suffix(".png"))
     md += f"\n\n![steps/s against batch size]({out.with_suffix('.png').name})\n"
     notes = Path(__file__).with_name("notes.md")
@@ -318,7 +366,10 @@ def measure(args, argv):
             "",
             "Random actions, the same scheme for every library: per step one draw for the whole batch"
             " (`jaxenvs.bench.random_actions`: 16 random bits per env for discrete actions; numpy libraries one"
-            " `Generator` call). JAX rollouts are one jitted `lax.scan` carrying observation and state"
+            " `Generator` call). JAX rollouts are one jitted `lax.scan` that consumes what training consumes:"
+            " every step's observation summed into the carry (`jaxenvs.bench.consume`), the final state and"
+            " observation returned; `make_vec rewards only` keeps only rewards and state (XLA may then drop the"
+            " observation: the difference is its cost)"
             " (`make_vec`: `jaxenvs.make_vec`; vmap and gymnax: `jax.vmap(env.step)` with one key per env);"
             " gymnasium is its numpy `CartPoleVectorEnv`, a `SyncVectorEnv` elsewhere, and at batch size 1"
             " one env in a Python loop, like `minatar` and `bsuite`. Every env runs its library's defaults"

@@ -17,9 +17,12 @@ row alike), every implementation of one env that is installed:
 One action-sampling scheme for all: per step one draw for the whole batch (discrete: one
 `jax.random.bits` call, 16 random bits per env scaled to `0..n-1`; boxes: one
 `jax.random.uniform` call; numpy libraries: one `Generator` call). The JAX rollouts are a
-jitted `lax.scan` whose carry keeps the observation (as a training loop feeds it to the
-policy, so no library's observation is dead code) and the state; the per-step keys are
-split before the scan. Compile time (`lower` + `compile`) is apart from the median of the
+jitted `lax.scan` that consumes what training consumes: every step's observation is reduced
+into the carry (`consume`: the sum of its elements), and the final state and observation are
+returned, so XLA can drop no library's work (a rollout that keeps only rewards let it: with a
+constant reward, a whole CartPole rollout became dead code). `jaxenvs make_vec, rewards only`
+keeps only rewards and state: the difference is what building the observation costs. The
+per-step keys are split before the scan. Compile time (`lower` + `compile`) is apart from the median of the
 timed runs. Memory: for JAX, what XLA's `memory_analysis` of the compiled rollout gives
 (arguments + outputs + temporaries); for Python libraries, `tracemalloc`'s peak during one
 run (numpy arrays included; memory that C++ allocates, as envpool's, is not seen).
@@ -78,6 +81,10 @@ PEERS: dict[str, tuple[Any, str | None, str | None, tuple | None]] = {
 }
 
 
+# the library name of `make_vec` timed with only rewards and state kept (the observation dead)
+REWARDS_ONLY = "jaxenvs make_vec, rewards only"
+
+
 @dataclasses.dataclass
 class Throughput:
     env_id: str
@@ -97,6 +104,18 @@ class Result:
     steps_per_second: float  # median over repeats
     compile_seconds: float | None  # None for libraries that do not compile
     memory_mb: float | None
+    peak_mb: float | None = None  # XLA's peak of the compiled rollout; None for Python libraries
+
+
+@dataclasses.dataclass
+class Footprint:
+    """Bytes per env of one env's state and of one step's other outputs (observation, reward,
+    flags, info), as `jax.eval_shape` gives them: what a rollout carries and writes per step."""
+
+    env_id: str
+    library: str
+    state_bytes: int
+    step_output_bytes: int
 
 
 def default_num_steps(num_envs: int) -> int:
@@ -124,8 +143,16 @@ def random_actions(key: jax.Array, space: Any, num_envs: int) -> jax.Array:
     return jax.random.uniform(key, (num_envs,) + tuple(space.shape), minval=low, maxval=high)
 
 
-def vec_rollout(venv: Any, params: Any, num_steps: int) -> Callable:
-    """`key -> (obs, state, reward sum)`: `num_steps` steps of a `VecEnv` (one key per step)."""
+def consume(obs: Any) -> jax.Array:
+    """What a training loop takes from one step's observation, reduced to one number: the sum
+    of every element (as float32), so that XLA must build the whole observation every step."""
+    return sum(jnp.sum(x, dtype=jnp.float32) for x in jax.tree_util.tree_leaves(obs))
+
+
+def vec_rollout(venv: Any, params: Any, num_steps: int, observations: bool = True) -> Callable:
+    """`key -> (state, obs, obs sum, reward sum)`: `num_steps` steps of a `VecEnv` (one key per
+    step). With `observations=False` only the rewards and the state are kept (the observation
+    is then dead code that XLA may drop: the transition's cost alone)."""
     space = venv.action_space(params)
 
     def run(key):
@@ -133,20 +160,25 @@ def vec_rollout(venv: Any, params: Any, num_steps: int) -> Callable:
         obs, state = venv.reset(k_reset, params)
 
         def body(carry, keys):
-            obs, state, total = carry
+            state, obs, obs_total, total = carry
             actions = random_actions(keys[0], space, venv.num_envs)
             obs, state, reward, *_ = venv.step(keys[1], state, actions, params)
-            return (obs, state, total + jnp.sum(reward)), None
+            if observations:
+                obs_total = obs_total + consume(obs)
+                return (state, obs, obs_total, total + jnp.sum(reward)), None
+            return (state, carry[1], obs_total, total + jnp.sum(reward)), None
 
-        carry, _ = jax.lax.scan(body, (obs, state, jnp.zeros(())), jax.random.split(k_run, (num_steps, 2)))
+        init = (state, obs, jnp.zeros(()), jnp.zeros(()))
+        carry, _ = jax.lax.scan(body, init, jax.random.split(k_run, (num_steps, 2)))
         return carry
 
     return run
 
 
-def vmap_rollout(env: Any, params: Any, num_envs: int, num_steps: int) -> Callable:
-    """`key -> (obs, state, reward sum)`: `num_steps` steps of `jax.vmap(env.step)` with one
-    key per env (gymnax's way; `env` must reset itself, as gymnax envs and `jaxenvs.make`'s do)."""
+def vmap_rollout(env: Any, params: Any, num_envs: int, num_steps: int, observations: bool = True) -> Callable:
+    """`key -> (state, obs, obs sum, reward sum)`: `num_steps` steps of `jax.vmap(env.step)`
+    with one key per env (gymnax's way; `env` must reset itself, as gymnax envs and
+    `jaxenvs.make`'s do); `observations` as in `vec_rollout`."""
     space = env.action_space(params)
     step = jax.vmap(env.step, in_axes=(0, 0, 0, None))
 
@@ -155,12 +187,16 @@ def vmap_rollout(env: Any, params: Any, num_envs: int, num_steps: int) -> Callab
         obs, state = jax.vmap(env.reset, in_axes=(0, None))(jax.random.split(k_reset, num_envs), params)
 
         def body(carry, keys):
-            obs, state, total = carry
+            state, obs, obs_total, total = carry
             actions = random_actions(keys[0], space, num_envs)
             obs, state, reward, *_ = step(jax.random.split(keys[1], num_envs), state, actions, params)
-            return (obs, state, total + jnp.sum(reward)), None
+            if observations:
+                obs_total = obs_total + consume(obs)
+                return (state, obs, obs_total, total + jnp.sum(reward)), None
+            return (state, carry[1], obs_total, total + jnp.sum(reward)), None
 
-        carry, _ = jax.lax.scan(body, (obs, state, jnp.zeros(())), jax.random.split(k_run, (num_steps, 2)))
+        init = (state, obs, jnp.zeros(()), jnp.zeros(()))
+        carry, _ = jax.lax.scan(body, init, jax.random.split(k_run, (num_steps, 2)))
         return carry
 
     return run
@@ -174,11 +210,12 @@ class _JaxRun:
         t0 = time.perf_counter()
         self.compiled = jax.jit(fn).lower(key).compile()
         self.compile_seconds = time.perf_counter() - t0
-        self.memory_mb = None
+        self.memory_mb = self.peak_mb = None
         try:
             m = self.compiled.memory_analysis()
             total = m.argument_size_in_bytes + m.output_size_in_bytes + m.temp_size_in_bytes
             self.memory_mb = total / 2**20
+            self.peak_mb = m.peak_memory_in_bytes / 2**20 or None
         except Exception:  # not every backend reports it
             pass
         jax.block_until_ready(self.compiled(key))  # warm-up, untimed
@@ -210,7 +247,7 @@ class _PyRun:
 
         self.step, self.sample = step, sample
         self.rng = np.random.default_rng(0)
-        self.compile_seconds = None
+        self.compile_seconds = self.peak_mb = None
         self.num_steps = probe = 3
         self()  # warm-up
         t0 = time.perf_counter()
@@ -315,6 +352,10 @@ def candidates(env_id: str, num_envs: int, libraries: Iterable[str] | None = Non
         venv, params = jaxenvs.make_vec(env_id, num_envs)
         return _JaxRun(vec_rollout(venv, params, num_steps))
 
+    def make_vec_rewards_run(num_steps):
+        venv, params = jaxenvs.make_vec(env_id, num_envs)
+        return _JaxRun(vec_rollout(venv, params, num_steps, observations=False))
+
     def vmap_run(num_steps):
         env, params = jaxenvs.make(env_id)
         return _JaxRun(vmap_rollout(env, params, num_envs, num_steps))
@@ -327,6 +368,7 @@ def candidates(env_id: str, num_envs: int, libraries: Iterable[str] | None = Non
         return _JaxRun(vmap_rollout(env, params, num_envs, num_steps))
 
     out += [("jaxenvs make_vec", make_vec_run), ("jaxenvs vmap", vmap_run)]
+    out.append((REWARDS_ONLY, make_vec_rewards_run))
     if gymnax_id:
         out.append(("gymnax", gymnax_run))
     if gym_id:
@@ -394,9 +436,47 @@ def compare(
             num_envs * runner.num_steps / statistics.median(times[name]),
             runner.compile_seconds,
             runner.memory_mb,
+            runner.peak_mb,
         )
         for name, runner in runners.items()
     ]
+
+
+def _nbytes(tree: Any) -> int:
+    total = 0
+    for x in jax.tree_util.tree_leaves(tree):
+        total += int(np.prod(x.shape, dtype=np.int64)) * x.dtype.itemsize
+    return total
+
+
+def footprint(env: Any, params: Any, env_id: str, library: str) -> Footprint:
+    """State and step-output bytes of one (unbatched, self-resetting) env, without running it."""
+    key = jax.random.key(0)
+    _, state = jax.eval_shape(env.reset, key, params)
+    action = jax.eval_shape(env.action_space(params).sample, key)
+    out = jax.eval_shape(env.step, key, state, action, params)
+    # state is the second element of both gymnax's five-tuple and the six-tuple
+    outputs = [x for i, x in enumerate(out) if i != 1]
+    return Footprint(env_id, library, _nbytes(state), _nbytes(outputs))
+
+
+def footprints(env_id: str) -> list[Footprint]:
+    """`footprint` of `jaxenvs.make(env_id)` (auto-reset, as the vmap path steps it) and of
+    gymnax's env where gymnax has the id and is installed."""
+    import jaxenvs
+
+    env, params = jaxenvs.make(env_id)
+    out = [footprint(env, params, env_id, "jaxenvs")]
+    gymnax_id = PEERS.get(env_id, (None,))[0]
+    if gymnax_id:
+        try:
+            import gymnax
+        except ImportError:
+            return out
+        name, kwargs = gymnax_id if isinstance(gymnax_id, tuple) else (gymnax_id, {})
+        genv, gparams = gymnax.make(name, **kwargs)
+        out.append(footprint(genv, gparams, env_id, "gymnax"))
+    return out
 
 
 def rollout_throughput(

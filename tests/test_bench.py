@@ -1,0 +1,54 @@
+"""`jaxenvs.bench`: the timed rollouts consume every step's observation, and the footprints."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import jaxenvs
+from jaxenvs.bench import footprints, random_actions, vec_rollout, vmap_rollout
+
+
+def _stepped_by_hand(venv, params, key, num_steps):
+    """The rollout `vec_rollout` times, written as a Python loop: (obs sum, reward sum, obs)."""
+    space = venv.action_space(params)
+    k_reset, k_run = jax.random.split(key)
+    obs, state = venv.reset(k_reset, params)
+    step = jax.jit(lambda keys, state: venv.step(keys[1], state, random_actions(keys[0], space, venv.num_envs), params))
+    obs_total = reward_total = 0.0
+    for keys in jax.random.split(k_run, (num_steps, 2)):
+        obs, state, reward, *_ = step(keys, state)
+        obs_total += float(jnp.sum(obs, dtype=jnp.float32))
+        reward_total += float(jnp.sum(reward))
+    return obs_total, reward_total, obs
+
+
+def test_vec_rollout_sums_every_observation():
+    venv, params = jaxenvs.make_vec("Breakout-MinAtar", 8)
+    key = jax.random.key(5)
+    state, obs, obs_total, reward_total = jax.jit(vec_rollout(venv, params, 30))(key)
+    want_obs_total, want_reward_total, want_obs = _stepped_by_hand(venv, params, key, 30)
+    assert obs_total == want_obs_total and obs_total > 0
+    assert reward_total == want_reward_total
+    np.testing.assert_array_equal(obs, want_obs)
+    # rewards only: the same transitions, the observation left out of the carry
+    state_r, _, obs_total_r, reward_total_r = jax.jit(vec_rollout(venv, params, 30, observations=False))(key)
+    assert obs_total_r == 0 and reward_total_r == reward_total
+    jax.tree_util.tree_map(np.testing.assert_array_equal, state_r, state)
+
+
+def test_vmap_rollout_sums_every_observation():
+    env, params = jaxenvs.make("CartPole-v1")
+    run = jax.jit(vmap_rollout(env, params, 4, 3))
+    _, obs, obs_total, _ = run(jax.random.key(0))
+    assert obs.shape == (4, 4)
+    # a different number of steps sums different observations
+    _, _, obs_total_2, _ = jax.jit(vmap_rollout(env, params, 4, 4))(jax.random.key(0))
+    assert obs_total != obs_total_2
+
+
+def test_footprints():
+    ours = footprints("CartPole-v1")[0]
+    assert ours.library == "jaxenvs"
+    assert ours.state_bytes == 5 * 4  # x, x_dot, theta, theta_dot (float32) and time (int32)
+    # observation and final_observation (4 float32 each), reward, flags, discount
+    assert 2 * 16 + 4 + 2 <= ours.step_output_bytes <= 64
