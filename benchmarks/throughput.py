@@ -38,16 +38,22 @@ SHORT = {"jaxenvs make_vec": "make_vec", "jaxenvs vmap": "vmap", REWARDS_ONLY: "
 REFERENCE_LOOPS = ("gymnasium", "minatar", "bsuite")  # single-env Python loops at batch size 1
 
 
-def run(ids, sizes, repeats, clock, log=print) -> list[Result]:
+# the envs whose rewards-only `make_vec` run is timed too (what building their observation costs)
+REWARDS_ONLY_IDS = ("CartPole-v1", "Breakout-MinAtar", "Asterix-MinAtar", "Freeway-MinAtar", "Pong-misc")
+
+
+def run(ids, sizes, repeats, clock, log=print, rewards_only_ids=REWARDS_ONLY_IDS) -> list[Result]:
     rows: list[Result] = []
     total = len(ids) * len(sizes)
     t_start = time.perf_counter()
     for i, env_id in enumerate(ids):
         for j, n in enumerate(sizes):
+            libraries = [lib for lib in LIBRARIES if lib != REWARDS_ONLY or env_id in rewards_only_ids]
             results = compare(
                 env_id,
                 n,
                 repeats=repeats,
+                libraries=libraries,
                 clock=clock,
                 on_skip=lambda lib, e, env_id=env_id, n=n: log(f"  skip {lib} {env_id} x{n}: {type(e).__name__}: {e}"),
             )

@@ -18,7 +18,7 @@ One action-sampling scheme for all: per step one draw for the whole batch (discr
 `jax.random.bits` call, 16 random bits per env scaled to `0..n-1`; boxes: one
 `jax.random.uniform` call; numpy libraries: one `Generator` call). The JAX rollouts are a
 jitted `lax.scan` that consumes what training consumes: every step's observation is reduced
-into the carry (`consume`: a checksum of its bytes), and the final state and observation are
+into the carry (`consume`: every element read into one number), and the final state and observation are
 returned, so XLA can drop no library's work (a rollout that keeps only rewards let it: with a
 constant reward, a whole CartPole rollout became dead code). `jaxenvs make_vec, rewards only`
 keeps only rewards and state: the difference is what building the observation costs. The
@@ -143,32 +143,33 @@ def random_actions(key: jax.Array, space: Any, num_envs: int) -> jax.Array:
     return jax.random.uniform(key, (num_envs,) + tuple(space.shape), minval=low, maxval=high)
 
 
-def _words(x: jax.Array) -> jax.Array:
-    """`x`'s bytes as `uint32` words (zero-padded to a multiple of 4 bytes)."""
-    if x.dtype == jnp.bool_:
-        x = x.astype(jnp.uint8)  # one byte per element, as XLA stores a bool
-    if x.dtype.itemsize == 4:
-        return jax.lax.bitcast_convert_type(x, jnp.uint32).reshape(-1)
-    b = x if x.dtype == jnp.uint8 else jax.lax.bitcast_convert_type(x, jnp.uint8)
+def _byte_words(x: jax.Array) -> jax.Array:
+    """A one-byte array's bytes, four to a `uint32` word (zero-padded)."""
+    b = x.astype(jnp.uint8) if x.dtype == jnp.bool_ else jax.lax.bitcast_convert_type(x, jnp.uint8)
     b = b.reshape(-1)
     b = jnp.pad(b, (0, (-b.size) % 4))
     return jax.lax.bitcast_convert_type(b.reshape(-1, 4), jnp.uint32)
 
 
 def consume(obs: Any) -> jax.Array:
-    """What the rollout takes from one step's observation: a checksum of every byte of it (its
-    bytes read as `uint32` words and summed, wrapping), the same function for every library.
-    It reads the whole observation, so XLA must build it every step, at the cost of one read
-    of its bytes whatever its dtype (a float32 sum of a boolean observation cost 2-4x more on
-    XLA:CPU: a conversion, then a reduction)."""
-    total = jnp.zeros((), jnp.uint32)
+    """What the rollout takes from one step's observation: one float32 that reads every
+    element of it, so that XLA must build the whole observation every step. The same function
+    for every library, each dtype read the cheapest way XLA:CPU offered when measured: wider
+    dtypes summed as float32; one-byte dtypes (bool, int8, uint8) as a checksum of their
+    bytes, four to a `uint32` word (summed as float32, a boolean grid cost 2.7-3.4x more: a
+    conversion, then a reduction; summed as words, a float32 one cost 1.4-1.7x more)."""
+    total = jnp.zeros((), jnp.float32)
     for x in jax.tree_util.tree_leaves(obs):
-        total = total + jnp.sum(_words(jnp.asarray(x)), dtype=jnp.uint32)
+        x = jnp.asarray(x)
+        if x.dtype.itemsize == 1:
+            total = total + jnp.sum(_byte_words(x), dtype=jnp.uint32).astype(jnp.float32)
+        else:
+            total = total + jnp.sum(x, dtype=jnp.float32)
     return total
 
 
 def vec_rollout(venv: Any, params: Any, num_steps: int, observations: bool = True) -> Callable:
-    """`key -> (state, obs, obs checksum, reward sum)`: `num_steps` steps of a `VecEnv` (one
+    """`key -> (state, obs, obs read, reward sum)`: `num_steps` steps of a `VecEnv` (one
     key per step). With `observations=False` only the rewards and the state are kept (the observation
     is then dead code that XLA may drop: the transition's cost alone)."""
     space = venv.action_space(params)
@@ -186,7 +187,7 @@ def vec_rollout(venv: Any, params: Any, num_steps: int, observations: bool = Tru
                 return (state, obs, obs_total, total + jnp.sum(reward)), None
             return (state, carry[1], obs_total, total + jnp.sum(reward)), None
 
-        init = (state, obs, jnp.zeros((), jnp.uint32), jnp.zeros(()))
+        init = (state, obs, jnp.zeros(()), jnp.zeros(()))
         carry, _ = jax.lax.scan(body, init, jax.random.split(k_run, (num_steps, 2)))
         return carry
 
@@ -194,7 +195,7 @@ def vec_rollout(venv: Any, params: Any, num_steps: int, observations: bool = Tru
 
 
 def vmap_rollout(env: Any, params: Any, num_envs: int, num_steps: int, observations: bool = True) -> Callable:
-    """`key -> (state, obs, obs checksum, reward sum)`: `num_steps` steps of `jax.vmap(env.step)`
+    """`key -> (state, obs, obs read, reward sum)`: `num_steps` steps of `jax.vmap(env.step)`
     with one key per env (gymnax's way; `env` must reset itself, as gymnax envs and
     `jaxenvs.make`'s do); `observations` as in `vec_rollout`."""
     space = env.action_space(params)
@@ -213,7 +214,7 @@ def vmap_rollout(env: Any, params: Any, num_envs: int, num_steps: int, observati
                 return (state, obs, obs_total, total + jnp.sum(reward)), None
             return (state, carry[1], obs_total, total + jnp.sum(reward)), None
 
-        init = (state, obs, jnp.zeros((), jnp.uint32), jnp.zeros(()))
+        init = (state, obs, jnp.zeros(()), jnp.zeros(()))
         carry, _ = jax.lax.scan(body, init, jax.random.split(k_run, (num_steps, 2)))
         return carry
 

@@ -189,6 +189,8 @@ class RegisteredDefaults(Wrapper):
     """Makes the params `make` built (registered values and overrides) the env's defaults,
     so that `env.step(key, state, action)` without params uses them."""
 
+    keeps_observation = True  # observations pass through unchanged (see `VecEnv`)
+
     def __init__(self, env: Any, params: Any):
         super().__init__(env)
         self._registered_params = params

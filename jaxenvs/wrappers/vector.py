@@ -16,6 +16,15 @@ episode starts alike: DeepSea, Asterix, Pong) skips all of that: one reset, sele
 env finished. Every finished env gets an independent reset, so episodes are distributed
 exactly as on the per-env path. Per-env step keys are split only if the env's step draws
 random numbers (otherwise XLA drops them as dead code).
+
+An env whose observation is a function of its state alone can say so by defining
+`obs_from_state(state, params)` (the MinAtar games, Pong): then the finished envs' resets
+replace only their state, and the batch's observation is built once, from the returned state.
+Otherwise the step's observation is built, then the reset observations are scattered into
+it: twice the writes of the largest array of a step (a 10x10x4 MinAtar grid, a Pong image).
+Wrappers between `VecEnv` and the raw env must declare `keeps_observation = True` for this
+(a wrapper that changes observations does not), so a wrapped env falls back to the general
+way.
 """
 
 from __future__ import annotations
@@ -27,6 +36,17 @@ from jaxenvs.environment import Environment
 from jaxenvs.wrappers.autoreset import default_capacity, reset_uses_key, reset_where_done, select_where_done
 
 _STEP_KEY_DATA = 2**32 - 1  # folded into the step's key for the per-env step keys
+
+
+def obs_from_state_fn(env):
+    """The raw env's `obs_from_state`, when every wrapper between `env` and it declares (as a
+    class attribute) `keeps_observation = True`; else None."""
+    layer = env
+    while layer is not layer.unwrapped:
+        if not getattr(type(layer), "keeps_observation", False):
+            return None
+        layer = layer.env
+    return layer.obs_from_state if callable(getattr(type(layer), "obs_from_state", None)) else None
 
 
 class VecEnv:
@@ -46,6 +66,7 @@ class VecEnv:
         if not 1 <= int(reset_capacity) <= self.num_envs:
             raise ValueError(f"reset_capacity must be in [1, num_envs], got {reset_capacity}")
         self.reset_capacity = int(reset_capacity)
+        self._obs_from_state = obs_from_state_fn(env)
 
     @property
     def default_params(self):
@@ -106,8 +127,17 @@ class VecEnv:
         info["final_terminated"] = terminated
         info["final_truncated"] = truncated
 
+        obs_fn = self._obs_from_state
+        if obs_fn is not None:
+            # resets replace state rows only; the observation is built once, after them
+            obs = ()
+
+        def reset_one():
+            new_obs, new_state = self.env.reset(key, params)
+            return ((), new_state) if obs_fn is not None else (new_obs, new_state)
+
         if not reset_uses_key(self.env, key, params):  # every episode starts alike
-            obs_out, state_out = select_where_done(done, lambda: self.env.reset(key, params), (obs, next_state))
+            obs_out, state_out = select_where_done(done, reset_one, (obs, next_state))
             return self._finish(obs_out, state_out, reward, terminated, truncated, info, params)
 
         def resets(p, index):
@@ -119,16 +149,20 @@ class VecEnv:
                 return jax.random.split(jax.random.fold_in(parent, p), capacity)
 
             reset_keys = jax.lax.cond(p == 0, first, later)
-            return jax.vmap(self.env.reset, in_axes=(0, None))(reset_keys, params)
+            new_obs, new_state = jax.vmap(self.env.reset, in_axes=(0, None))(reset_keys, params)
+            return ((), new_state) if obs_fn is not None else (new_obs, new_state)
 
         def reset_all():
             # only when no pass runs: the passes' keys and these never meet in one step
-            return self._reset_batch(key, params, n)
+            new_obs, new_state = self._reset_batch(key, params, n)
+            return ((), new_state) if obs_fn is not None else (new_obs, new_state)
 
         obs_out, state_out = reset_where_done(done, obs, next_state, resets, capacity, reset_all)
         return self._finish(obs_out, state_out, reward, terminated, truncated, info, params)
 
     def _finish(self, obs_out, state_out, reward, terminated, truncated, info, params):
+        if self._obs_from_state is not None:
+            obs_out = jax.vmap(self._obs_from_state, in_axes=(0, None))(state_out, params)
         if "action_mask" in info and hasattr(self.env, "action_mask"):
             # the mask of the returned observation: the new episode's where one began
             info["action_mask"] = jax.vmap(self.env.action_mask, in_axes=(0, None))(state_out, params)

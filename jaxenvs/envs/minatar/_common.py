@@ -231,6 +231,10 @@ class MinAtarEnvironment(Environment):
         )
         return self.get_obs(next_state), next_state, reward, terminal
 
+    def obs_from_state(self, state, params):
+        """The observation of `state` (what `reset` and `step` return with it)."""
+        return self.get_obs(state)
+
     def observation_space(self, params=None):
         return observation_space(self.num_channels)
 

@@ -115,6 +115,10 @@ class Pong(Environment[PongState, PongParams]):
     def default_params(self) -> PongParams:
         return PongParams()
 
+    def obs_from_state(self, state: PongState, params: PongParams) -> jax.Array:
+        """The observation of `state` (what `reset` and `step` return with it)."""
+        return self.get_obs(state)
+
     def get_obs(self, state: PongState) -> jax.Array:
         """Channels: paddles, ball, the ball's previous cell (cells clipped onto the board).
 
