@@ -18,10 +18,12 @@ exactly as on the per-env path. Per-env step keys are split only if the env's st
 random numbers (otherwise XLA drops them as dead code).
 
 An env whose observation is a function of its state alone can say so by defining
-`obs_from_state(state, params)` (the MinAtar games, Pong): then the finished envs' resets
-replace only their state, and the batch's observation is built once, from the returned state.
+`obs_from_state(state, params)` (classic control, the MinAtar games, Pong): then the finished
+envs' resets replace only their state, and the batch's observation is built once, from the
+returned state.
 Otherwise the step's observation is built, then the reset observations are scattered into
-it: twice the writes of the largest array of a step (a 10x10x4 MinAtar grid, a Pong image).
+it inside the reset passes' loop: more writes of the largest array of a step (a 10x10x4
+MinAtar grid, a Pong image) and, for CartPole, a change of layout of `float32[n, 4]`.
 Wrappers between `VecEnv` and the raw env must declare `keeps_observation = True` for this
 (a wrapper that changes observations does not), so a wrapped env falls back to the general
 way.

@@ -259,7 +259,8 @@ def test_a_reset_without_randomness_is_selected_where_done(env_id):
 
 
 OBS_FROM_STATE = ["Breakout-MinAtar", "Asterix-MinAtar", "Freeway-MinAtar", "Seaquest-MinAtar", "SpaceInvaders-MinAtar"]
-OBS_FROM_STATE += ["Pong-misc"]
+OBS_FROM_STATE += ["Pong-misc", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0"]
+OBS_FROM_STATE += ["Pendulum-v1"]
 
 
 @pytest.mark.parametrize("env_id", OBS_FROM_STATE)
@@ -287,12 +288,12 @@ def test_obs_from_state_is_the_observation(env_id):
     assert bool(jax.jit(run)(jax.random.key(3)))
 
 
-@pytest.mark.parametrize("env_id", ["Breakout-MinAtar", "Asterix-MinAtar"])
+@pytest.mark.parametrize("env_id", ["Breakout-MinAtar", "Asterix-MinAtar", "CartPole-v1"])
 def test_make_vec_obs_from_state_changes_nothing(env_id):
     """With `obs_from_state` (observation rebuilt once from the returned state) and without it
     (reset observations scattered into the step's), `make_vec` returns the same arrays, bit for
-    bit: the random stream and every result are unchanged (Breakout's reset draws, Asterix's
-    does not)."""
+    bit: the random stream and every result are unchanged (Breakout's and CartPole's resets
+    draw, Asterix's does not)."""
     n, steps = 64, 120
     env, params = jaxenvs.make(env_id, autoreset=False)
     fast, general = VecEnv(env, n, reset_capacity=16), VecEnv(env, n, reset_capacity=16)

@@ -171,6 +171,10 @@ class Acrobot(Environment[AcrobotState, AcrobotParams]):
     def default_params(self) -> AcrobotParams:
         return AcrobotParams()
 
+    def obs_from_state(self, state, params):
+        """The observation of `state` (what `reset` and `step` return with it)."""
+        return get_obs(state)
+
     def reset_env(self, key, params):
         dtype = float_dtype()
         # the reference draws in float64 and stores the reset state as float32

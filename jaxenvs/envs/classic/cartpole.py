@@ -95,6 +95,10 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
     def default_params(self) -> CartPoleParams:
         return CartPoleParams()
 
+    def obs_from_state(self, state, params):
+        """The observation of `state` (what `reset` and `step` return with it)."""
+        return get_obs(state)
+
     def reset_env(self, key, params):
         x, x_dot, theta, theta_dot = jax.random.uniform(key, (4,), dtype=float_dtype(), minval=-0.05, maxval=0.05)
         state = CartPoleState(time=jnp.zeros((), jnp.int32), x=x, x_dot=x_dot, theta=theta, theta_dot=theta_dot)

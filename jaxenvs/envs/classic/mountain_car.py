@@ -81,6 +81,10 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
     def default_params(self) -> MountainCarParams:
         return MountainCarParams()
 
+    def obs_from_state(self, state, params):
+        """The observation of `state` (what `reset` and `step` return with it)."""
+        return get_obs(state)
+
     def reset_env(self, key, params):
         dtype = float_dtype()
         state = MountainCarState(

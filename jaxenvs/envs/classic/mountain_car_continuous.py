@@ -118,6 +118,10 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
     def default_params(self) -> MountainCarContinuousParams:
         return MountainCarContinuousParams()
 
+    def obs_from_state(self, state, params):
+        """The observation of `state` (what `reset` and `step` return with it)."""
+        return get_obs(state)
+
     def reset_env(self, key, params):
         dtype = float_dtype()
         state = MountainCarContinuousState(

@@ -87,6 +87,10 @@ class Pendulum(Environment[PendulumState, PendulumParams]):
     def default_params(self) -> PendulumParams:
         return PendulumParams()
 
+    def obs_from_state(self, state, params):
+        """The observation of `state` (what `reset` and `step` return with it)."""
+        return get_obs(state)
+
     def reset_env(self, key, params):
         dtype = float_dtype()
         high = jnp.asarray([np.pi, 1.0], dtype)
