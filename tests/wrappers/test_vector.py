@@ -278,7 +278,7 @@ def test_obs_from_state_is_the_observation(env_id):
         obs, state = venv.reset(key, params)
 
         def body(state, k):
-            actions = jax.random.randint(k, (8,), 0, env.num_actions)
+            actions = jax.vmap(env.action_space(params).sample)(jax.random.split(k, 8))
             obs, state, *_ = venv.step(k, state, actions, params)
             return state, jnp.array_equal(obs_from_state(state, params), obs)
 
@@ -291,9 +291,9 @@ def test_obs_from_state_is_the_observation(env_id):
 @pytest.mark.parametrize("env_id", ["Breakout-MinAtar", "Asterix-MinAtar", "CartPole-v1"])
 def test_make_vec_obs_from_state_changes_nothing(env_id):
     """With `obs_from_state` (observation rebuilt once from the returned state) and without it
-    (reset observations scattered into the step's), `make_vec` returns the same arrays, bit for
-    bit: the random stream and every result are unchanged (Breakout's and CartPole's resets
-    draw, Asterix's does not)."""
+    (reset observations scattered into the step's), `make_vec` returns the same arrays (bit for
+    bit, floats up to XLA's rounding): the random stream and every result are unchanged
+    (Breakout's and CartPole's resets draw, Asterix's does not)."""
     n, steps = 64, 120
     env, params = jaxenvs.make(env_id, autoreset=False)
     fast, general = VecEnv(env, n, reset_capacity=16), VecEnv(env, n, reset_capacity=16)
@@ -312,7 +312,11 @@ def test_make_vec_obs_from_state_changes_nothing(env_id):
 
     a, b = roll(fast), roll(general)
     for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
-        np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+        if jnp.issubdtype(x.dtype, jnp.floating):
+            # the two programs fuse differently, and XLA may round a float differently in each
+            np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=1e-5, atol=1e-7)
+        else:
+            np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
     done = np.asarray(a[1][3] | a[1][4])
     assert done.sum() >= 10  # resets happened
 
