@@ -134,7 +134,8 @@ def targets(rows) -> list[str]:
         )
     comp = []
     for (env_id, n), libs in table.items():
-        if "gymnax" in libs and "jaxenvs make_vec" in libs:
+        timed = [libs.get(lib) for lib in ("gymnax", "jaxenvs make_vec")]
+        if all(r is not None and r.compile_seconds is not None for r in timed):
             comp.append((env_id, n, libs["jaxenvs make_vec"].compile_seconds, libs["gymnax"].compile_seconds))
     if comp:
         worse = [c for c in comp if c[2] > c[3]]
