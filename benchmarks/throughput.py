@@ -159,12 +159,13 @@ def memory_table(rows, prints: list[Footprint], size: int = 8192) -> list[str]:
         "State and step outputs: bytes per env, from `jax.eval_shape` of one env's reset and step"
         " (`jaxenvs.make`'s auto-resetting env, whose step outputs include `final_observation`, and"
         " gymnax's env; outputs are observation, reward, flags and info). Peak: XLA's"
-        f" `peak_memory_in_bytes` of the compiled rollout at {size:,} envs (the scan's carry, its"
-        " temporaries, its keys), MB.",
+        f" `peak_memory_in_bytes` of the compiled rollout at {size:,} envs, MB (on CPU it counts the buffers"
+        " live in the top-level computation, which is mostly the scan's carry); total: arguments + outputs +"
+        " temporaries of the same compiled rollout (the loop body's temporaries included), MB.",
         "",
         "| env | state jaxenvs | state gymnax | outputs jaxenvs | outputs gymnax | peak make_vec | peak vmap | "
-        "peak gymnax |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "peak gymnax | total make_vec | total gymnax |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
 
     def b(env_id, lib, field):
@@ -175,11 +176,16 @@ def memory_table(rows, prints: list[Footprint], size: int = 8192) -> list[str]:
         r = table.get((env_id, size), {}).get(lib)
         return f"{r.peak_mb:.1f}" if r is not None and r.peak_mb else "-"
 
+    def total(env_id, lib):
+        r = table.get((env_id, size), {}).get(lib)
+        return f"{r.memory_mb:.1f}" if r is not None and r.memory_mb else "-"
+
     for env_id in dict.fromkeys(f.env_id for f in prints):
         lines.append(
             f"| {env_id} | {b(env_id, 'jaxenvs', 'state_bytes')} | {b(env_id, 'gymnax', 'state_bytes')} | "
             f"{b(env_id, 'jaxenvs', 'step_output_bytes')} | {b(env_id, 'gymnax', 'step_output_bytes')} | "
-            f"{peak(env_id, 'jaxenvs make_vec')} | {peak(env_id, 'jaxenvs vmap')} | {peak(env_id, 'gymnax')} |"
+            f"{peak(env_id, 'jaxenvs make_vec')} | {peak(env_id, 'jaxenvs vmap')} | {peak(env_id, 'gymnax')} | "
+            f"{total(env_id, 'jaxenvs make_vec')} | {total(env_id, 'gymnax')} |"
         )
     return lines
 
