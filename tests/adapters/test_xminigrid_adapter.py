@@ -1,7 +1,6 @@
 """xminigrid adapter: check_env, the library's time limit as a truncation, make_vec, PPO."""
 
 import jax
-import numpy as np
 import pytest
 
 pytest.importorskip("xminigrid")
