@@ -3,6 +3,8 @@ does the same for every spec): the made env (auto-reset, rendered where the env 
 the raw env.
 
 - bsuite's 468 sweep ids are the ten base envs with other settings: one id per experiment;
+- the gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX families run one adapter over
+  many ids of one library: the ids in `CONFORMANCE_SAMPLE` only;
 - adapter ids run where their library is installed; ids whose construction downloads data
   are skipped, ids that fail inside their library are expected to fail (strictly, so a fix
   upstream is noticed), ids slow to compile on a CPU run shorter and are marked slow;
@@ -32,6 +34,9 @@ def _ids() -> list:
             if experiment in experiments:
                 continue
             experiments.add(experiment)
+        sample = adapters.CONFORMANCE_SAMPLE.get(s.family)
+        if sample is not None and env_id not in sample:
+            continue
         if s.extra is not None and importlib.util.find_spec(adapters.LIBRARIES.get(s.extra, s.extra)) is None:
             marks.append(pytest.mark.skip(reason=f'needs pip install "jaxenvs[{s.extra}]"'))
         if env_id in adapters.NEEDS_DOWNLOAD:

@@ -48,14 +48,14 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.adapters._common import (
     NO_LIMIT,
-    cast_like,
+    AdapterEnvironment,
     import_library,
     library_key,
     register_dataclass_serialization,
     strong,
 )
-from jaxenvs.adapters._truncation import LibraryState, LibraryTruncation
-from jaxenvs.environment import EnvParams
+from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.tree import cast_like
 
 APIS = ("1.x", "0.x")
 
@@ -67,7 +67,9 @@ class GymnaxParams(EnvParams):
 
 
 @struct.dataclass
-class GymnaxState(LibraryState):
+class GymnaxState(EnvState):
+    # bool[]: the library ended the last step by its own time limit (False after reset)
+    library_truncated: jax.Array = False
     # the library's env state (a flax or chex dataclass)
     env_state: Any = None
 
@@ -105,7 +107,7 @@ def gymnax_time_limit(state: Any, params: Any) -> jax.Array:
     return state.time >= params.max_steps_in_episode
 
 
-class GymnaxEnv(LibraryTruncation):
+class GymnaxEnv(AdapterEnvironment):
     """A gymnax-API env through the jaxenvs interface; build it with `from_gymnax`."""
 
     def __init__(
@@ -160,13 +162,11 @@ class GymnaxEnv(LibraryTruncation):
 
     # --- spaces -----------------------------------------------------------------------
     def observation_space(self, params: GymnaxParams | None = None) -> spaces.Space:
-        params = self.default_params if params is None else params
         # the library computes bounds with jnp: evaluated now, also when asked inside jit
         with jax.ensure_compile_time_eval():
             return translate_space(self.gymnax_env.observation_space(params.env_params))
 
     def action_space(self, params: GymnaxParams | None = None) -> spaces.Space:
-        params = self.default_params if params is None else params
         with jax.ensure_compile_time_eval():
             return translate_space(self.gymnax_env.action_space(params.env_params))
 
@@ -192,7 +192,7 @@ class GymnaxEnv(LibraryTruncation):
         obs, env_state, reward, done, info = self.gymnax_env.step_env(
             library_key(key), state.env_state, action, params.env_params
         )
-        env_state = cast_like(env_state, state.env_state, self.name)
+        env_state = cast_like(env_state, state.env_state, f"{self.name}: the library's state")
         done = jnp.asarray(done, jnp.bool_)
         if self.api == "1.x":
             terminated = done
@@ -205,11 +205,13 @@ class GymnaxEnv(LibraryTruncation):
         state = GymnaxState(time=state.time + 1, library_truncated=truncated, env_state=env_state)
         return self._observe(obs), state, jnp.asarray(reward, jnp.float32), terminated, info
 
+    def library_truncated(self, state: GymnaxState) -> jax.Array:
+        return state.library_truncated
+
     # --- rendering --------------------------------------------------------------------
     def render(self, state: GymnaxState, params: GymnaxParams | None = None) -> jax.Array:
         if self._render is None:
             raise NotImplementedError(f"{self.name}: the library has no jit-able render (none given to from_gymnax)")
-        params = self.default_params if params is None else params
         return jnp.asarray(self._render(state.env_state, params.env_params), jnp.uint8)
 
 

@@ -31,13 +31,13 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.adapters._common import (
     NO_LIMIT,
-    cast_like,
+    AdapterEnvironment,
     import_library,
     library_key,
     strong,
 )
-from jaxenvs.adapters._truncation import LibraryState, LibraryTruncation
-from jaxenvs.environment import EnvParams
+from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.tree import cast_like
 
 TERMINATION = 2  # navix.environments.environment.StepType.TERMINATION
 
@@ -48,7 +48,9 @@ class NavixParams(EnvParams):
 
 
 @struct.dataclass
-class NavixState(LibraryState):
+class NavixState(EnvState):
+    # bool[]: the library ended the last step by its own time limit (False after reset)
+    library_truncated: jax.Array = False
     # navix's Timestep: t, observation, action, reward, step_type, state (key, grid, entities,
     # events, rendering cache), info
     timestep: Any = None
@@ -63,7 +65,7 @@ def translate_space(space: Any) -> spaces.Space:
     return spaces.Box(np.broadcast_to(low, shape), np.broadcast_to(high, shape), shape=shape, dtype=space.dtype)
 
 
-class NavixEnv(LibraryTruncation):
+class NavixEnv(AdapterEnvironment):
     """navix env `env_id` (as `navix.make` knows it); `kwargs` go to `navix.make`."""
 
     def __init__(self, env_id: str, **kwargs: Any):
@@ -105,11 +107,14 @@ class NavixEnv(LibraryTruncation):
     ) -> tuple[Any, NavixState, jax.Array, jax.Array, dict[str, Any]]:
         del key  # navix draws from the key in its state
         timestep = self.navix_env._step(state.timestep, jnp.asarray(action, jnp.int32))
-        timestep = cast_like(timestep.replace(info={}), state.timestep, self.name)
+        timestep = cast_like(timestep.replace(info={}), state.timestep, f"{self.name}: the library's state")
         terminated = timestep.step_type == TERMINATION
         truncated = timestep.t >= self.navix_env.max_steps
         state = NavixState(time=state.time + 1, library_truncated=truncated, timestep=timestep)
         return timestep.observation, state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
+
+    def library_truncated(self, state: NavixState) -> jax.Array:
+        return state.library_truncated
 
     def render(self, state: NavixState, params: NavixParams | None = None) -> jax.Array:
         return jnp.asarray(self._rgb(state.timestep.state), jnp.uint8)

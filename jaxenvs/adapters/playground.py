@@ -40,14 +40,15 @@ from flax import struct
 
 from jaxenvs import rendering, spaces
 from jaxenvs.adapters._common import (
-    cast_like,
+    AdapterEnvironment,
     import_library,
     library_key,
     register_dataclass_serialization,
     space_for,
     strong,
 )
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.tree import cast_like
 
 DEFAULT_IMPL = "jax"
 
@@ -65,7 +66,7 @@ class PlaygroundState(EnvState):
     playground_state: Any
 
 
-class PlaygroundEnv(Environment):
+class PlaygroundEnv(AdapterEnvironment):
     """Playground env `name` (a key of `mujoco_playground.registry`)."""
 
     def __init__(self, name: str, impl: str = DEFAULT_IMPL, config_overrides: dict[str, Any] | None = None):
@@ -123,7 +124,7 @@ class PlaygroundEnv(Environment):
             metrics=dict(state.playground_state.metrics), info=dict(state.playground_state.info)
         )
         pg_state = self.playground_env.step(previous, jnp.asarray(action, jnp.float32))
-        pg_state = cast_like(pg_state, state.playground_state, self.name)
+        pg_state = cast_like(pg_state, state.playground_state, f"{self.name}: the library's state")
         state = PlaygroundState(time=state.time + 1, playground_state=pg_state)
         info = {"metrics": dict(pg_state.metrics)}
         return self._observe(pg_state), state, pg_state.reward.astype(jnp.float32), pg_state.done > 0.5, info

@@ -280,6 +280,17 @@ LIBRARIES = {
     "navix": "navix",
 }
 
+# Families whose many ids all run one adapter over one library's code: the shared conformance
+# test (tests/test_conformance.py) checks these of their ids and leaves the others out, as it
+# does bsuite's sweeps; `jaxenvs report` and `jaxenvs bench` take every id.
+CONFORMANCE_SAMPLE = {
+    "gymnax": ("gymnax/Catch-bsuite", "gymnax/Pendulum-v1", "gymnax/MetaMaze-misc"),
+    "craftax": ("craftax/Craftax-Classic-Symbolic-v1",),
+    "playground": ("playground/CartpoleBalance",),
+    "xminigrid": ("xminigrid/MiniGrid-Empty-5x5",),
+    "navix": ("navix/Navix-Empty-5x5-v0",),
+}
+
 # Ids whose construction downloads data: tests leave them out, `jaxenvs report` skips them
 # unless given --all.
 _MENAGERIE = "clones MuJoCo Menagerie's robot models from GitHub when constructed"

@@ -34,13 +34,13 @@ from flax import struct
 from jaxenvs import rendering, spaces
 from jaxenvs.adapters._common import (
     NO_LIMIT,
-    cast_like,
+    AdapterEnvironment,
     import_library,
     library_key,
     strong,
 )
-from jaxenvs.adapters._truncation import LibraryState, LibraryTruncation
-from jaxenvs.environment import EnvParams
+from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.tree import cast_like
 
 # xminigrid.core.constants: 13 tiles, 12 colours (ids from 0)
 NUM_TILES, NUM_COLORS = 13, 12
@@ -73,13 +73,15 @@ class XMiniGridParams(EnvParams):
 
 
 @struct.dataclass
-class XMiniGridState(LibraryState):
+class XMiniGridState(EnvState):
+    # bool[]: the library ended the last step by its own time limit (False after reset)
+    library_truncated: jax.Array = False
     # xminigrid's TimeStep: state (key, step_num, grid uint8[H, W, 2], agent, goal and rule
     # encodings), step_type, reward, discount, observation
     timestep: Any = None
 
 
-class XMiniGridEnv(LibraryTruncation):
+class XMiniGridEnv(AdapterEnvironment):
     """xminigrid env `env_id` (as `xminigrid.make` knows it); `kwargs` go to `xminigrid.make`."""
 
     def __init__(self, env_id: str, **kwargs: Any):
@@ -101,13 +103,11 @@ class XMiniGridEnv(LibraryTruncation):
 
     # --- spaces -----------------------------------------------------------------------
     def observation_space(self, params: XMiniGridParams | None = None) -> spaces.Box:
-        params = self.default_params if params is None else params
         shape = tuple(self.xminigrid_env.observation_shape(params.env_params))
         high = np.broadcast_to(np.array([NUM_TILES - 1, NUM_COLORS - 1], np.float64), shape)
         return spaces.Box(np.zeros(shape), high, shape=shape, dtype=jnp.uint8)
 
     def action_space(self, params: XMiniGridParams | None = None) -> spaces.Discrete:
-        params = self.default_params if params is None else params
         return spaces.Discrete(int(self.xminigrid_env.num_actions(params.env_params)))
 
     # --- transitions ------------------------------------------------------------------
@@ -123,13 +123,16 @@ class XMiniGridEnv(LibraryTruncation):
     ) -> tuple[jax.Array, XMiniGridState, jax.Array, jax.Array, dict[str, Any]]:
         del key  # xminigrid draws from the key in its state
         timestep = self.xminigrid_env.step(params.env_params, state.timestep, jnp.asarray(action, jnp.int32))
-        timestep = cast_like(timestep, state.timestep, self.name)
+        timestep = cast_like(timestep, state.timestep, f"{self.name}: the library's state")
         last = timestep.step_type == 2  # StepType.LAST
         terminated = last & (timestep.discount == 0)
         truncated = last & (timestep.state.step_num >= params.env_params.max_steps)
         state = XMiniGridState(time=state.time + 1, library_truncated=truncated, timestep=timestep)
         obs = jnp.asarray(timestep.observation, jnp.uint8)
         return obs, state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
+
+    def library_truncated(self, state: XMiniGridState) -> jax.Array:
+        return state.library_truncated
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: XMiniGridState, params: XMiniGridParams | None = None) -> jax.Array:

@@ -1,5 +1,6 @@
 """gymnax adapter: `from_gymnax` matches stepping gymnax directly, step for step; 0.x and 1.x
-detected; spaces translated; `gymnax/<id>` under check_env, make_vec and PPO."""
+detected; spaces translated; `gymnax/<id>` under make_vec and PPO (check_env:
+tests/test_conformance.py)."""
 
 import jax
 import jax.numpy as jnp
@@ -12,14 +13,8 @@ import jaxenvs  # noqa: E402
 from jaxenvs import spaces  # noqa: E402
 from jaxenvs.adapters import from_gymnax  # noqa: E402
 from jaxenvs.adapters.gymnax import translate_space  # noqa: E402
-from jaxenvs.testing import check_env  # noqa: E402
 
 from .conftest import check_vec_autoreset, ppo_few_updates, vec_rollout  # noqa: E402
-
-
-def test_conformance():
-    env, params = jaxenvs.make("gymnax/Catch-bsuite")
-    check_env(env, params, num_steps=60)
 
 
 @pytest.mark.parametrize("env_id, max_steps", [("CartPole-v1", 15), ("Breakout-MinAtar", 8)])

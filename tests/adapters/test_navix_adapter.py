@@ -1,4 +1,4 @@
-"""navix adapter: check_env, the library's time limit as a truncation, the observation-space
+"""navix adapter (check_env: tests/test_conformance.py): the library's time limit as a truncation, the observation-space
 correction, make_vec, PPO."""
 
 import jax
@@ -8,16 +8,10 @@ import pytest
 navix = pytest.importorskip("navix")
 
 import jaxenvs  # noqa: E402
-from jaxenvs.testing import check_env  # noqa: E402
 
 from .conftest import check_vec_autoreset, ppo_few_updates, vec_rollout  # noqa: E402
 
 ENV_ID = "navix/Navix-Empty-5x5-v0"
-
-
-def test_check_env():
-    env, params = jaxenvs.make(ENV_ID)
-    check_env(env, params, num_steps=60, check_render=True)
 
 
 def test_symbolic_space_correction_is_still_needed():

@@ -410,3 +410,17 @@ def test_cleanrl_style_loop():
                 assert _cartpole_ended(buffer_next[t][i]) and _is_reset_obs(buffer_obs[t + 1][i])
             else:
                 np.testing.assert_array_equal(buffer_obs[t + 1][i], buffer_next[t][i])
+
+
+@pytest.mark.parametrize("env_id", ["gymnax/CartPole-v1", "navix/Navix-Empty-5x5-v0"])
+def test_adapter_ids_export(env_id):
+    pytest.importorskip(env_id.split("/")[0])
+    env = JaxEnv(env_id, max_steps_in_episode=5)
+    obs, _ = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    ends = []
+    for _ in range(5):
+        obs, reward, terminated, truncated, _ = env.step(env.action_space.sample())
+        assert env.observation_space.contains(obs) and isinstance(reward, float)
+        ends.append(terminated or truncated)
+    assert any(ends), "a 5-step limit must end an episode within 5 steps"
