@@ -2,7 +2,7 @@
 
 from jaxenvs.wrappers.action import ClipAction
 from jaxenvs.wrappers.autoreset import AutoReset
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.base import Wrapper, find_wrapper
 from jaxenvs.wrappers.checked import Checked, checked_jit
 from jaxenvs.wrappers.frame_stack import FrameStackObservation
 from jaxenvs.wrappers.legacy import LegacyStep
@@ -30,4 +30,5 @@ __all__ = [
     "VecEnv",
     "Wrapper",
     "checked_jit",
+    "find_wrapper",
 ]
