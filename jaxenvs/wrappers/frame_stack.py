@@ -131,14 +131,12 @@ class FrameStackObservation(Wrapper):
         return self._per_env(one)(stack, obs)
 
     def reset(self, key, params=None):
-        obs, env_state = self._env.reset(key, self._params(params))
+        obs, env_state = self.env.reset(key, params)
         stack = self._fresh(obs)
         return stack, FrameStackObservationState(env_state=env_state, stack=stack)
 
     def step(self, key, state, action, params=None):
-        obs, env_state, reward, terminated, truncated, info = self._env.step(
-            key, state.env_state, action, self._params(params)
-        )
+        obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         if "final_observation" in info:
             # auto-reset below: `obs` begins a new episode wherever one ended
             done = jnp.logical_or(terminated, truncated)
@@ -156,7 +154,7 @@ class FrameStackObservation(Wrapper):
         return stack, FrameStackObservationState(env_state=env_state, stack=stack), reward, terminated, truncated, info
 
     def observation_space(self, params=None):
-        return stack_space(self._env.observation_space(self._params(params)), self.stack_size)
+        return stack_space(self.env.observation_space(params), self.stack_size)
 
     def render(self, state, params=None):
-        return self._env.render(state.env_state, self._params(params))
+        return self.env.render(state.env_state, params)

@@ -31,7 +31,8 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.base import Wrapper, find_wrapper
+from jaxenvs.wrappers.vector import VecEnv
 
 # gymnasium's and PureJaxRL's initial count: the prior (mean 0, variance 1) weighs almost nothing
 INITIAL_COUNT = 1e-4
@@ -65,9 +66,9 @@ class RunningMeanStd:
 
 
 def batch_shape(env) -> tuple[int, ...]:
-    """`(num_envs,)` for a batched env (`make_vec`), `()` for a single one."""
-    num_envs = getattr(env, "num_envs", None)
-    return () if num_envs is None else (int(num_envs),)
+    """`(num_envs,)` for a batched env (a `VecEnv` in the stack: `make_vec`), `()` for a single one."""
+    vec = find_wrapper(env, VecEnv)
+    return () if vec is None else (vec.num_envs,)
 
 
 def _check_epsilon(wrapper: str, epsilon: float) -> float:
@@ -109,14 +110,12 @@ class NormalizeObservation(Wrapper):
         return rms.update(obs if self._batch else obs[None])
 
     def reset(self, key, params=None):
-        obs, env_state = self._env.reset(key, self._params(params))
+        obs, env_state = self.env.reset(key, params)
         rms = self._update(RunningMeanStd.create(jnp.shape(obs)[len(self._batch) :]), obs)
         return self._normalize(obs, rms), NormalizeObservationState(env_state=env_state, obs_rms=rms)
 
     def step(self, key, state, action, params=None):
-        obs, env_state, reward, terminated, truncated, info = self._env.step(
-            key, state.env_state, action, self._params(params)
-        )
+        obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         rms = self._update(state.obs_rms, obs)
         if "final_observation" in info:
             info = dict(info, final_observation=self._normalize(info["final_observation"], rms))
@@ -124,11 +123,11 @@ class NormalizeObservation(Wrapper):
         return self._normalize(obs, rms), state, reward, terminated, truncated, info
 
     def observation_space(self, params=None):
-        inner = self._env.observation_space(self._params(params))
+        inner = self.env.observation_space(params)
         return spaces.Box(-jnp.inf, jnp.inf, shape=inner.shape, dtype=jnp.float32)
 
     def render(self, state, params=None):
-        return self._env.render(state.env_state, self._params(params))
+        return self.env.render(state.env_state, params)
 
 
 @struct.dataclass
@@ -156,7 +155,7 @@ class NormalizeReward(Wrapper):
         self._batch = batch_shape(env)
 
     def reset(self, key, params=None):
-        obs, env_state = self._env.reset(key, self._params(params))
+        obs, env_state = self.env.reset(key, params)
         state = NormalizeRewardState(
             env_state=env_state,
             return_rms=RunningMeanStd.create(),
@@ -165,9 +164,7 @@ class NormalizeReward(Wrapper):
         return obs, state
 
     def step(self, key, state, action, params=None):
-        obs, env_state, reward, terminated, truncated, info = self._env.step(
-            key, state.env_state, action, self._params(params)
-        )
+        obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         reward = jnp.asarray(reward, jnp.float32)
         # the step that ends an episode restarts the sum with its own reward, as both
         # references do (gymnasium keeps this "for backward compatibility")
@@ -178,4 +175,4 @@ class NormalizeReward(Wrapper):
         return obs, state, (reward / jnp.sqrt(rms.var + self.epsilon)).astype(jnp.float32), terminated, truncated, info
 
     def render(self, state, params=None):
-        return self._env.render(state.env_state, self._params(params))
+        return self.env.render(state.env_state, params)

@@ -43,11 +43,11 @@ class TransformObservation(Wrapper):
         self._observation_space = observation_space
 
     def reset(self, key, params=None):
-        obs, state = self._env.reset(key, self._params(params))
+        obs, state = self.env.reset(key, params)
         return self.func(obs), state
 
     def step(self, key, state, action, params=None):
-        obs, state, reward, terminated, truncated, info = self._env.step(key, state, action, self._params(params))
+        obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         if "final_observation" in info:
             info = dict(info, final_observation=self.func(info["final_observation"]))
         return self.func(obs), state, reward, terminated, truncated, info
@@ -55,7 +55,7 @@ class TransformObservation(Wrapper):
     def observation_space(self, params=None):
         if self._observation_space is not None:
             return self._observation_space
-        return self._env.observation_space(self._params(params))
+        return self.env.observation_space(params)
 
 
 class TransformReward(Wrapper):
@@ -67,5 +67,5 @@ class TransformReward(Wrapper):
         self.func = func
 
     def step(self, key, state, action, params=None):
-        obs, state, reward, terminated, truncated, info = self._env.step(key, state, action, self._params(params))
+        obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         return obs, state, jnp.asarray(self.func(reward), jnp.float32), terminated, truncated, info
