@@ -15,6 +15,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
+from jaxenvs.params import ParamsMeta, integer
 
 Array = jax.Array
 PRNGKey = jax.Array
@@ -28,10 +29,11 @@ class EnvState:
 
 
 @struct.dataclass
-class EnvParams:
-    """Base of every env's params. Fields that fix array shapes are declared static."""
+class EnvParams(metaclass=ParamsMeta):
+    """Base of every env's params. Fields that fix array shapes are declared static; each
+    field declares its valid values (`jaxenvs.params`), which `make` and `replace` check."""
 
-    max_steps_in_episode: int = 1000
+    max_steps_in_episode: int = integer(1000, low=1)
 
 
 TEnvState = TypeVar("TEnvState", bound=EnvState)
@@ -117,19 +119,15 @@ class Environment(Generic[TEnvState, TEnvParams]):
         return self
 
     def _check_action_eagerly(self, action: Any, params: TEnvParams) -> None:
-        """Raise a clear `ValueError` for an out-of-space action when not tracing."""
+        """A clear `ValueError` for an action outside the space: exactly, when the action is
+        concrete (even while `step` is traced: a constant in a scan); by its shape alone
+        when it is traced (shapes are static: a wrong one must not broadcast into garbage)."""
         leaves = jax.tree_util.tree_leaves(action)
-        if any(isinstance(leaf, jax.core.Tracer) for leaf in leaves):
-            return
         space = self.action_space(params)
-        try:
-            # the action is concrete even when `step` is being traced (a constant in a scan)
-            with jax.ensure_compile_time_eval():
-                ok = bool(space.contains(action))
-        except (TypeError, ValueError, jax.errors.ConcretizationTypeError):
-            ok = False
-        if not ok:
-            raise ValueError(f"{self.name}: action {action!r} is not in its action space {space} ({space.describe()})")
+        if any(isinstance(leaf, jax.core.Tracer) for leaf in leaves):
+            spaces.check_action_shape(space, action, self.name)
+            return
+        spaces.check_action(space, action, self.name)
 
     def __repr__(self) -> str:
         return f"{self.name}()"

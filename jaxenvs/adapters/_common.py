@@ -123,3 +123,9 @@ class AdapterEnvironment(Environment):
         library_truncated = info.pop(LIBRARY_TRUNCATED, jnp.asarray(False))
         truncated = jnp.logical_or(truncated, library_truncated)
         return obs, state, reward, terminated, truncated, info
+
+
+def rebuild(cls: type, args: tuple, kwargs: dict) -> Any:
+    """`cls(*args, **kwargs)`: how an adapter is unpickled (it holds library modules and
+    compiled library envs, which do not pickle; its constructor arguments do)."""
+    return cls(*args, **kwargs)

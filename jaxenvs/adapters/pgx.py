@@ -54,6 +54,7 @@ from jaxenvs.adapters._common import (
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.params import choice, integer
 
 REWARD_MODES = ("actor", "all", "opponent")
 MINATAR_MAX_STEPS = 1000
@@ -62,8 +63,9 @@ MINATAR_MAX_STEPS = 1000
 @struct.dataclass
 class PgxParams(EnvParams):
     max_steps_in_episode: int = NO_LIMIT
-    reward_mode: str = struct.field(pytree_node=False, default="actor")  # "actor" | "all" | "opponent"
-    agent_player: int = 0  # the agent's player id under reward_mode="opponent"
+    reward_mode: str = choice("actor", REWARD_MODES)
+    # the agent's player id under reward_mode="opponent"
+    agent_player: int = integer(0, low=0, high="num_players", high_open=True)
 
 
 @struct.dataclass

@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 from jax.experimental import checkify
 
+from jaxenvs import spaces
 from jaxenvs.wrappers.base import Wrapper
 
 _ERRORS = checkify.user_checks | checkify.nan_checks
@@ -50,10 +51,29 @@ def _all_finite(tree: Any) -> jax.Array:
 
 
 class Checked(Wrapper):
+    """`env` with every action checked and every output checked for NaN / inf (see above).
+
+    Called from Python, an action is first checked exactly, numpy-side (a `ValueError`, as
+    the raw env gives: no int32 wrap-around of `np.int64(2**32 + 1)` on the way into `jit`);
+    inside `jit` the check is a `checkify.check` against the space built from the (possibly
+    traced) params, and a wrong shape raises at trace time. Picklable: the compiled
+    functions are rebuilt after unpickling.
+    """
+
     def __init__(self, env):
         super().__init__(env)
+        self._compile()
+
+    def _compile(self) -> None:
         self._jit_step = checked_jit(self._checked_step)
         self._jit_reset = checked_jit(self._checked_reset)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"_env": self._env}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._env = state["_env"]
+        self._compile()
 
     def _checked_reset(self, key, params):
         obs, state = self._env.reset(key, params)
@@ -62,6 +82,7 @@ class Checked(Wrapper):
 
     def _checked_step(self, key, state, action, params):
         space = self._env.action_space(params)
+        spaces.check_action_shape(space, action, self.name)
         checkify.check(
             jnp.all(space.contains(action)),
             f"{self.name}: invalid action {{action}}; valid actions are {space.describe()}",
@@ -83,4 +104,6 @@ class Checked(Wrapper):
         params = self._params(params)
         if _is_tracing((key, state, action, params)):
             return self._checked_step(key, state, action, params)
+        if not _is_tracing(params):
+            spaces.check_action(self._env.action_space(params), action, self.name)
         return self._jit_step(key, state, action, params)

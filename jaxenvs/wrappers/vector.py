@@ -20,13 +20,29 @@ random numbers (otherwise XLA drops them as dead code).
 
 from __future__ import annotations
 
+from typing import Any
+
 import jax
 import jax.numpy as jnp
+import numpy as np
 
+from jaxenvs import spaces
 from jaxenvs.environment import Environment
 from jaxenvs.wrappers.autoreset import default_capacity, reset_uses_key, reset_where_done, select_where_done
 
 _STEP_KEY_DATA = 2**32 - 1  # folded into the step's key for the per-env step keys
+# the batch is indexed in int32 (finished_index, scatters)
+MAX_NUM_ENVS = 2**31 - 1
+
+
+def check_num_envs(num_envs: Any, where: str = "make_vec") -> int:
+    """`num_envs` as an int, or a clear error: a Python or numpy integer in [1, 2**31 - 1]
+    (no float, string or bool: 2.5 would silently become 2, "4" is no number)."""
+    if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
+        raise TypeError(f"{where}: num_envs must be an int in [1, {MAX_NUM_ENVS}], got {num_envs!r}")
+    if not 1 <= int(num_envs) <= MAX_NUM_ENVS:
+        raise ValueError(f"{where}: num_envs must be an int in [1, {MAX_NUM_ENVS}], got {num_envs!r}")
+    return int(num_envs)
 
 
 class VecEnv:
@@ -37,10 +53,8 @@ class VecEnv:
     """
 
     def __init__(self, env: Environment, num_envs: int, reset_capacity: int | None = None):
-        if int(num_envs) < 1:
-            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
         self.env = env
-        self.num_envs = int(num_envs)
+        self.num_envs = check_num_envs(num_envs, where=env.name)
         if reset_capacity is None:
             reset_capacity = default_capacity(self.num_envs)
         if not 1 <= int(reset_capacity) <= self.num_envs:
@@ -74,8 +88,6 @@ class VecEnv:
     def sample_actions(self, key, params=None):
         """One action per env from the action space, drawn with one key."""
         space = self.env.action_space(params)
-        from jaxenvs import spaces
-
         if isinstance(space, spaces.Discrete):
             return jax.random.randint(key, (self.num_envs,), space.start, space.start + space.n, space.dtype)
         return jax.vmap(space.sample)(jax.random.split(key, self.num_envs))
@@ -89,6 +101,10 @@ class VecEnv:
 
     def step(self, key, state, actions, params=None):
         params = self.env.default_params if params is None else params
+        leaves = jax.tree_util.tree_leaves((actions, params))
+        if not any(isinstance(x, jax.core.Tracer) for x in leaves):
+            # called eagerly: check every env's action exactly (inside the vmap below they are traced)
+            spaces.check_action(self.env.action_space(params), actions, self.name, batch=(self.num_envs,))
         n, capacity = self.num_envs, self.reset_capacity
         if n == 1:
             return self._step_one(key, state, actions, params)
