@@ -95,23 +95,23 @@ def to_jax(x: Any, space: spaces.Space) -> Any:
     return np.asarray(x, dtype=np.dtype(space.dtype))
 
 
-def check_discrete_actions(actions: Any, space: spaces.Space, name: str) -> None:
-    """A `ValueError` for integer actions outside a Discrete space (cheap, numpy-side).
+def check_actions(actions: Any, space: spaces.Space, name: str, num_envs: int | None = None) -> None:
+    """A `ValueError` naming the env, the action and what is valid, for an action (or, with
+    `num_envs`, a batch of actions) outside `space`: checked exactly, numpy-side, before the
+    jitted call would cast it (no int32 wrap-around; NaN and inf are outside a Box)."""
+    spaces.check_action(space, actions, name, batch=() if num_envs is None else (int(num_envs),))
 
-    Other spaces are left to the env: inside jit each env documents what it does with an
-    out-of-range action (continuous envs clip).
-    """
-    if not isinstance(space, spaces.Discrete):
-        return
-    a = np.asarray(actions)
-    if a.dtype.kind == "f" and not np.all(a == np.round(a)):
-        raise ValueError(f"{name}: actions must be integers in {space.describe()}, got {actions!r}")
-    bad = (a < space.start) | (a >= space.start + space.n)
-    if np.any(bad):
-        raise ValueError(
-            f"{name}: action {a[bad].ravel()[0] if a.ndim else a!r} is not in its action space "
-            f"{space} ({space.describe()})"
-        )
+
+def renders(env: Any, params: Any) -> bool:
+    """Whether `env.render` draws a picture (traced only, nothing computed): the exports
+    advertise `render_modes=["rgb_array"]` only then."""
+    key = jax.ShapeDtypeStruct((), jax.random.key(0).dtype)
+    try:
+        _, state = jax.eval_shape(lambda k: env.reset(k, params), key)
+        jax.eval_shape(lambda s: env.render(s, params), state)
+    except NotImplementedError:
+        return False
+    return True
 
 
 def index(tree: Any, i: int) -> Any:
