@@ -40,6 +40,24 @@ TEnvState = TypeVar("TEnvState", bound=EnvState)
 TEnvParams = TypeVar("TEnvParams", bound=EnvParams)
 
 
+def check_key(key: Any, where: str) -> None:
+    """A `TypeError` naming `where` unless `key` is one JAX PRNG key: a typed key of shape ()
+    (`jax.random.key(seed)`) or a raw uint32[2] (`jax.random.PRNGKey(seed)`). Without it an
+    int key fails deep inside a library, and an env whose reset ignores its key takes anything."""
+    if isinstance(key, jax.core.Tracer):
+        return
+    dtype, shape = getattr(key, "dtype", None), getattr(key, "shape", None)
+    if dtype is not None and jnp.issubdtype(dtype, jax.dtypes.prng_key) and tuple(shape) == ():
+        return
+    if dtype is not None and dtype == jnp.uint32 and tuple(shape) == (2,):
+        return
+    got = f"{type(key).__name__} of shape {tuple(shape)} and dtype {dtype}" if dtype is not None else repr(key)
+    raise TypeError(
+        f"{where}: key must be one JAX PRNG key, jax.random.key(seed) (or a raw uint32[2], "
+        f"jax.random.PRNGKey(seed)), got {got[:80]}"
+    )
+
+
 def float_dtype() -> jnp.dtype:
     """float64 when `jax_enable_x64` is on (as the numpy references compute), else float32."""
     return jnp.result_type(float)
@@ -80,6 +98,7 @@ class Environment(Generic[TEnvState, TEnvParams]):
     def reset(self, key: PRNGKey, params: TEnvParams | None = None) -> tuple[Array, TEnvState]:
         if params is None:
             params = self.default_params
+        check_key(key, self.name)
         return self.reset_env(key, params)
 
     def step(
@@ -92,6 +111,7 @@ class Environment(Generic[TEnvState, TEnvParams]):
         """One transition, no reset: `(obs, state, reward, terminated, truncated, info)`."""
         if params is None:
             params = self.default_params
+        check_key(key, self.name)
         self._check_action_eagerly(action, params)
         obs, state, reward, terminated, info = self.step_env(key, state, action, params)
         terminated = jnp.asarray(terminated, dtype=jnp.bool_)

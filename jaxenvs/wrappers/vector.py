@@ -27,7 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment
+from jaxenvs.environment import Environment, check_key
 from jaxenvs.wrappers.autoreset import default_capacity, reset_uses_key, reset_where_done, select_where_done
 
 _STEP_KEY_DATA = 2**32 - 1  # folded into the step's key for the per-env step keys
@@ -97,10 +97,12 @@ class VecEnv:
 
     def reset(self, key, params=None):
         params = self.env.default_params if params is None else params
+        check_key(key, self.name)
         return self._reset_batch(key, params, self.num_envs)
 
     def step(self, key, state, actions, params=None):
         params = self.env.default_params if params is None else params
+        check_key(key, self.name)
         leaves = jax.tree_util.tree_leaves((actions, params))
         if not any(isinstance(x, jax.core.Tracer) for x in leaves):
             # called eagerly: check every env's action exactly (inside the vmap below they are traced)
