@@ -61,7 +61,6 @@ def _positive_float(text: str) -> float:
 def _console():
     from rich.console import Console
 
-
     # no markup: an install hint's `jaxenvs[brax]` is text, not a style tag
     return Console(markup=False)
 

@@ -33,6 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.custom_batching import custom_vmap
 
+from jaxenvs.environment import check_key
 from jaxenvs.wrappers.base import Wrapper
 
 # `reset_where_done` resets at most this fraction of the batch per pass (at least
@@ -244,6 +245,7 @@ def _reset_if_done_fn(env) -> Callable:
 class AutoReset(Wrapper):
     def step(self, key, state, action, params=None):
         params = self._params(params)
+        check_key(key, self.name)  # before the split, which would fail with JAX's own message
         key_step, key_reset = jax.random.split(key)
         obs, next_state, reward, terminated, truncated, info = self._env.step(key_step, state, action, params)
         done = jnp.logical_or(terminated, truncated)

@@ -22,12 +22,13 @@ from jax.experimental import checkify
 from jaxenvs import spaces
 from jaxenvs.wrappers.base import Wrapper
 
-_ERRORS = checkify.user_checks | checkify.nan_checks
+# what `Checked` and `checked_jit` check: their own `checkify.check`s and NaN-producing operations
+ERRORS = checkify.user_checks | checkify.nan_checks
 
 
 def checked_jit(fn: Callable[..., Any]) -> Callable[..., Any]:
     """`jax.jit(fn)` whose `checkify.check`s (and NaN-producing ops) raise when it returns."""
-    compiled = jax.jit(checkify.checkify(fn, errors=_ERRORS))
+    compiled = jax.jit(checkify.checkify(fn, errors=ERRORS))
 
     def run(*args, **kwargs):
         err, out = compiled(*args, **kwargs)

@@ -62,6 +62,8 @@ _REWARD_INDEX = {"G": 0, "H": 1, "F": 2, "S": 2}
 
 def as_desc(desc) -> tuple[str, ...]:
     """A map as a tuple of strings (accepts strings, bytes or a 2-d array of characters)."""
+    if isinstance(desc, (str, bytes)) or not hasattr(desc, "__iter__"):
+        raise ValueError(f"FrozenLake: desc must be a sequence of rows (strings), got {desc!r}")
     rows = []
     for row in desc:
         if isinstance(row, (bytes, np.bytes_)):
