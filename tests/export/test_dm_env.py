@@ -76,7 +76,22 @@ def test_spec_from_space_covers_every_space():
 DM_ENV_IDS = ["CartPole-v1", "Catch-bsuite", "DeepSea-bsuite", "FrozenLake-v1", "Pendulum-v1", "Breakout-MinAtar"]
 
 
-@pytest.mark.parametrize("env_id", DM_ENV_IDS)
+def _one_id_per_builtin_env() -> list:
+    """Every built-in env class once (the first id naming it); beyond `DM_ENV_IDS` marked slow."""
+    from jaxenvs.registry import registered_envs, spec
+
+    seen, ids = set(), []
+    for env_id in registered_envs():
+        s = spec(env_id)
+        if s.extra is not None or env_id.startswith("bsuite/") or "MNIST" in env_id or s.entry_point in seen:
+            continue
+        seen.add(s.entry_point)
+        ids.append(env_id)
+    rest = [pytest.param(i, marks=pytest.mark.slow) for i in ids if i not in DM_ENV_IDS]
+    return DM_ENV_IDS + rest
+
+
+@pytest.mark.parametrize("env_id", _one_id_per_builtin_env())
 def test_dm_env_own_environment_test_mixin_passes(env_id):
     import unittest
 
