@@ -54,8 +54,9 @@ def _all_finite(tree: Any) -> jax.Array:
 class Checked(Wrapper):
     """`env` with every action checked and every output checked for NaN / inf (see above).
 
-    Called from Python, an action is first checked exactly, numpy-side (a `ValueError`, as
-    the raw env gives: no int32 wrap-around of `np.int64(2**32 + 1)` on the way into `jit`);
+    Called from Python, an action is first checked exactly, numpy-side (no int32 wrap-around
+    of `np.int64(2**32 + 1)` on the way into `jit`), raising `checkify.JaxRuntimeError` (a
+    `ValueError`) as the checkified step would;
     inside `jit` the check is a `checkify.check` against the space built from the (possibly
     traced) params, and a wrong shape raises at trace time. Picklable: the compiled
     functions are rebuilt after unpickling.
@@ -70,41 +71,42 @@ class Checked(Wrapper):
         self._jit_reset = checked_jit(self._checked_reset)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"_env": self._env}
+        return {"env": self.env}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self._env = state["_env"]
+        self.env = state["env"]
         self._compile()
 
     def _checked_reset(self, key, params):
-        obs, state = self._env.reset(key, params)
+        obs, state = self.env.reset(key, params)
         checkify.check(_all_finite(obs), f"{self.name}: reset produced a NaN or inf observation")
         return obs, state
 
     def _checked_step(self, key, state, action, params):
-        space = self._env.action_space(params)
+        space = self.env.action_space(params)
         spaces.check_action_shape(space, action, self.name)
         checkify.check(
             jnp.all(space.contains(action)),
             f"{self.name}: invalid action {{action}}; valid actions are {space.describe()}",
             action=jnp.asarray(jax.tree_util.tree_leaves(action)[0]),
         )
-        out = self._env.step(key, state, action, params)
+        out = self.env.step(key, state, action, params)
         obs, _, reward = out[0], out[1], out[2]
         checkify.check(_all_finite(obs), f"{self.name}: the step produced a NaN or inf observation")
         checkify.check(_all_finite(reward), f"{self.name}: the step produced a NaN or inf reward")
         return out
 
     def reset(self, key, params=None):
-        params = self._params(params)
         if _is_tracing((key, params)):
             return self._checked_reset(key, params)
         return self._jit_reset(key, params)
 
     def step(self, key, state, action, params=None):
-        params = self._params(params)
         if _is_tracing((key, state, action, params)):
             return self._checked_step(key, state, action, params)
         if not _is_tracing(params):
-            spaces.check_action(self._env.action_space(params), action, self.name)
+            try:
+                spaces.check_action(self.env.action_space(params), action, self.name)
+            except ValueError as e:  # the error a checkified step raises (a ValueError too)
+                raise checkify.JaxRuntimeError(str(e)) from None
         return self._jit_step(key, state, action, params)
