@@ -128,11 +128,9 @@ class Batch:
     """`num_envs` copies of a raw env behind jitted, vmapped numpy-friendly functions."""
 
     def __init__(self, env: Any, params: Any, num_envs: int):
-        from jaxenvs.wrappers.vector import VecEnv
+        from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 
-        if int(num_envs) < 1:
-            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
-        self.env, self.params, self.num_envs = env, params, int(num_envs)
+        self.env, self.params, self.num_envs = env, params, check_num_envs(num_envs, where=env.name)
         venv = VecEnv(env, self.num_envs)
         v_reset = jax.vmap(env.reset, in_axes=(0, None))
         v_step = jax.vmap(env.step, in_axes=(0, 0, 0, None))
@@ -233,6 +231,10 @@ def _cached(kind: str, env_id: str, overrides: tuple, num_envs: int) -> Any:
 def compiled(env: Any, params: Any, overrides: dict[str, Any], num_envs: int | None = None) -> Any:
     """`Single` (num_envs None) or `Batch` for an id (cached) or a raw env instance."""
     kind = "single" if num_envs is None else "batch"
+    if num_envs is not None:  # before the cache key reads it: 2.5 must not become 2
+        from jaxenvs.wrappers.vector import check_num_envs
+
+        num_envs = check_num_envs(num_envs, where=env if isinstance(env, str) else env.name)
     if isinstance(env, str):
         try:
             return _cached(kind, env, tuple(sorted(overrides.items())), int(num_envs or 0))

@@ -472,3 +472,9 @@ def test_render_modes_are_advertised_only_where_render_works(env_id):
         warnings.simplefilter("ignore")
         gym_check_env(env, skip_render_check=False)
     assert JaxEnv("CartPole-v1").metadata["render_modes"] == ["rgb_array"]
+
+
+def test_vector_num_envs_is_checked():
+    for bad in (2.5, "4", 0):
+        with pytest.raises((TypeError, ValueError), match="num_envs must be an int"):
+            JaxVectorEnv("CartPole-v1", num_envs=bad)
