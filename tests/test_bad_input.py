@@ -491,7 +491,14 @@ def test_under_jit_an_invalid_action_does_what_is_documented_and_checked_catches
     valid = jax.tree_util.tree_map(
         lambda x: np.asarray(x), space.sample(jax.random.key(data.draw(st.integers(0, 99), label="valid")))
     )
-    err, out = run(key, valid)
+    try:
+        err, out = run(key, valid)
+    except ValueError as e:
+        if "checkify-of-vmap-of-while" not in str(e):
+            raise
+        # a JAX limitation, stated in Checked's docstring: jumanji's Game2048 resets in one
+        COUNTS[("skipped id", "checkify cannot transform it")] += 1
+        pytest.skip("checkify does not support a vmapped while loop inside the env")
     documented("valid action, Checked", err.get() is None, f"{env_id}: Checked failed on a valid action: {err.get()}")
     if not _has_in_shape_bad(space):
         return

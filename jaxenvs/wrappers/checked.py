@@ -8,6 +8,10 @@ action (usually clips it). For debugging runs wrap it in `Checked`:
 - inside your own jitted function (a `lax.scan` rollout), its checks are `checkify.check`s:
   run that function through `checked_jit(fn)` (jit + checkify + throw), or `checkify.checkify`
   it yourself.
+
+Limitation (JAX's): checkify cannot transform a vmapped while loop, so an env whose reset or
+step contains one (jumanji's Game2048-v1) cannot be `Checked`; JAX raises a `ValueError`
+saying "checkify-of-vmap-of-while".
 """
 
 from __future__ import annotations
@@ -22,12 +26,15 @@ from jax.experimental import checkify
 from jaxenvs import spaces
 from jaxenvs.wrappers.base import Wrapper
 
-# what `Checked` and `checked_jit` check: their own `checkify.check`s and NaN-producing operations
-ERRORS = checkify.user_checks | checkify.nan_checks
+# what `Checked` and `checked_jit` check: their own `checkify.check`s (the action, and NaN or
+# inf in observations and rewards). Not checkify's `nan_checks` on every operation: those
+# cannot checkify a vmapped while loop (jumanji's Game2048 reset fails) and made a brax step
+# take 8 minutes to compile on a CPU.
+ERRORS = checkify.user_checks
 
 
 def checked_jit(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """`jax.jit(fn)` whose `checkify.check`s (and NaN-producing ops) raise when it returns."""
+    """`jax.jit(fn)` whose `checkify.check`s raise when it returns."""
     compiled = jax.jit(checkify.checkify(fn, errors=ERRORS))
 
     def run(*args, **kwargs):
