@@ -1,17 +1,106 @@
-"""`jaxenvs list | parity | report | bench | render`."""
+"""`jaxenvs list | parity | report | bench | render`.
+
+Bad input: every argument is checked before any work starts; a usage error prints one
+`jaxenvs: error: ...` line and exits 2, a runtime error one `error: ...` line and exits 1;
+never a traceback. Nothing printed goes through rich markup (`[brax]` in an install hint
+stays), user-given text in progress lines is escaped.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+
+
+class UsageError(Exception):
+    """A bad argument found after parsing (an unknown family, an unwritable path): exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors as one line (exit 2), not the usage text too."""
+
+    def error(self, message: str):
+        print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(2)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if not 1 <= value <= 2**31 - 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer (1 to 2**31 - 1), got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive finite number, got {text!r}")
+    return value
+
+
+def _console():
+    from rich.console import Console
+
+    # no markup: an install hint's `jaxenvs[brax]` is text, not a style tag
+    return Console(markup=False)
+
+
+def _check_family(family: str | None) -> None:
+    from jaxenvs.registry import registered_envs, spec
+
+    if family is None:
+        return
+    families = sorted({spec(i).family for i in registered_envs()})
+    if family not in families:
+        raise UsageError(f"unknown family {family!r}; valid families: {', '.join(families)}")
+
+
+def _check_ids(ids: Sequence[str]) -> None:
+    from jaxenvs.registry import UnknownEnvError, spec
+
+    for env_id in ids:
+        try:
+            spec(env_id)
+        except UnknownEnvError as e:
+            raise UsageError(str(e)) from None
+
+
+def _check_output_path(path: str) -> None:
+    """The file `path` can be written: its folder exists and is writable, it is no folder."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"{path!r} is a directory; give a file path")
+    if not os.path.isdir(folder):
+        raise UsageError(f"cannot write {path!r}: the directory {folder!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"cannot write {path!r}: the directory {folder!r} is not writable")
 
 
 def _progress():
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -20,37 +109,39 @@ def _progress():
 
 
 def _select(ids: Sequence[str] | None, family: str | None) -> list[str]:
-    from jaxenvs.registry import registered_envs, spec
+    from jaxenvs.registry import registered_envs
 
+    _check_family(family)
     if ids:
-        for env_id in ids:
-            spec(env_id)  # UnknownEnvError early, naming the closest ids
+        _check_ids(ids)  # early, naming the closest ids
         return list(ids)
     return registered_envs(family)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.table import Table
 
     from jaxenvs.registry import registered_envs, spec
 
+    _check_family(args.family)
     table = Table(title="jaxenvs environments")
     for col in ("id", "family", "reference"):
         table.add_column(col)
     for env_id in registered_envs(args.family):
         s = spec(env_id)
         table.add_row(env_id, s.family, s.reference or "-")
-    Console().print(table)
+    _console().print(table)
     return 0
 
 
 def cmd_parity(args: argparse.Namespace) -> int:
-    from rich.console import Console
 
     from jaxenvs.parity import parity_ids, run_parity
     from jaxenvs.parity.report import markdown_table, rich_table
 
+    _check_ids(args.ids)
+    if args.markdown:
+        _check_output_path(args.markdown)
     ids = list(args.ids) if args.ids else parity_ids()
     results = []
     with _progress() as progress:
@@ -59,7 +150,7 @@ def cmd_parity(args: argparse.Namespace) -> int:
             progress.update(task, description=f"parity {env_id}")
             results.append(run_parity(env_id, scale=args.scale, seed=args.seed))
             progress.advance(task)
-    console = Console()
+    console = _console()
     console.print(rich_table(results))
     if args.verbose:
         for r in results:
@@ -236,7 +327,6 @@ def print_report(console, rows: list[tuple[str, ...]], title: str, verbose: bool
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.table import Table
 
     from jaxenvs.bench import compare, rollout_throughput
@@ -276,7 +366,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                     tp = rollout_throughput(env_id, num_envs=n, num_steps=args.num_steps, repeats=args.repeats)
                     table.add_row(env_id, str(n), f"{tp.steps_per_second:,.0f}", f"{tp.compile_seconds:.2f}")
                 progress.advance(task)
-    console = Console()
+    console = _console()
     console.print(table)
     for line in skipped:
         console.print(f"skipped {line}")
@@ -284,23 +374,25 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from jaxenvs.export._bridge import renders
     from jaxenvs.export.video import check_writable, record
+    from jaxenvs.registry import make
 
+    _check_ids([args.id])
     try:
         check_writable(args.out)
     except (ValueError, FileNotFoundError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except ImportError as e:  # a missing optional package: say what to install, no traceback
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+        raise UsageError(str(e)) from None
+    env, params = make(args.id, autoreset=False)
+    if not renders(env, params):
+        raise UsageError(f"{args.id} cannot be rendered: its render() is not implemented")
     path = record(args.id, steps=args.steps, out=args.out, seed=args.seed, fps=args.fps)
     print(f"wrote {path}")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="jaxenvs", description=__doc__)
+    parser = _Parser(prog="jaxenvs", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="list registered environments")
@@ -309,8 +401,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("parity", help="check envs against their reference implementations")
     p.add_argument("ids", nargs="*")
-    p.add_argument("--scale", type=float, default=1.0, help="multiplies the number of transitions compared")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--scale", type=_positive_float, default=1.0, help="multiplies the number of transitions compared")
+    p.add_argument("--seed", type=_seed, default=0)
     p.add_argument("--markdown", help="also write the table as markdown to this path")
     p.add_argument("-v", "--verbose", action="store_true", help="print every check")
     p.set_defaults(fn=cmd_parity)
@@ -318,9 +410,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="throughput and parity verdict of every env")
     p.add_argument("ids", nargs="*")
     p.add_argument("--family")
-    p.add_argument("--num-envs", type=int, default=1024)
-    p.add_argument("--num-steps", type=int, default=100)
-    p.add_argument("--scale", type=float, default=0.25, help="parity size (1.0 = the full suite)")
+    p.add_argument("--num-envs", type=_positive_int, default=1024)
+    p.add_argument("--num-steps", type=_positive_int, default=100)
+    p.add_argument("--scale", type=_positive_float, default=0.25, help="parity size (1.0 = the full suite)")
     p.add_argument("--no-parity", action="store_true")
     p.add_argument("--sweeps", action="store_true", help="also roll out every bsuite sweep id")
     p.add_argument(
@@ -336,9 +428,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="throughput of chosen envs at several batch sizes")
     p.add_argument("ids", nargs="*")
     p.add_argument("--family")
-    p.add_argument("--num-envs", type=int, nargs="+", default=[1, 64, 1024, 8192])
-    p.add_argument("--num-steps", type=int, default=100)
-    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--num-envs", type=_positive_int, nargs="+", default=[1, 64, 1024, 8192])
+    p.add_argument("--num-steps", type=_positive_int, default=100)
+    p.add_argument("--repeats", type=_positive_int, default=5)
     p.add_argument(
         "--compare",
         action="store_true",
@@ -349,23 +441,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("render", help="record a random policy to a GIF or MP4")
     p.add_argument("id")
-    p.add_argument("--steps", type=int, default=200)
+    p.add_argument("--steps", type=_positive_int, default=200)
     p.add_argument("--out", default="run.gif")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--fps", type=int, default=30)
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--fps", type=_positive_int, default=30)
     p.set_defaults(fn=cmd_render)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    from jaxenvs.registry import UnknownEnvError
-
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         return args.fn(args)
-    except UnknownEnvError as e:
-        print(f"error: {e}", file=sys.stderr)
+    except UsageError as e:
+        print(f"{parser.prog} {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # noqa: BLE001 - one line, never a traceback
+        lines = str(e).strip().splitlines() or [""]
+        detail = lines[0] if isinstance(e, (ImportError, OSError, ValueError)) else f"{type(e).__name__}: {lines[0]}"
+        print(f"error: {detail}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

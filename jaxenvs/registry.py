@@ -13,6 +13,9 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
+
+from jaxenvs.params import check_params
 from jaxenvs.wrappers.autoreset import AutoReset
 from jaxenvs.wrappers.base import Wrapper
 
@@ -109,6 +112,11 @@ def registered_envs(family: str | None = None) -> list[str]:
 
 def spec(id: str) -> EnvSpec:
     """The `EnvSpec` of `id`, or `UnknownEnvError` naming the closest ids."""
+    if not isinstance(id, str):
+        raise TypeError(
+            f"an env id must be a str such as 'CartPole-v1', got {id!r} ({type(id).__name__}); "
+            "jaxenvs.registered_envs() lists them"
+        )
     _load_families()
     try:
         return _REGISTRY[id]
@@ -139,7 +147,7 @@ def _resolve(entry_point: str | Callable[..., Any], extra: str | None) -> Callab
     return getattr(module, attr)
 
 
-def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any]) -> Any:
+def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any], where: str | None = None) -> Any:
     """`params` with `overrides` applied; unknown names raise a `TypeError` naming the valid ones."""
     if not overrides:
         return params
@@ -147,10 +155,13 @@ def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any]) -> Any:
     unknown = sorted(set(overrides) - set(valid))
     if unknown:
         raise TypeError(
-            f"{env.name}: unknown parameter(s) {', '.join(map(repr, unknown))}; "
+            f"{where or env.name}: unknown parameter(s) {', '.join(map(repr, unknown))}; "
             f"valid parameters are: {', '.join(valid)}"
         )
-    return params.replace(**overrides)
+    # dataclasses.replace, not params.replace: the check below names the env, not the class
+    new = dataclasses.replace(params, **overrides)
+    check_params(new, env=env, names=list(overrides), where=where)
+    return new
 
 
 def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
@@ -161,9 +172,12 @@ def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
     overrides: params fields to change, e.g. `max_steps_in_episode=200`.
     """
     s = spec(id)
+    if not isinstance(autoreset, (bool, np.bool_)):
+        raise TypeError(f"{id}: autoreset must be True or False, got {autoreset!r}")
     env = _resolve(s.entry_point, s.extra)(**s.env_kwargs)
-    params = apply_overrides(env, env.default_params, s.params)
-    params = apply_overrides(env, params, overrides)
+    params = apply_overrides(env, env.default_params, s.params, where=id)
+    params = apply_overrides(env, params, overrides, where=id)
+    check_params(params, env=env, where=id)
     if s.params or overrides:
         env = RegisteredDefaults(env, params)
     if autoreset:
@@ -173,8 +187,9 @@ def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
 
 def make_vec(id: str, num_envs: int, **overrides: Any) -> tuple[Any, Any]:
     """A batched env of `num_envs` copies of `id` (one key per call; resets only finished envs)."""
-    from jaxenvs.wrappers.vector import VecEnv
+    from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 
+    check_num_envs(num_envs, where=id)
     env, params = make(id, autoreset=False, **overrides)
     return VecEnv(env, num_envs), params
 

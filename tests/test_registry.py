@@ -90,3 +90,21 @@ def test_make_vec_shapes_and_autoreset():
     assert bool(done.all())  # every env hit the 5-step limit (or terminated) by now
     assert (state.time == 0).all()  # and was reset in the same step
     assert info["final_observation"].shape == (16, 4)
+
+
+def test_bad_make_arguments_are_clear_errors():
+    import pytest
+
+    import jaxenvs
+
+    for bad in (None, 123, ["CartPole-v1"]):
+        with pytest.raises(TypeError, match="an env id must be a str"):
+            jaxenvs.make(bad)
+    with pytest.raises(TypeError, match="autoreset must be True or False, got 'no'"):
+        jaxenvs.make("CartPole-v1", autoreset="no")
+    for bad in (2.5, "4", True, None):
+        with pytest.raises(TypeError, match=r"num_envs must be an int in \[1, 2147483647\]"):
+            jaxenvs.make_vec("CartPole-v1", num_envs=bad)
+    for bad in (0, -3, 2**31):
+        with pytest.raises(ValueError, match=r"num_envs must be an int in \[1, 2147483647\]"):
+            jaxenvs.make_vec("CartPole-v1", num_envs=bad)

@@ -256,3 +256,15 @@ def test_a_reset_without_randomness_is_selected_where_done(env_id):
     assert vdone.sum() >= ended
     np.testing.assert_array_equal(vobs[vdone], np.broadcast_to(np.asarray(first_obs), vobs[vdone].shape))
     np.testing.assert_array_equal(vobs[~vdone], vfinal[~vdone])
+
+
+def test_eager_step_checks_every_action_of_the_batch():
+    venv, params = jaxenvs.make_vec("CartPole-v1", 4)
+    state = None  # the actions are checked before the state is read
+    with pytest.raises(ValueError, match=r"CartPole: invalid action \[ 0,  0,  0, -1\] \(out of range\)"):
+        venv.step(jax.random.key(1), state, jnp.array([0, 0, 0, -1]), params)
+    with pytest.raises(ValueError, match=r"shape \(3,\), expected \(4,\)"):
+        venv.step(jax.random.key(1), state, jnp.array([0, 0, 0]), params)
+    pend, params = jaxenvs.make_vec("Pendulum-v1", 2)
+    with pytest.raises(ValueError, match=r"Pendulum: invalid action .* \(not finite"):
+        pend.step(jax.random.key(1), state, np.array([[0.0], [np.nan]], np.float32), params)
