@@ -75,9 +75,6 @@ PGX_IDS = (
     "tic_tac_toe",
 )
 
-# extra -> the module whose absence means "pip install jaxenvs[extra]" (`jaxenvs report`)
-LIBRARIES = {"brax": "brax", "jumanji": "jumanji", "pgx": "pgx"}
-
 # Ids whose construction downloads data: tests leave them out, `jaxenvs report` skips them
 # unless given --all.
 NEEDS_DOWNLOAD = {
@@ -144,3 +141,17 @@ REGISTRATIONS: list[dict] = (
         for env_id in PGX_IDS
     ]
 )
+
+# Each id's report notes (`EnvSpec.notes`), read by `jaxenvs report`.
+for _entry in REGISTRATIONS:
+    _notes = {
+        kind: table[_entry["id"]]
+        for kind, table in (
+            ("needs_download", NEEDS_DOWNLOAD),
+            ("broken_upstream", BROKEN_UPSTREAM),
+            ("slow_on_cpu", SLOW_ON_CPU),
+        )
+        if _entry["id"] in table
+    }
+    if _notes:
+        _entry["notes"] = _notes

@@ -20,16 +20,18 @@ Transitions are compared with sticky actions off on both sides
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity import _minatar as m
-from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.parity import minatar as m
+from jaxenvs.parity.checks import Check, ParityResult, Timer, chi_square_check
 
 GAME = "asterix"
+THIS = sys.modules[__name__]  # this game's translation, handed to the shared checks
 INT_FIELDS = (
     "player_x",
     "player_y",
@@ -166,7 +168,7 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
     counts = dict(gold=0, enemy=0, spawn_full=0, spawn=0, ramp=0, ramp_move_speed=0, entity_leaves=0)
-    for s, c, s2, r, t in zip(data.states, data.calls, data.next_states, data.rewards, data.terminals):
+    for s, c, s2, r, t in zip(m.states(data), data.draws, m.states(data, after=True), data.rewards, data.terminated):
         counts["gold"] += int(r > 0)
         counts["enemy"] += int(t)
         counts["spawn"] += int(len(c) == 3)
@@ -233,41 +235,33 @@ def check_spawns(num_samples: int, seed: int) -> list[Check]:
 def run(env_id: str = "Asterix-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
     import jaxenvs
 
-    result = ParityResult(env_id, "minatar asterix")
+    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
     n_steps = max(300, int(4000 * scale))
     with Timer() as timer:
         env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
         datasets, ramping = collect_all(n_steps, seed)
         params_of = {k: params.replace(difficulty_ramping=v) for k, v in ramping.items()}
-        result.checks += m.check_injected_sets(
+        result.checks += m.check_replayed(
+            THIS,
             env.unwrapped,
             params,
             datasets,
             params_of=params_of,
-            to_jax=to_jax,
-            from_jax=from_jax,
-            draws_from_calls=draws_from_calls,
             mask=mask_empty_slots,
         )
         total = sum(list(datasets.values())[1:], list(datasets.values())[0])
         counts = rare_events(total)
-        missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(
-            Check(
-                "rare events reached",
-                len(total),
-                float(len(missed)),
-                0.0,
-                not missed,
-                kind="missed",
-                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-            )
-        )
+        result.checks.append(m.check_rare_events(counts, total))
         result.checks += check_spawns(max(600, int(6000 * scale)), seed)
-        result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=3000)
+        result.checks += m.check_random_play(env_id, THIS, max(300, int(2000 * scale)), seed, max_steps=3000)
         # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
         result.checks += m.check_random_play(
-            env_id, GAME, max(100, int(500 * scale)), seed + 1, max_steps=3000, use_minimal_action_set=True
+            env_id,
+            THIS,
+            max(100, int(500 * scale)),
+            seed + 1,
+            max_steps=3000,
+            use_minimal_action_set=True,
         )
     result.seconds = timer.seconds
     return result

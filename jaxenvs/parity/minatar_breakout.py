@@ -17,15 +17,17 @@ Transitions are compared with sticky actions off on both sides
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity import _minatar as m
-from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.parity import minatar as m
+from jaxenvs.parity.checks import Check, ParityResult, Timer, chi_square_check
 
 GAME = "breakout"
+THIS = sys.modules[__name__]  # this game's translation, handed to the shared checks
 INT_FIELDS = ("ball_x", "ball_y", "ball_dir", "pos", "last_x", "last_y")
 BOOL_FIELDS = ("strike", "terminal")
 
@@ -112,7 +114,7 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
 def rare_events(data: m.Transitions) -> dict[str, int]:
     """How often each rare branch of the reference's step happened in `data`."""
     counts = dict(refill=0, strike_pass=0, straight_back=0, diagonal_back=0, ceiling=0, terminal=0)
-    for s, s2, r, t in zip(data.states, data.next_states, data.rewards, data.terminals):
+    for s, s2, r, t in zip(m.states(data), m.states(data, after=True), data.rewards, data.terminated):
         counts["refill"] += int(s2["brick_map"].sum() > s["brick_map"].sum())
         counts["strike_pass"] += int(s["strike"] and s2["strike"] and r == 0)
         if s["ball_y"] == 8 and s["ball_dir"] >= 2 and s2["ball_y"] == 8 and not t:
@@ -151,33 +153,25 @@ def check_ball_start(num_samples: int, seed: int) -> list[Check]:
 def run(env_id: str = "Breakout-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
     import jaxenvs
 
-    result = ParityResult(env_id, "minatar breakout")
+    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
     n_steps = max(300, int(4000 * scale))
     with Timer() as timer:
         env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
         datasets = collect_all(n_steps, seed)
-        result.checks += m.check_injected_sets(
-            env.unwrapped, params, datasets, to_jax=to_jax, from_jax=from_jax, draws_from_calls=draws_from_calls
-        )
+        result.checks += m.check_replayed(THIS, env.unwrapped, params, datasets)
         total = sum(list(datasets.values())[1:], list(datasets.values())[0])
         counts = rare_events(total)
-        missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(
-            Check(
-                "rare events reached",
-                len(total),
-                float(len(missed)),
-                0.0,
-                not missed,
-                kind="missed",
-                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-            )
-        )
+        result.checks.append(m.check_rare_events(counts, total))
         result.checks += check_ball_start(max(400, int(4000 * scale)), seed)
-        result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=1000)
+        result.checks += m.check_random_play(env_id, THIS, max(300, int(2000 * scale)), seed, max_steps=1000)
         # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
         result.checks += m.check_random_play(
-            env_id, GAME, max(100, int(500 * scale)), seed + 1, max_steps=1000, use_minimal_action_set=True
+            env_id,
+            THIS,
+            max(100, int(500 * scale)),
+            seed + 1,
+            max_steps=1000,
+            use_minimal_action_set=True,
         )
     result.seconds = timer.seconds
     return result

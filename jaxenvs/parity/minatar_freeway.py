@@ -18,16 +18,18 @@ Transitions are compared with sticky actions off on both sides
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity import _minatar as m
-from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.parity import minatar as m
+from jaxenvs.parity.checks import Check, ParityResult, Timer, chi_square_check
 
 GAME = "freeway"
+THIS = sys.modules[__name__]  # this game's translation, handed to the shared checks
 INT_FIELDS = ("pos", "move_timer", "terminate_timer")
 
 
@@ -102,7 +104,7 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
     counts = dict(crossing=0, hit_before_move=0, hit_after_move=0, time_limit=0)
-    for s, a, s2, r, t in zip(data.states, data.actions, data.next_states, data.rewards, data.terminals):
+    for s, a, s2, r, t in zip(m.states(data), data.actions, m.states(data, after=True), data.rewards, data.terminated):
         counts["crossing"] += int(r > 0)
         counts["time_limit"] += int(t and not s["terminal"])
         row = int(s["pos"])
@@ -153,34 +155,26 @@ def check_speed_draws(num_samples: int, seed: int) -> list[Check]:
 def run(env_id: str = "Freeway-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
     import jaxenvs
 
-    result = ParityResult(env_id, "minatar freeway")
+    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
     n_steps = max(300, int(4000 * scale))
     with Timer() as timer:
         env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
         datasets = collect_all(n_steps, seed)
-        result.checks += m.check_injected_sets(
-            env.unwrapped, params, datasets, to_jax=to_jax, from_jax=from_jax, draws_from_calls=draws_from_calls
-        )
+        result.checks += m.check_replayed(THIS, env.unwrapped, params, datasets)
         total = sum(list(datasets.values())[1:], list(datasets.values())[0])
         counts = rare_events(total)
-        missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(
-            Check(
-                "rare events reached",
-                len(total),
-                float(len(missed)),
-                0.0,
-                not missed,
-                kind="missed",
-                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-            )
-        )
+        result.checks.append(m.check_rare_events(counts, total))
         result.checks += check_speed_draws(max(200, int(2000 * scale)), seed)
         # an episode is 2,501 steps: 1,000 episodes at scale 1 are 2.5M reference steps
-        result.checks += m.check_random_play(env_id, GAME, max(30, int(1000 * scale)), seed, max_steps=2600)
+        result.checks += m.check_random_play(env_id, THIS, max(30, int(1000 * scale)), seed, max_steps=2600)
         # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
         result.checks += m.check_random_play(
-            env_id, GAME, max(10, int(200 * scale)), seed + 1, max_steps=2600, use_minimal_action_set=True
+            env_id,
+            THIS,
+            max(10, int(200 * scale)),
+            seed + 1,
+            max_steps=2600,
+            use_minimal_action_set=True,
         )
     result.seconds = timer.seconds
     return result

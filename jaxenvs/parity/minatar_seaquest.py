@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import copy
+import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -29,10 +30,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity import _minatar as m
-from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.parity import minatar as m
+from jaxenvs.parity.checks import Check, ParityResult, Timer, chi_square_check
 
 GAME = "seaquest"
+THIS = sys.modules[__name__]  # this game's translation, handed to the shared checks
 INT_FIELDS = (
     "oxygen",
     "diver_count",
@@ -358,7 +360,9 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
         sub_fires=0,
         death_by_enemy_or_bullet=0,
     )
-    for s, s2, r, t, calls in zip(data.states, data.next_states, data.rewards, data.terminals, data.calls):
+    for s, s2, r, t, calls in zip(
+        m.states(data), m.states(data, after=True), data.rewards, data.terminated, data.draws
+    ):
         if s["terminal"]:
             continue
         surfaced = not s["surface"] and s2["surface"]
@@ -493,48 +497,12 @@ def read_state_of(attrs: dict[str, Any]) -> dict[str, np.ndarray]:
 
 
 # ---------------------------------------------------------------------------------------------
-# whole episodes, free-running
-
-
-def check_free_running(env: Any, params: Any, data: m.Transitions, label: str) -> Check:
-    """Episodes replayed from the JAX reset with the reference's actions and recorded draws,
-    never re-injected: every step's state (all fields, lists in order), observation, reward
-    and flag must equal the reference's. This exercises what injection cannot: the JAX spawn
-    stamps (`*_order`) and slots over whole episodes. After a mismatch the reference state
-    is injected so that one fault is counted once."""
-    act = jax.jit(lambda s, a, d: env.act(s, a, d, params))
-    fresh = env.reset(jax.random.key(0), params)[1]
-    state, bad, episodes = fresh, 0, 0
-    for i in range(len(data)):
-        draws = jax.tree_util.tree_map(jnp.asarray, draws_from_calls(data.calls[i], data.states[i]))
-        obs, state, reward, terminal = act(state, jnp.int32(data.actions[i]), draws)
-        mine, ref = from_jax(state), data.next_states[i]
-        same = all(np.array_equal(np.asarray(mine[k]), np.asarray(ref[k])) for k in ref)
-        same &= np.array_equal(np.asarray(obs), data.obs[i])
-        same &= float(reward) == data.rewards[i] and bool(terminal) == bool(data.terminals[i])
-        if not same:
-            bad += 1
-            state = to_jax(ref, params)
-        if data.terminals[i]:
-            state, episodes = fresh, episodes + 1
-    return Check(
-        f"{label}: whole episodes from reset, free-running",
-        len(data),
-        float(bad),
-        0.0,
-        bad == 0,
-        kind="mismatches",
-        detail=f"{episodes} episodes ended",
-    )
-
-
-# ---------------------------------------------------------------------------------------------
 
 
 def run(env_id: str = "Seaquest-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
     import jaxenvs
 
-    result = ParityResult(env_id, "minatar seaquest (sticky_action_prob=0 for transitions)")
+    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
     n_steps = max(300, int(4000 * scale))
     with Timer() as timer:
         datasets = collect_all(n_steps, seed)
@@ -542,28 +510,19 @@ def run(env_id: str = "Seaquest-MinAtar", scale: float = 1.0, seed: int = 0) -> 
         for ramping in (True, False):
             chosen = {k: data for k, (data, r) in datasets.items() if r == ramping}
             env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0, difficulty_ramping=ramping)
-            result.checks += m.check_injected_sets(
-                env.unwrapped, params, chosen, to_jax=to_jax, from_jax=from_jax, draws_from_calls=draws_from_calls
-            )
+            result.checks += m.check_replayed(THIS, env.unwrapped, params, chosen)
             for data in chosen.values():
                 total = data if total is None else total + data
             if ramping:
+                # whole episodes from reset, free-running: this exercises what injection cannot,
+                # the JAX spawn stamps (`*_order`) and slots over whole episodes
                 for label in ("random policy", "diver collector"):
-                    result.checks.append(check_free_running(env.unwrapped, params, datasets[label][0], label))
+                    result.checks += m.check_free_running(
+                        THIS, env.unwrapped, params, datasets[label][0], f"{label}, whole episodes"
+                    )
         counts = rare_events(total)
-        missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(
-            Check(
-                "rare events reached",
-                len(total),
-                float(len(missed)),
-                0.0,
-                not missed,
-                kind="missed",
-                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-            )
-        )
+        result.checks.append(m.check_rare_events(counts, total))
         result.checks += check_spawns(max(1000, int(8000 * scale)), seed)
-        result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=1000)
+        result.checks += m.check_random_play(env_id, THIS, max(300, int(2000 * scale)), seed, max_steps=1000)
     result.seconds = timer.seconds
     return result

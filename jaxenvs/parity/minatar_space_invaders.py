@@ -14,15 +14,17 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity import _minatar as m
-from jaxenvs.parity.harness import Check, ParityResult, Timer
+from jaxenvs.parity import minatar as m
+from jaxenvs.parity.checks import ParityResult, Timer
 
 GAME = "space_invaders"
+THIS = sys.modules[__name__]  # this game's translation, handed to the shared checks
 INT_FIELDS = (
     "pos",
     "alien_dir",
@@ -158,7 +160,7 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     counts = dict(
         wave_cleared=0, ramp=0, step_down=0, last_alien_moves=0, killed_by_bullet=0, killed_by_alien=0, kill=0
     )
-    for s, s2, r, t in zip(data.states, data.next_states, data.rewards, data.terminals):
+    for s, s2, r, t in zip(m.states(data), m.states(data, after=True), data.rewards, data.terminated):
         wave = s2["alien_map"].sum() == 24 and s["alien_map"].sum() <= r
         counts["wave_cleared"] += int(wave)
         counts["ramp"] += int(s2["ramp_index"] > s["ramp_index"])
@@ -198,7 +200,7 @@ def collect_all(num_steps: int, seed: int) -> dict[str, tuple[m.Transitions, boo
 def run(env_id: str = "SpaceInvaders-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
     import jaxenvs
 
-    result = ParityResult(env_id, "minatar space_invaders (sticky_action_prob=0 for transitions)")
+    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
     n_steps = max(300, int(4000 * scale))
     with Timer() as timer:
         datasets = collect_all(n_steps, seed)
@@ -206,24 +208,11 @@ def run(env_id: str = "SpaceInvaders-MinAtar", scale: float = 1.0, seed: int = 0
         for ramping in (True, False):
             chosen = {k: data for k, (data, r) in datasets.items() if r == ramping}
             env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0, difficulty_ramping=ramping)
-            result.checks += m.check_injected_sets(
-                env.unwrapped, params, chosen, to_jax=to_jax, from_jax=from_jax, draws_from_calls=draws_from_calls
-            )
+            result.checks += m.check_replayed(THIS, env.unwrapped, params, chosen)
             if ramping:
                 total = sum(list(chosen.values())[1:], list(chosen.values())[0])
         counts = rare_events(total)
-        missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(
-            Check(
-                "rare events reached",
-                len(total),
-                float(len(missed)),
-                0.0,
-                not missed,
-                kind="missed",
-                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-            )
-        )
-        result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=2000)
+        result.checks.append(m.check_rare_events(counts, total))
+        result.checks += m.check_random_play(env_id, THIS, max(300, int(2000 * scale)), seed, max_steps=2000)
     result.seconds = timer.seconds
     return result
