@@ -216,6 +216,8 @@ def _compare(
         add(exact_check(f"{label} terminated", a, b), "terminated", kept, a, b)
     if truncated is not None:
         a, b = np.asarray(truncated)[rows], sub.truncated
+        if ref.truncation_excludes_termination:
+            a = a & ~np.asarray(terminated)[rows]
         add(exact_check(f"{label} truncated", a, b), "truncated", np.ones(len(rows), bool), a, b)
     for k in info_fields:
         a, b = np.asarray(info[k])[rows].astype(np.float64), np.asarray(sub.info[k], np.float64)
@@ -380,6 +382,8 @@ def check_episodes(
     checks.append(c)
     flags = [("terminated", terminated, data.terminated)]
     if replay is None:
+        if ref.truncation_excludes_termination:
+            truncated = np.asarray(truncated) & ~np.asarray(terminated)
         flags.append(("truncated", truncated, data.truncated))
     for name, a, b in flags:
         a, b = np.asarray(a)[alive], b[flat_rows]

@@ -23,9 +23,10 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity.checks import Check, ParityResult, rare_events_check
+from jaxenvs.parity.checks import Check, ParityResult, Timer, rare_events_check
 from jaxenvs.parity.harness import (
     check_episode_statistics,
     check_episodes,
@@ -252,6 +253,47 @@ def check_random_play(
     return checks
 
 
+# ---------------------------------------------------------------------------------------------
+# what a game module declares, and the suite run on it
+
+
+def read_attrs(env: Any, ints: Sequence[str] = (), bools: Sequence[str] = ()) -> dict[str, Any]:
+    """The game object's integer and boolean attributes, as numpy scalars."""
+    g = env.env
+    return {**{k: np.int32(getattr(g, k)) for k in ints}, **{k: np.bool_(getattr(g, k)) for k in bools}}
+
+
+def write_attrs(env: Any, state: Mapping[str, Any], ints: Sequence[str] = (), bools: Sequence[str] = ()) -> None:
+    for k in ints:
+        setattr(env.env, k, int(state[k]))
+    for k in bools:
+        setattr(env.env, k, bool(state[k]))
+
+
+def same_names(state_cls: Any) -> tuple[Callable, Callable]:
+    """`to_jax` (batched) and `from_jax` of a game whose state dict carries the JAX state's
+    field names and dtypes."""
+    names = [f.name for f in dataclasses.fields(state_cls)]
+
+    def to_jax(state: Mapping[str, Any], params: Any = None) -> Any:
+        return state_cls(**{k: jnp.asarray(state[k]) for k in names})
+
+    def from_jax(state: Any) -> dict[str, np.ndarray]:
+        return {k: np.asarray(getattr(state, k)) for k in names}
+
+    return to_jax, from_jax
+
+
+def no_draws(game: str) -> Callable:
+    """`draws_from_calls` of a game whose steps draw nothing (its resets may)."""
+
+    def draws_from_calls(calls: list, state: Any) -> None:
+        if calls:
+            raise AssertionError(f"{game} drew random numbers during a step: {calls}")
+
+    return draws_from_calls
+
+
 def _module(env_id: str) -> Any:
     import jaxenvs
 
@@ -260,7 +302,37 @@ def _module(env_id: str) -> Any:
 
 
 def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
-    """The game module's suite (`minatar_<game>.run`)."""
+    """The suite of a game, from what its module `minatar_<game>` declares:
+
+    - `collect_all(num_steps, seed) -> {label: (transitions, difficulty_ramping)}`: every
+      transition replayed exactly (`check_replayed`; `mask_empty_slots` if the module has one);
+      `FREE_RUNNING` labels also as whole episodes (`check_free_running`);
+    - `rare_events(transitions) -> {event: count}`: each must have happened;
+    - `extra_checks(scale, seed)`: the game's random events by distribution;
+    - `PLAY`: `(least, at scale 1, max_steps, param overrides)` per random-play check.
+    """
     import minatar  # noqa: F401  (a missing reference gives a skipped result)
 
-    return _module(env_id).run(env_id, scale=scale, seed=seed)
+    import jaxenvs
+
+    module = _module(env_id)
+    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
+    with Timer() as timer:
+        env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
+        sets = module.collect_all(max(300, int(4000 * scale)), seed)
+        datasets = {k: data for k, (data, _) in sets.items()}
+        params_of = {k: params.replace(difficulty_ramping=ramping) for k, (_, ramping) in sets.items()}
+        mask = getattr(module, "mask_empty_slots", None)
+        result.checks += check_replayed(module, env.unwrapped, params, datasets, params_of, mask)
+        for label in getattr(module, "FREE_RUNNING", ()):
+            result.checks += check_free_running(
+                module, env.unwrapped, params, datasets[label], f"{label}, whole episodes"
+            )
+        total = sum(list(datasets.values())[1:], list(datasets.values())[0])
+        result.checks.append(check_rare_events(module.rare_events(total), total))
+        result.checks += module.extra_checks(scale, seed)
+        for i, (least, at_one, max_steps, overrides) in enumerate(module.PLAY):
+            n = max(least, int(at_one * scale))
+            result.checks += check_random_play(env_id, module, n, seed + i, max_steps, **overrides)
+    result.seconds = timer.seconds
+    return result

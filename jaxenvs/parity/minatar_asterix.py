@@ -20,18 +20,16 @@ Transitions are compared with sticky actions off on both sides
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs.envs.minatar.asterix import AsterixState
 from jaxenvs.parity import minatar as m
-from jaxenvs.parity.checks import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.parity.checks import Check, chi_square_check
 
 GAME = "asterix"
-THIS = sys.modules[__name__]  # this game's translation, handed to the shared checks
 INT_FIELDS = (
     "player_x",
     "player_y",
@@ -45,41 +43,23 @@ INT_FIELDS = (
 
 
 def read_state(env: Any) -> dict[str, np.ndarray]:
-    g = env.env
-    out = {k: np.int32(getattr(g, k)) for k in INT_FIELDS}
-    out["entity_active"] = np.array([e is not None for e in g.entities])
-    out["entities"] = np.array([[int(v) for v in e] if e is not None else [0, 0, 0, 0] for e in g.entities], np.int32)
-    out["terminal"] = np.bool_(g.terminal)
-    return out
-
-
-def write_state(env: Any, state: dict[str, Any]) -> None:
-    g = env.env
-    for k in INT_FIELDS:
-        setattr(g, k, int(state[k]))
-    g.entities = [
-        [int(e[0]), int(e[1]), bool(e[2]), bool(e[3])] if active else None
-        for e, active in zip(np.asarray(state["entities"]), np.asarray(state["entity_active"]))
-    ]
-    g.terminal = bool(state["terminal"])
-
-
-def to_jax(state: dict[str, Any], params: Any = None):
-    from jaxenvs.envs.minatar.asterix import AsterixState
-
-    return AsterixState(
-        time=jnp.asarray(state["time"], jnp.int32),
-        last_action=jnp.asarray(state["last_action"], jnp.int32),
-        terminal=jnp.asarray(state["terminal"], jnp.bool_),
-        entities=jnp.asarray(state["entities"], jnp.int32),
-        entity_active=jnp.asarray(state["entity_active"], jnp.bool_),
-        **{k: jnp.asarray(state[k], jnp.int32) for k in INT_FIELDS},
+    entities = env.env.entities
+    return dict(
+        m.read_attrs(env, INT_FIELDS, ("terminal",)),
+        entity_active=np.array([e is not None for e in entities]),
+        entities=np.array([[int(v) for v in e] if e is not None else [0, 0, 0, 0] for e in entities], np.int32),
     )
 
 
-def from_jax(state: Any) -> dict[str, np.ndarray]:
-    fields = INT_FIELDS + ("entities", "entity_active", "terminal", "time", "last_action")
-    return {k: np.asarray(getattr(state, k)) for k in fields}
+def write_state(env: Any, state: dict[str, Any]) -> None:
+    m.write_attrs(env, state, INT_FIELDS, ("terminal",))
+    env.env.entities = [
+        [int(e[0]), int(e[1]), bool(e[2]), bool(e[3])] if active else None
+        for e, active in zip(np.asarray(state["entities"]), np.asarray(state["entity_active"]))
+    ]
+
+
+to_jax, from_jax = m.same_names(AsterixState)
 
 
 def mask_empty_slots(field: str, mine: np.ndarray, ref: np.ndarray, ref_next: dict) -> tuple:
@@ -179,7 +159,7 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def collect_all(num_steps: int, seed: int) -> tuple[dict[str, m.Transitions], dict[str, bool]]:
+def collect_all(num_steps: int, seed: int) -> dict[str, tuple[m.Transitions, bool]]:
     datasets = {
         "random policy": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed),
         "dodging policy": m.collect(GAME, read_state, 3 * num_steps, dodge(), seed + 1),
@@ -194,8 +174,7 @@ def collect_all(num_steps: int, seed: int) -> tuple[dict[str, m.Transitions], di
             difficulty_ramping=False,
         ),
     }
-    ramping = {k: "ramping off" not in k for k in datasets}
-    return datasets, ramping
+    return {k: (data, "ramping off" not in k) for k, data in datasets.items()}
 
 
 def check_spawns(num_samples: int, seed: int) -> list[Check]:
@@ -232,36 +211,9 @@ def check_spawns(num_samples: int, seed: int) -> list[Check]:
     return chi_square_check("spawn (slot, x, lr, gold)", mine, ref_out)
 
 
-def run(env_id: str = "Asterix-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
-    import jaxenvs
+def extra_checks(scale: float, seed: int) -> list[Check]:
+    return check_spawns(max(600, int(6000 * scale)), seed)
 
-    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
-    n_steps = max(300, int(4000 * scale))
-    with Timer() as timer:
-        env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
-        datasets, ramping = collect_all(n_steps, seed)
-        params_of = {k: params.replace(difficulty_ramping=v) for k, v in ramping.items()}
-        result.checks += m.check_replayed(
-            THIS,
-            env.unwrapped,
-            params,
-            datasets,
-            params_of=params_of,
-            mask=mask_empty_slots,
-        )
-        total = sum(list(datasets.values())[1:], list(datasets.values())[0])
-        counts = rare_events(total)
-        result.checks.append(m.check_rare_events(counts, total))
-        result.checks += check_spawns(max(600, int(6000 * scale)), seed)
-        result.checks += m.check_random_play(env_id, THIS, max(300, int(2000 * scale)), seed, max_steps=3000)
-        # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
-        result.checks += m.check_random_play(
-            env_id,
-            THIS,
-            max(100, int(500 * scale)),
-            seed + 1,
-            max_steps=3000,
-            use_minimal_action_set=True,
-        )
-    result.seconds = timer.seconds
-    return result
+
+# random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
+PLAY = ((300, 2000, 3000, {}), (100, 500, 3000, {"use_minimal_action_set": True}))

@@ -17,60 +17,30 @@ Transitions are compared with sticky actions off on both sides
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
-import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs.envs.minatar.breakout import BreakoutState
 from jaxenvs.parity import minatar as m
-from jaxenvs.parity.checks import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.parity.checks import Check, chi_square_check
 
 GAME = "breakout"
-THIS = sys.modules[__name__]  # this game's translation, handed to the shared checks
 INT_FIELDS = ("ball_x", "ball_y", "ball_dir", "pos", "last_x", "last_y")
 BOOL_FIELDS = ("strike", "terminal")
 
 
 def read_state(env: Any) -> dict[str, np.ndarray]:
-    g = env.env
-    out = {k: np.int32(getattr(g, k)) for k in INT_FIELDS}
-    out.update({k: np.bool_(getattr(g, k)) for k in BOOL_FIELDS})
-    out["brick_map"] = np.asarray(g.brick_map, bool)
-    return out
+    return dict(m.read_attrs(env, INT_FIELDS, BOOL_FIELDS), brick_map=np.asarray(env.env.brick_map, bool))
 
 
 def write_state(env: Any, state: dict[str, Any]) -> None:
-    g = env.env
-    for k in INT_FIELDS:
-        setattr(g, k, int(state[k]))
-    for k in BOOL_FIELDS:
-        setattr(g, k, bool(state[k]))
-    g.brick_map = np.asarray(state["brick_map"], np.float64).copy()
+    m.write_attrs(env, state, INT_FIELDS, BOOL_FIELDS)
+    env.env.brick_map = np.asarray(state["brick_map"], np.float64).copy()
 
 
-def to_jax(state: dict[str, Any], params: Any = None):
-    from jaxenvs.envs.minatar.breakout import BreakoutState
-
-    return BreakoutState(
-        time=jnp.asarray(state["time"], jnp.int32),
-        last_action=jnp.asarray(state["last_action"], jnp.int32),
-        terminal=jnp.asarray(state["terminal"], jnp.bool_),
-        brick_map=jnp.asarray(state["brick_map"], jnp.bool_),
-        strike=jnp.asarray(state["strike"], jnp.bool_),
-        **{k: jnp.asarray(state[k], jnp.int32) for k in INT_FIELDS},
-    )
-
-
-def from_jax(state: Any) -> dict[str, np.ndarray]:
-    fields = INT_FIELDS + BOOL_FIELDS + ("brick_map", "time", "last_action")
-    return {k: np.asarray(getattr(state, k)) for k in fields}
-
-
-def draws_from_calls(calls: list, state: Any) -> None:
-    if calls:
-        raise AssertionError(f"breakout drew random numbers during a step: {calls}")
-    return None
+to_jax, from_jax = m.same_names(BreakoutState)
+draws_from_calls = m.no_draws(GAME)
 
 
 def follow_ball(epsilon: float = 0.1) -> m.Policy:
@@ -126,9 +96,12 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
 
 def collect_all(num_steps: int, seed: int) -> dict[str, m.Transitions]:
     return {
-        "random policy": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed),
-        "ball-following paddle": m.collect(GAME, read_state, 3 * num_steps, follow_ball(), seed + 1),
-        "scrambled states": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
+        "random policy": (m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed), True),
+        "ball-following paddle": (m.collect(GAME, read_state, 3 * num_steps, follow_ball(), seed + 1), True),
+        "scrambled states": (
+            m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
+            True,
+        ),
     }
 
 
@@ -150,28 +123,9 @@ def check_ball_start(num_samples: int, seed: int) -> list[Check]:
     return chi_square_check("reset ball start", mine, ref_starts)
 
 
-def run(env_id: str = "Breakout-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
-    import jaxenvs
+def extra_checks(scale: float, seed: int) -> list[Check]:
+    return check_ball_start(max(400, int(4000 * scale)), seed)
 
-    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
-    n_steps = max(300, int(4000 * scale))
-    with Timer() as timer:
-        env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
-        datasets = collect_all(n_steps, seed)
-        result.checks += m.check_replayed(THIS, env.unwrapped, params, datasets)
-        total = sum(list(datasets.values())[1:], list(datasets.values())[0])
-        counts = rare_events(total)
-        result.checks.append(m.check_rare_events(counts, total))
-        result.checks += check_ball_start(max(400, int(4000 * scale)), seed)
-        result.checks += m.check_random_play(env_id, THIS, max(300, int(2000 * scale)), seed, max_steps=1000)
-        # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
-        result.checks += m.check_random_play(
-            env_id,
-            THIS,
-            max(100, int(500 * scale)),
-            seed + 1,
-            max_steps=1000,
-            use_minimal_action_set=True,
-        )
-    result.seconds = timer.seconds
-    return result
+
+# random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
+PLAY = ((300, 2000, 1000, {}), (100, 500, 1000, {"use_minimal_action_set": True}))

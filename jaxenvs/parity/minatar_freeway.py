@@ -18,51 +18,31 @@ Transitions are compared with sticky actions off on both sides
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs.envs.minatar.freeway import FreewayState
 from jaxenvs.parity import minatar as m
-from jaxenvs.parity.checks import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.parity.checks import Check, chi_square_check
 
 GAME = "freeway"
-THIS = sys.modules[__name__]  # this game's translation, handed to the shared checks
 INT_FIELDS = ("pos", "move_timer", "terminate_timer")
 
 
 def read_state(env: Any) -> dict[str, np.ndarray]:
-    g = env.env
-    out = {k: np.int32(getattr(g, k)) for k in INT_FIELDS}
-    out["cars"] = np.asarray(g.cars, np.int32).reshape(8, 4)
-    out["terminal"] = np.bool_(g.terminal)
-    return out
+    cars = np.asarray(env.env.cars, np.int32).reshape(8, 4)
+    return dict(m.read_attrs(env, INT_FIELDS, ("terminal",)), cars=cars)
 
 
 def write_state(env: Any, state: dict[str, Any]) -> None:
-    g = env.env
-    for k in INT_FIELDS:
-        setattr(g, k, int(state[k]))
-    g.cars = [[int(v) for v in car] for car in np.asarray(state["cars"])]
-    g.terminal = bool(state["terminal"])
+    m.write_attrs(env, state, INT_FIELDS, ("terminal",))
+    env.env.cars = [[int(v) for v in car] for car in np.asarray(state["cars"])]
 
 
-def to_jax(state: dict[str, Any], params: Any = None):
-    from jaxenvs.envs.minatar.freeway import FreewayState
-
-    return FreewayState(
-        time=jnp.asarray(state["time"], jnp.int32),
-        last_action=jnp.asarray(state["last_action"], jnp.int32),
-        terminal=jnp.asarray(state["terminal"], jnp.bool_),
-        cars=jnp.asarray(state["cars"], jnp.int32),
-        **{k: jnp.asarray(state[k], jnp.int32) for k in INT_FIELDS},
-    )
-
-
-def from_jax(state: Any) -> dict[str, np.ndarray]:
-    return {k: np.asarray(getattr(state, k)) for k in INT_FIELDS + ("cars", "terminal", "time", "last_action")}
+to_jax, from_jax = m.same_names(FreewayState)
 
 
 def draws_from_calls(calls: list, state: Any):
@@ -117,9 +97,12 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
 
 def collect_all(num_steps: int, seed: int) -> dict[str, m.Transitions]:
     return {
-        "random policy": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed),
-        "up-heading policy": m.collect(GAME, read_state, max(3 * num_steps, 2600), head_up(), seed + 1),
-        "scrambled states": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
+        "random policy": (m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed), True),
+        "up-heading policy": (m.collect(GAME, read_state, max(3 * num_steps, 2600), head_up(), seed + 1), True),
+        "scrambled states": (
+            m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
+            True,
+        ),
     }
 
 
@@ -152,29 +135,10 @@ def check_speed_draws(num_samples: int, seed: int) -> list[Check]:
     )
 
 
-def run(env_id: str = "Freeway-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
-    import jaxenvs
+def extra_checks(scale: float, seed: int) -> list[Check]:
+    return check_speed_draws(max(200, int(2000 * scale)), seed)
 
-    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
-    n_steps = max(300, int(4000 * scale))
-    with Timer() as timer:
-        env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
-        datasets = collect_all(n_steps, seed)
-        result.checks += m.check_replayed(THIS, env.unwrapped, params, datasets)
-        total = sum(list(datasets.values())[1:], list(datasets.values())[0])
-        counts = rare_events(total)
-        result.checks.append(m.check_rare_events(counts, total))
-        result.checks += check_speed_draws(max(200, int(2000 * scale)), seed)
-        # an episode is 2,501 steps: 1,000 episodes at scale 1 are 2.5M reference steps
-        result.checks += m.check_random_play(env_id, THIS, max(30, int(1000 * scale)), seed, max_steps=2600)
-        # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
-        result.checks += m.check_random_play(
-            env_id,
-            THIS,
-            max(10, int(200 * scale)),
-            seed + 1,
-            max_steps=2600,
-            use_minimal_action_set=True,
-        )
-    result.seconds = timer.seconds
-    return result
+
+# random play (an episode is 2,501 steps: 1,000 episodes at scale 1 are 2.5M reference steps),
+# and with the minimal action set (ids -v1), as minatar's gym wrapper maps it
+PLAY = ((30, 1000, 2600, {}), (10, 200, 2600, {"use_minimal_action_set": True}))

@@ -22,7 +22,6 @@
 from __future__ import annotations
 
 import copy
-import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -31,10 +30,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.parity import minatar as m
-from jaxenvs.parity.checks import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.parity.checks import Check, chi_square_check
 
 GAME = "seaquest"
-THIS = sys.modules[__name__]  # this game's translation, handed to the shared checks
 INT_FIELDS = (
     "oxygen",
     "diver_count",
@@ -77,6 +75,15 @@ def read_state(env: Any) -> dict[str, np.ndarray]:
         out[name] = _pad(getattr(g, name), width, capacity)
     out["e_bullets"] = _bullet_grid(g.e_bullets)
     return out
+
+
+def write_state(env: Any, state: dict[str, Any]) -> None:
+    """The inverse of `read_state` (enemy bullets from their grid, in row-major order)."""
+    m.write_attrs(env, state, INT_FIELDS, BOOL_FIELDS)
+    for name in LISTS:  # records [x, y, lr, ...]: the side is a bool in MinAtar
+        rows = [r for r in np.asarray(state[name]) if r[0] >= 0]
+        setattr(env.env, name, [[int(r[0]), int(r[1]), bool(r[2]), *(int(v) for v in r[3:])] for r in rows])
+    env.env.e_bullets = [[int(x), int(y), bool(lr)] for lr, y, x in np.argwhere(np.asarray(state["e_bullets"]))]
 
 
 def to_jax(state: dict[str, Any], params: Any = None):
@@ -499,30 +506,11 @@ def read_state_of(attrs: dict[str, Any]) -> dict[str, np.ndarray]:
 # ---------------------------------------------------------------------------------------------
 
 
-def run(env_id: str = "Seaquest-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
-    import jaxenvs
+def extra_checks(scale: float, seed: int) -> list[Check]:
+    return check_spawns(max(1000, int(8000 * scale)), seed)
 
-    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
-    n_steps = max(300, int(4000 * scale))
-    with Timer() as timer:
-        datasets = collect_all(n_steps, seed)
-        total = None
-        for ramping in (True, False):
-            chosen = {k: data for k, (data, r) in datasets.items() if r == ramping}
-            env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0, difficulty_ramping=ramping)
-            result.checks += m.check_replayed(THIS, env.unwrapped, params, chosen)
-            for data in chosen.values():
-                total = data if total is None else total + data
-            if ramping:
-                # whole episodes from reset, free-running: this exercises what injection cannot,
-                # the JAX spawn stamps (`*_order`) and slots over whole episodes
-                for label in ("random policy", "diver collector"):
-                    result.checks += m.check_free_running(
-                        THIS, env.unwrapped, params, datasets[label][0], f"{label}, whole episodes"
-                    )
-        counts = rare_events(total)
-        result.checks.append(m.check_rare_events(counts, total))
-        result.checks += check_spawns(max(1000, int(8000 * scale)), seed)
-        result.checks += m.check_random_play(env_id, THIS, max(300, int(2000 * scale)), seed, max_steps=1000)
-    result.seconds = timer.seconds
-    return result
+
+# whole episodes from reset, free-running: this exercises what injection cannot, the JAX
+# spawn stamps (`*_order`) and slots over whole episodes
+FREE_RUNNING = ("random policy", "diver collector")
+PLAY = ((300, 2000, 1000, {}),)

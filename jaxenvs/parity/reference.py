@@ -129,6 +129,8 @@ class Reference:
     obs_mask: Callable[[np.ndarray], np.ndarray] | None = None
     draws_to_jax: Callable[[Any, State], Any] | None = None
     batched_to_jax: bool = False
+    # the reference's `truncated` is never true with `terminated` (dm_env's last step is one or the other)
+    truncation_excludes_termination: bool = False
     name: str = "reference"
 
     # --- the protocol ------------------------------------------------------------------------
@@ -359,10 +361,12 @@ class DmEnvReference(Reference):
     no seeded reset); `reset(seed)` builds a fresh one, `reset()` continues the same stream.
 
     The episode ends when a `TimeStep` is `last()`: terminated, unless `discount_truncates`
-    and its discount is positive (dm_env's way of marking a time limit)."""
+    and its discount is positive (dm_env's way of marking a time limit). A last step is one or
+    the other, so the JAX `truncated` is compared as "truncated and not terminated"."""
 
     make: Callable[[int], Any]
     discount_truncates: bool = True
+    truncation_excludes_termination: bool = True
 
     def reset(self, seed: int | None = None) -> Any:
         if self.env is None or seed is not None:
