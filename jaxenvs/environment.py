@@ -2,12 +2,18 @@
 
 An environment is a set of pure functions over explicit state: `reset(key, params)` and
 `step(key, state, action, params)`. A subclass implements `reset_env` and `step_env` (the MDP's
-transition alone); this base adds the time limit (`params.max_steps_in_episode`, counted in
-`state.time`, giving `truncated` like gymnasium's TimeLimit) and the `discount` info key.
+transition alone); this base adds the truncation (`truncation(state, params)`: by default the
+time limit `params.max_steps_in_episode`, counted in `state.time`, like gymnasium's TimeLimit;
+an adapter answers from its library too) and the `discount` info key.
+
+`params=None` is resolved to `default_params` here, once, for every subclass's `reset`, `step`,
+`observation_space`, `action_space`, `render` and `action_mask`: their bodies always see params.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Any, Generic, TypeVar
 
 import jax
@@ -38,6 +44,35 @@ TEnvState = TypeVar("TEnvState", bound=EnvState)
 TEnvParams = TypeVar("TEnvParams", bound=EnvParams)
 
 
+# methods whose `params=None` means `self.default_params`, in every subclass
+PARAMS_DEFAULTED = ("reset", "step", "observation_space", "action_space", "render", "action_mask")
+
+
+def defaults_params(method):
+    """`method` with a `params` of None (or left out) replaced by `self.default_params`.
+
+    Applied to every subclass's `PARAMS_DEFAULTED` methods; decorate an env's own extra
+    methods that take `params=None` with it too."""
+    if getattr(method, "_defaults_params", False):
+        return method
+    names = list(inspect.signature(method).parameters)
+    if "params" not in names:
+        return method
+    position = names.index("params") - 1  # among the arguments after `self`
+
+    @functools.wraps(method)
+    def with_params(self, *args, **kwargs):
+        if len(args) > position:
+            if args[position] is None:
+                args = (*args[:position], self.default_params, *args[position + 1 :])
+        elif kwargs.get("params") is None:
+            kwargs["params"] = self.default_params
+        return method(self, *args, **kwargs)
+
+    with_params._defaults_params = True
+    return with_params
+
+
 def float_dtype() -> jnp.dtype:
     """float64 when `jax_enable_x64` is on (as the numpy references compute), else float32."""
     return jnp.result_type(float)
@@ -48,8 +83,15 @@ class Environment(Generic[TEnvState, TEnvParams]):
 
     Subclasses implement `default_params`, `reset_env`, `step_env`, `observation_space`,
     `action_space`, and usually `render`. `step_env` returns
-    `(obs, state, reward, terminated, info)`; `step` adds the truncation and `discount`.
+    `(obs, state, reward, terminated, info)`; `step` adds `truncation(state, params)` and
+    `info["discount"]`.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in PARAMS_DEFAULTED:
+            if name in cls.__dict__ and callable(cls.__dict__[name]):
+                setattr(cls, name, defaults_params(cls.__dict__[name]))
 
     # --- to implement -------------------------------------------------------------------
     @property
@@ -74,12 +116,18 @@ class Environment(Generic[TEnvState, TEnvParams]):
         """A `uint8[H, W, 3]` picture of `state`; jit-able."""
         raise NotImplementedError(f"{self.name} has no render yet")
 
+    def truncation(self, state: TEnvState, params: TEnvParams) -> Array:
+        """Whether the episode of `state` (just stepped into) is cut short: by default the
+        time limit, `state.time >= params.max_steps_in_episode`. An adapter adds its
+        library's own truncation, kept in its state."""
+        return state.time >= params.max_steps_in_episode
+
     # --- provided -----------------------------------------------------------------------
+    @defaults_params
     def reset(self, key: PRNGKey, params: TEnvParams | None = None) -> tuple[Array, TEnvState]:
-        if params is None:
-            params = self.default_params
         return self.reset_env(key, params)
 
+    @defaults_params
     def step(
         self,
         key: PRNGKey,
@@ -88,12 +136,10 @@ class Environment(Generic[TEnvState, TEnvParams]):
         params: TEnvParams | None = None,
     ) -> tuple[Array, TEnvState, Array, Array, Array, dict[str, Any]]:
         """One transition, no reset: `(obs, state, reward, terminated, truncated, info)`."""
-        if params is None:
-            params = self.default_params
         self._check_action_eagerly(action, params)
         obs, state, reward, terminated, info = self.step_env(key, state, action, params)
         terminated = jnp.asarray(terminated, dtype=jnp.bool_)
-        truncated = state.time >= params.max_steps_in_episode
+        truncated = jnp.asarray(self.truncation(state, params), dtype=jnp.bool_)
         info = dict(info)
         info["discount"] = 1.0 - terminated.astype(jnp.float32)
         return obs, state, jnp.asarray(reward, jnp.float32), terminated, truncated, info

@@ -194,12 +194,6 @@ def _resolve(entry_point: str | Callable[..., Any], extra: str | None) -> Callab
     return getattr(module, attr)
 
 
-def make_raw(id: str) -> Any:
-    """The raw environment of `id` (no wrappers, no params)."""
-    s = spec(id)
-    return _resolve(s.entry_point, s.extra)(**s.env_kwargs)
-
-
 def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any]) -> Any:
     """`params` with `overrides` applied; unknown names raise a `TypeError` naming the valid ones."""
     if not overrides:

@@ -7,6 +7,7 @@ only when they are called.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -295,6 +296,51 @@ class Tuple(Space):
 
     def __eq__(self, other: Any) -> bool:
         return isinstance(other, Tuple) and self.spaces == other.spaces
+
+
+def _flat_size(space: Space) -> int:
+    if isinstance(space, Dict):
+        return sum(_flat_size(s) for s in space.spaces.values())
+    if isinstance(space, Tuple):
+        return sum(_flat_size(s) for s in space.spaces)
+    return math.prod(space.shape)
+
+
+def _flat_bounds(space: Space) -> tuple[np.ndarray, np.ndarray]:
+    if isinstance(space, (Dict, Tuple)):
+        if isinstance(space, Dict):
+            subs = [space.spaces[k] for k in sorted(space.spaces)]
+        else:
+            subs = space.spaces
+        lows, highs = zip(*(_flat_bounds(s) for s in subs))
+        return np.concatenate(lows), np.concatenate(highs)
+    if isinstance(space, Discrete):
+        return np.array([space.start], float), np.array([space.start + space.n - 1], float)
+    if isinstance(space, MultiDiscrete):
+        return np.zeros(space.nvec.size), (space.nvec - 1).ravel().astype(float)
+    return space.low.ravel().astype(float), space.high.ravel().astype(float)
+
+
+def _leaves(obs) -> list:
+    """The leaves of `obs`, every mapping's in sorted key order (`tree_leaves` would keep an
+    OrderedDict's insertion order)."""
+    if isinstance(obs, Mapping):
+        return [leaf for k in sorted(obs) for leaf in _leaves(obs[k])]
+    if isinstance(obs, (tuple, list)):
+        return [leaf for item in obs for leaf in _leaves(item)]
+    return jax.tree_util.tree_leaves(obs)
+
+
+def flatten(obs) -> jax.Array:
+    """Concatenate every leaf of `obs` (dicts in sorted key order) as float32."""
+    return jnp.concatenate([jnp.ravel(leaf).astype(jnp.float32) for leaf in _leaves(obs)])
+
+
+def flatten_space(space: Space) -> Box:
+    """The float32 `Box` of `flatten`'s vectors: every leaf's bounds, raveled, dicts in sorted
+    key order (Discrete: `[start, start + n - 1]`; MultiDiscrete: `[0, nvec - 1]`)."""
+    low, high = _flat_bounds(space)
+    return Box(low, high, shape=(_flat_size(space),), dtype=jnp.float32)
 
 
 def from_gymnasium(space: Any) -> Space:

@@ -6,7 +6,8 @@
 - `strong` / `cast_like`: fixed, non-weak dtypes for every state leaf, so that `jit` traces a
   step once and `AutoReset`'s `lax.cond` sees the same types from reset and step;
 - `space_for`: a `Box` for an array of a given shape and dtype;
-- `AdapterEnvironment`: folds a library's own truncation into `truncated`.
+- `AdapterEnvironment`: truncation by the time limit or by the library's own flag, which each
+  adapter keeps in its state.
 """
 
 from __future__ import annotations
@@ -26,9 +27,6 @@ from jaxenvs.environment import Environment
 
 # An episode limit no counter reaches: the library's own end of episode applies.
 NO_LIMIT = 2**31 - 1
-
-# The info key through which `step_env` hands a library's own truncation to `step`.
-LIBRARY_TRUNCATED = "_library_truncated"
 
 
 def import_library(module: str, extra: str) -> ModuleType:
@@ -53,17 +51,6 @@ def library_key(key: jax.Array) -> jax.Array:
 def strong(tree: Any) -> Any:
     """Every array leaf with its own dtype but no weak type (a weak leaf makes `jit` retrace)."""
     return jax.tree_util.tree_map(lambda x: jnp.asarray(x).astype(jnp.asarray(x).dtype), tree)
-
-
-def cast_like(new: Any, old: Any, what: str) -> Any:
-    """`new`'s leaves cast to `old`'s dtypes; a clear error if the structures differ."""
-    s_new, s_old = jax.tree_util.tree_structure(new), jax.tree_util.tree_structure(old)
-    if s_new != s_old:
-        raise TypeError(
-            f"{what}: the library's state changes structure between reset and step "
-            f"({s_old} -> {s_new}); the adapter needs a fixed structure"
-        )
-    return jax.tree_util.tree_map(lambda n, o: jnp.asarray(n).astype(jnp.asarray(o).dtype), new, old)
 
 
 def space_for(shape: tuple[int, ...], dtype: Any) -> spaces.Box:
@@ -111,15 +98,17 @@ def register_dataclass_serialization(tree: Any) -> None:
 
 
 class AdapterEnvironment(Environment):
-    """An `Environment` whose `step_env` may report the library's own truncation.
+    """An `Environment` over another library's task.
 
-    `step_env` puts a boolean under `LIBRARY_TRUNCATED` in its info; `step` removes it and
-    ors it into `truncated` (next to the `max_steps_in_episode` limit the base class adds).
+    Its episode is truncated by `params.max_steps_in_episode` (the base class) or by the
+    library itself: a subclass whose library reports truncations keeps that flag in its
+    state and returns it from `library_truncated(state)`.
     """
 
-    def step(self, key, state, action, params=None):
-        obs, state, reward, terminated, truncated, info = super().step(key, state, action, params)
-        info = dict(info)
-        library_truncated = info.pop(LIBRARY_TRUNCATED, jnp.asarray(False))
-        truncated = jnp.logical_or(truncated, library_truncated)
-        return obs, state, reward, terminated, truncated, info
+    def library_truncated(self, state: Any) -> jax.Array:
+        """The library's own truncation of the episode `state` belongs to (never, by default)."""
+        del state
+        return jnp.asarray(False)
+
+    def truncation(self, state: Any, params: Any) -> jax.Array:
+        return jnp.logical_or(super().truncation(state, params), self.library_truncated(state))

@@ -41,13 +41,13 @@ from flax import struct
 from jaxenvs import rendering, spaces
 from jaxenvs.adapters._common import (
     AdapterEnvironment,
-    cast_like,
     import_library,
     library_key,
     space_for,
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.tree import cast_like
 
 # brax envs that map an action in [-1, 1] onto the control range in their own `step`; a
 # test reads brax's source to keep this list true.
@@ -116,14 +116,12 @@ class BraxEnv(AdapterEnvironment):
         return self._obs_shapes[backend]
 
     def observation_space(self, params: BraxParams | None = None) -> spaces.Space:
-        params = self.default_params if params is None else params
         shape = self._obs_shape(params.backend)
         if isinstance(shape, dict):
             return spaces.Dict({k: space_for(v.shape, jnp.float32) for k, v in sorted(shape.items())})
         return space_for(shape.shape, jnp.float32)
 
     def action_space(self, params: BraxParams | None = None) -> spaces.Box:
-        params = self.default_params if params is None else params
         env = self.brax_env(params.backend)
         size = int(env.action_size)
         sys = getattr(env, "sys", None)
@@ -152,7 +150,7 @@ class BraxEnv(AdapterEnvironment):
         # a copy of `metrics`: brax's step updates that dict in place
         previous = state.brax_state.replace(metrics=dict(state.brax_state.metrics))
         brax_state = self.brax_env(params.backend).step(previous, action)
-        brax_state = cast_like(brax_state, state.brax_state, self.name)
+        brax_state = cast_like(brax_state, state.brax_state, f"{self.name}: the library's state")
         state = BraxState(time=state.time + 1, brax_state=brax_state)
         terminated = brax_state.done > 0.5
         info = {"metrics": dict(brax_state.metrics)}
@@ -160,7 +158,6 @@ class BraxEnv(AdapterEnvironment):
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: BraxState, params: BraxParams | None = None) -> jax.Array:
-        params = self.default_params if params is None else params
         size, scale = 200, 40.0  # pixels, pixels per metre
         pos = jnp.reshape(state.brax_state.pipeline_state.x.pos, (-1, 3))
         centre = pos[0]

@@ -58,10 +58,8 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.adapters._common import (
-    LIBRARY_TRUNCATED,
     NO_LIMIT,
     AdapterEnvironment,
-    cast_like,
     import_library,
     library_key,
     register_dataclass_serialization,
@@ -69,6 +67,7 @@ from jaxenvs.adapters._common import (
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.tree import cast_like
 
 MAX_JOINT_ACTIONS = 2**22
 
@@ -86,6 +85,8 @@ class JumanjiParams(EnvParams):
 class JumanjiState(EnvState):
     # the jumanji env's state (a chex dataclass; holds jumanji's own key)
     jumanji_state: Any
+    # bool[]: jumanji ended the episode by its time limit (a LAST step with a non-zero discount)
+    library_truncated: jax.Array = False
     # bool[...]: jumanji's action mask of the current observation (None if the task has none)
     action_mask: Any = None
 
@@ -137,31 +138,6 @@ def _cast_to_space(obs: Any, space: spaces.Space) -> Any:
     if isinstance(space, spaces.Dict):
         return {k: _cast_to_space(obs[k], s) for k, s in space.spaces.items()}
     return jnp.asarray(obs).astype(space.dtype)
-
-
-def _flat_box(space: spaces.Space) -> spaces.Box:
-    """The float32 `Box` of `_flatten`'s vectors: each leaf's bounds, raveled, in key order."""
-    lows, highs = [], []
-
-    def visit(s: spaces.Space) -> None:
-        if isinstance(s, spaces.Dict):
-            for sub in s.spaces.values():
-                visit(sub)
-        elif isinstance(s, spaces.Discrete):
-            lows.append([s.start]), highs.append([s.start + s.n - 1])
-        elif isinstance(s, spaces.MultiDiscrete):
-            lows.append(np.zeros(s.nvec.size)), highs.append((s.nvec - 1).ravel())
-        else:
-            lows.append(s.low.ravel()), highs.append(s.high.ravel())
-
-    visit(space)
-    low = np.concatenate([np.asarray(x, np.float64) for x in lows])
-    high = np.concatenate([np.asarray(x, np.float64) for x in highs])
-    return spaces.Box(low, high, shape=low.shape, dtype=jnp.float32)
-
-
-def _flatten(obs: Any) -> jax.Array:
-    return jnp.concatenate([jnp.ravel(x).astype(jnp.float32) for x in jax.tree_util.tree_leaves(obs)])
 
 
 def _tsp_position_starts_at_minus_one(obs_space: spaces.Dict) -> spaces.Dict:
@@ -226,13 +202,11 @@ class JumanjiEnv(AdapterEnvironment):
 
     # --- spaces -----------------------------------------------------------------------
     def observation_space(self, params: JumanjiParams | None = None) -> spaces.Space:
-        params = self.default_params if params is None else params
         if params.flat:
-            return _flat_box(self._obs_space)
+            return spaces.flatten_space(self._obs_space)
         return self._obs_space
 
     def action_space(self, params: JumanjiParams | None = None) -> spaces.Space:
-        params = self.default_params if params is None else params
         space = self._vector_action_space
         if not params.joint_action:
             return space
@@ -253,7 +227,7 @@ class JumanjiEnv(AdapterEnvironment):
         mask = jnp.asarray(obs.pop("action_mask"), jnp.bool_) if self._has_mask else None
         obs = _cast_to_space(obs, self._obs_space)
         if params.flat:
-            obs = _flatten(obs)
+            obs = spaces.flatten(obs)
         return obs, mask
 
     def action_mask(self, state: JumanjiState, params: JumanjiParams | None = None) -> jax.Array | None:
@@ -261,7 +235,6 @@ class JumanjiEnv(AdapterEnvironment):
         task has none. Under `AutoReset`, `info["action_mask"]` belongs to the observation the
         raw step produced (`final_observation`); this gives the mask of any state, a reset one
         included."""
-        params = self.default_params if params is None else params
         if state.action_mask is None or not params.joint_action:
             return state.action_mask
         return self._joint_mask(state.action_mask)
@@ -290,7 +263,12 @@ class JumanjiEnv(AdapterEnvironment):
     def reset_env(self, key: jax.Array, params: JumanjiParams) -> tuple[Any, JumanjiState]:
         jumanji_state, timestep = self.jumanji_env.reset(library_key(key))
         obs, mask = self._observe(timestep.observation, params)
-        state = JumanjiState(time=jnp.zeros((), jnp.int32), jumanji_state=strong(jumanji_state), action_mask=mask)
+        state = JumanjiState(
+            time=jnp.zeros((), jnp.int32),
+            jumanji_state=strong(jumanji_state),
+            library_truncated=jnp.zeros((), jnp.bool_),
+            action_mask=mask,
+        )
         return obs, state
 
     def step_env(
@@ -298,7 +276,7 @@ class JumanjiEnv(AdapterEnvironment):
     ) -> tuple[Any, JumanjiState, jax.Array, jax.Array, dict[str, Any]]:
         del key  # jumanji draws from the key in its state
         jumanji_state, timestep = self.jumanji_env.step(state.jumanji_state, self._to_jumanji_action(action, params))
-        jumanji_state = cast_like(jumanji_state, state.jumanji_state, self.name)
+        jumanji_state = cast_like(jumanji_state, state.jumanji_state, f"{self.name}: the library's state")
         obs, mask = self._observe(timestep.observation, params)
         is_last = timestep.step_type == self._types.StepType.LAST
         terminated, truncated = episode_end(is_last, timestep.discount)
@@ -310,8 +288,15 @@ class JumanjiEnv(AdapterEnvironment):
         if self._agent_rewards:
             info["agent_rewards"] = reward
             reward = jnp.sum(reward)
-        state = JumanjiState(time=state.time + 1, jumanji_state=jumanji_state, action_mask=mask)
+        state = JumanjiState(
+            time=state.time + 1,
+            jumanji_state=jumanji_state,
+            library_truncated=jnp.asarray(truncated, jnp.bool_),
+            action_mask=mask,
+        )
         if mask is not None:
             info["action_mask"] = self.action_mask(state, params)
-        info[LIBRARY_TRUNCATED] = truncated
         return obs, state, reward, terminated, info
+
+    def library_truncated(self, state: JumanjiState) -> jax.Array:
+        return state.library_truncated

@@ -45,7 +45,6 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.adapters._common import (
-    LIBRARY_TRUNCATED,
     NO_LIMIT,
     AdapterEnvironment,
     import_library,
@@ -181,7 +180,9 @@ class PgxEnv(AdapterEnvironment):
             "action_mask": pgx_state.legal_action_mask,
             "current_player": pgx_state.current_player.astype(jnp.int32),
             "rewards": rewards,
-            LIBRARY_TRUNCATED: pgx_state.truncated,
         }
         state = PgxState(time=state.time + 1, pgx_state=pgx_state)
         return obs, state, reward, pgx_state.terminated, info
+
+    def library_truncated(self, state: PgxState) -> jax.Array:
+        return state.pgx_state.truncated

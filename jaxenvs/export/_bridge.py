@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs import spaces
+from jaxenvs.tree import where_done
 
 
 def key_from_seed(seed: int) -> jax.Array:
@@ -41,16 +42,13 @@ def env_and_params(env: Any, params: Any, overrides: dict[str, Any]) -> tuple[An
 
 def reject_autoreset(env: Any) -> None:
     """The exports reset envs themselves; an env that auto-resets inside would hide episode ends."""
-    from jaxenvs.wrappers.autoreset import AutoReset
+    from jaxenvs.wrappers import AutoReset, find_wrapper
 
-    layer = env
-    while layer is not None:
-        if isinstance(layer, AutoReset):
-            raise ValueError(
-                f"{env!r} resets itself (AutoReset); export the raw env, e.g. "
-                "jaxenvs.make(id, autoreset=False), and let the export handle resets"
-            )
-        layer = getattr(layer, "_env", None)
+    if find_wrapper(env, AutoReset) is not None:
+        raise ValueError(
+            f"{env!r} resets itself (AutoReset); export the raw env, e.g. "
+            "jaxenvs.make(id, autoreset=False), and let the export handle resets"
+        )
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -123,14 +121,6 @@ def index(tree: Any, i: int) -> Any:
     return tree[i]
 
 
-def _select(mask: jax.Array, new: Any, old: Any) -> Any:
-    def pick(n, o):
-        m = jnp.reshape(mask, mask.shape + (1,) * (o.ndim - mask.ndim))
-        return jnp.where(m, n.astype(o.dtype), o)
-
-    return jax.tree_util.tree_map(pick, new, old)
-
-
 # --- the batch ------------------------------------------------------------------------------
 
 
@@ -153,7 +143,7 @@ class Batch:
 
         def reset_where(keys, mask, obs, state):
             new_obs, new_state = v_reset(keys, params)
-            return _select(mask, new_obs, obs), _select(mask, new_state, state)
+            return where_done(mask, new_obs, obs), where_done(mask, new_state, state)
 
         def step_same_step(key, state, actions):
             key, k = jax.random.split(key)
@@ -171,10 +161,10 @@ class Batch:
             # state, discards the step computed for it, and returns that observation.
             key, k = jax.random.split(key)
             reset_obs, stepped, reward, terminated, truncated, info = venv.step(k, state, actions, params)
-            obs = _select(needs_reset, pending_obs, info.pop("final_observation"))
+            obs = where_done(needs_reset, pending_obs, info.pop("final_observation"))
             for name in ("final_terminated", "final_truncated"):
                 info.pop(name)
-            state = _select(needs_reset, state, stepped)
+            state = where_done(needs_reset, state, stepped)
             reward = jnp.where(needs_reset, 0.0, reward).astype(reward.dtype)
             terminated = terminated & ~needs_reset
             truncated = truncated & ~needs_reset

@@ -2,7 +2,7 @@
 
 from jaxenvs.wrappers.action import ClipAction
 from jaxenvs.wrappers.autoreset import AutoReset
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.base import Wrapper, find_wrapper
 from jaxenvs.wrappers.checked import Checked, checked_jit
 from jaxenvs.wrappers.legacy import LegacyStep
 from jaxenvs.wrappers.log import LogEnvState, LogWrapper
@@ -22,4 +22,5 @@ __all__ = [
     "VecEnv",
     "Wrapper",
     "checked_jit",
+    "find_wrapper",
 ]

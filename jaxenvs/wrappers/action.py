@@ -17,7 +17,6 @@ class ClipAction(Wrapper):
             )
 
     def step(self, key, state, action, params=None):
-        params = self._params(params)
-        space = self._env.action_space(params)
+        space = self.env.action_space(params)
         action = jnp.clip(action, jnp.asarray(space.low, space.dtype), jnp.asarray(space.high, space.dtype))
-        return self._env.step(key, state, action.astype(space.dtype), params)
+        return self.env.step(key, state, action.astype(space.dtype), params)

@@ -16,7 +16,7 @@ mask of the returned state, so after a reset it is the new episode's, as gymnasi
 Stepped alone, the reset sits in `lax.cond`: an env that did not finish skips it. Under
 `jax.vmap` (gymnax's way of batching) a `cond` would turn into computing a reset, with fresh
 random numbers, for every env at every step; here a batching rule (`jax.custom_batching`)
-resets only the envs that finished instead (`reset_where_done`), each from its own reset key,
+resets only the envs that finished instead (`batched_reset.reset_where_done`), each from its own reset key,
 so the vmapped step returns exactly what stepping each env alone returns; an env whose reset
 ignores its key gets one reset, selected where an env finished. Gradients go
 through the plain `cond` (a `custom_jvp`), so `jax.grad` works as before, batched or not.
@@ -24,235 +24,20 @@ through the plain `cond` (a `custom_jvp`), so `jax.grad` works as before, batche
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from typing import Any
-
 import jax
 import jax.numpy as jnp
-import numpy as np
-from jax.custom_batching import custom_vmap
 
 from jaxenvs.wrappers.base import Wrapper
-
-# `reset_where_done` resets at most this fraction of the batch per pass (at least
-# `MIN_CAPACITY` envs); more finished envs take more passes.
-CAPACITY_DIVISOR = 16
-MIN_CAPACITY = 16
-# more finished envs than this many passes would reset take one reset of the whole batch
-FULL_RESET_PASSES = 2
-
-
-def _like(new, old):
-    """Cast `new`'s leaves to `old`'s dtypes so both `cond` branches agree exactly."""
-    return jax.tree_util.tree_map(lambda n, o: jnp.asarray(n, dtype=jnp.asarray(o).dtype), new, old)
-
-
-def default_capacity(num_envs: int) -> int:
-    """How many envs one pass of `reset_where_done` resets: a sixteenth of the batch, at
-    least 16 (or the whole batch when smaller)."""
-    return min(num_envs, max(MIN_CAPACITY, math.ceil(num_envs / CAPACITY_DIVISOR)))
-
-
-def _inclusive_count(x: jax.Array, block: int = 64) -> jax.Array:
-    """Inclusive prefix sums of a float32 vector of 0s and 1s, by triangular matrix products.
-
-    XLA's CPU `cumsum` (an associative scan) costs several times more at batch sizes in the
-    thousands; block products are exact while counts stay below 2**24."""
-    n = x.shape[0]
-    upper = lambda m: jnp.asarray(np.triu(np.ones((m, m), np.float32)))  # noqa: E731
-    if n <= block:
-        return jnp.dot(x, upper(n), precision=jax.lax.Precision.HIGHEST)
-    rows = -(-n // block)
-    blocks = jnp.pad(x, (0, rows * block - n)).reshape(rows, block)
-    inner = jnp.dot(blocks, upper(block), precision=jax.lax.Precision.HIGHEST)
-    totals = inner[:, -1]
-    before = _inclusive_count(totals, block) - totals
-    return (inner + before[:, None]).reshape(-1)[:n]
-
-
-def finished_index(done: jax.Array, pad: int) -> tuple[jax.Array, jax.Array]:
-    """`(index, count)`: the positions of the true entries of `done` in order, then
-    `len(done)` (an out-of-range index) up to length `len(done) + pad`; and their count."""
-    n = done.shape[0]
-    if n < 2**24:
-        rank = _inclusive_count(done.astype(jnp.float32)).astype(jnp.int32)
-    else:
-        rank = jnp.cumsum(done, dtype=jnp.int32)
-    slot = jnp.where(done, rank - 1, n + pad)
-    index = jnp.full((n + pad,), n, jnp.int32).at[slot].set(jnp.arange(n, dtype=jnp.int32), mode="drop")
-    return index, rank[-1]
-
-
-def reset_uses_key(env, key, params) -> bool:
-    """Whether `env.reset(key, params)` depends on `key` at all, read off the reset's jaxpr
-    (any operation with the key or a value computed from it among its operands counts). A
-    reset that does not (every episode starts alike: DeepSea, Asterix, Pong) needs no index
-    work: one reset, selected where an env finished."""
-    jaxpr = jax.make_jaxpr(env.reset)(key, params).jaxpr
-    depends = {id(jaxpr.invars[0])}
-    for eqn in jaxpr.eqns:
-        if any(id(v) in depends for v in eqn.invars if not hasattr(v, "val")):
-            depends.update(id(v) for v in eqn.outvars)
-    return any(id(v) in depends for v in jaxpr.outvars if not hasattr(v, "val"))
-
-
-def where_done(done: jax.Array, new: Any, old: Any) -> Any:
-    """`old` with the rows where `done` replaced by `new`'s (batched like `old`, or one row
-    for every env)."""
-
-    def pick(n, o):
-        d = jnp.reshape(done, done.shape + (1,) * (o.ndim - done.ndim))
-        return jnp.where(d, n.astype(o.dtype), o)
-
-    return jax.tree_util.tree_map(pick, new, old)
-
-
-def select_where_done(done: jax.Array, reset: Callable[[], Any], old: Any) -> Any:
-    """`where_done(done, reset(), old)` for a reset that is the same for every env, skipped
-    when nothing finished. The select sits in a `cond` branch on purpose: outside one, XLA
-    fuses the step's whole transition into every element of the selected observation,
-    computing it again and again (five times slower on MinAtar Asterix)."""
-    return jax.lax.cond(jnp.any(done), lambda: _like(where_done(done, reset(), old), old), lambda: old)
-
-
-def _scatter(index, new, old):
-    """`old` with rows `index` replaced by `new`'s rows; out-of-range indices are dropped."""
-    return jax.tree_util.tree_map(lambda n, o: o.at[index].set(n.astype(o.dtype), mode="drop"), new, old)
-
-
-def reset_where_done(
-    done: jax.Array,
-    obs: Any,
-    state: Any,
-    resets: Callable[[jax.Array, jax.Array], tuple[Any, Any]],
-    capacity: int,
-    reset_all: Callable[[], tuple[Any, Any]] | None = None,
-) -> tuple[Any, Any]:
-    """`(obs, state)` of a batch with every env where `done` replaced by a fresh reset.
-
-    The finished envs are listed in order and reset `capacity` at a time: pass `p` calls
-    `resets(p, index)` for the envs `index` (`capacity` positions, padded with the
-    out-of-range `len(done)`), which returns `capacity` reset `(obs, state)` rows; the rows
-    go in place by scatter. A step where nothing finished runs no pass; the reset work grows
-    with the number of finished envs, not with the batch. With `reset_all` (a reset of every
-    env, rows in batch order), a step where more than `FULL_RESET_PASSES` passes would be
-    needed (envs whose episodes end together: fixed lengths, time limits) takes it instead,
-    keeping the rows of the finished envs."""
-    index, count = finished_index(done, capacity)
-
-    def passes(_):
-        def more(carry):
-            return carry[0] * capacity < count
-
-        def one_pass(carry):
-            p, o, s = carry
-            chunk = jax.lax.dynamic_slice(index, (p * capacity,), (capacity,))
-            new_obs, new_state = resets(p, chunk)
-            return p + 1, _scatter(chunk, new_obs, o), _scatter(chunk, new_state, s)
-
-        _, o, s = jax.lax.while_loop(more, one_pass, (jnp.int32(0), obs, state))
-        return o, s
-
-    if reset_all is None or capacity * FULL_RESET_PASSES >= done.shape[0]:
-        return passes(None)
-
-    def everything(_):
-        return where_done(done, reset_all(), (obs, state))
-
-    return jax.lax.cond(count > capacity * FULL_RESET_PASSES, everything, passes, None)
-
-
-def _reset_if_done_fn(env) -> Callable:
-    """`f(done, key, obs, state, params) -> (obs, state)`: `env.reset(key, params)` where
-    `done`, else `(obs, state)`; batched, it resets only the finished envs."""
-
-    def plain(done, key, obs, state, params):
-        def reset(_):
-            return _like(env.reset(key, params), (obs, state))
-
-        return jax.lax.cond(done, reset, lambda _: (obs, state), None)
-
-    fast = custom_vmap(plain)
-
-    @fast.def_vmap
-    def batched(axis_size, in_batched, done, key, obs, state, params):
-        done_b, key_b, obs_b, state_b, params_b = in_batched
-        if axis_size == 1:  # one env: the plain `cond`, which skips the reset when not done
-            args = (done, key, obs, state, params)
-            one = jax.tree_util.tree_map(lambda x, b: x[0] if b else x, args, tuple(in_batched))
-            out = jax.tree_util.tree_map(lambda x: x[None], plain(*one))
-            return out, jax.tree_util.tree_map(lambda _: True, out)
-
-        def full(tree, flags):
-            return jax.tree_util.tree_map(
-                lambda x, b: x if b else jnp.broadcast_to(x, (axis_size,) + jnp.shape(x)), tree, flags
-            )
-
-        done, obs, state = full(done, done_b), full(obs, obs_b), full(state, state_b)
-        capacity = default_capacity(axis_size)
-        params_axes = jax.tree_util.tree_map(lambda b: 0 if b else None, params_b)
-        one_key = key[0] if key_b else key
-        if not reset_uses_key(env, one_key, jax.tree_util.tree_map(lambda x, b: x[0] if b else x, params, params_b)):
-            # every episode starts alike: one reset (one per env if params are batched)
-            def reset():
-                if any(jax.tree_util.tree_leaves(params_b)):
-                    return jax.vmap(env.reset, in_axes=(None, params_axes))(one_key, params)
-                return env.reset(one_key, params)
-
-            out = select_where_done(done, reset, (obs, state))
-            return out, jax.tree_util.tree_map(lambda _: True, out)
-
-        def resets(_, index):
-            rows = jnp.minimum(index, axis_size - 1)
-            keys = key[rows] if key_b else key
-            chunk_params = jax.tree_util.tree_map(lambda x, b: x[rows] if b else x, params, params_b)
-            return jax.vmap(env.reset, in_axes=(0 if key_b else None, params_axes), axis_size=capacity)(
-                keys, chunk_params
-            )
-
-        def reset_all():
-            keys = key if key_b else jnp.broadcast_to(key, (axis_size,) + key.shape)
-            return jax.vmap(env.reset, in_axes=(0, params_axes))(keys, params)
-
-        out = _like(reset_where_done(done, obs, state, resets, capacity, reset_all), (obs, state))
-        return out, jax.tree_util.tree_map(lambda _: True, out)
-
-    # custom_vmap has no reverse mode of its own: the tangent is the reset's (with respect
-    # to params) where done, else the incoming one, as the plain `cond` gives
-    @jax.custom_jvp
-    def reset_if_done(done, key, obs, state, params):
-        return fast(done, key, obs, state, params)
-
-    @reset_if_done.defjvp
-    def _jvp(primals, tangents):
-        done, key, obs, state, params = primals
-        _, _, obs_dot, state_dot, params_dot = tangents
-        out = fast(*primals)
-        _, reset_dot = jax.jvp(lambda p: _like(env.reset(key, p), (obs, state)), (params,), (params_dot,))
-
-        def pick(new, old):
-            if new.dtype == jax.dtypes.float0:
-                return old
-            return jnp.where(jnp.reshape(done, done.shape + (1,) * (old.ndim - done.ndim)), new, old)
-
-        return out, jax.tree_util.tree_map(pick, reset_dot, (obs_dot, state_dot))
-
-    return reset_if_done
+from jaxenvs.wrappers.batched_reset import final_info, reset_if_done_fn
 
 
 class AutoReset(Wrapper):
+    """Resets a finished episode in the step that ends it (see the module docstring)."""
+
     def step(self, key, state, action, params=None):
-        params = self._params(params)
         key_step, key_reset = jax.random.split(key)
-        obs, next_state, reward, terminated, truncated, info = self._env.step(key_step, state, action, params)
+        obs, next_state, reward, terminated, truncated, info = self.env.step(key_step, state, action, params)
         done = jnp.logical_or(terminated, truncated)
-        obs_out, state_out = _reset_if_done_fn(self._env)(done, key_reset, obs, next_state, params)
-        info = dict(info)
-        info["final_observation"] = obs
-        info["final_terminated"] = terminated
-        info["final_truncated"] = truncated
-        if "action_mask" in info and hasattr(self._env, "action_mask"):
-            # the mask must describe the returned observation: the new episode's after a reset
-            info["action_mask"] = self._env.action_mask(state_out, params)
+        obs_out, state_out = reset_if_done_fn(self.env)(done, key_reset, obs, next_state, params)
+        info = final_info(self.env, info, obs, terminated, truncated, state_out, params)
         return obs_out, state_out, reward, terminated, truncated, info

@@ -56,31 +56,29 @@ class Checked(Wrapper):
         self._jit_reset = checked_jit(self._checked_reset)
 
     def _checked_reset(self, key, params):
-        obs, state = self._env.reset(key, params)
+        obs, state = self.env.reset(key, params)
         checkify.check(_all_finite(obs), f"{self.name}: reset produced a NaN or inf observation")
         return obs, state
 
     def _checked_step(self, key, state, action, params):
-        space = self._env.action_space(params)
+        space = self.env.action_space(params)
         checkify.check(
             jnp.all(space.contains(action)),
             f"{self.name}: invalid action {{action}}; valid actions are {space.describe()}",
             action=jnp.asarray(jax.tree_util.tree_leaves(action)[0]),
         )
-        out = self._env.step(key, state, action, params)
+        out = self.env.step(key, state, action, params)
         obs, _, reward = out[0], out[1], out[2]
         checkify.check(_all_finite(obs), f"{self.name}: the step produced a NaN or inf observation")
         checkify.check(_all_finite(reward), f"{self.name}: the step produced a NaN or inf reward")
         return out
 
     def reset(self, key, params=None):
-        params = self._params(params)
         if _is_tracing((key, params)):
             return self._checked_reset(key, params)
         return self._jit_reset(key, params)
 
     def step(self, key, state, action, params=None):
-        params = self._params(params)
         if _is_tracing((key, state, action, params)):
             return self._checked_step(key, state, action, params)
         return self._jit_step(key, state, action, params)

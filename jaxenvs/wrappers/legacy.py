@@ -13,7 +13,7 @@ from jaxenvs.wrappers.base import Wrapper
 
 class LegacyStep(Wrapper):
     def step(self, key, state, action, params=None):
-        obs, state, reward, terminated, truncated, info = self._env.step(key, state, action, self._params(params))
+        obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         info = dict(info)
         info["terminated"] = terminated
         info["truncated"] = truncated

@@ -28,8 +28,8 @@ class LogEnvState:
 
 class LogWrapper(Wrapper):
     def reset(self, key, params=None):
-        obs, env_state = self._env.reset(key, self._params(params))
-        batch = (self._env.num_envs,) if hasattr(self._env, "num_envs") else ()
+        obs, env_state = self.env.reset(key, params)
+        batch = (self.env.num_envs,) if hasattr(self.env, "num_envs") else ()
         zero_f, zero_i = jnp.zeros(batch, jnp.float32), jnp.zeros(batch, jnp.int32)
         state = LogEnvState(
             env_state=env_state,
@@ -42,9 +42,7 @@ class LogWrapper(Wrapper):
         return obs, state
 
     def step(self, key, state, action, params=None):
-        obs, env_state, reward, terminated, truncated, info = self._env.step(
-            key, state.env_state, action, self._params(params)
-        )
+        obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         done = jnp.logical_or(terminated, truncated)
         new_return = state.episode_returns + reward.astype(jnp.float32)
         new_length = state.episode_lengths + 1
@@ -64,4 +62,4 @@ class LogWrapper(Wrapper):
         return obs, state, reward, terminated, truncated, info
 
     def render(self, state, params=None):
-        return self._env.render(state.env_state, self._params(params))
+        return self.env.render(state.env_state, params)

@@ -21,7 +21,7 @@ import jax.numpy as jnp
 
 from jaxenvs import spaces
 from jaxenvs.wrappers.autoreset import AutoReset
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.base import Wrapper, find_wrapper
 
 
 def resize(image: jax.Array, shape: tuple[int, int]) -> jax.Array:
@@ -36,14 +36,11 @@ class PixelObservation(Wrapper):
     """Observations are `uint8[H, W, 3]` renders of the state (optionally resized to `shape`)."""
 
     def __init__(self, env, shape: Sequence[int] | None = None):
-        layer = env
-        while layer is not None:
-            if isinstance(layer, AutoReset):
-                raise ValueError(
-                    "PixelObservation must wrap an env that does not auto-reset: use "
-                    "AutoReset(PixelObservation(jaxenvs.make(id, autoreset=False)[0]))"
-                )
-            layer = getattr(layer, "_env", None)
+        if find_wrapper(env, AutoReset) is not None:
+            raise ValueError(
+                "PixelObservation must wrap an env that does not auto-reset: use "
+                "AutoReset(PixelObservation(jaxenvs.make(id, autoreset=False)[0]))"
+            )
         super().__init__(env)
         if shape is not None:
             shape = tuple(int(s) for s in shape)
@@ -53,30 +50,20 @@ class PixelObservation(Wrapper):
 
     def pixels(self, state, params=None):
         """The observation of `state`: its render, resized if a shape was given."""
-        image = self._env.render(state, self._params(params))
+        image = self.env.render(state, params)
         return image if self.shape is None else resize(image, self.shape)
 
     def reset(self, key, params=None):
-        params = self._params(params)
-        _, state = self._env.reset(key, params)
+        _, state = self.env.reset(key, params)
         return self.pixels(state, params), state
 
     def step(self, key, state, action, params=None):
-        params = self._params(params)
-        _, state, reward, terminated, truncated, info = self._env.step(key, state, action, params)
+        _, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         return self.pixels(state, params), state, reward, terminated, truncated, info
 
-    def reset_env(self, key, params):
-        return self.reset(key, params)
-
-    def step_env(self, key, state, action, params):
-        obs, state, reward, terminated, _, info = self.step(key, state, action, params)
-        return obs, state, reward, terminated, info
-
     def observation_space(self, params=None):
-        params = self._params(params)
         key = jax.random.key(0)
-        state = jax.eval_shape(lambda k: self._env.reset(k, params)[1], key)
+        state = jax.eval_shape(lambda k: self.env.reset(k, params)[1], key)
         image = jax.eval_shape(lambda s: self.pixels(s, params), state)
         if image.ndim != 3 or image.shape[2] != 3 or image.dtype != jnp.uint8:
             raise TypeError(f"{self.name}.render must return uint8[H, W, 3], got {image.dtype}{image.shape}")

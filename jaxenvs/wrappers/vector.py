@@ -8,7 +8,7 @@ six-tuple; finished envs are reset in the same step (SAME_STEP, like `AutoReset`
 Why it is fast: gymnax's way, `jax.vmap` of an auto-resetting step with one key per env,
 splits every env's key again and computes a reset, with fresh random numbers, for every env
 at every step. Here the step's key is split once for the batch, and only the envs that
-finished are reset (`autoreset.reset_where_done`): the finished envs are listed in order and
+finished are reset (`batched_reset.reset_where_done`): the finished envs are listed in order and
 reset `reset_capacity` at a time, each from its own fresh key; a step where more finish runs
 more passes, a step where none finishes draws no reset key at all, a step where most finish
 (episodes of a fixed length) one batched reset. An env whose reset ignores its key (every
@@ -23,23 +23,34 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from jaxenvs import spaces
 from jaxenvs.environment import Environment
-from jaxenvs.wrappers.autoreset import default_capacity, reset_uses_key, reset_where_done, select_where_done
+from jaxenvs.tree import cast_like
+from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.batched_reset import (
+    default_capacity,
+    final_info,
+    reset_uses_key,
+    reset_where_done,
+    select_where_done,
+)
 
 _STEP_KEY_DATA = 2**32 - 1  # folded into the step's key for the per-env step keys
 
 
-class VecEnv:
+class VecEnv(Wrapper):
     """`num_envs` copies of `env` (a raw env: no auto-reset of its own).
 
     reset_capacity: how many finished envs one reset pass handles (default: a sixteenth of
         the batch, at least 16 or the whole batch); a step where more finish runs more passes.
+
+    `observation_space` and `action_space` are ONE env's (the batch adds a leading axis).
     """
 
     def __init__(self, env: Environment, num_envs: int, reset_capacity: int | None = None):
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
-        self.env = env
+        super().__init__(env)
         self.num_envs = int(num_envs)
         if reset_capacity is None:
             reset_capacity = default_capacity(self.num_envs)
@@ -47,35 +58,9 @@ class VecEnv:
             raise ValueError(f"reset_capacity must be in [1, num_envs], got {reset_capacity}")
         self.reset_capacity = int(reset_capacity)
 
-    @property
-    def default_params(self):
-        return self.env.default_params
-
-    @property
-    def name(self) -> str:
-        return self.env.name
-
-    @property
-    def num_actions(self) -> int:
-        return self.env.num_actions
-
-    @property
-    def unwrapped(self) -> Environment:
-        return self.env.unwrapped
-
-    def observation_space(self, params=None):
-        """The space of ONE env's observation (the batch adds a leading axis)."""
-        return self.env.observation_space(params)
-
-    def action_space(self, params=None):
-        """The space of ONE env's action (the batch adds a leading axis)."""
-        return self.env.action_space(params)
-
     def sample_actions(self, key, params=None):
         """One action per env from the action space, drawn with one key."""
         space = self.env.action_space(params)
-        from jaxenvs import spaces
-
         if isinstance(space, spaces.Discrete):
             return jax.random.randint(key, (self.num_envs,), space.start, space.start + space.n, space.dtype)
         return jax.vmap(space.sample)(jax.random.split(key, self.num_envs))
@@ -84,11 +69,9 @@ class VecEnv:
         return jax.vmap(self.env.reset, in_axes=(0, None))(jax.random.split(key, n), params)
 
     def reset(self, key, params=None):
-        params = self.env.default_params if params is None else params
         return self._reset_batch(key, params, self.num_envs)
 
     def step(self, key, state, actions, params=None):
-        params = self.env.default_params if params is None else params
         n, capacity = self.num_envs, self.reset_capacity
         if n == 1:
             return self._step_one(key, state, actions, params)
@@ -101,37 +84,28 @@ class VecEnv:
             step_keys, state, actions, params
         )
         done = jnp.logical_or(terminated, truncated)
-        info = dict(info)
-        info["final_observation"] = obs
-        info["final_terminated"] = terminated
-        info["final_truncated"] = truncated
 
         if not reset_uses_key(self.env, key, params):  # every episode starts alike
             obs_out, state_out = select_where_done(done, lambda: self.env.reset(key, params), (obs, next_state))
-            return self._finish(obs_out, state_out, reward, terminated, truncated, info, params)
+        else:
 
-        def resets(p, index):
-            def first():
-                return jax.random.split(key, capacity + 1)[:capacity]
+            def resets(p, index):
+                def first():
+                    return jax.random.split(key, capacity + 1)[:capacity]
 
-            def later():
-                parent = jax.random.split(key, capacity + 1)[capacity]
-                return jax.random.split(jax.random.fold_in(parent, p), capacity)
+                def later():
+                    parent = jax.random.split(key, capacity + 1)[capacity]
+                    return jax.random.split(jax.random.fold_in(parent, p), capacity)
 
-            reset_keys = jax.lax.cond(p == 0, first, later)
-            return jax.vmap(self.env.reset, in_axes=(0, None))(reset_keys, params)
+                reset_keys = jax.lax.cond(p == 0, first, later)
+                return jax.vmap(self.env.reset, in_axes=(0, None))(reset_keys, params)
 
-        def reset_all():
-            # only when no pass runs: the passes' keys and these never meet in one step
-            return self._reset_batch(key, params, n)
+            def reset_all():
+                # only when no pass runs: the passes' keys and these never meet in one step
+                return self._reset_batch(key, params, n)
 
-        obs_out, state_out = reset_where_done(done, obs, next_state, resets, capacity, reset_all)
-        return self._finish(obs_out, state_out, reward, terminated, truncated, info, params)
-
-    def _finish(self, obs_out, state_out, reward, terminated, truncated, info, params):
-        if "action_mask" in info and hasattr(self.env, "action_mask"):
-            # the mask of the returned observation: the new episode's where one began
-            info["action_mask"] = jax.vmap(self.env.action_mask, in_axes=(0, None))(state_out, params)
+            obs_out, state_out = reset_where_done(done, obs, next_state, resets, capacity, reset_all)
+        info = final_info(self.env, info, obs, terminated, truncated, state_out, params)
         return obs_out, state_out, reward, terminated, truncated, info
 
     def _step_one(self, key, state, actions, params):
@@ -144,15 +118,10 @@ class VecEnv:
 
         def reset(_):
             new = self.env.reset(jax.random.fold_in(key, _STEP_KEY_DATA), params)
-            return jax.tree_util.tree_map(lambda a, b: jnp.asarray(a, b.dtype), new, (obs, next_state))
+            return cast_like(new, (obs, next_state))
 
         obs_out, state_out = jax.lax.cond(done, reset, lambda _: (obs, next_state), None)
-        info = dict(info)
-        info["final_observation"] = obs
-        info["final_terminated"] = terminated
-        info["final_truncated"] = truncated
-        if "action_mask" in info and hasattr(self.env, "action_mask"):
-            info["action_mask"] = self.env.action_mask(state_out, params)
+        info = final_info(self.env, info, obs, terminated, truncated, state_out, params)
         out = (obs_out, state_out, reward, terminated, truncated, info)
         return jax.tree_util.tree_map(lambda x: jnp.expand_dims(x, 0), out)
 

@@ -21,12 +21,6 @@ def first_legal(key, observation, legal_action_mask):
     return jnp.argmax(legal_action_mask).astype(jnp.int32)
 
 
-@pytest.mark.parametrize("env_id", ["pgx/tic_tac_toe", "pgx/connect_four", "pgx/minatar-breakout"])
-def test_conformance(env_id):
-    env, params = jaxenvs.make(env_id)
-    check_env(env, params)
-
-
 def test_conformance_raw_and_opponent_mode():
     raw, params = jaxenvs.make("pgx/tic_tac_toe", autoreset=False)
     check_env(raw, params)

@@ -202,7 +202,7 @@ def test_gradients_through_autoreset_batched_and_alone():
 
 
 def test_reset_uses_key_reads_the_reset():
-    from jaxenvs.wrappers.autoreset import reset_uses_key
+    from jaxenvs.wrappers.batched_reset import reset_uses_key
 
     for env_id, uses in [
         ("CartPole-v1", True),

@@ -79,5 +79,4 @@ class SimpleBandit(Environment[SimpleBanditState, SimpleBanditParams]):
         return spaces.Discrete(self.num_arms)
 
     def render(self, state, params=None):
-        params = self.default_params if params is None else params
         return _draw.bars(params.rewards, 0.0, 1.0)

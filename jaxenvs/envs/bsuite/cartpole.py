@@ -147,5 +147,4 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
         return spaces.Discrete(3)
 
     def render(self, state, params=None):
-        params = self.default_params if params is None else params
         return _draw.cartpole(state.x, state.theta, params.x_threshold, params.length)

@@ -83,7 +83,6 @@ class DiscountingChain(Environment[DiscountingChainState, DiscountingChainParams
         return spaces.Discrete(NUM_ACTIONS)
 
     def render(self, state, params=None):
-        params = self.default_params if params is None else params
         chosen = jnp.arange(NUM_ACTIONS) == state.context
         colors = jnp.where(chosen[:, None], jnp.asarray(_draw.GOOD), jnp.asarray(_draw.ACCENT))
         return _draw.bars(params.rewards, 0.0, 1.2, colors=colors)

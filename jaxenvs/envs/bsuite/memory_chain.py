@@ -91,6 +91,5 @@ class MemoryChain(Environment[MemoryChainState, MemoryChainParams]):
         return spaces.Discrete(2)
 
     def render(self, state, params=None):
-        params = self.default_params if params is None else params
         shown = observation(state, params)[0]
         return _draw.bars(shown, -1.0, max(1.0, float(self.num_bits - 1)))

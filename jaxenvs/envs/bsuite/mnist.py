@@ -98,7 +98,6 @@ class MNISTBandit(Environment[MNISTBanditState, MNISTBanditParams]):
         return jnp.zeros(self.image_shape, jnp.float32), state, reward, jnp.asarray(True), {}
 
     def observation_space(self, params=None):
-        params = self.default_params if params is None else params
         low = -128.0 / 255.0 if params.int8_pixels else 0.0
         high = 127.0 / 255.0 if params.int8_pixels else 1.0
         return spaces.Box(np.float32(low), np.float32(high), shape=self.image_shape, dtype=jnp.float32)
@@ -107,7 +106,6 @@ class MNISTBandit(Environment[MNISTBanditState, MNISTBanditParams]):
         return spaces.Discrete(NUM_CLASSES)
 
     def render(self, state, params=None):
-        params = self.default_params if params is None else params
         image = params.images[state.image_index]
         ink = jnp.repeat(jnp.repeat(255 - image.astype(jnp.uint8), 8, axis=0), 8, axis=1)
         return jnp.stack([ink, ink, ink], axis=-1)

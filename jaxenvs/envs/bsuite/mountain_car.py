@@ -86,7 +86,6 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
         return observation(state, params), state, -jnp.ones((), jnp.float32), terminated, {}
 
     def observation_space(self, params=None):
-        params = self.default_params if params is None else params
         low = np.array([[params.min_pos, -params.max_speed, 0.0]], np.float32)
         high = np.array([[params.max_pos, params.max_speed, 1.0]], np.float32)
         return spaces.Box(low, high, shape=(1, 3), dtype=jnp.float32)
@@ -95,7 +94,6 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
         return spaces.Discrete(3)
 
     def render(self, state, params=None, width: int = 480, height: int = 240):
-        params = self.default_params if params is None else params
         scale = width / (params.max_pos - params.min_pos)
 
         def to_px(pos):

@@ -75,7 +75,6 @@ class UmbrellaChain(Environment[UmbrellaChainState, UmbrellaChainParams]):
         return spaces.Discrete(2)
 
     def render(self, state, params=None):
-        params = self.default_params if params is None else params
         shown = observation(state, jnp.zeros((0,), jnp.int32), params)[0]
         colors = jnp.asarray([_draw.WARN, _draw.GOOD, _draw.ACCENT], jnp.uint8)
         return _draw.bars(shown, 0.0, 1.0, colors=colors)

@@ -35,16 +35,11 @@ class RewardNoise(Wrapper):
 
     def step(self, key, state, action, params=None):
         key_env, key_noise = jax.random.split(key)
-        obs, state, reward, terminated, truncated, info = self._env.step(key_env, state, action, self._params(params))
+        obs, state, reward, terminated, truncated, info = self.env.step(key_env, state, action, params)
         return obs, state, add_reward_noise(key_noise, reward, self.noise_scale), terminated, truncated, info
 
-    def step_env(self, key, state, action, params):
-        key_env, key_noise = jax.random.split(key)
-        obs, state, reward, terminated, info = self._env.step_env(key_env, state, action, params)
-        return obs, state, add_reward_noise(key_noise, reward, self.noise_scale), terminated, info
-
     def __repr__(self) -> str:
-        return f"RewardNoise({self._env!r}, noise_scale={self.noise_scale:g})"
+        return f"RewardNoise({self.env!r}, noise_scale={self.noise_scale:g})"
 
 
 class RewardScale(Wrapper):
@@ -55,12 +50,8 @@ class RewardScale(Wrapper):
         self.reward_scale = float(reward_scale)
 
     def step(self, key, state, action, params=None):
-        obs, state, reward, terminated, truncated, info = self._env.step(key, state, action, self._params(params))
+        obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         return obs, state, (reward * self.reward_scale).astype(jnp.float32), terminated, truncated, info
 
-    def step_env(self, key, state, action, params):
-        obs, state, reward, terminated, info = self._env.step_env(key, state, action, params)
-        return obs, state, reward * self.reward_scale, terminated, info
-
     def __repr__(self) -> str:
-        return f"RewardScale({self._env!r}, reward_scale={self.reward_scale:g})"
+        return f"RewardScale({self.env!r}, reward_scale={self.reward_scale:g})"

@@ -199,7 +199,6 @@ class Acrobot(Environment[AcrobotState, AcrobotParams]):
         return get_obs(state), state, reward, terminated, {}
 
     def observation_space(self, params=None):
-        params = self.default_params if params is None else params
         high = np.array([1.0, 1.0, 1.0, 1.0, params.max_vel_1, params.max_vel_2], dtype=np.float32)
         return spaces.Box(-high, high, shape=(6,), dtype=jnp.float32)
 
@@ -209,5 +208,4 @@ class Acrobot(Environment[AcrobotState, AcrobotParams]):
     def render(self, state, params=None):
         from jaxenvs.envs.classic import _draw
 
-        params = self.default_params if params is None else params
         return _draw.acrobot(state, params)

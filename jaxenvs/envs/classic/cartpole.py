@@ -111,7 +111,6 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
         return get_obs(state), state, reward, terminated, {}
 
     def observation_space(self, params=None):
-        params = self.default_params if params is None else params
         high = np.array(
             [params.x_threshold * 2, np.inf, params.theta_threshold_radians * 2, np.inf],
             dtype=np.float32,
@@ -124,5 +123,4 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
     def render(self, state, params=None):
         from jaxenvs.envs.classic import _draw
 
-        params = self.default_params if params is None else params
         return _draw.cartpole(state, params)

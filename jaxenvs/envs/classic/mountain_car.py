@@ -97,7 +97,7 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
         return get_obs(state), state, jnp.full((), -1.0), terminated, {}
 
     def observation_space(self, params=None):
-        return observation_box(self.default_params if params is None else params)
+        return observation_box(params)
 
     def action_space(self, params=None):
         return spaces.Discrete(3)
@@ -105,5 +105,4 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
     def render(self, state, params=None):
         from jaxenvs.envs.classic import _draw
 
-        params = self.default_params if params is None else params
         return _draw.mountain_car(state, params)

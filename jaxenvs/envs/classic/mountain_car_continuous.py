@@ -136,14 +136,12 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
         return get_obs(state), state, reward, terminated, {}
 
     def observation_space(self, params=None):
-        return observation_box(self.default_params if params is None else params)
+        return observation_box(params)
 
     def action_space(self, params=None):
-        params = self.default_params if params is None else params
         return spaces.Box(params.min_action, params.max_action, shape=(1,), dtype=jnp.float32)
 
     def render(self, state, params=None):
         from jaxenvs.envs.classic import _draw
 
-        params = self.default_params if params is None else params
         return _draw.mountain_car(state, params)

@@ -102,16 +102,13 @@ class Pendulum(Environment[PendulumState, PendulumParams]):
         return get_obs(state), state, reward, jnp.zeros((), jnp.bool_), {}
 
     def observation_space(self, params=None):
-        params = self.default_params if params is None else params
         high = np.array([1.0, 1.0, params.max_speed], dtype=np.float32)
         return spaces.Box(-high, high, shape=(3,), dtype=jnp.float32)
 
     def action_space(self, params=None):
-        params = self.default_params if params is None else params
         return spaces.Box(-params.max_torque, params.max_torque, shape=(1,), dtype=jnp.float32)
 
     def render(self, state, params=None):
         from jaxenvs.envs.classic import _draw
 
-        params = self.default_params if params is None else params
         return _draw.pendulum(state, params)

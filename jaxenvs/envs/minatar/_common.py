@@ -48,7 +48,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import rendering, spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 
 GRID_SIZE = 10
 ACTION_NAMES = ("n", "l", "u", "r", "d", "f")  # MinAtar's `action_map`
@@ -126,15 +126,6 @@ def cell_mask(y: Any, x: Any) -> jax.Array:
     """bool[10, 10], true at row `y`, column `x` only (false everywhere if off the grid)."""
     rows, cols = _rows_cols()
     return (rows == y) & (cols == x)
-
-
-def cells_mask(ys: jax.Array, xs: jax.Array, valid: jax.Array | None = None) -> jax.Array:
-    """bool[10, 10], true at every `(ys[i], xs[i])` with `valid[i]`; off-grid cells are dropped."""
-    rows, cols = _rows_cols()
-    hits = (rows[None] == ys[:, None, None]) & (cols[None] == xs[:, None, None])
-    if valid is not None:
-        hits = hits & valid[:, None, None]
-    return jnp.any(hits, axis=0)
 
 
 def observation_space(num_channels: int) -> spaces.Box:
@@ -235,12 +226,11 @@ class MinAtarEnvironment(Environment):
         return observation_space(self.num_channels)
 
     def action_space(self, params=None):
-        params = self.default_params if params is None else params
         return spaces.Discrete(len(action_set(params, self.minimal_actions)))
 
+    @defaults_params
     def action_set(self, params=None) -> tuple[int, ...]:
         """The MinAtar actions (0..5) the agent's actions stand for."""
-        params = self.default_params if params is None else params
         return action_set(params, self.minimal_actions)
 
     def render(self, state, params=None):

@@ -79,7 +79,6 @@ class BernoulliBandit(Environment[BernoulliBanditState, BernoulliBanditParams]):
         return self.get_obs(state, params), state, reward, jnp.asarray(False), {}
 
     def observation_space(self, params=None):
-        params = self.default_params if params is None else params
         t_lo, t_hi = _common.time_bounds(
             bool(params.normalize_time), params.max_steps_in_episode, params.min_lim, params.max_lim, params.t_max
         )

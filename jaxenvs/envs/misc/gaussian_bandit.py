@@ -71,7 +71,6 @@ class GaussianBandit(Environment[GaussianBanditState, GaussianBanditParams]):
         return self.get_obs(state, params), state, reward, jnp.asarray(False), {}
 
     def observation_space(self, params=None):
-        params = self.default_params if params is None else params
         t_lo, t_hi = _common.time_bounds(bool(params.normalize_time), params.max_steps_in_episode)
         return spaces.Box(np.array([-np.inf, 0, 0, t_lo]), np.array([np.inf, 1, 1, t_hi]), (4,), jnp.float32)
 

@@ -81,14 +81,12 @@ class GridWorld(Environment[GridWorldState, GridWorldParams]):
         return self.get_obs(state, params), state, reward, reached, {}
 
     def observation_space(self, params=None):
-        params = self.default_params if params is None else params
         return spaces.Discrete(params.height * params.width)
 
     def action_space(self, params=None):
         return spaces.Discrete(4)
 
     def render(self, state, params=None):
-        params = self.default_params if params is None else params
         # a border of walls around the grid, so the shared maze drawing applies
         open_map = np.zeros((params.height + 2, params.width + 2), dtype=bool)
         open_map[1:-1, 1:-1] = True

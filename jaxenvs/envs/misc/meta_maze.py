@@ -119,7 +119,6 @@ class MetaMaze(Environment[MetaMazeState, MetaMazeParams]):
         return self.get_obs(state, params), state, reward, terminated, {}
 
     def observation_space(self, params=None):
-        params = self.default_params if params is None else params
         t_lo, t_hi = _common.time_bounds(bool(params.normalize_time), params.max_steps_in_episode)
         # a step pays 0, the goal reward or the wall punishment, never both
         rewards = (0.0, float(params.reward), float(params.punishment))

@@ -112,12 +112,10 @@ class PointRobot(Environment[PointRobotState, PointRobotParams]):
         return spaces.Box(-np.inf, np.inf, (6,), jnp.float32)
 
     def action_space(self, params=None):
-        params = self.default_params if params is None else params
         f = float(params.max_force)
         return spaces.Box(-f, f, (2,), jnp.float32)
 
     def render(self, state, params=None, width: int = 300, height: int = 180):
-        params = self.default_params if params is None else params
         scale = width / 2.5  # world x in [-1.25, 1.25], y in [-0.25, 1.25]
 
         def to_px(p):

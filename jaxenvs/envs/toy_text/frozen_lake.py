@@ -180,14 +180,12 @@ class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
         return s, state, reward, terminated, {"prob": prob.astype(jnp.float32)}
 
     def observation_space(self, params=None):
-        params = self.default_params if params is None else params
         return spaces.Discrete(len(params.desc) * len(params.desc[0]))
 
     def action_space(self, params=None):
         return spaces.Discrete(4)
 
     def render(self, state, params=None):
-        params = self.default_params if params is None else params
         nrow, ncol = len(params.desc), len(params.desc[0])
         cell = max(4, min(64, 256 // max(nrow, ncol)))
         t = lake_tables(params.desc)

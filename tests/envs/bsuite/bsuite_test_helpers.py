@@ -1,34 +1,14 @@
-"""Shared by the bsuite env tests (imported by name: pytest puts this folder on sys.path)."""
+"""Shared by the bsuite env tests."""
 
 from __future__ import annotations
 
-import chex
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
-import jaxenvs
-from jaxenvs.testing import check_env as _check_env
-
 # parity size for tests: the harness's minimums (50 transitions, 200 samples, 20 episodes)
 PARITY_SCALE = 0.01
-
-
-def check_env(env, params, **kwargs) -> None:
-    """`jaxenvs.testing.check_env` with chex's trace counters cleared first: check_env's
-    post-loop `jit(traced)` call leaves a count of 1 behind, which fails the next check_env
-    of the same env class called from the same place (its footprint is the call stack)."""
-    chex.clear_trace_counter()
-    _check_env(env, params, **kwargs)
-
-
-def conformance(env_id: str) -> None:
-    """check_env on the made env (with render) and on the raw env."""
-    env, params = jaxenvs.make(env_id)
-    check_env(env, params, check_render=True)
-    raw, params = jaxenvs.make(env_id, autoreset=False)
-    check_env(raw, params, num_steps=50)
 
 
 def parity(env_id: str, **worst) -> None:

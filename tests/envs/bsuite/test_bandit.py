@@ -5,11 +5,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.bsuite import bandit
-from tests.envs.bsuite.bsuite_test_helpers import conformance, parity, play
-
-
-def test_conformance():
-    conformance("SimpleBandit-bsuite")
+from tests.envs.bsuite.bsuite_test_helpers import parity, play
 
 
 def test_parity():

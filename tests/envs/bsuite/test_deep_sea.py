@@ -5,12 +5,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.bsuite import deep_sea
-from tests.envs.bsuite.bsuite_test_helpers import conformance, parity, play
-
-
-@pytest.mark.parametrize("env_id", ["DeepSea-bsuite", "DeepSeaStochastic-bsuite"])
-def test_conformance(env_id):
-    conformance(env_id)
+from tests.envs.bsuite.bsuite_test_helpers import parity, play
 
 
 @pytest.mark.parametrize("env_id", ["DeepSea-bsuite", "DeepSeaStochastic-bsuite"])

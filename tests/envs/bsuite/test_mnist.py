@@ -84,12 +84,6 @@ def test_int8_pixels_reproduce_bsuites_wrapped_values(mnist_dir):
     assert float(obs.min()) < 0
 
 
-def test_conformance(mnist_dir):
-    directory, _, _ = mnist_dir
-    env = MNISTBandit(data_dir=directory)
-    check_env(env, env.default_params, num_steps=20, check_render=True)
-
-
 def test_make_and_sweep_ids_read_the_env_var(mnist_dir, monkeypatch):
     directory, images, _ = mnist_dir
     monkeypatch.setenv(mnist_data.ENV_VAR, str(directory))

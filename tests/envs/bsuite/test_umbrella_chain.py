@@ -3,11 +3,7 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.bsuite import umbrella_chain
-from tests.envs.bsuite.bsuite_test_helpers import conformance, parity, play
-
-
-def test_conformance():
-    conformance("UmbrellaChain-bsuite")
+from tests.envs.bsuite.bsuite_test_helpers import parity, play
 
 
 def test_parity():

@@ -5,7 +5,6 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.classic import acrobot
-from jaxenvs.testing import check_env
 
 ENV_ID = "Acrobot-v1"
 
@@ -18,13 +17,6 @@ def _state(theta1, theta2, dtheta1=0.0, dtheta2=0.0, time=0, dtype=jnp.float32):
         dtheta1=jnp.asarray(dtheta1, dtype),
         dtheta2=jnp.asarray(dtheta2, dtype),
     )
-
-
-def test_conformance():
-    env, params = jaxenvs.make(ENV_ID)
-    check_env(env, params, check_render=True)
-    raw, params = jaxenvs.make(ENV_ID, autoreset=False)
-    check_env(raw, params)
 
 
 def test_registration_and_spaces():

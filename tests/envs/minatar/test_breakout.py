@@ -6,14 +6,6 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.minatar import breakout
 from jaxenvs.envs.minatar._common import palette_uint8
-from jaxenvs.testing import check_env
-
-
-def test_conformance():
-    env, params = jaxenvs.make("Breakout-MinAtar")
-    check_env(env, params, check_render=True)
-    raw, params = jaxenvs.make("Breakout-MinAtar-v1", autoreset=False)
-    check_env(raw, params)
 
 
 def test_spaces_and_action_sets():

@@ -5,14 +5,6 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.minatar import freeway
-from jaxenvs.testing import check_env
-
-
-def test_conformance():
-    env, params = jaxenvs.make("Freeway-MinAtar")
-    check_env(env, params, check_render=True)
-    raw, params = jaxenvs.make("Freeway-MinAtar-v1", autoreset=False)
-    check_env(raw, params)
 
 
 def test_spaces_and_action_sets():

@@ -4,13 +4,9 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import bernoulli_bandit
-from tests.envs.misc.misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import parity
 
 ID = "BernoulliBandit-misc"
-
-
-def test_conformance():
-    conformance(ID)
 
 
 def test_parity():

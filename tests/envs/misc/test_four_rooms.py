@@ -5,7 +5,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.misc import four_rooms
-from tests.envs.misc.misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import parity
 
 ID = "FourRooms-misc"
 
@@ -14,10 +14,6 @@ def _state(pos, goal=(8, 9), time=0):
     return four_rooms.FourRoomsState(
         time=jnp.int32(time), pos=jnp.asarray(pos, jnp.int32), goal=jnp.asarray(goal, jnp.int32)
     )
-
-
-def test_conformance():
-    conformance(ID)
 
 
 def test_visual_observation_conformance():

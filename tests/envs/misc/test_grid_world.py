@@ -5,13 +5,8 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.misc import grid_world
-from tests.envs.misc.misc_env_helpers import conformance
 
 ID = "GridWorld-misc"
-
-
-def test_conformance():
-    conformance(ID)
 
 
 def test_walls_clip():

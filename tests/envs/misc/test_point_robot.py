@@ -4,7 +4,7 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import point_robot
-from tests.envs.misc.misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import parity
 
 ID = "PointRobot-misc"
 
@@ -18,10 +18,6 @@ def _state(pos, goal=(0.0, 1.0), time=0):
         goal=jnp.asarray(goal, jnp.float32),
         goals_reached=jnp.int32(0),
     )
-
-
-def test_conformance():
-    conformance(ID)
 
 
 def test_parity():

@@ -4,13 +4,9 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import reacher
-from tests.envs.misc.misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import parity
 
 ID = "Reacher-misc"
-
-
-def test_conformance():
-    conformance(ID)
 
 
 def test_parity():

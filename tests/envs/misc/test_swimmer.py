@@ -4,7 +4,7 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import swimmer
-from tests.envs.misc.misc_env_helpers import conformance, parity
+from tests.envs.misc.misc_env_helpers import parity
 
 ID = "Swimmer-misc"
 
@@ -17,10 +17,6 @@ def _state(xy, goal, urchins, vel=(0.0, 0.0)):
         xy_vel=jnp.asarray(vel, jnp.float32),
         goal_xy=jnp.asarray(goal, jnp.float32),
     )
-
-
-def test_conformance():
-    conformance(ID)
 
 
 def test_parity():

@@ -6,7 +6,6 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.toy_text import blackjack
 from jaxenvs.envs.toy_text.blackjack import HIT, STICK, BlackjackState
-from jaxenvs.testing import check_env
 
 
 def _state(player, dealer):
@@ -20,13 +19,6 @@ def _state(player, dealer):
         dealer_has_ace=jnp.bool_(1 in dealer),
         dealer_num_cards=jnp.int32(len(dealer)),
     )
-
-
-def test_conformance():
-    env, params = jaxenvs.make("Blackjack-v1")
-    check_env(env, params, check_render=True)
-    raw, params = jaxenvs.make("Blackjack-v1", autoreset=False)
-    check_env(raw, params)
 
 
 def test_id_defaults_and_tuple_spaces():

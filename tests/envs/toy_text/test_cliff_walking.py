@@ -6,18 +6,10 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.toy_text import cliff_walking
 from jaxenvs.envs.toy_text.cliff_walking import DOWN, GOAL, LEFT, RIGHT, START, UP, CliffWalkingState
-from jaxenvs.testing import check_env
 
 
 def _state(s, time=0):
     return CliffWalkingState(time=jnp.int32(time), s=jnp.int32(s))
-
-
-def test_conformance():
-    env, params = jaxenvs.make("CliffWalking-v1")
-    check_env(env, params, check_render=True)
-    raw, params = jaxenvs.make("CliffWalkingSlippery-v1", autoreset=False)
-    check_env(raw, params)
 
 
 def test_ids_spaces_and_no_time_limit():

@@ -6,18 +6,10 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.toy_text import frozen_lake
 from jaxenvs.envs.toy_text.frozen_lake import DOWN, LEFT, RIGHT, UP, FrozenLakeState
-from jaxenvs.testing import check_env
 
 
 def _state(s, time=0):
     return FrozenLakeState(time=jnp.int32(time), s=jnp.int32(s))
-
-
-def test_conformance():
-    env, params = jaxenvs.make("FrozenLake-v1")
-    check_env(env, params, check_render=True)
-    raw, params = jaxenvs.make("FrozenLake8x8-v1", autoreset=False)
-    check_env(raw, params)
 
 
 def test_ids_spaces_and_time_limits():

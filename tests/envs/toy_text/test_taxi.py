@@ -6,7 +6,6 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.toy_text import taxi
 from jaxenvs.envs.toy_text.taxi import DROPOFF, EAST, NORTH, PICKUP, SOUTH, WEST, TaxiState
-from jaxenvs.testing import check_env
 
 
 def _state(row, col, pass_loc, dest, fickle=False, time=0):
@@ -31,13 +30,6 @@ def _all_states():
         dest_idx=dest,
         fickle_step=jnp.zeros(500, bool),
     )
-
-
-def test_conformance():
-    env, params = jaxenvs.make("Taxi-v4")
-    check_env(env, params, check_render=True)
-    raw, params = jaxenvs.make("Taxi-v4", autoreset=False, is_rainy=True, fickle_passenger=True)
-    check_env(raw, params)
 
 
 def test_id_spaces_and_time_limit():

@@ -1,0 +1,73 @@
+"""`jaxenvs.testing.check_env` over every registered id (gymnasium's tests/envs/test_envs.py
+does the same for every spec): the made env (auto-reset, rendered where the env renders) and
+the raw env.
+
+- bsuite's 468 sweep ids are the ten base envs with other settings: one id per experiment;
+- adapter ids run where their library is installed; ids whose construction downloads data
+  are skipped, ids that fail inside their library are expected to fail (strictly, so a fix
+  upstream is noticed), ids slow to compile on a CPU run shorter and are marked slow;
+- MNISTBandit reads a small generated data set.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import pytest
+
+import jaxenvs
+from jaxenvs.adapters import registration as adapters
+from jaxenvs.envs.bsuite import mnist_data
+from jaxenvs.testing import check_env
+
+
+def _ids() -> list:
+    ids, experiments = [], set()
+    for env_id in jaxenvs.registered_envs():
+        s = jaxenvs.spec(env_id)
+        marks = []
+        if env_id.startswith("bsuite/"):
+            experiment = s.env_kwargs["experiment"]
+            if experiment in experiments:
+                continue
+            experiments.add(experiment)
+        if s.extra is not None and importlib.util.find_spec(adapters.LIBRARIES.get(s.extra, s.extra)) is None:
+            marks.append(pytest.mark.skip(reason=f'needs pip install "jaxenvs[{s.extra}]"'))
+        if env_id in adapters.NEEDS_DOWNLOAD:
+            marks.append(pytest.mark.skip(reason=adapters.NEEDS_DOWNLOAD[env_id]))
+        if env_id in adapters.BROKEN_UPSTREAM:
+            marks.append(pytest.mark.xfail(reason=adapters.BROKEN_UPSTREAM[env_id], strict=True))
+        if env_id in adapters.SLOW_ON_CPU:
+            marks.append(pytest.mark.slow)
+        ids.append(pytest.param(env_id, marks=marks, id=env_id))
+    return ids
+
+
+@pytest.fixture
+def mnist_data_dir(tmp_path, monkeypatch):
+    rng = np.random.default_rng(0)
+    mnist_data.write_idx(tmp_path / mnist_data.IMAGES, rng.integers(0, 256, (20, 28, 28), dtype=np.uint8))
+    mnist_data.write_idx(tmp_path / mnist_data.LABELS, (np.arange(20) % 10).astype(np.uint8))
+    monkeypatch.setenv(mnist_data.ENV_VAR, str(tmp_path))
+
+
+def _renders(env, params) -> bool:
+    import jax
+
+    try:
+        _, state = jax.eval_shape(env.reset, jax.random.key(0), params)
+        jax.eval_shape(env.render, state, params)
+    except NotImplementedError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("env_id", _ids())
+def test_check_env(env_id, mnist_data_dir):
+    short = env_id in adapters.SLOW_ON_CPU
+    size = dict(num_steps=10, num_envs=2) if short else dict(num_steps=50)
+    env, params = jaxenvs.make(env_id)
+    check_env(env, params, check_render=not short and _renders(env, params), **size)
+    raw, params = jaxenvs.make(env_id, autoreset=False)
+    check_env(raw, params, **size)
