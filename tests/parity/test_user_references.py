@@ -245,7 +245,7 @@ def test_reference_declared_as_a_lazy_string(monkeypatch):
     from jaxenvs import registry
 
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    jaxenvs.register("user/LineLazy-v0", Line, reference=f"{__name__}:jax_reference")
-    assert jaxenvs.spec("user/LineLazy-v0").parity == f"{__name__}:jax_reference"
+    jaxenvs.register("user/LineLazy-v0", Line, reference=f"{__name__}:dm_env_reference")
+    assert jaxenvs.spec("user/LineLazy-v0").parity == f"{__name__}:dm_env_reference"
     result = jaxenvs.parity.run_parity("user/LineLazy-v0", scale=0.05)
     assert result.passed, result.summary()
