@@ -32,11 +32,8 @@ import jax.numpy as jnp
 import numpy as np
 
 import jaxenvs
+from jaxenvs.parity import checks as tolerances  # the stated ATOL_* of every family
 from jaxenvs.parity.checks import (
-    ATOL_F32_OBS,
-    ATOL_F32_STEP,
-    ATOL_F64_EPISODE,
-    ATOL_F64_STEP,
     Check,
     ParityResult,
     Sizes,
@@ -85,7 +82,16 @@ def _attrs(mapping: dict[str, str], time: Callable[[Any], int] | None = None, ti
 
 
 def _reference(name: str, make: Callable[[int], Any], io: tuple, **kwargs: Any) -> DmEnvReference:
-    return DmEnvReference(make=make, read_state=io[0], write_state=io[1], discount_truncates=False, name=name, **kwargs)
+    # bsuite never truncates: every last step is a termination, and the JAX flag must stay false
+    return DmEnvReference(
+        make=make,
+        read_state=io[0],
+        write_state=io[1],
+        discount_truncates=False,
+        truncation_excludes_termination=False,
+        name=name,
+        **kwargs,
+    )
 
 
 def _ref_bandit(env_kwargs) -> DmEnvReference:
@@ -242,8 +248,13 @@ def _stats(env, params, ref: DmEnvReference, sizes: Sizes, longest: int, seed: i
     return check_episode_statistics(env, params, ref, sizes.episodes, seed, max_steps=longest + 1)
 
 
+def _resets(env, params, ref, sizes: Sizes, seed: int, outcome: Callable, label: str) -> list[Check]:
+    """A discrete reset distribution, as `outcome(states, observations)` rows."""
+    return check_resets(env, params, ref, sizes.samples, seed, outcome=outcome, discrete=True, label=label)
+
+
 def _transitions(env, params, ref, sizes: Sizes, seed: int, atol: float = 0.0, **kwargs) -> list[Check]:
-    return check_transitions(env, params, ref, sizes.steps, atol, seed, reward_atol=ATOL_F32_OBS, **kwargs)
+    return check_transitions(env, params, ref, sizes.steps, atol, seed, reward_atol=tolerances.ATOL_F32_OBS, **kwargs)
 
 
 def _suite_bandit(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
@@ -264,7 +275,7 @@ def _suite_bandit(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
             1e-7,
         )
     ]
-    checks += _transitions(env, params, ref, sizes, seed, ATOL_F32_STEP)
+    checks += _transitions(env, params, ref, sizes, seed, tolerances.ATOL_F32_STEP)
     # reward noise (noise_scale 1) on the best arm, and reward scale (30) on every arm: the
     # wrapped envs as references of their own
     arm = int(np.argmax(arm_rewards(11, kwargs["mapping_seed"])))
@@ -304,16 +315,7 @@ def _suite_catch(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     env, params, kwargs = _registered(env_id)
     ref = _ref_catch(kwargs)
     checks = _transitions(env, params, ref, sizes, seed)
-    checks += check_resets(
-        env,
-        params,
-        ref,
-        sizes.samples,
-        seed,
-        outcome=lambda s, o: s["ball_x"],
-        discrete=True,
-        label="reset ball column",
-    )
+    checks += _resets(env, params, ref, sizes, seed, lambda s, o: s["ball_x"], "reset ball column")
     # the board is a function of the ball's column: equal for every column both drew
     ref_states, ref_obs = ref.sample_resets(sizes.samples, seed)
     states, obs = sample_jax_resets(env, params, ref, sizes.samples, seed)
@@ -406,29 +408,13 @@ def _suite_memory_chain(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     env, params, kwargs = _registered(env_id)
     ref = _ref_memory_chain(kwargs)
     checks = _transitions(env, params, ref, sizes, seed)
-    checks += check_resets(
-        env,
-        params,
-        ref,
-        sizes.samples,
-        seed,
-        outcome=_context_and_query,
-        discrete=True,
-        label="reset context and query",
-    )
+    checks += _resets(env, params, ref, sizes, seed, _context_and_query, "reset context and query")
     # several bits (memory_size's setting): the context bits and the query
     three = {"memory_length": 2, "num_bits": 3}
     ref3 = _ref_memory_chain(three)
     env3 = MemoryChain(**three)
-    checks += check_resets(
-        env3,
-        env3.default_params,
-        ref3,
-        sizes.samples,
-        seed,
-        outcome=_context_and_query,
-        discrete=True,
-        label="reset context and query (3 bits)",
+    checks += _resets(
+        env3, env3.default_params, ref3, sizes, seed, _context_and_query, "reset context and query (3 bits)"
     )
     checks += check_transitions(
         env3, env3.default_params, ref3, max(50, sizes.steps // 4), 0.0, seed, label="3-bit step", reward_atol=1e-6
@@ -463,15 +449,8 @@ def _suite_umbrella_chain(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
             support=lambda s, a: {float(k) for k in range(n + 1)},
         )
         checks += sample("distractors (first three jointly)", lambda t: rows(distractors(t)[:, :3].astype(int)))
-    checks += check_resets(
-        env,
-        params,
-        ref,
-        sizes.samples,
-        seed,
-        outcome=lambda s, o: rows(s["need_umbrella"], s["has_umbrella"]),
-        discrete=True,
-        label="reset need and have",
+    checks += _resets(
+        env, params, ref, sizes, seed, lambda s, o: rows(s["need_umbrella"], s["has_umbrella"]), "reset need and have"
     )
     checks += _stats(env, params, ref, sizes, kwargs["chain_length"], seed)
     return checks
@@ -586,12 +565,19 @@ def _suite_continuous(make_ref: Callable[[dict], DmEnvReference], longest: int, 
     def suite(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
         env, params, kwargs = _registered(env_id)
         ref = make_ref(kwargs)
-        checks = _transitions(env, params, ref, sizes, seed, ATOL_F32_STEP, label="f32 step")
+        checks = _transitions(env, params, ref, sizes, seed, tolerances.ATOL_F32_STEP, label="f32 step")
         with jax.enable_x64(True):
             env64, params64, _ = _registered(env_id)
-            checks += _transitions(env64, params64, ref, sizes, seed + 1, ATOL_F64_STEP, label="f64 step")
+            checks += _transitions(env64, params64, ref, sizes, seed + 1, tolerances.ATOL_F64_STEP, label="f64 step")
             if whole_episodes:
-                checks += check_episodes(env64, params64, ref, max(3, sizes.episodes // 20), ATOL_F64_EPISODE, seed)
+                checks += check_episodes(
+                    env64,
+                    params64,
+                    ref,
+                    num_episodes=max(3, sizes.episodes // 20),
+                    atol=tolerances.ATOL_F64_EPISODE,
+                    seed=seed,
+                )
         ref_states, _ = ref.sample_resets(sizes.samples, seed)
         fields = [k for k in ref_states if k not in ("time", "time_elapsed") and np.ptp(ref_states[k]) > 0]
         checks += check_resets(

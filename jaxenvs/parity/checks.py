@@ -211,6 +211,11 @@ def exact_check(name: str, jax_values: Any, ref_values: Any) -> Check:
 # distributions
 
 
+def p_value_check(name: str, n: int, p: float, detail: str) -> Check:
+    """A test's p-value against the stated threshold."""
+    return Check(name, n, p, P_THRESHOLD, p >= P_THRESHOLD, kind="p-value", detail=detail)
+
+
 def _hashable(x: Any) -> Any:
     if isinstance(x, tuple):
         return tuple(_hashable(v) for v in x)
@@ -268,18 +273,7 @@ def chi_square_check(
     cb = np.bincount([index[x] for x in b], minlength=len(outcomes)).astype(float)
     bins = _pooled(ca, cb)
     p = float(stats.chi2_contingency(np.array(bins).T)[1]) if len(bins) >= 2 else 1.0
-    checks.append(
-        Check(
-            f"{name} frequencies",
-            len(a),
-            p,
-            P_THRESHOLD,
-            p >= P_THRESHOLD,
-            kind="p-value",
-            detail=f"chi-square, {len(bins)} bins",
-        )
-    )
-    return checks
+    return checks + [p_value_check(f"{name} frequencies", len(a), p, f"chi-square, {len(bins)} bins")]
 
 
 def stratified_chi_square_check(
@@ -306,15 +300,8 @@ def stratified_chi_square_check(
             statistic += float(stats.chi2_contingency(np.array(bins).T, correction=False)[0])
             dof += len(bins) - 1
     p = float(stats.chi2.sf(statistic, dof)) if dof else 1.0
-    return Check(
-        f"{name} frequencies",
-        len(jax_samples),
-        p,
-        P_THRESHOLD,
-        p >= P_THRESHOLD,
-        kind="p-value",
-        detail=f"chi-square stratified by case: {statistic:.1f} on {dof} degrees of freedom",
-    )
+    detail = f"chi-square stratified by case: {statistic:.1f} on {dof} degrees of freedom"
+    return p_value_check(f"{name} frequencies", len(jax_samples), p, detail)
 
 
 def ks_check(
@@ -341,19 +328,8 @@ def ks_check(
         outside, outside_ref = int(np.sum(~support(a))), int(np.sum(~support(b)))
         checks.append(_support_check(name, [None] * outside, len(a), outside_ref))
     p = min(float(stats.ks_2samp(a[:, j], b[:, j]).pvalue) * a.shape[1] for j in range(a.shape[1]))
-    p = min(p, 1.0)
-    checks.append(
-        Check(
-            f"{name} distribution",
-            len(a),
-            p,
-            P_THRESHOLD,
-            p >= P_THRESHOLD,
-            kind="p-value",
-            detail=f"KS, {a.shape[1]} coordinates, Bonferroni",
-        )
-    )
-    return checks
+    detail = f"KS, {a.shape[1]} coordinates, Bonferroni"
+    return checks + [p_value_check(f"{name} distribution", len(a), min(p, 1.0), detail)]
 
 
 def mean_check(name: str, jax_values: Any, ref_values: Any, num_se: float = 3.0) -> Check:

@@ -136,7 +136,9 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
             env, params = jaxenvs.make(env_id, autoreset=False)
             result.checks += check_transitions(env, params, ref, sizes.steps, ATOL_F64_STEP, seed + 1, label="f64 step")
             if env_id in WHOLE_EPISODES:
-                result.checks += check_episodes(env, params, ref, max(5, int(20 * scale)), ATOL_F64_EPISODE, seed)
+                result.checks += check_episodes(
+                    env, params, ref, num_episodes=max(5, int(20 * scale)), atol=ATOL_F64_EPISODE, seed=seed
+                )
         result.checks += check_resets(env, params, ref, sizes.samples, seed)
         result.checks += check_episode_statistics(env, params, ref, sizes.episodes, seed)
     result.seconds = timer.seconds

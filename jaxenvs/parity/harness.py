@@ -296,23 +296,25 @@ def check_transitions(
 
 
 def check_episodes(
-    env: Any,
-    params: Any,
+    env,
+    params,
     ref: Reference,
-    num_episodes: int = 20,
-    atol: float = ATOL_F64_EPISODE,
-    seed: int = 0,
     *,
-    data: Transitions | None = None,
-    max_steps: int = 100_000,
-    label: str = "episode",
-    replay: Replay | None = None,
+    num_episodes=20,
+    atol=ATOL_F64_EPISODE,
+    seed=0,
+    data=None,
+    label="episode",
+    replay=None,
 ) -> list[Check]:
     """Whole episodes: the JAX env starts from the reference's first state of each episode and
     takes its actions (with its draws, given `replay`), never re-injected; every state field,
-    the reward and the flags are compared at every step."""
+    the observation, the reward and the flags are compared at every step.
+
+    data: the reference's episodes (`Transitions`; by default `ref.episodes(num_episodes, seed)`);
+    replay: as in `check_transitions`; label: the checks' name prefix."""
     if data is None:
-        data = ref.episodes(num_episodes, seed, max_steps)
+        data = ref.episodes(num_episodes, seed)
     episodes = np.unique(data.episode)
     firsts = np.array([np.flatnonzero(data.episode == e)[0] for e in episodes])
     lengths = np.array([np.sum(data.episode == e) for e in episodes])
@@ -437,17 +439,7 @@ def check_step_distribution(
     for c, (state, action) in enumerate(cases):
         ref_out += list(outcome(ref.sample_steps(dict(state), action, n, seed + c)))
         obs, nxt, reward, te, tr, info = sample_jax_steps(env, params, ref, dict(state), action, n, seed + c)
-        mine = Transitions(
-            {k: np.repeat(np.asarray(v)[None], n, axis=0) for k, v in state.items()},
-            np.repeat(np.asarray(action)[None], n, axis=0),
-            nxt,
-            obs,
-            np.asarray(reward, np.float64),
-            np.asarray(te, bool),
-            np.asarray(tr, bool),
-            np.arange(n),
-            dict(info) if isinstance(info, Mapping) else {},
-        )
+        mine = Transitions.from_steps(state, action, nxt, (obs, reward, te, tr, info))
         jax_out += list(outcome(mine))
         case_ids += [c] * n
     if continuous is not False:
@@ -526,8 +518,8 @@ def check_resets(
 
 
 def check_episode_statistics(
-    env: Any,
-    params: Any,
+    env,
+    params,
     ref: Reference,
     num_episodes: int = 200,
     seed: int = 0,
@@ -609,7 +601,9 @@ def check(
                 )
             if whole_episodes:
                 tol = ATOL_F64_EPISODE if float64 else atol
-                result.checks += check_episodes(env, params, reference, max(3, sizes.episodes // 10), tol, seed)
+                result.checks += check_episodes(
+                    env, params, reference, num_episodes=max(3, sizes.episodes // 10), atol=tol, seed=seed
+                )
         if resets:
             result.checks += check_resets(env, params, reference, sizes.samples, seed, discrete=discrete_resets)
         if statistics:

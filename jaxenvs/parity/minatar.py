@@ -7,6 +7,11 @@ how to read them into a dict named like the JAX state's fields (`read_state`), h
 such a dict back (`write_state`), how to build a JAX state from it (`to_jax`, batched) and
 how to read a JAX state the same way (`from_jax`).
 
+Transitions are compared with sticky actions off on both sides (`sticky_action_prob=0`); the
+sticky draw is checked apart, with random play (`check_random_play`: episode length and
+return within 3 standard errors under MinAtar's defaults, and the executed action after a
+sticky draw, by distribution).
+
 Random draws are recorded and replayed: the game's `random` is replaced by `RecordingRandom`,
 a proxy of its numpy `RandomState` that records every call; the game module turns one step's
 calls into the explicit draws its JAX `act` takes (`draws_from_calls`), so that steps that
@@ -26,10 +31,11 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity.checks import Check, ParityResult, Timer, rare_events_check
-from jaxenvs.parity.harness import (
+from jaxenvs.parity.checks import Check, ParityResult, Timer, rare_events_check, rows  # noqa: F401 (rows: the games')
+from jaxenvs.parity.harness import (  # check_resets: the games'
     check_episode_statistics,
     check_episodes,
+    check_resets,  # noqa: F401
     check_step_distribution,
     check_transitions,
 )
@@ -170,6 +176,23 @@ def collect(
     return ref.transitions(num_steps, seed, policy=_on_game(policy), scramble=_on_game(scramble))
 
 
+def collect_all(module: Any, num_steps: int, seed: int) -> dict[str, tuple[Transitions, bool]]:
+    """The reference transitions of a game, each set with the `difficulty_ramping` it ran
+    under: a uniform random policy, the game's own `POLICIES` (`{label: (size(num_steps),
+    make_policy)}`, reaching its rare events), scrambled states (`module.scramble`), and,
+    with `SCRAMBLED_WITHOUT_RAMPING`, scrambled states with ramping off."""
+    uniform = uniform_policy()
+    plan = [("random policy", num_steps, uniform, None, True)]
+    plan += [(label, size(num_steps), make(), None, True) for label, (size, make) in module.POLICIES.items()]
+    plan.append(("scrambled states", num_steps, uniform, module.scramble, True))
+    if getattr(module, "SCRAMBLED_WITHOUT_RAMPING", False):
+        plan.append(("scrambled states, ramping off", num_steps // 2, uniform, module.scramble, False))
+    return {
+        label: (collect(module.GAME, module.read_state, n, policy, seed + i, scramble, ramping), ramping)
+        for i, (label, n, policy, scramble, ramping) in enumerate(plan)
+    }
+
+
 def states(data: Transitions, after: bool = False) -> list[dict[str, Any]]:
     """Each row's state (before the step, or `after` it) as a dict, for rare-event counts."""
     return [data.state_at(i, after) for i in range(len(data))]
@@ -206,6 +229,17 @@ def check_free_running(module: Any, env: Any, params: Any, data: Transitions, la
     """Whole episodes: the JAX `act` from each episode's first state with the reference's
     actions and recorded draws, never re-injected, every step equal to the reference's."""
     return check_episodes(env, params, reference(module), atol=0.0, data=data, label=label, replay=_replay(env))
+
+
+def random_event_checks(env_id: str, module: Any, seed: int = 0):
+    """The raw env (sticky actions off), its reference and a started reference state, for a
+    game's random events by distribution (`harness.check_resets`, `check_step_distribution`)."""
+    import jaxenvs
+
+    env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
+    ref = reference(module)
+    ref.reset(seed)
+    return env, params, ref, ref.state()
 
 
 def check_rare_events(counts: Mapping[str, int], data: Transitions) -> Check:
@@ -294,19 +328,23 @@ def no_draws(game: str) -> Callable:
     return draws_from_calls
 
 
+def reference_module(game: str) -> Any:
+    """The module `minatar_<game>`: the game's translation and suite."""
+    return importlib.import_module(f"jaxenvs.parity.minatar_{game}")
+
+
 def _module(env_id: str) -> Any:
     import jaxenvs
 
-    game = jaxenvs.spec(env_id).peers["loop"][1]  # ("minatar", game): declared with the id
-    return importlib.import_module(f"jaxenvs.parity.minatar_{game}")
+    return reference_module(jaxenvs.spec(env_id).peers["loop"][1])  # ("minatar", game): declared with the id
 
 
 def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
     """The suite of a game, from what its module `minatar_<game>` declares:
 
-    - `collect_all(num_steps, seed) -> {label: (transitions, difficulty_ramping)}`: every
-      transition replayed exactly (`check_replayed`; `mask_empty_slots` if the module has one);
-      `FREE_RUNNING` labels also as whole episodes (`check_free_running`);
+    - the transitions of `collect_all` (its `POLICIES`, `scramble`): every transition replayed
+      exactly (`check_replayed`; `mask_empty_slots` if the module has one), the
+      `FREE_RUNNING` sets also as whole episodes (`check_free_running`);
     - `rare_events(transitions) -> {event: count}`: each must have happened;
     - `extra_checks(scale, seed)`: the game's random events by distribution;
     - `PLAY`: `(least, at scale 1, max_steps, param overrides)` per random-play check.
@@ -319,7 +357,7 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
     result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
     with Timer() as timer:
         env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
-        sets = module.collect_all(max(300, int(4000 * scale)), seed)
+        sets = collect_all(module, max(300, int(4000 * scale)), seed)
         datasets = {k: data for k, (data, _) in sets.items()}
         params_of = {k: params.replace(difficulty_ramping=ramping) for k, (_, ramping) in sets.items()}
         mask = getattr(module, "mask_empty_slots", None)

@@ -10,24 +10,15 @@
   happened;
 - spawns by distribution: from states with a few slots taken, the joint (side, gold, slot)
   outcome by chi-square, the JAX outcomes always in the reference's support;
-- random play with the defaults (sticky actions 0.1, six actions) and with the minimal action
-  set: episode length and return within 3 standard errors, and how often the executed
-  action repeats the previous one (against MinAtar and against `p + (1 - p) / K`).
-
-Transitions are compared with sticky actions off on both sides
-(`minatar.Environment(game, sticky_action_prob=0.0)`); the sticky draw is checked apart.
+- random play, with the minimal action set too (`minatar.check_random_play`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import jax
 import numpy as np
 
 from jaxenvs.envs.minatar.asterix import AsterixState
 from jaxenvs.parity import minatar as m
-from jaxenvs.parity.checks import Check, chi_square_check
 
 GAME = "asterix"
 INT_FIELDS = (
@@ -42,7 +33,7 @@ INT_FIELDS = (
 )
 
 
-def read_state(env: Any) -> dict[str, np.ndarray]:
+def read_state(env: object) -> dict[str, np.ndarray]:
     entities = env.env.entities
     return dict(
         m.read_attrs(env, INT_FIELDS, ("terminal",)),
@@ -51,7 +42,7 @@ def read_state(env: Any) -> dict[str, np.ndarray]:
     )
 
 
-def write_state(env: Any, state: dict[str, Any]) -> None:
+def write_state(env: object, state: dict[str, object]) -> None:
     m.write_attrs(env, state, INT_FIELDS, ("terminal",))
     env.env.entities = [
         [int(e[0]), int(e[1]), bool(e[2]), bool(e[3])] if active else None
@@ -70,7 +61,7 @@ def mask_empty_slots(field: str, mine: np.ndarray, ref: np.ndarray, ref_next: di
     return np.where(keep, mine, 0), np.where(keep, ref, 0)
 
 
-def draws_from_calls(calls: list, state: Any):
+def draws_from_calls(calls: list, state: object):
     """MinAtar's `_spawn_entity`: `rand()` (side), `rand()` (gold), then `randint(n_free)`
     if a slot is free; nothing on most steps."""
     from jaxenvs.envs.minatar.asterix import SpawnDraws
@@ -89,13 +80,13 @@ def dodge(epsilon: float = 0.1) -> m.Policy:
     """Step away from an enemy about to reach the player's row neighbourhood, toward gold,
     else stay (random with probability `epsilon`): long episodes that ramp the difficulty."""
 
-    def danger(g: Any, x: int, y: int) -> bool:
+    def danger(g: object, x: int, y: int) -> bool:
         for e in g.entities:
             if e is not None and not e[3] and abs(e[1] - y) == 0 and abs(e[0] - x) <= 2:
                 return True
         return False
 
-    def policy(env: Any, rng: np.random.Generator) -> int:
+    def policy(env: object, rng: np.random.Generator) -> int:
         if rng.random() < epsilon:
             return int(rng.integers(6))
         g = env.env
@@ -120,7 +111,7 @@ def dodge(epsilon: float = 0.1) -> m.Policy:
     return policy
 
 
-def scramble(env: Any, rng: np.random.Generator) -> None:
+def scramble(env: object, rng: np.random.Generator) -> None:
     """A random mid-game state: entities in any slots (sometimes all eight), the player
     anywhere, speeds and timers anywhere in range, timers often at 0 and the ramp often due."""
     fill = rng.choice([0.3, 0.7, 1.0])
@@ -159,61 +150,34 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def collect_all(num_steps: int, seed: int) -> dict[str, tuple[m.Transitions, bool]]:
-    datasets = {
-        "random policy": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed),
-        "dodging policy": m.collect(GAME, read_state, 3 * num_steps, dodge(), seed + 1),
-        "scrambled states": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
-        "scrambled states, ramping off": m.collect(
-            GAME,
-            read_state,
-            num_steps // 2,
-            m.uniform_policy(),
-            seed + 3,
-            scramble=scramble,
-            difficulty_ramping=False,
-        ),
-    }
-    return {k: (data, "ramping off" not in k) for k, data in datasets.items()}
-
-
-def check_spawns(num_samples: int, seed: int) -> list[Check]:
+def check_spawns(num_samples: int, seed: int) -> list[m.Check]:
     """The spawned entity (slot, side, gold) from a state with slots 2, 5 and 6 taken."""
-    import jaxenvs
-
-    ref = m.make_reference(GAME, seed=seed)
+    env, params, ref, start = m.random_event_checks("Asterix-MinAtar", m.reference_module(GAME), seed)
     active = np.array([0, 0, 1, 0, 0, 1, 1, 0], bool)
-    entities = np.stack([np.full(8, 3), np.arange(1, 9), np.ones(8), np.zeros(8)], axis=1)
-    start = dict(
-        read_state(ref), entities=entities, entity_active=active, spawn_timer=0, move_timer=3, player_x=5, player_y=8
+    entities = np.stack([np.full(8, 3), np.arange(1, 9), np.ones(8), np.zeros(8)], axis=1).astype(np.int32)
+    start.update(entities=entities, entity_active=active, spawn_timer=np.int32(0), move_timer=np.int32(3))
+    start.update(player_x=np.int32(5), player_y=np.int32(8))
+
+    def spawned(t: m.Transitions) -> list[tuple]:
+        out = []
+        for ents, act in zip(t.next_states["entities"], t.next_states["entity_active"]):
+            new = np.flatnonzero(act & ~active)
+            out.append(("none",) if len(new) != 1 else (int(new[0]), *(int(ents[new[0]][k]) for k in (0, 2, 3))))
+        return out
+
+    return m.check_step_distribution(
+        env, params, ref, [(start, 0)], num_samples, spawned, seed, label="spawn (slot, x, lr, gold)"
     )
 
-    def spawned(state_entities, state_active):
-        new = np.flatnonzero(state_active & ~active)
-        if len(new) != 1:
-            return ("none",)
-        e = state_entities[new[0]]
-        return (int(new[0]), int(e[0]), int(e[2]), int(e[3]))
 
-    ref_out = []
-    for _ in range(num_samples):
-        write_state(ref, start)
-        ref.act(0)
-        s = read_state(ref)
-        ref_out.append(spawned(s["entities"], s["entity_active"]))
-    env, params = jaxenvs.make("Asterix-MinAtar", autoreset=False, sticky_action_prob=0.0)
-    state = to_jax(dict(start, time=0, last_action=0))
-    _, after, _, _, _, _ = jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None)))(
-        jax.random.split(jax.random.key(seed), num_samples), state, 0, params
-    )
-    ents, act = np.asarray(after.entities), np.asarray(after.entity_active)
-    mine = [spawned(ents[i], act[i]) for i in range(num_samples)]
-    return chi_square_check("spawn (slot, x, lr, gold)", mine, ref_out)
-
-
-def extra_checks(scale: float, seed: int) -> list[Check]:
+def extra_checks(scale: float, seed: int) -> list[m.Check]:
     return check_spawns(max(600, int(6000 * scale)), seed)
 
 
 # random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
 PLAY = ((300, 2000, 3000, {}), (100, 500, 3000, {"use_minimal_action_set": True}))
+
+
+# the game's own policy (reaching its rare events), and scrambled states with ramping off too
+POLICIES = {"dodging policy": (lambda n: 3 * n, dodge)}
+SCRAMBLED_WITHOUT_RAMPING = True

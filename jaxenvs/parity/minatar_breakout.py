@@ -7,34 +7,26 @@
   rare event (wall rebuilt, brick passed through on `strike`, both paddle bounces, ceiling,
   corner) never happened;
 - the ball's start by distribution (chi-square) from resets;
-- random play with the defaults (sticky actions 0.1, six actions) and with the minimal action
-  set: episode length and return within 3 standard errors, and how often the executed
-  action repeats the previous one (against MinAtar and against `p + (1 - p) / K`).
-
-Transitions are compared with sticky actions off on both sides
-(`minatar.Environment(game, sticky_action_prob=0.0)`); the sticky draw is checked apart.
+- random play, with the minimal action set too (`minatar.check_random_play`).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 
 from jaxenvs.envs.minatar.breakout import BreakoutState
 from jaxenvs.parity import minatar as m
-from jaxenvs.parity.checks import Check, chi_square_check
 
 GAME = "breakout"
 INT_FIELDS = ("ball_x", "ball_y", "ball_dir", "pos", "last_x", "last_y")
 BOOL_FIELDS = ("strike", "terminal")
 
 
-def read_state(env: Any) -> dict[str, np.ndarray]:
+def read_state(env: object) -> dict[str, np.ndarray]:
     return dict(m.read_attrs(env, INT_FIELDS, BOOL_FIELDS), brick_map=np.asarray(env.env.brick_map, bool))
 
 
-def write_state(env: Any, state: dict[str, Any]) -> None:
+def write_state(env: object, state: dict[str, object]) -> None:
     m.write_attrs(env, state, INT_FIELDS, BOOL_FIELDS)
     env.env.brick_map = np.asarray(state["brick_map"], np.float64).copy()
 
@@ -46,7 +38,7 @@ draws_from_calls = m.no_draws(GAME)
 def follow_ball(epsilon: float = 0.1) -> m.Policy:
     """Move the paddle toward the ball's column (random with probability `epsilon`)."""
 
-    def policy(env: Any, rng: np.random.Generator) -> int:
+    def policy(env: object, rng: np.random.Generator) -> int:
         if rng.random() < epsilon:
             return int(rng.integers(6))
         g = env.env
@@ -55,7 +47,7 @@ def follow_ball(epsilon: float = 0.1) -> m.Policy:
     return policy
 
 
-def scramble(env: Any, rng: np.random.Generator) -> None:
+def scramble(env: object, rng: np.random.Generator) -> None:
     """A random mid-game state: few or many bricks in rows 1-3, the ball anywhere above the
     bottom row with a consistent trail, the paddle anywhere, either `strike`."""
     kind = rng.integers(4)
@@ -94,38 +86,19 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def collect_all(num_steps: int, seed: int) -> dict[str, m.Transitions]:
-    return {
-        "random policy": (m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed), True),
-        "ball-following paddle": (m.collect(GAME, read_state, 3 * num_steps, follow_ball(), seed + 1), True),
-        "scrambled states": (
-            m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
-            True,
-        ),
-    }
+def check_ball_start(num_samples: int, seed: int) -> list[m.Check]:
+    env, params, ref, _ = m.random_event_checks("Breakout-MinAtar", m.reference_module(GAME), seed)
+    start = lambda s, o: m.rows(s["ball_x"], s["ball_dir"])  # noqa: E731
+    return m.check_resets(env, params, ref, num_samples, seed, outcome=start, discrete=True, label="reset ball start")
 
 
-def check_ball_start(num_samples: int, seed: int) -> list[Check]:
-    import jax
-
-    import jaxenvs
-
-    ref = m.make_reference(GAME, seed=seed)
-    ref_starts = []
-    for _ in range(num_samples):
-        ref.reset()
-        ref_starts.append((ref.env.ball_x, ref.env.ball_dir))
-    env, params = jaxenvs.make("Breakout-MinAtar", autoreset=False)
-    _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(
-        jax.random.split(jax.random.key(seed), num_samples), params
-    )
-    mine = list(zip(np.asarray(states.ball_x).tolist(), np.asarray(states.ball_dir).tolist()))
-    return chi_square_check("reset ball start", mine, ref_starts)
-
-
-def extra_checks(scale: float, seed: int) -> list[Check]:
+def extra_checks(scale: float, seed: int) -> list[m.Check]:
     return check_ball_start(max(400, int(4000 * scale)), seed)
 
 
 # random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
 PLAY = ((300, 2000, 1000, {}), (100, 500, 1000, {"use_minimal_action_set": True}))
+
+
+# the game's own policy: long rallies, so that walls are cleared and rebuilt
+POLICIES = {"ball-following paddle": (lambda n: 3 * n, follow_ball)}

@@ -7,20 +7,16 @@
   ramp level) with ramping on and off; the run fails if a rare event (wave cleared, ramp,
   step down at a wall, the last alien moving every step, death by bullet and by alien)
   never happened;
-- the game draws no random numbers (checked: the reference's generator is never called);
-- sticky actions: the executed action repeats the previous one as often as in MinAtar;
-- random-policy episode length and return within 3 standard errors.
+The game draws no random numbers (checked: the reference's generator is never called during
+a step). Random play and the sticky draw: `minatar.check_random_play`.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 
 from jaxenvs.envs.minatar.space_invaders import SpaceInvadersState
 from jaxenvs.parity import minatar as m
-from jaxenvs.parity.checks import Check
 
 GAME = "space_invaders"
 INT_FIELDS = (
@@ -35,12 +31,12 @@ INT_FIELDS = (
 MAP_FIELDS = ("f_bullet_map", "e_bullet_map", "alien_map")
 
 
-def read_state(env: Any) -> dict[str, np.ndarray]:
+def read_state(env: object) -> dict[str, np.ndarray]:
     maps = {k: np.asarray(getattr(env.env, k), bool) for k in MAP_FIELDS}
     return dict(m.read_attrs(env, INT_FIELDS, ("terminal",)), **maps)
 
 
-def write_state(env: Any, state: dict[str, Any]) -> None:
+def write_state(env: object, state: dict[str, object]) -> None:
     m.write_attrs(env, state, INT_FIELDS, ("terminal",))
     for k in MAP_FIELDS:
         setattr(env.env, k, np.asarray(state[k], np.float64).copy())
@@ -51,7 +47,7 @@ draws_from_calls = m.no_draws(GAME)
 _GAME_ATTRS = INT_FIELDS + MAP_FIELDS + ("terminal",)
 
 
-def _hits_if_fired(env: Any, horizon: int = 9) -> bool:
+def _hits_if_fired(env: object, horizon: int = 9) -> bool:
     """Whether firing now (then waiting) shoots an alien within `horizon` steps, played on a
     copy of the game (the game is deterministic)."""
     saved = m.game_attrs(env, _GAME_ATTRS)
@@ -72,7 +68,7 @@ def sharpshooter(epsilon: float = 0.05) -> m.Policy:
     will hit; else walk toward the alien that shoots next (the lowest alien of the nearest
     column). A random action with probability `epsilon`. It clears waves."""
 
-    def policy(env: Any, rng: np.random.Generator) -> int:
+    def policy(env: object, rng: np.random.Generator) -> int:
         if rng.random() < epsilon:
             return int(rng.integers(6))
         g = env.env
@@ -94,7 +90,7 @@ def sharpshooter(epsilon: float = 0.05) -> m.Policy:
     return policy
 
 
-def scramble(env: Any, rng: np.random.Generator) -> None:
+def scramble(env: object, rng: np.random.Generator) -> None:
     """A random mid-game state: from one alien to a dense block (never none, as in play),
     bullets anywhere, every timer and ramp level, the block moving either way."""
     kind = int(rng.integers(4))
@@ -144,32 +140,13 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def collect_all(num_steps: int, seed: int) -> dict[str, tuple[m.Transitions, bool]]:
-    """Datasets of reference transitions, each with the `difficulty_ramping` it ran under."""
-    return {
-        "random policy": (m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed), True),
-        "sharpshooter": (m.collect(GAME, read_state, 3 * num_steps, sharpshooter(), seed + 1), True),
-        "scrambled states": (
-            m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
-            True,
-        ),
-        "scrambled states, no ramping": (
-            m.collect(
-                GAME,
-                read_state,
-                num_steps // 2,
-                m.uniform_policy(),
-                seed + 3,
-                scramble=scramble,
-                difficulty_ramping=False,
-            ),
-            False,
-        ),
-    }
-
-
-def extra_checks(scale: float, seed: int) -> list[Check]:
+def extra_checks(scale: float, seed: int) -> list[m.Check]:
     return []  # its only random draw (the reset's) is none: MinAtar starts every wave alike
 
 
 PLAY = ((300, 2000, 2000, {}),)
+
+
+# the game's own policy (waves cleared, ramps), and scrambled states with ramping off too
+POLICIES = {"sharpshooter": (lambda n: 3 * n, sharpshooter)}
+SCRAMBLED_WITHOUT_RAMPING = True

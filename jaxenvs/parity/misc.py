@@ -30,15 +30,8 @@ from typing import Any
 import numpy as np
 
 import jaxenvs
+from jaxenvs.parity import harness
 from jaxenvs.parity.checks import Check, ParityResult, Sizes, Timer, rows
-from jaxenvs.parity.harness import (
-    check_episode_statistics,
-    check_episodes,
-    check_resets,
-    check_step_distribution,
-    check_transitions,
-    sample_jax_resets,
-)
 from jaxenvs.parity.reference import JaxReference
 
 ATOL = 1e-5  # float32 state, observation and reward, one step
@@ -173,19 +166,19 @@ def _four_rooms_random(env, params, ref, start, n, seed) -> list[Check]:
         state = dict(start)
         state["pos"] = np.asarray(sorted(_cells(ref.env))[i * 11], start["pos"].dtype)
         cases.append((state, np.int32(i % 4)))
-    return check_step_distribution(
+    return harness.check_step_distribution(
         env, params, ref, cases, n, lambda t: rows(t.next_states["pos"]), seed, label="slip: next cell"
     )
 
 
 def _four_rooms_resets(env, params, ref, n, seed) -> list[Check]:
-    checks = check_resets(
+    checks = harness.check_resets(
         env, params, ref, max(n // 10, 10), seed, outcome=_fields("pos", "goal"), discrete=True, label="reset (fixed)"
     )
     env2, params2, ref2 = _pair("FourRooms-misc", resample_init_pos=True, resample_goal_pos=True)
     cells = _cells(ref2.env)
     for field in ("goal", "pos"):
-        checks += check_resets(
+        checks += harness.check_resets(
             env2,
             params2,
             ref2,
@@ -196,7 +189,7 @@ def _four_rooms_resets(env, params, ref, n, seed) -> list[Check]:
             support=cells,
             label=f"resampled reset: {'start' if field == 'pos' else field}",
         )
-    mine, _ = sample_jax_resets(env2, params2, ref2, n, seed + 1)
+    mine, _ = harness.sample_jax_resets(env2, params2, ref2, n, seed + 1)
     theirs, _ = ref2.sample_resets(n, seed + 1)
     same = int(np.sum(np.all(mine["pos"] == mine["goal"], axis=1)))
     same_ref = int(np.sum(np.all(theirs["pos"] == theirs["goal"], axis=1)))
@@ -217,7 +210,7 @@ def _four_rooms_resets(env, params, ref, n, seed) -> list[Check]:
 def _meta_maze_random(env, params, ref, start, n, seed) -> list[Check]:
     """The teleport after reaching the goal: (cell, terminated) outcomes."""
     state = dict(start, pos=np.asarray([5, 5], start["pos"].dtype), goal=np.asarray([5, 6], start["goal"].dtype))
-    return check_step_distribution(
+    return harness.check_step_distribution(
         env,
         params,
         ref,
@@ -232,8 +225,8 @@ def _meta_maze_random(env, params, ref, start, n, seed) -> list[Check]:
 
 
 def _meta_maze_resets(env, params, ref, n, seed) -> list[Check]:
-    checks = check_resets(env, params, ref, n, seed, outcome=_fields("pos"), discrete=True, label="reset start")
-    return checks + check_resets(
+    checks = harness.check_resets(env, params, ref, n, seed, outcome=_fields("pos"), discrete=True, label="reset start")
+    return checks + harness.check_resets(
         env,
         params,
         ref,
@@ -249,7 +242,7 @@ def _meta_maze_resets(env, params, ref, n, seed) -> list[Check]:
 def _point_robot_random(env, params, ref, start, n, seed) -> list[Check]:
     """The respawn after a step that starts within the goal radius."""
     state = dict(start, pos=(start["goal"] + np.asarray([0.05, -0.05])).astype(start["pos"].dtype))
-    return check_step_distribution(
+    return harness.check_step_distribution(
         env,
         params,
         ref,
@@ -273,14 +266,14 @@ def _bernoulli_random(env, params, ref, start, n, seed) -> list[Check]:
         (dict(start, reward_probs=np.asarray(probs, np.float32)), np.int32(a))
         for probs, a in (([p, 1 - p], 0), ([p, 1 - p], 1), ([1 - p, p], 0), ([1 - p, p], 1))
     ]
-    return check_step_distribution(
+    return harness.check_step_distribution(
         env, params, ref, cases, n, lambda t: t.rewards.astype(np.float32), seed, label="arm pay"
     )
 
 
 def _bernoulli_resets(env, params, ref, n, seed) -> list[Check]:
     # probabilities as float32 round them: compared rounded to 6 decimals
-    return check_resets(
+    return harness.check_resets(
         env,
         params,
         ref,
@@ -294,21 +287,21 @@ def _bernoulli_resets(env, params, ref, n, seed) -> list[Check]:
 
 def _gaussian_random(env, params, ref, start, n, seed) -> list[Check]:
     state = dict(start, mu=np.asarray(-1.3, np.float32))
-    return check_step_distribution(
+    return harness.check_step_distribution(
         env, params, ref, [(state, np.int32(1))], n, lambda t: t.rewards, seed, label="arm 1 pay", continuous=_finite
     )
 
 
 def _continuous_resets(fields, support):
     def check(env, params, ref, n, seed) -> list[Check]:
-        return check_resets(env, params, ref, n, seed, outcome=_fields(*fields), support=support)
+        return harness.check_resets(env, params, ref, n, seed, outcome=_fields(*fields), support=support)
 
     return check
 
 
 def _deterministic_resets(fields):
     def check(env, params, ref, n, seed) -> list[Check]:
-        return check_resets(env, params, ref, max(n // 10, 10), seed, outcome=_fields(*fields), discrete=True)
+        return harness.check_resets(env, params, ref, max(n // 10, 10), seed, outcome=_fields(*fields), discrete=True)
 
     return check
 
@@ -343,14 +336,16 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
         env, params, ref = _pair(env_id, **DETERMINISTIC_OVERRIDES.get(env_id, {}))
         policy = _toward_goal if env_id in ("FourRooms-misc", "MetaMaze-misc") else None
         data = ref.transitions(sizes.steps, seed, policy=policy, scramble=_scramble(env_id, ref))
-        result.checks += check_transitions(env, params, ref, atol=ATOL, seed=seed, data=data, reward_atol=ATOL)
+        result.checks += harness.check_transitions(env, params, ref, atol=ATOL, seed=seed, data=data, reward_atol=ATOL)
         env, params, ref = _pair(env_id)
         if env_id in WHOLE_EPISODES:
-            result.checks += check_episodes(env, params, ref, sizes.episodes, ATOL_EPISODE, seed)
+            result.checks += harness.check_episodes(
+                env, params, ref, num_episodes=sizes.episodes, atol=ATOL_EPISODE, seed=seed
+            )
         # 2. random parts by distribution, 3. resets, 4. episode statistics (default params)
         if random_check is not None:
             result.checks += random_check(env, params, ref, data.state_at(0), sizes.samples, seed)
         result.checks += reset_check(env, params, ref, sizes.samples, seed + 101)
-        result.checks += check_episode_statistics(env, params, ref, sizes.episodes, seed)
+        result.checks += harness.check_episode_statistics(env, params, ref, sizes.episodes, seed)
     result.seconds = timer.seconds
     return result

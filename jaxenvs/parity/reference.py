@@ -64,6 +64,24 @@ class Transitions:
     def __len__(self) -> int:
         return len(self.actions)
 
+    @classmethod
+    def from_steps(cls, state: State, action: Any, next_states: State, out: tuple) -> Transitions:
+        """`n` steps from one state: `out` is a vmapped step's (obs, reward, terminated,
+        truncated, info), as numpy."""
+        obs, reward, terminated, truncated, info = out
+        n = len(np.asarray(reward))
+        return cls(
+            {k: np.repeat(np.asarray(v)[None], n, axis=0) for k, v in state.items()},
+            np.repeat(np.asarray(action)[None], n, axis=0),
+            next_states,
+            obs,
+            np.asarray(reward, np.float64),
+            np.asarray(terminated, bool),
+            np.asarray(truncated, bool),
+            np.arange(n),
+            dict(info) if isinstance(info, Mapping) else {},
+        )
+
     def state_at(self, i: int, after: bool = False) -> State:
         return {k: v[i] for k, v in (self.next_states if after else self.states).items()}
 
@@ -105,6 +123,7 @@ class Transitions:
         )
 
 
+_COLUMNS = ("s", "a", "s2", "o", "r", "te", "tr", "ep", "info", "draws")
 Policy = Callable[["Reference", np.random.Generator], Any]
 Scramble = Callable[["Reference", np.random.Generator], None]
 
@@ -176,21 +195,14 @@ class Reference:
         rng = np.random.default_rng(seed)
         self.reset(seed)
         self.take_draws()
-        out: dict[str, list] = {k: [] for k in ("s", "a", "s2", "o", "r", "te", "tr", "ep", "info", "draws")}
+        out: dict[str, list] = {k: [] for k in _COLUMNS}
         episode = 0
         for _ in range(num_steps):
             if scramble is not None:
                 scramble(self, rng)
             state = self.state()
             action = policy(self, rng) if policy is not None else self.sample_action(rng)
-            self.take_draws()
-            obs, reward, terminated, truncated, info = self.step(action)
-            out["draws"].append(self.take_draws())
-            for k, v in zip(
-                ("s", "a", "s2", "o", "r", "te", "tr", "ep", "info"),
-                (state, action, self.state(), obs, reward, terminated, truncated, episode, info),
-            ):
-                out[k].append(v)
+            terminated, truncated = self._record(out, state, action, episode)
             if terminated or truncated:
                 episode += 1
                 self.reset()
@@ -201,37 +213,23 @@ class Reference:
         """One step from each injected `(state, action)`."""
         if self.env is None:
             self.reset(0)
-        out: dict[str, list] = {k: [] for k in ("s", "a", "s2", "o", "r", "te", "tr", "ep", "info", "draws")}
+        out: dict[str, list] = {k: [] for k in _COLUMNS}
         for i, (state, action) in enumerate(cases):
             self.load(dict(state))
-            self.take_draws()
-            obs, reward, terminated, truncated, info = self.step(action)
-            out["draws"].append(self.take_draws())
-            for k, v in zip(
-                ("s", "a", "s2", "o", "r", "te", "tr", "ep", "info"),
-                (dict(state), action, self.state(), obs, reward, terminated, truncated, i, info),
-            ):
-                out[k].append(v)
+            self._record(out, dict(state), action, i)
         return self._pack(out)
 
     def episodes(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000) -> Transitions:
         """`num_episodes` whole episodes under uniform random actions (each cut at `max_steps`),
         from seeds `seed`, `seed + 1`, ..."""
         rng = np.random.default_rng(seed)
-        out: dict[str, list] = {k: [] for k in ("s", "a", "s2", "o", "r", "te", "tr", "ep", "info", "draws")}
+        out: dict[str, list] = {k: [] for k in _COLUMNS}
         for episode in range(num_episodes):
             self.reset(seed + episode)
             self.take_draws()
             done, t = False, 0
             while not done and t < max_steps:
-                state, action = self.state(), self.sample_action(rng)
-                obs, reward, terminated, truncated, info = self.step(action)
-                out["draws"].append(self.take_draws())
-                for k, v in zip(
-                    ("s", "a", "s2", "o", "r", "te", "tr", "ep", "info"),
-                    (state, action, self.state(), obs, reward, terminated, truncated, episode, info),
-                ):
-                    out[k].append(v)
+                terminated, truncated = self._record(out, self.state(), self.sample_action(rng), episode)
                 done, t = terminated or truncated, t + 1
         return self._pack(out)
 
@@ -266,6 +264,15 @@ class Reference:
             lengths.append(length)
             returns.append(ret)
         return np.asarray(lengths), np.asarray(returns)
+
+    def _record(self, out: dict[str, list], state: State, action: Any, episode: int) -> tuple[bool, bool]:
+        """Step from `state` (already the reference's) with `action`; append the transition."""
+        self.take_draws()
+        obs, reward, terminated, truncated, info = self.step(action)
+        row = (state, action, self.state(), obs, reward, terminated, truncated, episode, info, self.take_draws())
+        for k, v in zip(_COLUMNS, row):
+            out[k].append(v)
+        return terminated, truncated
 
     @staticmethod
     def _pack(out: dict[str, list]) -> Transitions:
@@ -506,17 +513,7 @@ class JaxReference(Reference):
         start = self._injected(state)
         out = self._sample_steps(self._keys(seed, n), start, jnp.asarray(action))
         obs, nxt, reward, terminated, truncated, info = _numpy(out)
-        return Transitions(
-            {k: np.repeat(np.asarray(v)[None], n, axis=0) for k, v in state.items()},
-            np.repeat(np.asarray(action)[None], n, axis=0),
-            self._read(nxt),
-            obs,
-            np.asarray(reward, np.float64),
-            np.asarray(terminated, bool),
-            np.asarray(truncated, bool),
-            np.arange(n),
-            dict(info) if isinstance(info, Mapping) else {},
-        )
+        return Transitions.from_steps(state, action, self._read(nxt), (obs, reward, terminated, truncated, info))
 
     def sample_resets(self, n: int, seed: int = 0) -> tuple[State, Any]:
         obs, states = _numpy(self._sample_resets(self._keys(seed, n)))

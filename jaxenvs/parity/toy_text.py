@@ -441,29 +441,16 @@ def _blackjack(env_id: str, scale: float, seed: int) -> list[Check]:
 
     hit_hands = [((2, 3), (10, 5)), ((1, 5), (1, 9)), ((10, 6), (7, 10)), ((1, 1), (2, 2)), ((9, 2), (6, 6))]
     hit_hands.append(((10, 1, 9), (4, 3)))
-    checks += check_step_distribution(
-        env,
-        params,
-        ref,
-        [(_hands(*h), 1) for h in hit_hands],
-        max(100, int(500 * scale)),
-        hit_outcome,
-        seed + 1,
-        label="hit",
-        support=_enumerated_support(ref, hit_outcome),
-    )
     stick_hands = [((10, 8), (10, 6)), ((10, 10), (2, 2)), ((1, 10), (1, 5)), ((9, 9), (1, 1)), ((7, 8), (10, 3))]
-    checks += check_step_distribution(
-        env,
-        params,
-        ref,
-        [(_hands(*h), 0) for h in stick_hands],
-        max(100, int(600 * scale)),
-        stick_outcome,
-        seed + 2,
-        label="stick with dealer draws",
-        support=_enumerated_support(ref, stick_outcome),
-    )
+    for label, hands, action, n, outcome, offset in (
+        ("hit", hit_hands, 1, max(100, int(500 * scale)), hit_outcome, 1),
+        ("stick with dealer draws", stick_hands, 0, max(100, int(600 * scale)), stick_outcome, 2),
+    ):
+        cases = [(_hands(*h), action) for h in hands]
+        support = _enumerated_support(ref, outcome)
+        checks += check_step_distribution(
+            env, params, ref, cases, n, outcome, seed + offset, label=label, support=support
+        )
 
     # the deal: the player's two cards and the dealer's two (one showing)
     n = max(1000, int(5000 * scale))
