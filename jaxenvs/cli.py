@@ -96,8 +96,12 @@ def _report_skip(env_id: str, extra: str | None, run_all: bool) -> str | None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    import warnings
+
     from rich.console import Console
-    from rich.table import Table
+
+    # the references' deprecation notices (gymnasium's CartPole-v0) would break up the tables
+    warnings.simplefilter("ignore", DeprecationWarning)
 
     from jaxenvs.bench import rollout_throughput
     from jaxenvs.parity import has_parity, run_parity
@@ -139,19 +143,97 @@ def cmd_report(args: argparse.Namespace) -> int:
                 verdict = "-"
             rows.append((env_id, s.family, speed, compile_s, verdict, s.reference or "-"))
             progress.advance(task)
-    table = Table(title=f"jaxenvs report: random-action rollout of {args.num_envs} envs x {args.num_steps} steps")
-    for col in ("id", "family", "steps/s", "compile s", "parity", "reference"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(*row)
     console = Console()
-    console.print(table)
+    title = f"jaxenvs report: random-action rollout of {args.num_envs} envs x {args.num_steps} steps"
+    print_report(console, rows, title, verbose=args.verbose)
     if sweeps:
         console.print(
-            f"{len(sweeps)} bsuite sweep ids (bsuite/<experiment>/<n>, settings of the bsuite envs above) "
-            "were not rolled out: `jaxenvs report --sweeps` includes them."
+            f"{len(sweeps)} bsuite sweep ids (settings of the bsuite envs above) not rolled out: --sweeps adds them.",
+            markup=False,
         )
     return 1 if failed else 0
+
+
+# `jaxenvs report` prints every column (compile time, reference, full messages) from this width up
+REPORT_WIDE_COLUMNS = 140
+
+
+def _is_figure(text: str) -> bool:
+    return text[:1].isdigit()
+
+
+def _short(text: str) -> str:
+    """A message in a compact cell: its first words (the whole message goes in a note)."""
+    if text.startswith("needs pip install"):
+        return "not installed"
+    return text.split(":", 1)[0].split(" (", 1)[0]
+
+
+def _family_summary(family: str, rows: list[tuple[str, ...]]) -> list[str]:
+    """How many ids, the rolled-out ones' median and range of steps/s, and the verdicts: the
+    parts of one summary line."""
+    from collections import Counter
+
+    speeds = sorted(float(r[2][:-1]) for r in rows if _is_figure(r[2]))
+    head = f"{family}: {len(rows)} ids"
+    if len(speeds) < len(rows):
+        head += f", {len(rows) - len(speeds)} not rolled out"
+    parts = [head]
+    if speeds:
+        half = len(speeds) // 2
+        median = speeds[half] if len(speeds) % 2 else (speeds[half - 1] + speeds[half]) / 2
+        parts.append(f"median {median:.2f}M steps/s ({speeds[0]:.2f}-{speeds[-1]:.2f}M)")
+    verdicts = Counter(_short(r[4]) for r in rows if r[4] != "-")
+    if verdicts:
+        parts.append("parity " + ", ".join(f"{n} {v}" for v, n in sorted(verdicts.items())))
+    return parts
+
+
+def print_report(console, rows: list[tuple[str, ...]], title: str, verbose: bool = False) -> None:
+    """`jaxenvs report`'s output: one table per family with a summary line under it.
+
+    rows: `(id, family, steps/s, compile s, parity, reference)`; a steps/s or parity cell that is
+    not a figure or verdict is a message. Compact (id, steps/s, parity; messages shortened, in full
+    as notes under the table) unless `verbose` or the terminal is `REPORT_WIDE_COLUMNS` wide.
+    Every cell is escaped: library names and pip extras in brackets are text, not markup."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    wide = verbose or console.width >= REPORT_WIDE_COLUMNS
+    console.print(title, style="bold", markup=False)
+    families: dict[str, list[tuple[str, ...]]] = {}
+    for row in rows:
+        families.setdefault(row[1], []).append(row)
+    for family, family_rows in families.items():
+        table = Table(title=family, title_justify="left", title_style="bold", expand=False)
+        if wide:
+            for col in ("id", "steps/s", "compile s", "parity", "reference"):
+                table.add_column(col, overflow="fold")
+            for env_id, _, speed, compile_s, verdict, reference in family_rows:
+                table.add_row(*(escape(c) for c in (env_id, speed, compile_s, verdict, reference)))
+            console.print(table)
+        else:
+            table.add_column("id", no_wrap=True)
+            table.add_column("steps/s", justify="right", no_wrap=True)
+            table.add_column("parity", no_wrap=True)
+            notes: dict[str, list[str]] = {}  # message (the id replaced by <id>) -> ids
+            for env_id, _, speed, _, verdict, _ in family_rows:
+                cells = [speed if _is_figure(speed) else _short(speed), _short(verdict)]
+                for full, shown in ((speed, cells[0]), (verdict, cells[1])):
+                    if full != shown:
+                        notes.setdefault(full.replace(env_id, "<id>"), []).append(env_id)
+                table.add_row(escape(env_id), *(escape(c) for c in cells))
+            console.print(table)
+            for message, ids in notes.items():
+                if len(ids) == 1:
+                    message = message.replace("<id>", ids[0])
+                console.print(f"{', '.join(ids)}: {message}", markup=False, style="dim")
+        parts = _family_summary(family, family_rows)
+        line = "; ".join(parts)
+        if len(line) > console.width and len(parts) > 1:  # break between parts, never inside one
+            line = "; ".join(parts[:-1]) + ";\n  " + parts[-1]
+        console.print(line, markup=False, soft_wrap=True)
+        console.print()
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -242,6 +324,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", type=float, default=0.25, help="parity size (1.0 = the full suite)")
     p.add_argument("--no-parity", action="store_true")
     p.add_argument("--sweeps", action="store_true", help="also roll out every bsuite sweep id")
+    p.add_argument(
+        "-v", "--verbose", action="store_true", help="every column and full messages, whatever the terminal's width"
+    )
     p.add_argument(
         "--all",
         action="store_true",
