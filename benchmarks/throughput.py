@@ -29,7 +29,7 @@ from pathlib import Path
 
 import jax
 
-from jaxenvs.bench import PEERS, Result, compare
+from jaxenvs.bench import Result, compare, peer_ids
 
 LIBRARIES = ("jaxenvs make_vec", "jaxenvs vmap", "gymnax", "gymnasium", "envpool", "minatar", "bsuite")
 SHORT = {"jaxenvs make_vec": "make_vec", "jaxenvs vmap": "vmap"}
@@ -248,7 +248,7 @@ def _device() -> str:
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--ids", nargs="+", default=list(PEERS))
+    p.add_argument("--ids", nargs="+", default=peer_ids())
     p.add_argument("--num-envs", nargs="+", type=int, default=[1, 64, 1024, 8192])
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument(

@@ -152,9 +152,9 @@ def cmd_parity(args: argparse.Namespace) -> int:
             progress.advance(task)
     console = _console()
     console.print(rich_table(results))
-    if args.verbose:
-        for r in results:
-            console.print(r.summary())
+    for r in results:
+        if args.verbose or not (r.passed or r.skipped):  # a failure always says where
+            console.print(r.summary(), markup=False)
     if args.markdown:
         from pathlib import Path
 
@@ -164,24 +164,25 @@ def cmd_parity(args: argparse.Namespace) -> int:
 
 
 def _report_skip(env_id: str, extra: str | None, run_all: bool) -> str | None:
-    """Why `jaxenvs report` does not roll `env_id` out, or None: an adapter's library missing,
-    an id broken inside its library; unless `--all`, an id that downloads data or is too slow
-    for a quick report on a CPU (`jaxenvs.adapters.registration` lists them with the reason)."""
+    """Why `jaxenvs report` does not roll `env_id` out, or None: the library of its extra
+    missing, an id broken inside its library; unless `--all`, an id that downloads data or is
+    too slow for a quick report on a CPU (its registration's `notes` say why)."""
     import importlib.util
 
-    from jaxenvs.adapters.registration import BROKEN_UPSTREAM, LIBRARIES, NEEDS_DOWNLOAD, SLOW_ON_CPU
+    from jaxenvs.registry import EXTRA_LIBRARIES, spec
 
-    library = LIBRARIES.get(extra or "")
+    notes = spec(env_id).notes
+    library = EXTRA_LIBRARIES.get(extra or "")
     if library is not None and importlib.util.find_spec(library) is None:
         return f'needs pip install "jaxenvs[{extra}]"'
-    if env_id in BROKEN_UPSTREAM:
-        return f"not run: {BROKEN_UPSTREAM[env_id]}"
+    if "broken_upstream" in notes:
+        return f"not run: {notes['broken_upstream']}"
     if run_all:
         return None
-    if env_id in NEEDS_DOWNLOAD:
-        return f"skipped: {NEEDS_DOWNLOAD[env_id]} (--all runs it)"
-    if env_id in SLOW_ON_CPU:
-        return f"skipped: {SLOW_ON_CPU[env_id]}; run `jaxenvs bench {env_id}` (or report --all)"
+    if "needs_download" in notes:
+        return f"skipped: {notes['needs_download']} (--all runs it)"
+    if "slow_on_cpu" in notes:
+        return f"skipped: {notes['slow_on_cpu']}; run `jaxenvs bench {env_id}` (or report --all)"
     return None
 
 

@@ -94,12 +94,10 @@ COMPILED = [pytest.param(i, marks=pytest.mark.slow, id=i) for i in _compiled_sco
 @functools.cache
 def made(env_id: str):
     """`(raw env, params)`, or a skip naming why the id cannot be built here."""
-    from jaxenvs.adapters.registration import LIBRARIES, NEEDS_DOWNLOAD
-
     s = registry.spec(env_id)
-    if env_id in NEEDS_DOWNLOAD:
-        return None, f"downloads data: {NEEDS_DOWNLOAD[env_id]}"
-    library = LIBRARIES.get(s.extra or "")
+    if "needs_download" in s.notes:
+        return None, f"downloads data: {s.notes['needs_download']}"
+    library = registry.EXTRA_LIBRARIES.get(s.extra or "")
     if library is not None:
         import importlib.util
 

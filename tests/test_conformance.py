@@ -27,6 +27,7 @@ import pytest
 import jaxenvs
 from jaxenvs.adapters import registration as adapters
 from jaxenvs.envs.bsuite import mnist_data
+from jaxenvs.registry import EXTRA_LIBRARIES
 from jaxenvs.testing import check_env
 
 
@@ -43,13 +44,13 @@ def _ids() -> list:
         sample = adapters.CONFORMANCE_SAMPLE.get(s.family)
         if sample is not None and env_id not in sample:
             continue
-        if s.extra is not None and importlib.util.find_spec(adapters.LIBRARIES.get(s.extra, s.extra)) is None:
+        if s.extra is not None and importlib.util.find_spec(EXTRA_LIBRARIES.get(s.extra, s.extra)) is None:
             marks.append(pytest.mark.skip(reason=f'needs pip install "jaxenvs[{s.extra}]"'))
-        if env_id in adapters.NEEDS_DOWNLOAD:
-            marks.append(pytest.mark.skip(reason=adapters.NEEDS_DOWNLOAD[env_id]))
-        if env_id in adapters.BROKEN_UPSTREAM:
-            marks.append(pytest.mark.xfail(reason=adapters.BROKEN_UPSTREAM[env_id], strict=True))
-        if env_id in adapters.SLOW_ON_CPU:
+        if "needs_download" in s.notes:
+            marks.append(pytest.mark.skip(reason=s.notes["needs_download"]))
+        if "broken_upstream" in s.notes:
+            marks.append(pytest.mark.xfail(reason=s.notes["broken_upstream"], strict=True))
+        if "slow_on_cpu" in s.notes:
             marks.append(pytest.mark.slow)
             if not os.environ.get("JAXENVS_TEST_SLOW_ENVS"):
                 ids.append(pytest.param(env_id, marks=marks, id=f"{env_id}-traced"))

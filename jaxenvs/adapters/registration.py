@@ -268,18 +268,6 @@ PLAYGROUND_MANIPULATION = (
     "AeroCubeRotateZAxis",
 )
 
-# extra -> the module whose absence means "pip install jaxenvs[extra]" (`jaxenvs report`)
-LIBRARIES = {
-    "brax": "brax",
-    "jumanji": "jumanji",
-    "pgx": "pgx",
-    "gymnax": "gymnax",
-    "craftax": "craftax",
-    "playground": "mujoco_playground",
-    "xminigrid": "xminigrid",
-    "navix": "navix",
-}
-
 # Families whose many ids all run one adapter over one library's code: the shared conformance
 # test (tests/test_conformance.py) checks these of their ids and leaves the others out, as it
 # does bsuite's sweeps; `jaxenvs report` and `jaxenvs bench` take every id.
@@ -419,3 +407,17 @@ REGISTRATIONS: list[dict] = (
         for env_id in NAVIX_IDS
     ]
 )
+
+# Each id's report notes (`EnvSpec.notes`), read by `jaxenvs report`.
+for _entry in REGISTRATIONS:
+    _notes = {
+        kind: table[_entry["id"]]
+        for kind, table in (
+            ("needs_download", NEEDS_DOWNLOAD),
+            ("broken_upstream", BROKEN_UPSTREAM),
+            ("slow_on_cpu", SLOW_ON_CPU),
+        )
+        if _entry["id"] in table
+    }
+    if _notes:
+        _entry["notes"] = _notes

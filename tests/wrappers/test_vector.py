@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import jaxenvs
-from jaxenvs.parity.harness import chi_square_check, jax_episode_statistics, ks_check, mean_check
+from jaxenvs.parity.checks import chi_square_check, ks_check, mean_check
+from jaxenvs.parity.reference import jax_episode_statistics
 from jaxenvs.wrappers import AutoReset, VecEnv
 
 MAX_STEPS = 60  # CartPole truncated at 60 steps: both ways an episode ends are exercised
