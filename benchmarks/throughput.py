@@ -31,7 +31,7 @@ from pathlib import Path
 
 import jax
 
-from jaxenvs.bench import PEERS, REWARDS_ONLY, Footprint, Result, compare, footprints
+from jaxenvs.bench import REWARDS_ONLY, Footprint, Result, compare, footprints, peer_ids
 
 LIBRARIES = ("jaxenvs make_vec", "jaxenvs vmap", "gymnax", "gymnasium", "envpool", "minatar", "bsuite", REWARDS_ONLY)
 SHORT = {"jaxenvs make_vec": "make_vec", "jaxenvs vmap": "vmap", REWARDS_ONLY: "make_vec rewards only"}
@@ -301,7 +301,7 @@ def _device() -> str:
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--ids", nargs="+", default=list(PEERS))
+    p.add_argument("--ids", nargs="+", default=peer_ids())
     p.add_argument("--num-envs", nargs="+", type=int, default=[1, 64, 1024, 8192])
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument(

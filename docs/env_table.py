@@ -20,7 +20,15 @@ FAMILY_TITLES = {
     "brax": "brax (adapter)",
     "jumanji": "jumanji (adapter)",
     "pgx": "pgx (adapter)",
+    "gymnax": "gymnax (adapter)",
+    "craftax": "Craftax (adapter)",
+    "playground": "MuJoCo Playground (adapter)",
+    "xminigrid": "XLand-MiniGrid (adapter)",
+    "navix": "NAVIX (adapter)",
 }
+
+# adapter families: one row each, the library named by its extra's module
+ADAPTER_FAMILIES = ("brax", "jumanji", "pgx", "gymnax", "craftax", "playground", "xminigrid", "navix")
 
 
 def verdicts() -> dict[str, str]:
@@ -45,9 +53,10 @@ def main() -> None:
     print("|---|---|---|---|")
     for family, ids in by_family.items():
         title = FAMILY_TITLES.get(family, family)
-        if family in ("brax", "jumanji", "pgx"):
+        if family in ADAPTER_FAMILIES:
             ids_cell = f"{len(ids)} ids: `{ids[0]}` ... `{ids[-1]}`"
-            print(f"| {title} | {ids_cell} | the {family} library | adapted; `check_env` in tests |")
+            library = jaxenvs.spec(ids[0]).extra or family
+            print(f"| {title} | {ids_cell} | the {library} library | adapted; `check_env` in tests |")
             continue
         sweeps = [i for i in ids if i.startswith("bsuite/")]
         for env_id in ids:

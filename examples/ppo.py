@@ -2,12 +2,19 @@
 over seeds.
 
     python examples/ppo.py --env CartPole-v1 --num-seeds 4 --total-timesteps 500000
+    python examples/ppo.py --continuous --env Pendulum-v1
 
 Discrete action spaces get a categorical policy, Box action spaces a diagonal Gaussian. The
 env batch comes from `jaxenvs.make_vec` (one key per step for the whole batch, resets only
 where episodes ended) under `LogWrapper`, whose returns are what the progress lines and the
 final `mean_return=<value>` report (mean over seeds of the episodes finished in the last
 update).
+
+`--continuous` is PureJaxRL's `ppo_continuous_action.py`: its wrapper stack (`ClipAction`,
+the batch, `LogWrapper`, `NormalizeObservation`, `NormalizeReward`; the statistics shared by
+the batch) and its defaults (2,048 envs x 10 steps, 32 minibatches, 256-unit layers, learning
+rate 3e-4 without annealing, no entropy bonus). Returns are logged below the normalization, so
+they are the env's own.
 """
 
 from __future__ import annotations
@@ -33,7 +40,32 @@ from flax.training.train_state import TrainState
 
 import jaxenvs
 from jaxenvs import spaces
-from jaxenvs.wrappers import FlattenObservation, LogWrapper
+from jaxenvs.wrappers import ClipAction, FlattenObservation, LogWrapper, NormalizeObservation, NormalizeReward
+
+# the flags `--continuous` changes, and to what: PureJaxRL's ppo_continuous_action.py config
+# (its env is a brax task; Pendulum-v1 trains on a CPU in minutes)
+CONTINUOUS_DEFAULTS = dict(
+    env="Pendulum-v1",
+    num_envs=2048,
+    num_steps=10,
+    total_timesteps=5_000_000,
+    lr=3e-4,
+    anneal_lr=0,
+    num_minibatches=32,
+    ent_coef=0.0,
+    hidden=256,
+)
+DISCRETE_DEFAULTS = dict(
+    env="CartPole-v1",
+    num_envs=4,
+    num_steps=128,
+    total_timesteps=500_000,
+    lr=2.5e-4,
+    anneal_lr=1,
+    num_minibatches=4,
+    ent_coef=0.01,
+    hidden=64,
+)
 
 
 class ActorCritic(nn.Module):
@@ -99,8 +131,15 @@ def make_train(args):
     act_space = env.action_space(params)
     continuous = isinstance(act_space, spaces.Box)
     action_dim = int(np.prod(act_space.shape)) if continuous else act_space.n
-    venv = LogWrapper(jaxenvs.wrappers.VecEnv(env, args.num_envs))
-    network = ActorCritic(action_dim, continuous)
+    if args.continuous:
+        if not continuous:
+            raise ValueError(f"--continuous needs a Box action space; {args.env} has {act_space!r}")
+        # PureJaxRL's stack; the returns are logged before the rewards are normalized
+        venv = jaxenvs.wrappers.VecEnv(ClipAction(env), args.num_envs)
+        venv = NormalizeReward(NormalizeObservation(LogWrapper(venv)), gamma=args.gamma)
+    else:
+        venv = LogWrapper(jaxenvs.wrappers.VecEnv(env, args.num_envs))
+    network = ActorCritic(action_dim, continuous, hidden=args.hidden)
     num_updates = args.total_timesteps // (args.num_envs * args.num_steps)
     minibatch_size = args.num_envs * args.num_steps // args.num_minibatches
 
@@ -109,7 +148,7 @@ def make_train(args):
         return args.lr * frac
 
     def clip_action(action):
-        if continuous:
+        if continuous and not args.continuous:  # --continuous clips in the ClipAction wrapper
             return jnp.clip(action, act_space.low, act_space.high)
         return action
 
@@ -220,24 +259,35 @@ def make_train(args):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--env", default="CartPole-v1")
+    p.add_argument(
+        "--continuous",
+        action="store_true",
+        help="PureJaxRL's continuous-action PPO: its wrappers (observation and reward normalization) and defaults",
+    )
+    p.add_argument("--env", help="default: CartPole-v1, with --continuous Pendulum-v1")
     p.add_argument("--num-seeds", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--total-timesteps", type=int, default=500_000)
-    p.add_argument("--num-envs", type=int, default=4)
-    p.add_argument("--num-steps", type=int, default=128)
-    p.add_argument("--lr", type=float, default=2.5e-4)
-    p.add_argument("--anneal-lr", type=int, default=1)
+    p.add_argument("--total-timesteps", type=int)
+    p.add_argument("--num-envs", type=int)
+    p.add_argument("--num-steps", type=int)
+    p.add_argument("--lr", type=float)
+    p.add_argument("--anneal-lr", type=int)
     p.add_argument("--update-epochs", type=int, default=4)
-    p.add_argument("--num-minibatches", type=int, default=4)
+    p.add_argument("--num-minibatches", type=int)
     p.add_argument("--gamma", type=float, default=0.99)
     p.add_argument("--gae-lambda", type=float, default=0.95)
     p.add_argument("--clip-eps", type=float, default=0.2)
-    p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--ent-coef", type=float)
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--max-grad-norm", type=float, default=0.5)
+    p.add_argument("--hidden", type=int, help="units per hidden layer")
     p.add_argument("--quiet", dest="verbose", action="store_false", help="no progress line per update")
     args = p.parse_args(argv)
+    for name, value in (CONTINUOUS_DEFAULTS if args.continuous else DISCRETE_DEFAULTS).items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    if (args.num_envs * args.num_steps) % args.num_minibatches:
+        p.error("--num-minibatches must divide num_envs * num_steps")
 
     train, num_updates = make_train(args)
     if num_updates < 1:

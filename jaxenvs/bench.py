@@ -40,45 +40,21 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-# jaxenvs id -> (gymnax id, gymnasium id, envpool id, reference loop at batch size 1)
-# where the library has the env (a gymnax entry may be (id, constructor kwargs), to build the
-# same configuration); a reference loop is ("minatar", game) or ("bsuite", name, kwargs)
-PEERS: dict[str, tuple[Any, str | None, str | None, tuple | None]] = {
-    "CartPole-v1": ("CartPole-v1", "CartPole-v1", "CartPole-v1", None),
-    "Acrobot-v1": ("Acrobot-v1", "Acrobot-v1", "Acrobot-v1", None),
-    "MountainCar-v0": ("MountainCar-v0", "MountainCar-v0", "MountainCar-v0", None),
-    "MountainCarContinuous-v0": (
-        "MountainCarContinuous-v0",
-        "MountainCarContinuous-v0",
-        "MountainCarContinuous-v0",
-        None,
-    ),
-    "Pendulum-v1": ("Pendulum-v1", "Pendulum-v1", "Pendulum-v1", None),
-    "Breakout-MinAtar": ("Breakout-MinAtar", None, None, ("minatar", "breakout")),
-    "Asterix-MinAtar": ("Asterix-MinAtar", None, None, ("minatar", "asterix")),
-    "Freeway-MinAtar": ("Freeway-MinAtar", None, None, ("minatar", "freeway")),
-    "SpaceInvaders-MinAtar": ("SpaceInvaders-MinAtar", None, None, ("minatar", "space_invaders")),
-    "Seaquest-MinAtar": ("Seaquest-MinAtar", None, None, ("minatar", "seaquest")),
-    "Catch-bsuite": ("Catch-bsuite", None, None, ("bsuite", "catch", {})),
-    "DeepSea-bsuite": (
-        ("DeepSea-bsuite", {"size": 10}),
-        None,
-        None,
-        ("bsuite", "deep_sea", {"size": 10, "mapping_seed": 42}),
-    ),
-    "DiscountingChain-bsuite": ("DiscountingChain-bsuite", None, None, None),
-    "MemoryChain-bsuite": ("MemoryChain-bsuite", None, None, None),
-    "UmbrellaChain-bsuite": ("UmbrellaChain-bsuite", None, None, None),
-    "SimpleBandit-bsuite": ("SimpleBandit-bsuite", None, None, None),
-    "FourRooms-misc": ("FourRooms-misc", None, None, None),
-    "MetaMaze-misc": ("MetaMaze-misc", None, None, None),
-    "PointRobot-misc": ("PointRobot-misc", None, None, None),
-    "BernoulliBandit-misc": ("BernoulliBandit-misc", None, None, None),
-    "GaussianBandit-misc": ("GaussianBandit-misc", None, None, None),
-    "Reacher-misc": ("Reacher-misc", None, None, None),
-    "Swimmer-misc": ("Swimmer-misc", None, None, None),
-    "Pong-misc": ("Pong-misc", None, None, None),
-}
+
+def peers(env_id: str) -> tuple[Any, str | None, str | None, tuple | None]:
+    """(gymnax id, gymnasium id, envpool id, reference loop at batch size 1) of `env_id`, as its
+    registration declares them (`EnvSpec.peers`); None where a library lacks the env."""
+    from jaxenvs.registry import spec
+
+    p = spec(env_id).peers
+    return p.get("gymnax"), p.get("gymnasium"), p.get("envpool"), p.get("loop")
+
+
+def peer_ids() -> list[str]:
+    """Every registered id that declares a benchmark peer."""
+    from jaxenvs.registry import registered_envs, spec
+
+    return [env_id for env_id in registered_envs() if spec(env_id).peers]
 
 
 # the library name of `make_vec` timed with only rewards and state kept (the observation dead)
@@ -364,7 +340,7 @@ def candidates(env_id: str, num_envs: int, libraries: Iterable[str] | None = Non
     of `num_steps` steps."""
     import jaxenvs
 
-    gymnax_id, gym_id, pool_id, reference = PEERS.get(env_id, (None, None, None, None))
+    gymnax_id, gym_id, pool_id, reference = peers(env_id)
     out: list[tuple[str, Callable[[], Any]]] = []
 
     def make_vec_run(num_steps):
@@ -486,7 +462,7 @@ def footprints(env_id: str) -> list[Footprint]:
 
     env, params = jaxenvs.make(env_id)
     out = [footprint(env, params, env_id, "jaxenvs")]
-    gymnax_id = PEERS.get(env_id, (None,))[0]
+    gymnax_id = peers(env_id)[0]
     if gymnax_id:
         try:
             import gymnax

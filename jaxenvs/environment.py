@@ -21,6 +21,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
+from jaxenvs.params import ParamsMeta, integer
 
 Array = jax.Array
 PRNGKey = jax.Array
@@ -34,14 +35,33 @@ class EnvState:
 
 
 @struct.dataclass
-class EnvParams:
-    """Base of every env's params. Fields that fix array shapes are declared static."""
+class EnvParams(metaclass=ParamsMeta):
+    """Base of every env's params. Fields that fix array shapes are declared static; each
+    field declares its valid values (`jaxenvs.params`), which `make` and `replace` check."""
 
-    max_steps_in_episode: int = 1000
+    max_steps_in_episode: int = integer(1000, low=1)
 
 
 TEnvState = TypeVar("TEnvState", bound=EnvState)
 TEnvParams = TypeVar("TEnvParams", bound=EnvParams)
+
+
+def check_key(key: Any, where: str) -> None:
+    """A `TypeError` naming `where` unless `key` is one JAX PRNG key: a typed key of shape ()
+    (`jax.random.key(seed)`) or a raw uint32[2] (`jax.random.PRNGKey(seed)`). Without it an
+    int key fails deep inside a library, and an env whose reset ignores its key takes anything."""
+    if isinstance(key, jax.core.Tracer):
+        return
+    dtype, shape = getattr(key, "dtype", None), getattr(key, "shape", None)
+    if dtype is not None and jnp.issubdtype(dtype, jax.dtypes.prng_key) and tuple(shape) == ():
+        return
+    if dtype is not None and dtype == jnp.uint32 and tuple(shape) == (2,):
+        return
+    got = f"{type(key).__name__} of shape {tuple(shape)} and dtype {dtype}" if dtype is not None else repr(key)
+    raise TypeError(
+        f"{where}: key must be one JAX PRNG key, jax.random.key(seed) (or a raw uint32[2], "
+        f"jax.random.PRNGKey(seed)), got {got[:80]}"
+    )
 
 
 # methods whose `params=None` means `self.default_params`, in every subclass
@@ -125,6 +145,7 @@ class Environment(Generic[TEnvState, TEnvParams]):
     # --- provided -----------------------------------------------------------------------
     @defaults_params
     def reset(self, key: PRNGKey, params: TEnvParams | None = None) -> tuple[Array, TEnvState]:
+        check_key(key, self.name)
         return self.reset_env(key, params)
 
     @defaults_params
@@ -136,6 +157,7 @@ class Environment(Generic[TEnvState, TEnvParams]):
         params: TEnvParams | None = None,
     ) -> tuple[Array, TEnvState, Array, Array, Array, dict[str, Any]]:
         """One transition, no reset: `(obs, state, reward, terminated, truncated, info)`."""
+        check_key(key, self.name)
         self._check_action_eagerly(action, params)
         obs, state, reward, terminated, info = self.step_env(key, state, action, params)
         terminated = jnp.asarray(terminated, dtype=jnp.bool_)
@@ -163,19 +185,15 @@ class Environment(Generic[TEnvState, TEnvParams]):
         return self
 
     def _check_action_eagerly(self, action: Any, params: TEnvParams) -> None:
-        """Raise a clear `ValueError` for an out-of-space action when not tracing."""
+        """A clear `ValueError` for an action outside the space: exactly, when the action is
+        concrete (even while `step` is traced: a constant in a scan); by its shape alone
+        when it is traced (shapes are static: a wrong one must not broadcast into garbage)."""
         leaves = jax.tree_util.tree_leaves(action)
-        if any(isinstance(leaf, jax.core.Tracer) for leaf in leaves):
-            return
         space = self.action_space(params)
-        try:
-            # the action is concrete even when `step` is being traced (a constant in a scan)
-            with jax.ensure_compile_time_eval():
-                ok = bool(space.contains(action))
-        except (TypeError, ValueError, jax.errors.ConcretizationTypeError):
-            ok = False
-        if not ok:
-            raise ValueError(f"{self.name}: action {action!r} is not in its action space {space} ({space.describe()})")
+        if any(isinstance(leaf, jax.core.Tracer) for leaf in leaves):
+            spaces.check_action_shape(space, action, self.name)
+            return
+        spaces.check_action(space, action, self.name)
 
     def __repr__(self) -> str:
         return f"{self.name}()"

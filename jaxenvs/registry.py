@@ -13,6 +13,9 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
+
+from jaxenvs.params import check_params
 from jaxenvs.wrappers.autoreset import AutoReset
 from jaxenvs.wrappers.base import Wrapper
 
@@ -45,6 +48,14 @@ class EnvSpec:
     reference: the reference implementation this env is checked against, in words.
     family: "classic", "minatar", ... used for grouping in reports.
     extra: the pip extra that provides the library the entry point needs, if any.
+    parity: where its parity check lives: a `jaxenvs.parity.Reference`, or `"module:attribute"`
+        naming one (or a function of no arguments returning one), checked by
+        `jaxenvs.parity.check`; or naming a suite `run(env_id, scale=, seed=) -> ParityResult`
+        (the built-in families). Imported only when a check runs.
+    peers: the same env in other libraries, for `jaxenvs bench --compare`:
+        `{"gymnax": id or (id, kwargs), "gymnasium": id, "envpool": id,
+        "loop": ("minatar", game) or ("bsuite", name, kwargs)}`.
+    notes: report notes, `{"needs_download" | "broken_upstream" | "slow_on_cpu": why}`.
     """
 
     id: str
@@ -54,7 +65,23 @@ class EnvSpec:
     reference: str | None = None
     family: str = "user"
     extra: str | None = None
+    parity: Any = None
+    peers: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    notes: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
+
+NOTE_KINDS = ("needs_download", "broken_upstream", "slow_on_cpu")
+# extra -> the module whose absence means "pip install jaxenvs[extra]" (`jaxenvs report`)
+EXTRA_LIBRARIES = {
+    "brax": "brax",
+    "jumanji": "jumanji",
+    "pgx": "pgx",
+    "gymnax": "gymnax",
+    "craftax": "craftax",
+    "playground": "mujoco_playground",
+    "xminigrid": "xminigrid",
+    "navix": "navix",
+}
 
 _REGISTRY: dict[str, EnvSpec] = {}
 _FAMILIES_LOADED = False
@@ -66,16 +93,34 @@ def register(
     *,
     env_kwargs: Mapping[str, Any] | None = None,
     params: Mapping[str, Any] | None = None,
-    reference: str | None = None,
+    reference: Any = None,
     family: str = "user",
     extra: str | None = None,
+    parity: Any = None,
+    peers: Mapping[str, Any] | None = None,
+    notes: Mapping[str, str] | None = None,
     overwrite: bool = False,
 ) -> EnvSpec:
-    """Register `id`; `entry_point` is `"module:attribute"` or a callable making the env."""
+    """Register `id`; `entry_point` is `"module:attribute"` or a callable making the env.
+
+    `reference` is the reference in words, or the reference itself for `jaxenvs parity <id>`:
+    a `jaxenvs.parity.Reference`, or `"module:attribute"` naming one (then its name is read
+    when a check runs). `peers` and `notes` are described in `EnvSpec`.
+    """
     if not overwrite and id in _REGISTRY:
         raise ValueError(f"{id!r} is already registered; pass overwrite=True to replace it")
     if isinstance(entry_point, str) and ":" not in entry_point:
         raise ValueError(f"entry_point must read 'module:attribute', got {entry_point!r}")
+    unknown = sorted(set(notes or {}) - set(NOTE_KINDS))
+    if unknown:
+        raise ValueError(f"unknown note kinds {unknown}; valid: {list(NOTE_KINDS)}")
+    if reference is not None and not isinstance(reference, str) or _is_entry_point(reference):
+        if parity is not None:
+            raise ValueError("give the parity reference once: as reference= or as parity=, not both")
+        parity, reference = (
+            reference,
+            getattr(reference, "name", None) or (reference if isinstance(reference, str) else None),
+        )
     spec = EnvSpec(
         id=id,
         entry_point=entry_point,
@@ -84,9 +129,31 @@ def register(
         reference=reference,
         family=family,
         extra=extra,
+        parity=parity,
+        peers=dict(peers or {}),
+        notes=dict(notes or {}),
     )
     _REGISTRY[id] = spec
     return spec
+
+
+def _is_entry_point(value: Any) -> bool:
+    """`"package.module:attribute"` (no spaces), as opposed to a reference named in words."""
+    if not isinstance(value, str) or " " in value or value.count(":") != 1:
+        return False
+    module, attr = value.split(":")
+    return all(part.isidentifier() for part in module.split(".") + attr.split("."))
+
+
+def resolve(entry_point: Any) -> Any:
+    """The object a `"module:attribute"` string names (anything else is returned as is)."""
+    if not isinstance(entry_point, str):
+        return entry_point
+    module_name, _, attr = entry_point.partition(":")
+    obj = importlib.import_module(module_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 def _load_families() -> None:
@@ -109,6 +176,11 @@ def registered_envs(family: str | None = None) -> list[str]:
 
 def spec(id: str) -> EnvSpec:
     """The `EnvSpec` of `id`, or `UnknownEnvError` naming the closest ids."""
+    if not isinstance(id, str):
+        raise TypeError(
+            f"an env id must be a str such as 'CartPole-v1', got {id!r} ({type(id).__name__}); "
+            "jaxenvs.registered_envs() lists them"
+        )
     _load_families()
     try:
         return _REGISTRY[id]
@@ -139,7 +211,7 @@ def _resolve(entry_point: str | Callable[..., Any], extra: str | None) -> Callab
     return getattr(module, attr)
 
 
-def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any]) -> Any:
+def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any], where: str | None = None) -> Any:
     """`params` with `overrides` applied; unknown names raise a `TypeError` naming the valid ones."""
     if not overrides:
         return params
@@ -147,10 +219,13 @@ def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any]) -> Any:
     unknown = sorted(set(overrides) - set(valid))
     if unknown:
         raise TypeError(
-            f"{env.name}: unknown parameter(s) {', '.join(map(repr, unknown))}; "
+            f"{where or env.name}: unknown parameter(s) {', '.join(map(repr, unknown))}; "
             f"valid parameters are: {', '.join(valid)}"
         )
-    return params.replace(**overrides)
+    # dataclasses.replace, not params.replace: the check below names the env, not the class
+    new = dataclasses.replace(params, **overrides)
+    check_params(new, env=env, names=list(overrides), where=where)
+    return new
 
 
 def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
@@ -161,9 +236,12 @@ def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
     overrides: params fields to change, e.g. `max_steps_in_episode=200`.
     """
     s = spec(id)
+    if not isinstance(autoreset, (bool, np.bool_)):
+        raise TypeError(f"{id}: autoreset must be True or False, got {autoreset!r}")
     env = _resolve(s.entry_point, s.extra)(**s.env_kwargs)
-    params = apply_overrides(env, env.default_params, s.params)
-    params = apply_overrides(env, params, overrides)
+    params = apply_overrides(env, env.default_params, s.params, where=id)
+    params = apply_overrides(env, params, overrides, where=id)
+    check_params(params, env=env, where=id)
     if s.params or overrides:
         env = RegisteredDefaults(env, params)
     if autoreset:
@@ -173,8 +251,9 @@ def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
 
 def make_vec(id: str, num_envs: int, **overrides: Any) -> tuple[Any, Any]:
     """A batched env of `num_envs` copies of `id` (one key per call; resets only finished envs)."""
-    from jaxenvs.wrappers.vector import VecEnv
+    from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 
+    check_num_envs(num_envs, where=id)
     env, params = make(id, autoreset=False, **overrides)
     return VecEnv(env, num_envs), params
 

@@ -36,6 +36,10 @@ class Space:
         return repr(self)
 
 
+def _is_traced(x: Any) -> bool:
+    return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(x))
+
+
 def _has_shape(x: Any, shape: tuple[int, ...]) -> bool:
     return tuple(jnp.shape(x)) == tuple(shape)
 
@@ -68,7 +72,7 @@ class Discrete(Space):
         return gymnasium.spaces.Discrete(self.n, start=self.start)
 
     def describe(self) -> str:
-        return f"integers in [{self.start}, {self.start + self.n - 1}]"
+        return f"an integer in [{self.start}, {self.start + self.n - 1}]"
 
     def __repr__(self) -> str:
         return f"Discrete({self.n})" if self.start == 0 else f"Discrete({self.n}, start={self.start})"
@@ -103,7 +107,7 @@ class MultiDiscrete(Space):
         return gymnasium.spaces.MultiDiscrete(self.nvec)
 
     def describe(self) -> str:
-        return f"integer arrays of shape {self.shape}, entry i in [0, nvec[i]) with nvec={self.nvec.tolist()}"
+        return f"an integer array of shape {self.shape}, entry i in [0, nvec[i]) with nvec={self.nvec.tolist()}"
 
     def __repr__(self) -> str:
         return f"MultiDiscrete({self.nvec.tolist()})"
@@ -130,6 +134,13 @@ class Box(Space):
         if shape is None:
             shape = np.broadcast_shapes(np.shape(low), np.shape(high))
         self.shape = tuple(int(s) for s in shape)
+        # bounds computed from traced params (a space built inside `jit`, e.g. by `Checked`)
+        # stay JAX arrays: `contains` and `sample` work, numpy-side uses do not
+        self.traced = _is_traced(low) or _is_traced(high)
+        if self.traced:
+            self.low = jnp.broadcast_to(jnp.asarray(low, dtype=self.dtype), self.shape)
+            self.high = jnp.broadcast_to(jnp.asarray(high, dtype=self.dtype), self.shape)
+            return
         np_dtype = np.bool_ if self.dtype == jnp.bool_ else np.float64
         self.low = np.broadcast_to(np.asarray(low, dtype=np_dtype), self.shape).copy()
         self.high = np.broadcast_to(np.asarray(high, dtype=np_dtype), self.shape).copy()
@@ -139,6 +150,8 @@ class Box(Space):
     def sample(self, key: jax.Array) -> jax.Array:
         if self.dtype == jnp.bool_:
             return jax.random.bernoulli(key, 0.5, self.shape) & jnp.asarray(self.high) | jnp.asarray(self.low)
+        if jnp.issubdtype(self.dtype, jnp.integer) and self.traced:
+            return jax.random.randint(key, self.shape, self.low, self.high.astype(jnp.int32) + 1).astype(self.dtype)
         if jnp.issubdtype(self.dtype, jnp.integer):
             # within the dtype's range (a narrow dtype would wrap) and half of int32's
             info, i32 = np.iinfo(np.dtype(self.dtype)), np.iinfo(np.int32)
@@ -148,7 +161,8 @@ class Box(Space):
             return jax.random.randint(key, self.shape, low, high + 1).astype(self.dtype)
         k_u, k_n, k_e = jax.random.split(key, 3)
         low, high = jnp.asarray(self.low), jnp.asarray(self.high)
-        finite_low, finite_high = np.isfinite(self.low), np.isfinite(self.high)
+        xnp = jnp if self.traced else np
+        finite_low, finite_high = xnp.isfinite(self.low), xnp.isfinite(self.high)
         uniform = jax.random.uniform(
             k_u, self.shape, minval=jnp.where(finite_low, low, 0.0), maxval=jnp.where(finite_high, high, 1.0)
         )
@@ -172,7 +186,10 @@ class Box(Space):
         # compare in float64 on the numpy side where possible; in float32 the bounds round
         low = jnp.asarray(self.low, dtype=x.dtype if jnp.issubdtype(x.dtype, jnp.floating) else None)
         high = jnp.asarray(self.high, dtype=x.dtype if jnp.issubdtype(x.dtype, jnp.floating) else None)
-        return jnp.all((x >= low) & (x <= high))
+        inside = (x >= low) & (x <= high)
+        if jnp.issubdtype(x.dtype, jnp.floating):  # inf is outside even an unbounded Box
+            inside = inside & jnp.isfinite(x)
+        return jnp.all(inside)
 
     def integer_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """For an integer Box, `(low, high)` as arrays of its dtype: the least and greatest
@@ -205,9 +222,12 @@ class Box(Space):
         return gymnasium.spaces.Box(low=low, high=high, shape=self.shape, dtype=np.dtype(self.dtype))
 
     def describe(self) -> str:
+        if self.traced:
+            return f"a {self.dtype} array of shape {self.shape} within the bounds its params give"
+        finite = ", finite" if jnp.issubdtype(self.dtype, jnp.floating) else ""
         if self.low.size and (self.low == self.low.flat[0]).all() and (self.high == self.high.flat[0]).all():
-            return f"{self.dtype} arrays of shape {self.shape} in [{self.low.flat[0]}, {self.high.flat[0]}]"
-        return f"{self.dtype} arrays of shape {self.shape} within elementwise bounds"
+            return f"a {self.dtype} array of shape {self.shape} in [{self.low.flat[0]}, {self.high.flat[0]}]{finite}"
+        return f"a {self.dtype} array of shape {self.shape} within elementwise bounds{finite}"
 
     def __repr__(self) -> str:
         return f"Box(shape={self.shape}, dtype={self.dtype})"
@@ -296,6 +316,137 @@ class Tuple(Space):
 
     def __eq__(self, other: Any) -> bool:
         return isinstance(other, Tuple) and self.spaces == other.spaces
+
+
+def clip_action(x: Any, low: Any, high: Any) -> jax.Array:
+    """`x` with NaN taken as 0 and everything clipped into `[low, high]` (inf to a bound):
+    what the continuous envs do with an invalid action inside `jit`."""
+    x = jnp.asarray(x)
+    return jnp.clip(jnp.where(jnp.isnan(x), jnp.zeros_like(x), x), low, high)
+
+
+# --- exact checks of concrete values (numpy-side; for eager entry points) ----------------------
+
+
+def _as_numpy(x: Any) -> np.ndarray | None:
+    """`x` as a numpy array holding exactly its values (a Python int too large for int64
+    stays a Python int in an object array), or None when it is no number or array."""
+    if isinstance(x, (Mapping, str, bytes)) or x is None:
+        return None
+    try:
+        a = np.asarray(x)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if a.dtype == object:
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in a.flat):
+            return None
+    elif a.dtype.kind not in "biuf":
+        return None
+    return a
+
+
+def why_not(space: Space, x: Any, batch: tuple[int, ...] = ()) -> str | None:
+    """Why the concrete value `x` is not in `space` (or, with `batch`, not an array of
+    `batch`-shaped members of it), or None when it is. Exact: the value is read as it is,
+    never cast first (`np.int64(2**32 + 1)` is not 1, a Python `2**31` no overflow), and
+    NaN and inf lie outside every Box."""
+    if isinstance(space, Dict):
+        if not isinstance(x, Mapping) or set(x) != set(space.spaces):
+            return f"expected a dict with keys {sorted(space.spaces)}"
+        for name, sub in space.spaces.items():
+            reason = why_not(sub, x[name], batch)
+            if reason is not None:
+                return f"[{name!r}]: {reason}"
+        return None
+    if isinstance(space, Tuple):
+        if not isinstance(x, (tuple, list)) or len(x) != len(space.spaces):
+            return f"expected a tuple of {len(space.spaces)}"
+        for i, (sub, item) in enumerate(zip(space.spaces, x)):
+            reason = why_not(sub, item, batch)
+            if reason is not None:
+                return f"[{i}]: {reason}"
+        return None
+    a = _as_numpy(x)
+    if a is None:
+        return f"not a number or numeric array ({type(x).__name__})"
+    want = tuple(batch) + tuple(space.shape)
+    if a.shape != want:
+        return f"shape {a.shape}, expected {want}"
+    if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
+        return "not finite (NaN or inf)"
+    if isinstance(space, (Discrete, MultiDiscrete)) or (
+        isinstance(space, Box) and jnp.issubdtype(space.dtype, jnp.integer)
+    ):
+        if a.dtype.kind == "f":
+            if not np.all(a == np.round(a)):
+                return "not an integer"
+            a = a.astype(object)  # compare as Python ints: exact at any magnitude
+        if isinstance(space, Discrete):
+            low, high = space.start, space.start + space.n - 1
+        elif isinstance(space, MultiDiscrete):
+            low, high = 0, space.nvec - 1
+        else:
+            low, high = space.integer_bounds()
+        a = a.astype(object) if a.dtype.kind in "biu" else a
+        if not (np.all(a >= np.asarray(low, dtype=object)) and np.all(a <= np.asarray(high, dtype=object))):
+            return "out of range"
+        return None
+    if isinstance(space, Box):
+        if space.dtype == jnp.bool_:
+            return None if a.dtype == np.bool_ else f"dtype {a.dtype}, expected bool"
+        if a.dtype == object or a.dtype.kind == "b":
+            return f"dtype {a.dtype}, expected a number"
+        # in the action's own float dtype, as `contains` does: float32(0.1) is in [-0.1, 0.1]
+        low, high = (b.astype(a.dtype) if a.dtype.kind == "f" else b for b in (space.low, space.high))
+        with np.errstate(invalid="ignore", over="ignore"):
+            if not (np.all(a >= low) and np.all(a <= high)):
+                return "out of range"
+        return None
+    return None if bool(space.contains(x)) else "not in the space"
+
+
+def check_action(space: Space, action: Any, where: str, batch: tuple[int, ...] = ()) -> None:
+    """A `ValueError` naming `where`, the action and what is valid, unless the concrete
+    `action` lies in `space` (with `batch`: is a `batch`-shaped array of such actions)."""
+    reason = why_not(space, action, batch)
+    if reason is not None:
+        what = f"a batch of shape {tuple(batch)} of " if batch else ""
+        raise ValueError(
+            f"{where}: invalid action {_short(action)} ({reason}); valid actions are {what}{space.describe()}"
+        )
+
+
+def _short(x: Any) -> str:
+    if isinstance(x, (np.ndarray, jax.Array)) and not isinstance(x, jax.core.Tracer):
+        return np.array2string(np.asarray(x), threshold=8, edgeitems=2, separator=", ").replace("\n", "")
+    text = repr(x)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def check_action_shape(space: Space, action: Any, where: str) -> None:
+    """At trace time: a `ValueError` naming the action when its shape cannot be the space's
+    (shapes are static, so this raises even under `jit`)."""
+    if isinstance(space, Dict):
+        if isinstance(action, Mapping) and set(action) == set(space.spaces):
+            for name, sub in space.spaces.items():
+                check_action_shape(sub, action[name], where)
+            return
+        raise ValueError(
+            f"{where}: invalid action structure {_short(action)}; "
+            f"valid actions are dicts with keys {sorted(space.spaces)}"
+        )
+    if isinstance(space, Tuple):
+        if isinstance(action, (tuple, list)) and len(action) == len(space.spaces):
+            for sub, item in zip(space.spaces, action):
+                check_action_shape(sub, item, where)
+            return
+        raise ValueError(f"{where}: invalid action structure; valid actions are tuples of {len(space.spaces)}")
+    shape = tuple(jnp.shape(action))
+    if shape != tuple(space.shape):
+        raise ValueError(
+            f"{where}: invalid action of shape {shape}; valid actions are {space.describe()} "
+            f"(shape {tuple(space.shape)})"
+        )
 
 
 def _flat_size(space: Space) -> int:

@@ -3,15 +3,23 @@ does the same for every spec): the made env (auto-reset, rendered where the env 
 the raw env.
 
 - bsuite's 468 sweep ids are the ten base envs with other settings: one id per experiment;
-- adapter ids run where their library is installed; ids whose construction downloads data
-  are skipped, ids that fail inside their library are expected to fail (strictly, so a fix
-  upstream is noticed), ids slow to compile on a CPU run shorter and are marked slow;
+- the gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX families run one adapter over
+  many ids of one library: the ids in `CONFORMANCE_SAMPLE` only;
+- adapter ids run where their library is installed, auto-reset env only and short (compiling
+  the library's step is what costs; the raw step runs inside the auto-reset one); ids whose
+  construction downloads data are skipped, ids that fail inside their library are expected to
+  fail (strictly, so a fix upstream is noticed). Ids whose library step takes minutes to
+  compile on a CPU (the registry's "slow on CPU" note: brax physics, chess, shogi, ...) are
+  traced, not compiled, here: reset and step under `jax.eval_shape`, their shapes and dtypes
+  checked against the spaces; the full `check_env` of those runs with
+  JAXENVS_TEST_SLOW_ENVS=1 (on a 2-core CPU it would take most of CI's 20 minutes alone);
 - MNISTBandit reads a small generated data set.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 
 import numpy as np
 import pytest
@@ -19,6 +27,7 @@ import pytest
 import jaxenvs
 from jaxenvs.adapters import registration as adapters
 from jaxenvs.envs.bsuite import mnist_data
+from jaxenvs.registry import EXTRA_LIBRARIES
 from jaxenvs.testing import check_env
 
 
@@ -32,14 +41,20 @@ def _ids() -> list:
             if experiment in experiments:
                 continue
             experiments.add(experiment)
-        if s.extra is not None and importlib.util.find_spec(adapters.LIBRARIES.get(s.extra, s.extra)) is None:
+        sample = adapters.CONFORMANCE_SAMPLE.get(s.family)
+        if sample is not None and env_id not in sample:
+            continue
+        if s.extra is not None and importlib.util.find_spec(EXTRA_LIBRARIES.get(s.extra, s.extra)) is None:
             marks.append(pytest.mark.skip(reason=f'needs pip install "jaxenvs[{s.extra}]"'))
-        if env_id in adapters.NEEDS_DOWNLOAD:
-            marks.append(pytest.mark.skip(reason=adapters.NEEDS_DOWNLOAD[env_id]))
-        if env_id in adapters.BROKEN_UPSTREAM:
-            marks.append(pytest.mark.xfail(reason=adapters.BROKEN_UPSTREAM[env_id], strict=True))
-        if env_id in adapters.SLOW_ON_CPU:
+        if "needs_download" in s.notes:
+            marks.append(pytest.mark.skip(reason=s.notes["needs_download"]))
+        if "broken_upstream" in s.notes:
+            marks.append(pytest.mark.xfail(reason=s.notes["broken_upstream"], strict=True))
+        if "slow_on_cpu" in s.notes:
             marks.append(pytest.mark.slow)
+            if not os.environ.get("JAXENVS_TEST_SLOW_ENVS"):
+                ids.append(pytest.param(env_id, marks=marks, id=f"{env_id}-traced"))
+                continue
         ids.append(pytest.param(env_id, marks=marks, id=env_id))
     return ids
 
@@ -64,10 +79,38 @@ def _renders(env, params) -> bool:
 
 
 @pytest.mark.parametrize("env_id", _ids())
-def test_check_env(env_id, mnist_data_dir):
-    short = env_id in adapters.SLOW_ON_CPU
-    size = dict(num_steps=10, num_envs=2) if short else dict(num_steps=50)
+def test_check_env(env_id, mnist_data_dir, request):
+    if request.node.callspec.id.endswith("-traced"):
+        return _traced(env_id)
+    adapted = jaxenvs.spec(env_id).extra is not None
+    size = dict(num_steps=10, num_envs=2) if adapted else dict(num_steps=50)
     env, params = jaxenvs.make(env_id)
-    check_env(env, params, check_render=not short and _renders(env, params), **size)
-    raw, params = jaxenvs.make(env_id, autoreset=False)
-    check_env(raw, params, **size)
+    check_env(env, params, check_render=not adapted and _renders(env, params), **size)
+    if not adapted:
+        raw, params = jaxenvs.make(env_id, autoreset=False)
+        check_env(raw, params, **size)
+
+
+def _traced(env_id):
+    """Reset and step of the auto-reset env traced by `jax.eval_shape`: observation shapes and
+    dtypes against the space, scalar float32 reward, boolean flags, the auto-reset info keys."""
+    import jax
+    import jax.numpy as jnp
+
+    env, params = jaxenvs.make(env_id)
+    obs_space, action_space = env.observation_space(params), env.action_space(params)
+
+    def matches(obs, where):
+        sample = obs_space.sample(jax.random.key(0))
+        shapes = jax.tree_util.tree_map(lambda x: (jnp.shape(x), jnp.asarray(x).dtype), sample)
+        got = jax.tree_util.tree_map(lambda x: (x.shape, x.dtype), obs)
+        assert got == shapes, f"{env_id}: {where} observation {got} differs from its space's {shapes}"
+
+    obs, state = jax.eval_shape(env.reset, jax.random.key(0), params)
+    matches(obs, "reset")
+    action = action_space.sample(jax.random.key(1))
+    obs, _, reward, terminated, truncated, info = jax.eval_shape(env.step, jax.random.key(2), state, action, params)
+    matches(obs, "step")
+    assert (reward.shape, reward.dtype) == ((), jnp.float32)
+    assert terminated.dtype == truncated.dtype == jnp.bool_
+    assert {"discount", "final_observation", "final_terminated", "final_truncated"} <= set(info)

@@ -90,3 +90,46 @@ def test_make_vec_shapes_and_autoreset():
     assert bool(done.all())  # every env hit the 5-step limit (or terminated) by now
     assert (state.time == 0).all()  # and was reset in the same step
     assert info["final_observation"].shape == (16, 4)
+
+
+def test_bad_make_arguments_are_clear_errors():
+    import pytest
+
+    import jaxenvs
+
+    for bad in (None, 123, ["CartPole-v1"]):
+        with pytest.raises(TypeError, match="an env id must be a str"):
+            jaxenvs.make(bad)
+    with pytest.raises(TypeError, match="autoreset must be True or False, got 'no'"):
+        jaxenvs.make("CartPole-v1", autoreset="no")
+    for bad in (2.5, "4", True, None):
+        with pytest.raises(TypeError, match=r"num_envs must be an int in \[1, 2147483647\]"):
+            jaxenvs.make_vec("CartPole-v1", num_envs=bad)
+    for bad in (0, -3, 2**31):
+        with pytest.raises(ValueError, match=r"num_envs must be an int in \[1, 2147483647\]"):
+            jaxenvs.make_vec("CartPole-v1", num_envs=bad)
+
+
+def test_each_fact_is_declared_with_the_id():
+    from jaxenvs import bench
+
+    assert jaxenvs.spec("CartPole-v1").parity == "jaxenvs.parity.classic:run"
+    assert jaxenvs.spec("Breakout-MinAtar").parity == "jaxenvs.parity.minatar:run"
+    assert jaxenvs.spec("Breakout-MinAtar-v1").parity is None  # checked through its base id
+    assert bench.peers("CartPole-v1") == ("CartPole-v1", "CartPole-v1", "CartPole-v1", None)
+    assert bench.peers("Breakout-MinAtar")[3] == ("minatar", "breakout")
+    assert "needs_download" in jaxenvs.spec("jumanji/Sokoban-v0").notes
+    assert "broken_upstream" in jaxenvs.spec("brax/swimmer").notes
+    assert jaxenvs.spec("GridWorld-misc").parity is None and not jaxenvs.spec("GridWorld-misc").peers
+
+
+def test_register_rejects_unknown_notes_and_a_doubled_reference(monkeypatch):
+    from jaxenvs import registry
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    with pytest.raises(ValueError, match="valid: \\['needs_download', 'broken_upstream', 'slow_on_cpu'\\]"):
+        jaxenvs.register("user/X-v0", "jaxenvs.envs.misc.grid_world:GridWorld", notes={"slow": "why"})
+    with pytest.raises(ValueError, match="once"):
+        jaxenvs.register("user/X-v0", "m:a", reference="pkg.refs:ref", parity="pkg.refs:other")
+    spec = jaxenvs.register("user/X-v0", "m:a", reference="a reference in words")
+    assert spec.reference == "a reference in words" and spec.parity is None

@@ -152,3 +152,19 @@ def test_integer_box_bounds_are_the_integers_inside():
     assert spaces.Box(0, 255, (2,), jnp.uint8) == spaces.Box(0, np.inf, (2,), jnp.uint8)
     assert spaces.Box(0, 254, (2,), jnp.uint8) != spaces.Box(0, np.inf, (2,), jnp.uint8)
     assert spaces.Box(0.0, 255.0, (2,)) != spaces.Box(0.0, np.inf, (2,))  # floats: as written
+
+
+def test_why_not_is_exact_and_nan_inf_are_outside_a_box():
+    from jaxenvs.spaces import why_not
+
+    d = spaces.Discrete(2)
+    assert why_not(d, np.int64(2**32 + 1)) == "out of range"  # int32 would wrap it to 1
+    assert why_not(d, 2**31) == "out of range" and why_not(d, 2**80) == "out of range"
+    assert why_not(d, 1.5) == "not an integer" and why_not(d, np.nan) == "not finite (NaN or inf)"
+    assert why_not(d, np.int64(1)) is None and why_not(d, 1.0) is None
+    box = spaces.Box(-np.inf, np.inf, shape=(2,))
+    assert why_not(box, np.array([0.0, np.inf], np.float32)) == "not finite (NaN or inf)"
+    assert not bool(box.contains(jnp.array([0.0, jnp.nan]))) and not bool(box.contains(jnp.array([0.0, jnp.inf])))
+    assert why_not(spaces.Box(-0.1, 0.1, (1,)), np.array([0.1], np.float32)) is None  # float32(0.1) > 0.1
+    assert why_not(d, np.zeros((2,), np.int32), batch=(2,)) is None
+    assert "integers in integers" not in d.describe() and d.describe() == "an integer in [0, 1]"

@@ -112,3 +112,9 @@ class AdapterEnvironment(Environment):
 
     def truncation(self, state: Any, params: Any) -> jax.Array:
         return jnp.logical_or(super().truncation(state, params), self.library_truncated(state))
+
+
+def rebuild(cls: type, args: tuple, kwargs: dict) -> Any:
+    """`cls(*args, **kwargs)`: how an adapter is unpickled (it holds library modules and
+    compiled library envs, which do not pickle; its constructor arguments do)."""
+    return cls(*args, **kwargs)

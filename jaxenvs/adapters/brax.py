@@ -19,8 +19,8 @@ the first episode's cached initial state and overwrites the terminal observation
 - the action space is a `Box` over the actuators' control range (`sys.actuator.ctrl_range`);
   for the envs that rescale an action from [-1, 1] to that range themselves (humanoid,
   humanoidstandup, inverted_pendulum, pusher) and for envs without actuators (fast) it is
-  [-1, 1]. An action outside the box is passed on and clipped to the control range by brax's
-  actuator model.
+  [-1, 1]. Invalid action: inside jit an action outside the box is clipped to it and a NaN
+  entry is 0 (brax's actuator model would clip to the control range, but pass a NaN on).
 - brax returns a weakly typed `done` and `reward` (Python floats) from `step` but strongly
   typed ones from `reset`, which makes a jitted step trace twice and `AutoReset`'s `lax.cond`
   disagree; every state leaf is cast to the dtype it had at reset.
@@ -43,10 +43,12 @@ from jaxenvs.adapters._common import (
     AdapterEnvironment,
     import_library,
     library_key,
+    rebuild,
     space_for,
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.params import choice
 from jaxenvs.tree import cast_like
 
 # brax envs that map an action in [-1, 1] onto the control range in their own `step`; a
@@ -62,7 +64,7 @@ BACKENDS = ("spring", "positional", "generalized", "mjx")
 @struct.dataclass
 class BraxParams(EnvParams):
     max_steps_in_episode: int = 1000
-    backend: str = struct.field(pytree_node=False, default=DEFAULT_BACKEND)  # physics pipeline
+    backend: str = choice(DEFAULT_BACKEND, BACKENDS)  # physics pipeline
 
 
 @struct.dataclass
@@ -88,6 +90,9 @@ class BraxEnv(AdapterEnvironment):
     @property
     def name(self) -> str:
         return f"brax/{self._brax_name}"
+
+    def __reduce__(self) -> tuple:
+        return rebuild, (type(self), (self._brax_name,), self._brax_kwargs)
 
     def brax_env(self, backend: str | None = None) -> Any:
         """The bare brax env for `backend` (default: this env's default backend)."""
@@ -146,7 +151,9 @@ class BraxEnv(AdapterEnvironment):
         self, key: jax.Array, state: BraxState, action: jax.Array, params: BraxParams
     ) -> tuple[Any, BraxState, jax.Array, jax.Array, dict[str, Any]]:
         del key  # brax keeps the randomness it needs in its state
-        action = jnp.asarray(action, jnp.float32)
+        # an invalid action (only reachable inside jit): NaN taken as 0, then clipped to the box
+        space = self.action_space(params)
+        action = spaces.clip_action(jnp.asarray(action, jnp.float32), space.low, space.high)
         # a copy of `metrics`: brax's step updates that dict in place
         previous = state.brax_state.replace(metrics=dict(state.brax_state.metrics))
         brax_state = self.brax_env(params.backend).step(previous, action)

@@ -62,11 +62,13 @@ from jaxenvs.adapters._common import (
     AdapterEnvironment,
     import_library,
     library_key,
+    rebuild,
     register_dataclass_serialization,
     space_for,
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.params import flag
 from jaxenvs.tree import cast_like
 
 MAX_JOINT_ACTIONS = 2**22
@@ -75,10 +77,10 @@ MAX_JOINT_ACTIONS = 2**22
 @struct.dataclass
 class JumanjiParams(EnvParams):
     max_steps_in_episode: int = NO_LIMIT
-    flat: bool = struct.field(pytree_node=False, default=False)  # one float32 vector observation
-    joint_action: bool = struct.field(pytree_node=False, default=False)  # Discrete over combinations
+    flat: bool = flag(False, static=True)  # one float32 vector observation
+    joint_action: bool = flag(False, static=True)  # Discrete over combinations
     # report a LAST step at jumanji's `time_limit` as a truncation, whatever its discount
-    time_limit_truncates: bool = struct.field(pytree_node=False, default=False)
+    time_limit_truncates: bool = flag(False, static=True)
 
 
 @struct.dataclass
@@ -172,6 +174,7 @@ class JumanjiEnv(AdapterEnvironment):
         self._specs = import_library("jumanji.specs", "jumanji")
         self._types = import_library("jumanji.types", "jumanji")
         self._env_id = env_id
+        self._jumanji_kwargs = dict(jumanji_kwargs)
         self.jumanji_env = jumanji.make(env_id, **jumanji_kwargs)
         obs_spec = _spec(self.jumanji_env, "observation_spec")
         full = spec_to_space(obs_spec, self._specs)
@@ -195,6 +198,9 @@ class JumanjiEnv(AdapterEnvironment):
     @property
     def name(self) -> str:
         return f"jumanji/{self._env_id}"
+
+    def __reduce__(self) -> tuple:
+        return rebuild, (type(self), (self._env_id,), self._jumanji_kwargs)
 
     @property
     def default_params(self) -> JumanjiParams:

@@ -25,7 +25,8 @@ and never truncates by itself; here:
   or `state.time >= params.max_steps_in_episode` (counted in agent steps), which is 1000 for
   pgx's MinAtar games (they can run forever; gymnax's MinAtar default) and never fires for the
   board games by default (they end by their rules).
-- an illegal action (outside `action_mask`) ends the game at once with pgx's penalty: -1 for
+- invalid action: inside jit an action outside [0, num_actions) is clipped into that range;
+  an illegal action (outside `action_mask`) ends the game at once with pgx's penalty: -1 for
   the player who took it, +1 for each other player.
 - the observation space is a `Box` of pgx's observation shape and dtype (bool planes for
   most board games, float32 or int32 for some).
@@ -53,6 +54,7 @@ from jaxenvs.adapters._common import (
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.params import choice, integer
 
 REWARD_MODES = ("actor", "all", "opponent")
 MINATAR_MAX_STEPS = 1000
@@ -61,8 +63,9 @@ MINATAR_MAX_STEPS = 1000
 @struct.dataclass
 class PgxParams(EnvParams):
     max_steps_in_episode: int = NO_LIMIT
-    reward_mode: str = struct.field(pytree_node=False, default="actor")  # "actor" | "all" | "opponent"
-    agent_player: int = 0  # the agent's player id under reward_mode="opponent"
+    reward_mode: str = choice("actor", REWARD_MODES)
+    # the agent's player id under reward_mode="opponent"
+    agent_player: int = integer(0, low=0, high="num_players", high_open=True)
 
 
 @struct.dataclass
@@ -163,7 +166,9 @@ class PgxEnv(AdapterEnvironment):
         self._check_mode(params)
         k_step, k_opponent = jax.random.split(library_key(key))
         actor = state.pgx_state.current_player
-        pgx_state = strong(self.pgx_env.step(state.pgx_state, jnp.asarray(action, jnp.int32), k_step))
+        # out of range (only reachable inside jit): clipped, then judged legal or not by pgx
+        action = jnp.clip(jnp.asarray(action, jnp.int32), 0, self.pgx_env.num_actions - 1)
+        pgx_state = strong(self.pgx_env.step(state.pgx_state, action, k_step))
         rewards = pgx_state.rewards.astype(jnp.float32)
         obs = pgx_state.observation
         if params.reward_mode == "opponent":

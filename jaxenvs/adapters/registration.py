@@ -1,8 +1,9 @@
 """Adapter ids, as data: `"module:attr"` strings, the libraries imported only by `make`.
 
-The name lists are written out (generated once from brax 0.14.2, jumanji 1.1.2 and pgx 2.6.0)
+The name lists are written out (generated once from brax 0.14.2, jumanji 1.1.2, pgx 2.6.0,
+gymnax 1.0.1, craftax 1.6.1, xminigrid 0.9.3, navix 0.7.4 and playground 0.2.0)
 so that `import jaxenvs` and `registered_envs()` import none of the libraries;
-tests/adapters/test_registration.py checks them against the installed libraries.
+tests/adapters/test_adapter_registration.py checks them against the installed libraries.
 """
 
 # brax.envs._envs keys
@@ -75,13 +76,216 @@ PGX_IDS = (
     "tic_tac_toe",
 )
 
-# extra -> the module whose absence means "pip install jaxenvs[extra]" (`jaxenvs report`)
-LIBRARIES = {"brax": "brax", "jumanji": "jumanji", "pgx": "pgx"}
+# gymnax.registered_envs
+GYMNAX_IDS = (
+    "CartPole-v1",
+    "Pendulum-v1",
+    "Acrobot-v1",
+    "MountainCar-v0",
+    "MountainCarContinuous-v0",
+    "Asterix-MinAtar",
+    "Breakout-MinAtar",
+    "Freeway-MinAtar",
+    "Seaquest-MinAtar",
+    "SpaceInvaders-MinAtar",
+    "Catch-bsuite",
+    "DeepSea-bsuite",
+    "MemoryChain-bsuite",
+    "UmbrellaChain-bsuite",
+    "DiscountingChain-bsuite",
+    "MNISTBandit-bsuite",
+    "SimpleBandit-bsuite",
+    "FourRooms-misc",
+    "MetaMaze-misc",
+    "PointRobot-misc",
+    "BernoulliBandit-misc",
+    "GaussianBandit-misc",
+    "Reacher-misc",
+    "Swimmer-misc",
+    "Pong-misc",
+    "FrozenLake-misc",
+)
+
+# craftax.craftax_env.make_craftax_env_from_name's names without auto-reset (the
+# "-AutoReset-v1" names are the same envs with Craftax's own auto-reset)
+CRAFTAX_IDS = (
+    "Craftax-Classic-Symbolic-v1",
+    "Craftax-Classic-Pixels-v1",
+    "Craftax-Symbolic-v1",
+    "Craftax-Pixels-v1",
+)
+
+# xminigrid.registered_environments()
+XMINIGRID_IDS = (
+    "XLand-MiniGrid-R1-9x9",
+    "XLand-MiniGrid-R1-11x11",
+    "XLand-MiniGrid-R1-13x13",
+    "XLand-MiniGrid-R1-15x15",
+    "XLand-MiniGrid-R1-17x17",
+    "XLand-MiniGrid-R2-9x9",
+    "XLand-MiniGrid-R2-11x11",
+    "XLand-MiniGrid-R2-13x13",
+    "XLand-MiniGrid-R2-15x15",
+    "XLand-MiniGrid-R2-17x17",
+    "XLand-MiniGrid-R4-9x9",
+    "XLand-MiniGrid-R4-11x11",
+    "XLand-MiniGrid-R4-13x13",
+    "XLand-MiniGrid-R4-15x15",
+    "XLand-MiniGrid-R4-17x17",
+    "XLand-MiniGrid-R6-13x13",
+    "XLand-MiniGrid-R6-17x17",
+    "XLand-MiniGrid-R6-19x19",
+    "XLand-MiniGrid-R9-16x16",
+    "XLand-MiniGrid-R9-19x19",
+    "XLand-MiniGrid-R9-25x25",
+    "MiniGrid-BlockedUnlockPickUp",
+    "MiniGrid-DoorKey-5x5",
+    "MiniGrid-DoorKey-6x6",
+    "MiniGrid-DoorKey-8x8",
+    "MiniGrid-DoorKey-16x16",
+    "MiniGrid-Empty-5x5",
+    "MiniGrid-Empty-6x6",
+    "MiniGrid-Empty-8x8",
+    "MiniGrid-Empty-16x16",
+    "MiniGrid-EmptyRandom-5x5",
+    "MiniGrid-EmptyRandom-6x6",
+    "MiniGrid-EmptyRandom-8x8",
+    "MiniGrid-EmptyRandom-16x16",
+    "MiniGrid-FourRooms",
+    "MiniGrid-LockedRoom",
+    "MiniGrid-MemoryS8",
+    "MiniGrid-MemoryS16",
+    "MiniGrid-MemoryS32",
+    "MiniGrid-MemoryS64",
+    "MiniGrid-MemoryS128",
+    "MiniGrid-Playground",
+    "MiniGrid-Unlock",
+    "MiniGrid-UnlockPickUp",
+)
+# navix.registry()
+NAVIX_IDS = (
+    "Navix-Empty-5x5-v0",
+    "Navix-Empty-6x6-v0",
+    "Navix-Empty-8x8-v0",
+    "Navix-Empty-16x16-v0",
+    "Navix-Empty-Random-5x5-v0",
+    "Navix-Empty-Random-6x6-v0",
+    "Navix-Empty-Random-8x8-v0",
+    "Navix-Empty-Random-16x16-v0",
+    "Navix-DoorKey-5x5-v0",
+    "Navix-DoorKey-6x6-v0",
+    "Navix-DoorKey-8x8-v0",
+    "Navix-DoorKey-16x16-v0",
+    "Navix-DoorKey-Random-5x5-v0",
+    "Navix-DoorKey-Random-6x6-v0",
+    "Navix-DoorKey-Random-8x8-v0",
+    "Navix-DoorKey-Random-16x16-v0",
+    "Navix-FourRooms-v0",
+    "Navix-KeyCorridorS3R1-v0",
+    "Navix-KeyCorridorS3R2-v0",
+    "Navix-KeyCorridorS3R3-v0",
+    "Navix-KeyCorridorS4R3-v0",
+    "Navix-KeyCorridorS5R3-v0",
+    "Navix-KeyCorridorS6R3-v0",
+    "Navix-LavaGapS5-v0",
+    "Navix-LavaGapS6-v0",
+    "Navix-LavaGapS7-v0",
+    "Navix-SimpleCrossingS9N1-v0",
+    "Navix-SimpleCrossingS9N2-v0",
+    "Navix-SimpleCrossingS9N3-v0",
+    "Navix-SimpleCrossingS11N5-v0",
+    "Navix-Dynamic-Obstacles-5x5-v0",
+    "Navix-Dynamic-Obstacles-5x5-Random-v0",
+    "Navix-Dynamic-Obstacles-6x6-v0",
+    "Navix-Dynamic-Obstacles-6x6-Random-v0",
+    "Navix-Dynamic-Obstacles-8x8-v0",
+    "Navix-Dynamic-Obstacles-16x16-v0",
+    "Navix-DistShift1-v0",
+    "Navix-DistShift2-v0",
+    "Navix-GoToDoor-5x5-v0",
+    "Navix-GoToDoor-6x6-v0",
+    "Navix-GoToDoor-8x8-v0",
+)
+# mujoco_playground.registry.{dm_control_suite, locomotion, manipulation}.ALL_ENVS
+PLAYGROUND_DM_CONTROL_SUITE = (
+    "AcrobotSwingup",
+    "AcrobotSwingupSparse",
+    "BallInCup",
+    "CartpoleBalance",
+    "CartpoleBalanceSparse",
+    "CartpoleSwingup",
+    "CartpoleSwingupSparse",
+    "CheetahRun",
+    "FingerSpin",
+    "FingerTurnEasy",
+    "FingerTurnHard",
+    "FishSwim",
+    "HopperHop",
+    "HopperStand",
+    "HumanoidStand",
+    "HumanoidWalk",
+    "HumanoidRun",
+    "PendulumSwingup",
+    "PointMass",
+    "ReacherEasy",
+    "ReacherHard",
+    "SwimmerSwimmer6",
+    "WalkerRun",
+    "WalkerStand",
+    "WalkerWalk",
+)
+PLAYGROUND_LOCOMOTION = (
+    "ApolloJoystickFlatTerrain",
+    "BarkourJoystick",
+    "BerkeleyHumanoidJoystickFlatTerrain",
+    "BerkeleyHumanoidJoystickRoughTerrain",
+    "G1JoystickFlatTerrain",
+    "G1JoystickRoughTerrain",
+    "Go1JoystickFlatTerrain",
+    "Go1JoystickRoughTerrain",
+    "Go1Getup",
+    "Go1Handstand",
+    "Go1Footstand",
+    "H1InplaceGaitTracking",
+    "H1JoystickGaitTracking",
+    "Op3Joystick",
+    "SpotFlatTerrainJoystick",
+    "SpotGetup",
+    "SpotJoystickGaitTracking",
+    "T1JoystickFlatTerrain",
+    "T1JoystickRoughTerrain",
+)
+PLAYGROUND_MANIPULATION = (
+    "AlohaHandOver",
+    "AlohaSinglePegInsertion",
+    "PandaPickCube",
+    "PandaPickCubeOrientation",
+    "PandaPickCubeCartesian",
+    "PandaOpenCabinet",
+    "PandaRobotiqPushCube",
+    "LeapCubeReorient",
+    "LeapCubeRotateZAxis",
+    "AeroCubeRotateZAxis",
+)
+
+# Families whose many ids all run one adapter over one library's code: the shared conformance
+# test (tests/test_conformance.py) checks these of their ids and leaves the others out, as it
+# does bsuite's sweeps; `jaxenvs report` and `jaxenvs bench` take every id.
+CONFORMANCE_SAMPLE = {
+    "gymnax": ("gymnax/Catch-bsuite", "gymnax/Pendulum-v1", "gymnax/MetaMaze-misc"),
+    "craftax": ("craftax/Craftax-Classic-Symbolic-v1",),
+    "playground": ("playground/CartpoleBalance",),
+    "xminigrid": ("xminigrid/MiniGrid-Empty-5x5",),
+    "navix": ("navix/Navix-Empty-5x5-v0",),
+}
 
 # Ids whose construction downloads data: tests leave them out, `jaxenvs report` skips them
 # unless given --all.
+_MENAGERIE = "clones MuJoCo Menagerie's robot models from GitHub when constructed"
 NEEDS_DOWNLOAD = {
     "jumanji/Sokoban-v0": "downloads its Boxoban levels from Hugging Face when constructed",
+    "gymnax/MNISTBandit-bsuite": "downloads MNIST when constructed",
+    **{f"playground/{name}": _MENAGERIE for name in PLAYGROUND_LOCOMOTION + PLAYGROUND_MANIPULATION},
 }
 
 # Ids that fail inside their library with the tested versions: `jaxenvs report` says so
@@ -98,6 +302,8 @@ BROKEN_UPSTREAM = {
 # pgx/chess 80 s, pgx/gardner_chess 86 s, pgx/go_19x19 209 s, pgx/shogi 385 s; jumanji/BinPack-v2 87 s,
 # jumanji/FlatPack-v0 over 400 s (stopped). Against 7 s for pgx/tic_tac_toe, 12 s for
 # jumanji/Snake-v1.
+_CRAFTAX = "its 1,024-env bench compiled in 128 s and ran 52 steps/s on a 2-core CPU"
+_MJX = "MJX physics on a CPU: CartpoleBalance's 1,024-env bench compiled in 366 s on a 2-core CPU"
 _BRAX_PHYSICS = "brax physics on a CPU: the report's rollout takes from ~45 s to ~6 min here"
 SLOW_ON_CPU = {
     **{f"brax/{name}": _BRAX_PHYSICS for name in BRAX_ENVS if name not in ("fast", "swimmer")},
@@ -107,6 +313,8 @@ SLOW_ON_CPU = {
     "pgx/shogi": "its 1,024-env rollout took 385 s on a 2-core CPU",
     "jumanji/BinPack-v2": "its 1,024-env rollout took 87 s on a 2-core CPU",
     "jumanji/FlatPack-v0": "its 1,024-env rollout took over 400 s on a 2-core CPU",
+    **{f"craftax/{env_id}": _CRAFTAX for env_id in CRAFTAX_IDS},
+    **{f"playground/{name}": _MJX for name in PLAYGROUND_DM_CONTROL_SUITE},
 }
 
 REGISTRATIONS: list[dict] = (
@@ -143,4 +351,73 @@ REGISTRATIONS: list[dict] = (
         )
         for env_id in PGX_IDS
     ]
+    + [
+        dict(
+            id=f"gymnax/{env_id}",
+            entry_point="jaxenvs.adapters.gymnax:make_gymnax_env",
+            env_kwargs={"env_id": env_id},
+            reference=f"gymnax.make({env_id!r})",
+            family="gymnax",
+            extra="gymnax",
+        )
+        for env_id in GYMNAX_IDS
+    ]
+    + [
+        dict(
+            id=f"craftax/{env_id}",
+            entry_point="jaxenvs.adapters.craftax:make_craftax_env",
+            env_kwargs={"env_id": env_id},
+            reference=f"craftax.craftax_env.make_craftax_env_from_name({env_id!r}, auto_reset=False)",
+            family="craftax",
+            extra="craftax",
+        )
+        for env_id in CRAFTAX_IDS
+    ]
+    + [
+        dict(
+            id=f"playground/{name}",
+            entry_point="jaxenvs.adapters.playground:PlaygroundEnv",
+            env_kwargs={"name": name},
+            reference=f"mujoco_playground.registry.load({name!r})",
+            family="playground",
+            extra="playground",
+        )
+        for name in PLAYGROUND_DM_CONTROL_SUITE + PLAYGROUND_LOCOMOTION + PLAYGROUND_MANIPULATION
+    ]
+    + [
+        dict(
+            id=f"xminigrid/{env_id}",
+            entry_point="jaxenvs.adapters.xminigrid:XMiniGridEnv",
+            env_kwargs={"env_id": env_id},
+            reference=f"xminigrid.make({env_id!r})",
+            family="xminigrid",
+            extra="xminigrid",
+        )
+        for env_id in XMINIGRID_IDS
+    ]
+    + [
+        dict(
+            id=f"navix/{env_id}",
+            entry_point="jaxenvs.adapters.navix:NavixEnv",
+            env_kwargs={"env_id": env_id},
+            reference=f"navix.make({env_id!r})",
+            family="navix",
+            extra="navix",
+        )
+        for env_id in NAVIX_IDS
+    ]
 )
+
+# Each id's report notes (`EnvSpec.notes`), read by `jaxenvs report`.
+for _entry in REGISTRATIONS:
+    _notes = {
+        kind: table[_entry["id"]]
+        for kind, table in (
+            ("needs_download", NEEDS_DOWNLOAD),
+            ("broken_upstream", BROKEN_UPSTREAM),
+            ("slow_on_cpu", SLOW_ON_CPU),
+        )
+        if _entry["id"] in table
+    }
+    if _notes:
+        _entry["notes"] = _notes

@@ -93,23 +93,23 @@ def to_jax(x: Any, space: spaces.Space) -> Any:
     return np.asarray(x, dtype=np.dtype(space.dtype))
 
 
-def check_discrete_actions(actions: Any, space: spaces.Space, name: str) -> None:
-    """A `ValueError` for integer actions outside a Discrete space (cheap, numpy-side).
+def check_actions(actions: Any, space: spaces.Space, name: str, num_envs: int | None = None) -> None:
+    """A `ValueError` naming the env, the action and what is valid, for an action (or, with
+    `num_envs`, a batch of actions) outside `space`: checked exactly, numpy-side, before the
+    jitted call would cast it (no int32 wrap-around; NaN and inf are outside a Box)."""
+    spaces.check_action(space, actions, name, batch=() if num_envs is None else (int(num_envs),))
 
-    Other spaces are left to the env: inside jit each env documents what it does with an
-    out-of-range action (continuous envs clip).
-    """
-    if not isinstance(space, spaces.Discrete):
-        return
-    a = np.asarray(actions)
-    if a.dtype.kind == "f" and not np.all(a == np.round(a)):
-        raise ValueError(f"{name}: actions must be integers in {space.describe()}, got {actions!r}")
-    bad = (a < space.start) | (a >= space.start + space.n)
-    if np.any(bad):
-        raise ValueError(
-            f"{name}: action {a[bad].ravel()[0] if a.ndim else a!r} is not in its action space "
-            f"{space} ({space.describe()})"
-        )
+
+def renders(env: Any, params: Any) -> bool:
+    """Whether `env.render` draws a picture (traced only, nothing computed): the exports
+    advertise `render_modes=["rgb_array"]` only then."""
+    key = jax.ShapeDtypeStruct((), jax.random.key(0).dtype)
+    try:
+        _, state = jax.eval_shape(lambda k: env.reset(k, params), key)
+        jax.eval_shape(lambda s: env.render(s, params), state)
+    except NotImplementedError:
+        return False
+    return True
 
 
 def index(tree: Any, i: int) -> Any:
@@ -128,11 +128,9 @@ class Batch:
     """`num_envs` copies of a raw env behind jitted, vmapped numpy-friendly functions."""
 
     def __init__(self, env: Any, params: Any, num_envs: int):
-        from jaxenvs.wrappers.vector import VecEnv
+        from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 
-        if int(num_envs) < 1:
-            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
-        self.env, self.params, self.num_envs = env, params, int(num_envs)
+        self.env, self.params, self.num_envs = env, params, check_num_envs(num_envs, where=env.name)
         venv = VecEnv(env, self.num_envs)
         v_reset = jax.vmap(env.reset, in_axes=(0, None))
         v_step = jax.vmap(env.step, in_axes=(0, 0, 0, None))
@@ -233,6 +231,10 @@ def _cached(kind: str, env_id: str, overrides: tuple, num_envs: int) -> Any:
 def compiled(env: Any, params: Any, overrides: dict[str, Any], num_envs: int | None = None) -> Any:
     """`Single` (num_envs None) or `Batch` for an id (cached) or a raw env instance."""
     kind = "single" if num_envs is None else "batch"
+    if num_envs is not None:  # before the cache key reads it: 2.5 must not become 2
+        from jaxenvs.wrappers.vector import check_num_envs
+
+        num_envs = check_num_envs(num_envs, where=env if isinstance(env, str) else env.name)
     if isinstance(env, str):
         try:
             return _cached(kind, env, tuple(sorted(overrides.items())), int(num_envs or 0))

@@ -19,13 +19,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import dm_env
 import jax
 import numpy as np
-from dm_env import specs
+
+from jaxenvs.export import missing_extra
+
+try:
+    import dm_env
+    from dm_env import specs
+except ImportError as e:
+    raise missing_extra(e, "export", __name__) from e
 
 from jaxenvs import spaces
-from jaxenvs.export._bridge import check_discrete_actions, compiled, host, key_from_seed, to_jax
+from jaxenvs.export._bridge import check_actions, compiled, host, key_from_seed, to_jax
 
 __all__ = ["JaxDmEnv", "spec_from_space"]
 
@@ -78,7 +84,7 @@ class JaxDmEnv(dm_env.Environment):
     def step(self, action: Any) -> dm_env.TimeStep:
         if self._ended:
             return self.reset()
-        check_discrete_actions(action, self._action_space, self.jax_env.name)
+        check_actions(action, self._action_space, self.jax_env.name)
         self._key, obs, self._state, reward, terminated, truncated, _ = self._fns.step(
             self._key, self._state, to_jax(action, self._action_space)
         )
@@ -86,7 +92,8 @@ class JaxDmEnv(dm_env.Environment):
         reward = np.float32(reward)
         if terminated:
             self._ended = True
-            return dm_env.termination(reward, obs)
+            # not dm_env.termination: its discount is a float64 0.0, the spec says float32
+            return dm_env.TimeStep(dm_env.StepType.LAST, reward, np.float32(0.0), obs)
         if truncated:
             self._ended = True
             return dm_env.truncation(reward, obs, discount=np.float32(1.0))

@@ -46,20 +46,27 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import jax
 import jax.numpy as jnp
 import numpy as np
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
+
+from jaxenvs.export import missing_extra
+
+try:
+    import gymnasium
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
+except ImportError as e:
+    raise missing_extra(e, "export", __name__) from e
 
 from jaxenvs.export._bridge import (
-    check_discrete_actions,
+    check_actions,
     compiled,
     host,
     index,
     info_to_numpy,
     key_from_seed,
+    renders,
     to_jax,
     to_numpy,
 )
@@ -82,7 +89,12 @@ def register_gymnasium_envs(ids: list[str] | None = None, namespace: str = NAMES
     Every registered jaxenvs id by default. Ids already in gymnasium's registry are left as
     they are. gymnasium refuses an unversioned id beside versioned ones of the same name
     (and resolves the bare name to the latest version), so where jaxenvs has both, e.g.
-    `Breakout-MinAtar` and `Breakout-MinAtar-v0/-v1`, only the versioned ids are registered.
+    `Breakout-MinAtar` and `Breakout-MinAtar-v0/-v1`, only the versioned ids are registered,
+    and the bare gymnasium id must still mean the bare jaxenvs id: the versions above the
+    latest one that builds the same env (`-v1`, MinAtar's minimal action set, above `-v0`)
+    are hidden from gymnasium's "latest version" lookup (`_hide_from_latest`), so
+    `gymnasium.make("jaxenvs/Breakout-MinAtar")` is `-v0`, as `jaxenvs.make("Breakout-MinAtar")`
+    is, while `"jaxenvs/Breakout-MinAtar-v1"` still finds `-v1`.
     An id gymnasium cannot parse is skipped with a warning.
     """
     import warnings
@@ -101,9 +113,11 @@ def register_gymnasium_envs(ids: list[str] | None = None, namespace: str = NAMES
     versioned = {(ns, name) for ns, name, version in parsed.values() if version is not None}
     versioned |= {(s.namespace, s.name) for s in gymnasium.registry.values() if s.version is not None}
     done = []
+    bare = []
     for env_id, (ns, name, version) in parsed.items():
         gym_id = gymnasium_id(env_id, namespace)
         if version is None and (ns, name) in versioned:
+            bare.append(env_id)
             continue
         if gym_id not in gymnasium.registry:
             try:
@@ -117,11 +131,58 @@ def register_gymnasium_envs(ids: list[str] | None = None, namespace: str = NAMES
                 warnings.warn(f"jaxenvs: {env_id!r} not registered with gymnasium: {e}", stacklevel=2)
                 continue
         done.append(gym_id)
+    for env_id in bare:
+        _hide_from_latest(env_id, *parsed[env_id][:2])
     return done
+
+
+def _builds(env_id: str) -> tuple:
+    from jaxenvs.registry import spec
+
+    s = spec(env_id)
+    return (s.entry_point, sorted(s.env_kwargs.items()), sorted(s.params.items()))
+
+
+def _hide_from_latest(bare_id: str, ns: str, name: str) -> None:
+    """Make gymnasium's bare `ns/name` resolve to the versioned id that builds the same env
+    as the jaxenvs id `bare_id`: gymnasium resolves a bare name to the highest version whose
+    spec has that `name`, so the versions above the highest equal one get their spec's
+    `name` made version-specific (`Breakout-MinAtar-v1`); lookups by full id still find them."""
+    from jaxenvs.registry import registered_envs
+
+    versions = {
+        s.version: s
+        for s in gymnasium.registry.values()
+        if s.namespace == ns and s.name == name and s.version is not None and "env_id" in s.kwargs
+    }
+    known = set(registered_envs())
+    same = [
+        v
+        for v, s in versions.items()
+        if s.kwargs["env_id"] in known and _builds(s.kwargs["env_id"]) == _builds(bare_id)
+    ]
+    if not same:
+        return
+    for version, s in versions.items():
+        if version > max(same):
+            s.name = f"{name}-v{version}"
 
 
 def _render_fps(env: Any) -> int:
     return int(getattr(env.unwrapped, "render_fps", RENDER_FPS))
+
+
+def _render_modes(env: Any, params: Any) -> list[str]:
+    """`["rgb_array"]` where the env draws pictures; `[]` for those whose `render` raises
+    `NotImplementedError` (jumanji and pgx ids), so gymnasium's checker never asks them."""
+    return ["rgb_array"] if renders(env, params) else []
+
+
+def _render_mode(env: Any, params: Any, render_mode: str | None) -> str | None:
+    if render_mode is not None and render_mode not in _render_modes(env, params):
+        valid = " or ".join(repr(m) for m in [None, *_render_modes(env, params)])
+        raise ValueError(f"{env.name}: render_mode must be {valid}, got {render_mode!r}")
+    return render_mode
 
 
 class JaxEnv(gymnasium.Env):
@@ -135,18 +196,17 @@ class JaxEnv(gymnasium.Env):
     metadata = {"render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
 
     def __init__(self, env_id: Any, params: Any = None, render_mode: str | None = None, **overrides: Any):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self._fns = compiled(env_id, params, overrides)
         env, params = self.jax_env, self.params = self._fns.env, self._fns.params
-        self.render_mode = render_mode
-        self.metadata = dict(self.metadata, render_fps=_render_fps(env))
+        self.render_mode = _render_mode(env, params, render_mode)
+        self.metadata = dict(self.metadata, render_fps=_render_fps(env), render_modes=_render_modes(env, params))
         self._jax_obs_space = env.observation_space(params)
         self._jax_action_space = env.action_space(params)
         self.observation_space = self._jax_obs_space.to_gymnasium()
         self.action_space = self._jax_action_space.to_gymnasium()
         self._key: jax.Array | None = None
         self._state: Any = None
+        self._terminated: tuple[Any, Any] | None = None  # (observation, info) the episode ended on
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -155,24 +215,29 @@ class JaxEnv(gymnasium.Env):
         elif self._key is None:
             self._key = key_from_seed(int(self.np_random.integers(2**63)))
         self._key, obs, self._state = self._fns.reset(self._key)
+        self._terminated = None
         return to_numpy(obs, self.observation_space, batched=False), {}
 
     def step(self, action):
         if self._state is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
-        check_discrete_actions(action, self._jax_action_space, self.jax_env.name)
+        check_actions(action, self._jax_action_space, self.jax_env.name)
+        if self._terminated is not None:
+            # gymnasium's own envs (CartPole) after `terminated`: warn, stay terminated, pay 0
+            gymnasium.logger.warn(
+                f"{self.jax_env.name}: step() called after the episode terminated; call reset() first"
+            )
+            obs, info = self._terminated
+            return obs, 0.0, True, False, info
         action = to_jax(action, self._jax_action_space)
         self._key, obs, self._state, reward, terminated, truncated, info = self._fns.step(
             self._key, self._state, action
         )
         obs, reward, terminated, truncated, info = host((obs, reward, terminated, truncated, info))
-        return (
-            to_numpy(obs, self.observation_space, batched=False),
-            float(reward),
-            bool(terminated),
-            bool(truncated),
-            info_to_numpy(info),
-        )
+        obs, info = to_numpy(obs, self.observation_space, batched=False), info_to_numpy(info)
+        if terminated:
+            self._terminated = (obs, info)
+        return obs, float(reward), bool(terminated), bool(truncated), info
 
     def render(self):
         if self.render_mode is None:
@@ -209,16 +274,19 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         max_episode_steps: int | None = None,
         **overrides: Any,
     ):
-        if render_mode is not None and render_mode != "rgb_array":
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if max_episode_steps is not None:
             overrides["max_steps_in_episode"] = int(max_episode_steps)
         self._batch = compiled(env_id, params, overrides, num_envs)
         env, params = self.jax_env, self.params = self._batch.env, self._batch.params
         self.autoreset_mode = AutoresetMode(autoreset_mode)
         self.num_envs = int(num_envs)
-        self.render_mode = render_mode
-        self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode, render_fps=_render_fps(env))
+        self.render_mode = _render_mode(env, params, render_mode)
+        self.metadata = dict(
+            self.metadata,
+            autoreset_mode=self.autoreset_mode,
+            render_fps=_render_fps(env),
+            render_modes=_render_modes(env, params),
+        )
         self._jax_obs_space = env.observation_space(params)
         self._jax_action_space = env.action_space(params)
         self.single_observation_space = self._jax_obs_space.to_gymnasium()
@@ -254,7 +322,7 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
     def step(self, actions):
         if self._state is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
-        check_discrete_actions(actions, self._jax_action_space, self.jax_env.name)
+        check_actions(actions, self._jax_action_space, self.jax_env.name, self.num_envs)
         actions = to_jax(actions, self._jax_action_space)
         b = self._batch
         final_obs = None

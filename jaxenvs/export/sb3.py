@@ -19,11 +19,17 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium.vector.utils import batch_space
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from jaxenvs.export import missing_extra
+
+try:
+    from gymnasium.vector.utils import batch_space
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+except ImportError as e:
+    raise missing_extra(e, "sb3", __name__) from e
 
 from jaxenvs.export._bridge import (
-    check_discrete_actions,
+    check_actions,
     compiled,
     host,
     index,
@@ -76,7 +82,7 @@ class JaxSB3VecEnv(VecEnv):
         return self._obs(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
-        check_discrete_actions(actions, self._jax_action_space, self.jax_env.name)
+        check_actions(actions, self._jax_action_space, self.jax_env.name, self.num_envs)
         self._actions = to_jax(actions, self._jax_action_space)
 
     def step_wait(self):

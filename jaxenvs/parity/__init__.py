@@ -1,68 +1,97 @@
-"""Parity: each built-in env checked against its reference implementation (DESIGN.md).
+"""Parity: prove a JAX env matches a reference implementation, ours or yours.
 
-`run_parity(env_id, scale)` runs the checks of one env and returns a `ParityResult`;
-`parity_ids()` lists the envs that have a reference. Each family keeps its reference glue in
-`jaxenvs/parity/<family>.py`, exposing `IDS` and `run(env_id, scale, seed)`; the references
-themselves (gymnasium, minatar, bsuite, gymnax) are imported only when a check runs.
+One reference protocol with three drivers (`GymnasiumReference`, `DmEnvReference`,
+`JaxReference`, in `jaxenvs.parity.reference`), the checks written once against it
+(`jaxenvs.parity.harness`), the comparisons they are made of (`jaxenvs.parity.checks`):
+
+    result = jaxenvs.parity.check(env, params, reference)   # .passed, .summary()
+    jaxenvs.parity.assert_parity(env, params, reference)    # in a test: names the first mismatch
+
+Each registered id declares where its check lives (`EnvSpec.parity`): a `Reference` (checked
+by `check`) or a family suite (`jaxenvs/parity/<family>.py`'s `run(env_id, scale, seed)`).
+`run_parity(env_id, scale)` runs it, `parity_ids()` lists the ids that have one. The
+reference libraries (gymnasium, minatar, bsuite, gymnax) are imported only when a check runs.
 """
 
 from __future__ import annotations
 
-import importlib
+import inspect
+from typing import Any
 
-from jaxenvs.parity.harness import Check, ParityResult, Reference  # noqa: F401
+from jaxenvs.parity.checks import Check, ParityResult, Sizes
+from jaxenvs.parity.harness import (
+    assert_parity,
+    check,
+    check_episode_statistics,
+    check_episodes,
+    check_resets,
+    check_step_distribution,
+    check_transitions,
+)
+from jaxenvs.parity.reference import DmEnvReference, GymnasiumReference, JaxReference, Reference, Transitions
 
-FAMILY_MODULES = {
-    "classic": "jaxenvs.parity.classic",
-    "toy_text": "jaxenvs.parity.toy_text",
-    "minatar": "jaxenvs.parity.minatar",
-    "bsuite": "jaxenvs.parity.bsuite",
-    "misc": "jaxenvs.parity.misc",
-}
-
-
-def _family_module(family: str):
-    name = FAMILY_MODULES.get(family)
-    if name is None:
-        return None
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as e:
-        if e.name == name:  # the family has no parity module yet
-            return None
-        raise
+__all__ = [
+    "Check",
+    "DmEnvReference",
+    "GymnasiumReference",
+    "JaxReference",
+    "ParityResult",
+    "Reference",
+    "Sizes",
+    "Transitions",
+    "assert_parity",
+    "check",
+    "check_episode_statistics",
+    "check_episodes",
+    "check_resets",
+    "check_step_distribution",
+    "check_transitions",
+    "has_parity",
+    "parity_ids",
+    "run_parity",
+]
 
 
 def parity_ids() -> list[str]:
-    """Every registered id that has a parity check, in registration order."""
+    """Every registered id that declares a parity check, in registration order."""
     from jaxenvs.registry import registered_envs, spec
 
-    out = []
-    for env_id in registered_envs():
-        module = _family_module(spec(env_id).family)
-        if module is not None and env_id in module.IDS:
-            out.append(env_id)
-    return out
+    return [env_id for env_id in registered_envs() if spec(env_id).parity is not None]
 
 
 def has_parity(env_id: str) -> bool:
     from jaxenvs.registry import spec
 
-    module = _family_module(spec(env_id).family)
-    return module is not None and env_id in module.IDS
+    return spec(env_id).parity is not None
+
+
+def _is_suite(obj: Any) -> bool:
+    try:
+        return "env_id" in inspect.signature(obj).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def run_parity(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
-    """Run every parity check of `env_id`; a missing reference library gives a skipped result."""
-    from jaxenvs.registry import spec
+    """Run the parity check `env_id` declares; a missing reference library gives a skipped result."""
+    import jaxenvs
+    from jaxenvs.registry import resolve, spec
 
     s = spec(env_id)
-    module = _family_module(s.family)
-    if module is None or env_id not in module.IDS:
-        return ParityResult(env_id, s.reference or "-", skipped="no reference check")
+    if s.parity is None:
+        return ParityResult(env_id, s.reference or "-", skipped="no reference declared")
     try:
-        return module.run(env_id, scale=scale, seed=seed)
+        target = resolve(s.parity)
+        if _is_suite(target):
+            return target(env_id, scale=scale, seed=seed)
+        reference = target if isinstance(target, Reference) else target()
+        if not isinstance(reference, Reference):
+            raise TypeError(
+                f"{env_id}'s parity {s.parity!r} gave {type(reference).__name__}; "
+                "expected a jaxenvs.parity.Reference (or a suite run(env_id, scale=, seed=))"
+            )
+        env, params = jaxenvs.make(env_id, autoreset=False)
+        return check(env, params, reference, sizes=Sizes.at(scale), seed=seed, name=env_id)
     except ImportError as e:
-        return ParityResult(
-            env_id, s.reference or "-", skipped=f'reference not installed ({e.name}): pip install "jaxenvs[parity]"'
-        )
+        extra = f'pip install "jaxenvs[{s.extra}]"' if s.extra else 'pip install "jaxenvs[parity]"'
+        return ParityResult(env_id, s.reference or "-", skipped=f"reference not installed ({e.name}): {extra}")

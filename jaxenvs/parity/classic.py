@@ -21,94 +21,101 @@ from __future__ import annotations
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 import jaxenvs
-from jaxenvs.parity import _gymnasium as gym_utils
-from jaxenvs.parity.harness import (
+from jaxenvs.parity.checks import (
+    ATOL_F32_STEP,
+    ATOL_F64_EPISODE,
+    ATOL_F64_STEP,
     ParityResult,
-    Reference,
+    Sizes,
     Timer,
-    check_episode_statistics,
-    check_episodes,
-    check_reset_distribution,
-    check_transitions,
 )
+from jaxenvs.parity.harness import check_episode_statistics, check_episodes, check_resets, check_transitions
+from jaxenvs.parity.reference import GymnasiumReference, elapsed_steps, set_elapsed_steps
 
-# Targets from the foundation issue: float64 per-step <= 1e-9, whole episodes <= 1e-6.
-ATOL_F64_STEP = 1e-9
-ATOL_F64_EPISODE = 1e-6
-ATOL_F32_STEP = 1e-5
 # float32 rewards reach ~16 in magnitude (Pendulum): a few float32 ulps there
 ATOL_F32_REWARD = 1e-4
 
 
 def _vector_reference(
-    env_id: str,
-    fields: tuple[str, ...],
-    jax_state_cls_path: str,
-    stored_dtype: Any = lambda time: np.float64,
-) -> Reference:
+    env_id: str, fields: tuple[str, ...], stored_dtype: Any = lambda time: np.float64, policy: Any = None
+) -> GymnasiumReference:
     """A gymnasium env whose `unwrapped.state` is a vector with the given field order.
 
-    stored_dtype: `time -> numpy dtype` the reference keeps its state in (used by `set_state`).
+    stored_dtype: `time -> numpy dtype` the reference keeps its state in (used by `write_state`).
     """
 
-    def get_state(env: Any) -> dict[str, Any]:
+    def read_state(env: Any) -> dict[str, Any]:
         vec = np.asarray(env.unwrapped.state, dtype=np.float64)
         out = {k: vec[i] for i, k in enumerate(fields)}
-        out["time"] = np.int32(gym_utils.elapsed_steps(env))
+        out["time"] = np.int32(elapsed_steps(env))
         return out
 
-    def set_state(env: Any, state: dict[str, Any]) -> None:
+    def write_state(env: Any, state: dict[str, Any]) -> None:
         dtype = stored_dtype(int(state["time"]))
         env.unwrapped.state = np.array([state[k] for k in fields], dtype=dtype)
-        gym_utils.set_elapsed_steps(env, int(state["time"]))
+        set_elapsed_steps(env, int(state["time"]))
 
-    def to_jax(state: dict[str, Any], params: Any) -> Any:
-        module, _, cls = jax_state_cls_path.partition(":")
-        state_cls = getattr(__import__(module, fromlist=[cls]), cls)
-        dtype = jnp.result_type(float)
-        values = {k: jnp.asarray(state[k], dtype) for k in fields}
-        return state_cls(time=jnp.asarray(state["time"], jnp.int32), **values)
+    import gymnasium  # noqa: F401  (a missing reference makes the result "skipped")
 
-    return Reference(
-        make=lambda: gym_utils.make(env_id),
-        get_state=get_state,
-        set_state=set_state,
-        to_jax=to_jax,
+    return GymnasiumReference(
+        make=lambda: gymnasium.make(env_id, disable_env_checker=True),  # its checker warns on injected states
+        read_state=read_state,
+        write_state=write_state,
+        policy=policy,
         name=f"gymnasium {env_id}",
     )
 
 
+# Per-step checks drive the reference with a policy that reaches the rare branches too: the
+# goal and the left wall (MountainCar), clipped forces and the unclipped-action reward
+# (MountainCarContinuous), clipped torque and speed (Pendulum), the goal line (Acrobot).
+# Each mixes in uniform random actions; the episode statistics stay uniform random.
+def _pump_mountain_car(ref: Any, rng: np.random.Generator) -> Any:
+    if rng.random() < 0.25:
+        return ref.env.action_space.sample()
+    return 2 if ref.env.unwrapped.state[1] >= 0 else 0
+
+
+def _pump_mountain_car_continuous(ref: Any, rng: np.random.Generator) -> Any:
+    direction = 1.0 if ref.env.unwrapped.state[1] >= 0 else -1.0
+    return np.array([direction * rng.uniform(0.0, 1.5)], dtype=np.float32)  # |a| > 1 at times
+
+
+def _pump_pendulum(ref: Any, rng: np.random.Generator) -> Any:
+    if rng.random() < 0.5:
+        return np.array([rng.uniform(-3.0, 3.0)], dtype=np.float32)  # beyond the torque limit
+    return np.array([2.5 if ref.env.unwrapped.state[1] >= 0 else -2.5], dtype=np.float32)
+
+
+def _pump_acrobot(ref: Any, rng: np.random.Generator) -> Any:
+    if rng.random() < 0.25:
+        return ref.env.action_space.sample()
+    return 2 if ref.env.unwrapped.state[3] >= 0 else 0
+
+
+_CART = ("x", "x_dot", "theta", "theta_dot")
 REFERENCES = {
-    "CartPole-v1": lambda: _vector_reference(
-        "CartPole-v1", ("x", "x_dot", "theta", "theta_dot"), "jaxenvs.envs.classic.cartpole:CartPoleState"
-    ),
-    "CartPole-v0": lambda: _vector_reference(
-        "CartPole-v0", ("x", "x_dot", "theta", "theta_dot"), "jaxenvs.envs.classic.cartpole:CartPoleState"
-    ),
+    "CartPole-v1": lambda: _vector_reference("CartPole-v1", _CART),
+    "CartPole-v0": lambda: _vector_reference("CartPole-v0", _CART),
     "Acrobot-v1": lambda: _vector_reference(
         "Acrobot-v1",
         ("theta1", "theta2", "dtheta1", "dtheta2"),
-        "jaxenvs.envs.classic.acrobot:AcrobotState",
         # float32 after a reset (the reference casts its draw), float64 after a step
         stored_dtype=lambda time: np.float32 if time == 0 else np.float64,
+        policy=_pump_acrobot,
     ),
-    "MountainCar-v0": lambda: _vector_reference(
-        "MountainCar-v0", ("position", "velocity"), "jaxenvs.envs.classic.mountain_car:MountainCarState"
-    ),
+    "MountainCar-v0": lambda: _vector_reference("MountainCar-v0", ("position", "velocity"), policy=_pump_mountain_car),
     "MountainCarContinuous-v0": lambda: _vector_reference(
         "MountainCarContinuous-v0",
         ("position", "velocity"),
-        "jaxenvs.envs.classic.mountain_car_continuous:MountainCarContinuousState",
         # float64 after a reset, float32 after every step
         stored_dtype=lambda time: np.float64 if time == 0 else np.float32,
+        policy=_pump_mountain_car_continuous,
     ),
-    "Pendulum-v1": lambda: _vector_reference(
-        "Pendulum-v1", ("theta", "theta_dot"), "jaxenvs.envs.classic.pendulum:PendulumState"
-    ),
+    "Pendulum-v1": lambda: _vector_reference("Pendulum-v1", ("theta", "theta_dot"), policy=_pump_pendulum),
 }
 
 # Whole-episode comparisons only where the dynamics do not amplify rounding chaotically
@@ -116,71 +123,23 @@ REFERENCES = {
 WHOLE_EPISODES = {"CartPole-v1", "CartPole-v0", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1"}
 
 
-# Per-step checks drive the reference with a policy that reaches the rare branches too: the
-# goal and the left wall (MountainCar), clipped forces and the unclipped-action reward
-# (MountainCarContinuous), clipped torque and speed (Pendulum), the goal line (Acrobot).
-# Each mixes in uniform random actions; the episode statistics stay uniform random.
-def _pump_mountain_car(env: Any, rng: np.random.Generator) -> Any:
-    if rng.random() < 0.25:
-        return env.action_space.sample()
-    return 2 if env.unwrapped.state[1] >= 0 else 0
-
-
-def _pump_mountain_car_continuous(env: Any, rng: np.random.Generator) -> Any:
-    direction = 1.0 if env.unwrapped.state[1] >= 0 else -1.0
-    return np.array([direction * rng.uniform(0.0, 1.5)], dtype=np.float32)  # |a| > 1 at times
-
-
-def _pump_pendulum(env: Any, rng: np.random.Generator) -> Any:
-    if rng.random() < 0.5:
-        return np.array([rng.uniform(-3.0, 3.0)], dtype=np.float32)  # beyond the torque limit
-    return np.array([2.5 if env.unwrapped.state[1] >= 0 else -2.5], dtype=np.float32)
-
-
-def _pump_acrobot(env: Any, rng: np.random.Generator) -> Any:
-    if rng.random() < 0.25:
-        return env.action_space.sample()
-    return 2 if env.unwrapped.state[3] >= 0 else 0
-
-
-STEP_POLICIES = {
-    "Acrobot-v1": _pump_acrobot,
-    "MountainCar-v0": _pump_mountain_car,
-    "MountainCarContinuous-v0": _pump_mountain_car_continuous,
-    "Pendulum-v1": _pump_pendulum,
-}
-
-IDS = tuple(REFERENCES)
-
-
 def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
     ref = REFERENCES[env_id]()
-    result = ParityResult(env_id, ref.name)
-    n_steps = max(50, int(2000 * scale))
-    n_samples = max(200, int(2000 * scale))
-    n_episodes = max(20, int(200 * scale))
-    policy = STEP_POLICIES.get(env_id)
+    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or ref.name)
+    sizes = Sizes.at(scale)
     with Timer() as timer:
         env, params = jaxenvs.make(env_id, autoreset=False)
         result.checks += check_transitions(
-            env,
-            params,
-            ref,
-            n_steps,
-            ATOL_F32_STEP,
-            seed,
-            policy=policy,
-            label="f32 step",
-            reward_atol=ATOL_F32_REWARD,
+            env, params, ref, sizes.steps, ATOL_F32_STEP, seed, label="f32 step", reward_atol=ATOL_F32_REWARD
         )
         with jax.enable_x64(True):
             env, params = jaxenvs.make(env_id, autoreset=False)
-            result.checks += check_transitions(
-                env, params, ref, n_steps, ATOL_F64_STEP, seed + 1, policy=policy, label="f64 step"
-            )
+            result.checks += check_transitions(env, params, ref, sizes.steps, ATOL_F64_STEP, seed + 1, label="f64 step")
             if env_id in WHOLE_EPISODES:
-                result.checks += check_episodes(env, params, ref, max(5, int(20 * scale)), ATOL_F64_EPISODE, seed)
-        result.checks += check_reset_distribution(env, params, ref, n_samples, seed)
-        result.checks += check_episode_statistics(env, params, ref.make, n_episodes, seed)
+                result.checks += check_episodes(
+                    env, params, ref, num_episodes=max(5, int(20 * scale)), atol=ATOL_F64_EPISODE, seed=seed
+                )
+        result.checks += check_resets(env, params, ref, sizes.samples, seed)
+        result.checks += check_episode_statistics(env, params, ref, sizes.episodes, seed)
     result.seconds = timer.seconds
     return result

@@ -1,26 +1,26 @@
-"""The parity harness: compare a JAX env against a reference implementation, per DESIGN.md.
+"""The parity checks, written once against the reference protocol (`jaxenvs.parity.reference`).
 
-Building blocks, each returning a `Check` (a number measured, a threshold, a verdict):
-
-- `check_transitions`: deterministic transitions by state injection. The reference is run
-  under a policy; at each step its state is read, translated into a JAX state, and both take
-  the same action; next state, observation, reward and flags are compared.
-- `check_episodes`: whole episodes from the same initial state under the same actions.
-- `check_samples`: a stochastic outcome (reset distribution, a random event) sampled from both:
-  support (every JAX outcome the reference can produce) and frequencies (chi-square for
-  discrete outcomes, Kolmogorov-Smirnov for continuous ones).
-- `check_episode_statistics`: episode length and return under a random policy agree within
+- `check_transitions`: deterministic transitions by state injection. Reference states (from
+  its own runs, from injected cases, or scrambled to reach rare events) are translated into
+  JAX states and both take the same action; every next-state field, the observation, the
+  reward and both flags are compared. Where the reference records its random draws, the JAX
+  side replays them (`replay`) and steps with random parts compare exactly too.
+- `check_episodes`: whole episodes, the JAX env started from the reference's first state and
+  driven by its actions with no re-injection.
+- `check_step_distribution`: a random event, sampled many times from the same injected states
+  on both sides: support and frequencies (chi-square, stratified by case) or KS.
+- `check_resets`: the reset distribution the same way.
+- `check_episode_statistics`: episode length and return under uniform random actions, within
   3 standard errors.
 
-`Reference` is what a user gives to check their own JAX env against their own gymnasium-style
-env: how to build the reference, and how to read, write and translate its state (README).
+`check(env, params, reference)` runs the standard set and returns a `ParityResult`;
+`assert_parity(...)` raises an `AssertionError` naming the first mismatch (field, step, the
+state it came from, both values).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import math
-import time
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -28,473 +28,600 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-# A stated significance level for every distribution test: p-values below it fail.
-P_THRESHOLD = 1e-3
+from jaxenvs.parity.checks import (
+    ATOL_F32_OBS,
+    ATOL_F32_STEP,
+    ATOL_F64_EPISODE,
+    ATOL_F64_STEP,
+    Check,
+    ParityResult,
+    Sizes,
+    Timer,
+    angle_check,
+    chi_square_check,
+    error_check,
+    exact_check,
+    ks_check,
+    mean_check,
+    stratified_chi_square_check,
+)
+from jaxenvs.parity.reference import Reference, State, Transitions
 
-
-@dataclasses.dataclass
-class Check:
-    """One comparison: `value` (an error or a test statistic) against `threshold`."""
-
-    name: str
-    n: int  # transitions, samples or episodes compared
-    value: float  # worst error, or the p-value / distance of a test
-    threshold: float
-    passed: bool
-    kind: str = "error"  # "error" (value <= threshold) or "p-value" (value >= threshold)
-    detail: str = ""
-
-    def describe(self) -> str:
-        op = "<=" if self.kind != "p-value" else ">="
-        status = "ok" if self.passed else "FAIL"
-        text = f"{self.name}: {self.kind} {self.value:.3g} {op} {self.threshold:.3g} over {self.n} [{status}]"
-        return text + (f" ({self.detail})" if self.detail else "")
-
-
-@dataclasses.dataclass
-class ParityResult:
-    """Every check of one env against its reference."""
-
-    env_id: str
-    reference: str
-    checks: list[Check] = dataclasses.field(default_factory=list)
-    seconds: float = 0.0
-    skipped: str | None = None  # why the reference could not run, if it could not
-
-    @property
-    def passed(self) -> bool:
-        return self.skipped is None and bool(self.checks) and all(c.passed for c in self.checks)
-
-    @property
-    def verdict(self) -> str:
-        if self.skipped is not None:
-            return "skipped"
-        return "pass" if self.passed else "FAIL"
-
-    @property
-    def transitions(self) -> int:
-        return sum(c.n for c in self.checks if c.kind == "error")
-
-    def worst(self, prefix: str = "") -> float:
-        errs = [c.value for c in self.checks if c.kind == "error" and c.name.startswith(prefix)]
-        return max(errs) if errs else float("nan")
-
-    def min_p(self) -> float:
-        ps = [c.value for c in self.checks if c.kind == "p-value"]
-        return min(ps) if ps else float("nan")
-
-    def summary(self) -> str:
-        lines = [f"{self.env_id} vs {self.reference}: {self.verdict}"]
-        lines += ["  " + c.describe() for c in self.checks]
-        return "\n".join(lines)
+# A replay of recorded draws: (states, actions, draws, params) -> (obs, next state, reward, terminated).
+Replay = Callable[[Any, Any, Any, Any], tuple]
 
 
 # ---------------------------------------------------------------------------------------------
-# comparisons
+# translation
+
+_COMPILED: dict[tuple[int, str], tuple[Any, Callable]] = {}
 
 
-def max_error(a: Any, b: Any) -> float:
-    """Largest absolute difference between two arrays (inf if shapes differ)."""
-    a, b = np.atleast_1d(np.asarray(a, np.float64)), np.atleast_1d(np.asarray(b, np.float64))
-    if a.shape != b.shape:
-        return math.inf
-    if a.size == 0:
-        return 0.0
-    diff = np.abs(a - b)
-    diff[np.isnan(a) & np.isnan(b)] = 0.0
-    return float(np.nanmax(np.where(np.isnan(diff), np.inf, diff)))
+def _compiled(env: Any, kind: str, build: Callable[[], Callable]) -> Callable:
+    """One jitted function per (env object, kind): checks that share an env share its compiles."""
+    key = (id(env), kind)
+    held = _COMPILED.get(key)
+    if held is None or held[0] is not env:
+        if len(_COMPILED) > 64:
+            _COMPILED.clear()
+        held = _COMPILED[key] = (env, build())
+    return held[1]
 
 
-def error_check(name: str, jax_values: Any, ref_values: Any, atol: float, rtol: float = 0.0) -> Check:
-    """Worst `|jax - ref| - rtol * |ref|` over all entries, against `atol`."""
-    a = np.asarray(jax_values, dtype=np.float64)
-    b = np.asarray(ref_values, dtype=np.float64)
-    n = int(a.shape[0]) if a.ndim else 1
-    if a.shape != b.shape:
-        return Check(name, n, math.inf, atol, False, detail=f"shapes {a.shape} vs {b.shape}")
-    excess = np.abs(a - b) - rtol * np.abs(b)
-    worst = float(np.max(excess)) if excess.size else 0.0
-    worst_abs = max_error(a, b)
-    value = worst_abs if rtol == 0.0 else max(worst, 0.0)
-    return Check(name, n, value, atol, bool(value <= atol), detail="" if rtol == 0 else f"rtol {rtol:g}")
+def default_to_jax(env: Any, params: Any) -> Callable[[State, Any], Any]:
+    """`to_jax` for a reference whose state fields carry the JAX state's names: the JAX env's
+    own reset state, every field replaced (in its dtype); a missing field is an error."""
+    _, template = env.reset(jax.random.key(0), params)
+    names = [f for f in template.__dataclass_fields__]
+
+    def to_jax(state: State, params: Any) -> Any:
+        missing = [k for k in names if k not in state]
+        if missing:
+            raise KeyError(
+                f"the reference state has no {missing} (it has {sorted(state)}); "
+                "read them in read_state, or give the reference a to_jax"
+            )
+        return template.replace(**{k: jnp.asarray(state[k], jnp.asarray(getattr(template, k)).dtype) for k in names})
+
+    return to_jax
 
 
-def exact_check(name: str, jax_values: Any, ref_values: Any) -> Check:
-    """Mismatch count of exactly-compared values (flags, integer states, rewards)."""
-    a, b = np.asarray(jax_values), np.asarray(ref_values)
-    n = int(a.shape[0]) if a.ndim else 1
-    if a.shape != b.shape:
-        return Check(name, n, math.inf, 0, False, kind="mismatches", detail=f"shapes {a.shape} vs {b.shape}")
-    mismatches = int(np.sum(np.any((a != b).reshape(n, -1), axis=1))) if a.ndim else int(a != b)
-    return Check(name, n, float(mismatches), 0.0, mismatches == 0, kind="mismatches")
+def _to_jax_batch(env: Any, params: Any, ref: Reference, states: State) -> Any:
+    """The JAX states (batched along the first axis) of a batch of reference states."""
+    n = len(next(iter(states.values())))
+    if ref.to_jax is None:
+        fn = default_to_jax(env, params)
+        return fn(states, params) if n else None
+    if ref.batched_to_jax:
+        return ref.to_jax(states, params)
+    items = [ref.to_jax({k: v[i] for k, v in states.items()}, params) for i in range(n)]
+    return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *items)
 
 
-def _hashable(x: Any) -> Any:
-    if isinstance(x, tuple):
-        return tuple(_hashable(v) for v in x)
+def _from_jax(ref: Reference, state: Any, fields: Sequence[str]) -> State:
+    """The JAX state as the reference names it; by default the `fields` the JAX state has
+    (a field only the reference keeps, such as bsuite's `time_elapsed`, is not compared)."""
+    if ref.from_jax is not None:
+        return {k: np.asarray(v) for k, v in ref.from_jax(state).items()}
+    return {k: np.asarray(getattr(state, k)) for k in fields if hasattr(state, k)}
+
+
+def _flat(obs: Any, n: int) -> np.ndarray:
+    leaves = jax.tree_util.tree_leaves(obs)
+    return np.concatenate([np.asarray(x, np.float64).reshape(n, -1) for x in leaves], axis=1)
+
+
+def _value_text(x: Any) -> str:
     x = np.asarray(x)
-    return tuple(x.ravel().tolist()) if x.ndim else x.item()
+    return np.array2string(x, threshold=20, precision=9) if x.ndim else repr(x.item())
 
 
-def chi_square_check(name: str, jax_samples: Sequence[Any], ref_samples: Sequence[Any]) -> list[Check]:
-    """Discrete outcomes: support (JAX outcomes the reference never produced) and a two-sample
-    chi-square test of the frequencies (bins with few counts pooled)."""
-    from scipy import stats
-
-    a = [_hashable(x) for x in jax_samples]
-    b = [_hashable(x) for x in ref_samples]
-    support = set(b)
-    outside = sorted({x for x in a if x not in support}, key=str)
-    checks = [
-        Check(
-            f"{name} support",
-            len(a),
-            float(sum(x not in support for x in a)),
-            0.0,
-            not outside,
-            kind="mismatches",
-            detail=f"outside: {outside[:3]}" if outside else "",
-        )
-    ]
-    outcomes = sorted(set(a) | support, key=str)
-    index = {o: i for i, o in enumerate(outcomes)}
-    ca = np.bincount([index[x] for x in a], minlength=len(outcomes)).astype(float)
-    cb = np.bincount([index[x] for x in b], minlength=len(outcomes)).astype(float)
-    # pool rare outcomes so every expected count is >= 5
-    order = np.argsort(ca + cb)
-    pooled_a, pooled_b, acc_a, acc_b = [], [], 0.0, 0.0
-    for i in order:
-        acc_a, acc_b = acc_a + ca[i], acc_b + cb[i]
-        if acc_a + acc_b >= 10:
-            pooled_a.append(acc_a)
-            pooled_b.append(acc_b)
-            acc_a = acc_b = 0.0
-    if acc_a + acc_b > 0 and pooled_a:
-        pooled_a[-1] += acc_a
-        pooled_b[-1] += acc_b
-    if len(pooled_a) < 2:
-        p = 1.0
-    else:
-        p = float(stats.chi2_contingency(np.array([pooled_a, pooled_b]))[1])
-    checks.append(
-        Check(
-            f"{name} frequencies",
-            len(a),
-            p,
-            P_THRESHOLD,
-            p >= P_THRESHOLD,
-            kind="p-value",
-            detail=f"chi-square, {len(pooled_a)} bins",
-        )
-    )
-    return checks
-
-
-def ks_check(name: str, jax_samples: Any, ref_samples: Any) -> list[Check]:
-    """Continuous outcomes, per coordinate: the JAX samples lie within the reference's range
-    (widened by 1%) and a two-sample Kolmogorov-Smirnov test (Bonferroni over coordinates)."""
-    from scipy import stats
-
-    a = np.asarray(jax_samples, dtype=np.float64).reshape(len(jax_samples), -1)
-    b = np.asarray(ref_samples, dtype=np.float64).reshape(len(ref_samples), -1)
-    lo, hi = b.min(axis=0), b.max(axis=0)
-    pad = 0.01 * (hi - lo) + 1e-12
-    outside = int(np.sum(np.any((a < lo - pad) | (a > hi + pad), axis=1)))
-    p = min(float(stats.ks_2samp(a[:, j], b[:, j]).pvalue) * a.shape[1] for j in range(a.shape[1]))
-    p = min(p, 1.0)
-    return [
-        Check(f"{name} support", len(a), float(outside), 0.0, outside == 0, kind="mismatches"),
-        Check(
-            f"{name} distribution",
-            len(a),
-            p,
-            P_THRESHOLD,
-            p >= P_THRESHOLD,
-            kind="p-value",
-            detail=f"KS, {a.shape[1]} coordinates, Bonferroni",
-        ),
-    ]
-
-
-def mean_check(name: str, jax_values: Any, ref_values: Any, num_se: float = 3.0) -> Check:
-    """Means agree within `num_se` standard errors of their difference; value = |z|."""
-    a, b = np.asarray(jax_values, np.float64), np.asarray(ref_values, np.float64)
-    se = math.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)) if len(a) > 1 and len(b) > 1 else 0.0
-    diff = abs(a.mean() - b.mean())
-    z = 0.0 if diff == 0 else (math.inf if se == 0 else diff / se)
-    return Check(
-        name, len(a), z, num_se, z <= num_se, kind="|z|", detail=f"jax {a.mean():.4g} vs reference {b.mean():.4g}"
+def _point_at(check: Check, label: str, field: str, data: Transitions, rows: np.ndarray, mine: Any, ref: Any) -> None:
+    """Fill `check.mismatch` with the first failing row: field, step, state, both values."""
+    if check.first is None:
+        return
+    i = int(rows[check.first])
+    step = int(np.sum(data.episode[:i] == data.episode[i]))
+    state = {k: _value_text(v) for k, v in data.state_at(i).items()}
+    check.mismatch = (
+        f"{label}: field {field!r} at transition {i} (step {step} of episode {int(data.episode[i])}), "
+        f"action {_value_text(data.actions[i])}, from state {state}: "
+        f"jax {_value_text(np.asarray(mine)[check.first])} vs reference {_value_text(np.asarray(ref)[check.first])}"
     )
 
 
 # ---------------------------------------------------------------------------------------------
-# the reference side
+# deterministic transitions
 
 
-@dataclasses.dataclass
-class Reference:
-    """How to drive a gymnasium-style reference and translate its state.
-
-    make: builds a reference env (gymnasium API: `reset(seed=)`, `step(action)`).
-    get_state: `ref -> {field: value}`, with the JAX state's field names (including `time`).
-    set_state: writes such a dict into `ref` (used to start whole episodes from a JAX reset).
-    to_jax: `(state dict, params) -> JAX state`.
-    from_jax: `JAX state -> state dict` (defaults to the dataclass fields named in get_state).
-    exact_fields: fields compared exactly (integers, booleans); the rest with a tolerance.
-    """
-
-    make: Callable[[], Any]
-    get_state: Callable[[Any], Mapping[str, Any]]
-    to_jax: Callable[[Mapping[str, Any], Any], Any]
-    set_state: Callable[[Any, Mapping[str, Any]], None] | None = None
-    from_jax: Callable[[Any], Mapping[str, Any]] | None = None
-    exact_fields: Sequence[str] = ("time",)
-    name: str = "reference"
-
-    def state_from_jax(self, state: Any, fields: Sequence[str]) -> dict[str, np.ndarray]:
-        if self.from_jax is not None:
-            return {k: np.asarray(v) for k, v in self.from_jax(state).items()}
-        return {k: np.asarray(getattr(state, k)) for k in fields}
+def _jax_step_batch(env, params, ref, data: Transitions, seed: int, replay: Replay | None, batched_params: bool):
+    states = _to_jax_batch(env, params, ref, data.states)
+    actions = jnp.asarray(data.actions)
+    if replay is not None:
+        draws = jax.tree_util.tree_map(
+            lambda *xs: np.stack([np.asarray(x) for x in xs]),
+            *[ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)],
+        )
+        obs, nxt, reward, terminated = jax.jit(replay)(states, actions, draws, params)
+        return obs, nxt, reward, terminated, None, {}
+    keys = jax.random.split(jax.random.key(seed), len(data))
+    axes = (0, 0, 0, 0 if batched_params else None)
+    step = _compiled(env, f"step{axes}", lambda: jax.jit(jax.vmap(env.step, in_axes=axes)))
+    obs, nxt, reward, terminated, truncated, info = step(keys, states, actions, params)
+    return obs, nxt, reward, terminated, truncated, info
 
 
-def _stack(dicts: Sequence[Mapping[str, Any]]) -> dict[str, np.ndarray]:
-    return {k: np.stack([np.asarray(d[k]) for d in dicts]) for k in dicts[0]}
+def _compare(
+    label: str,
+    ref: Reference,
+    data: Transitions,
+    rows: np.ndarray,
+    out: tuple,
+    atol: float,
+    reward_atol: float,
+    canonical: Callable | None,
+    info_fields: Sequence[str] = (),
+) -> list[Check]:
+    """Every next-state field, observation, reward and flag of `rows` (and the `info_fields`
+    of `info`); steps with a random part (`ref.random_step`) leave out `ref.random_step_fields`."""
+    obs, mine, reward, terminated, truncated, info = out
+    sub = data.select(rows)
+    random_rows = np.zeros(len(rows), bool)
+    if ref.random_step is not None:
+        random_rows = np.array(
+            [ref.random_step(sub.state_at(i), sub.state_at(i, after=True), sub.rewards[i]) for i in range(len(rows))],
+            bool,
+        )
 
+    def keep(name: str) -> np.ndarray:
+        if name in ref.random_fields:
+            return np.zeros(len(rows), bool)
+        return ~random_rows if name in ref.random_step_fields else np.ones(len(rows), bool)
 
-def collect_reference_transitions(
-    ref: Reference, num_steps: int, seed: int = 0, policy: Callable[[Any, np.random.Generator], Any] | None = None
-) -> dict[str, Any]:
-    """Run the reference for `num_steps` steps (resetting after each episode) and record
-    every (state, action, next state, observation, reward, flags)."""
-    env = ref.make()
-    rng = np.random.default_rng(seed)
-    env.action_space.seed(seed)
-    env.reset(seed=seed)
-    episode = 0
-    states, actions, next_states, obs, rewards, terms, truncs = [], [], [], [], [], [], []
-    for _ in range(num_steps):
-        state = dict(ref.get_state(env))
-        action = policy(env, rng) if policy is not None else env.action_space.sample()
-        o, r, te, tr, _ = env.step(action)
-        states.append(state)
-        actions.append(np.asarray(action))
-        next_states.append(dict(ref.get_state(env)))
-        obs.append(np.asarray(o))
-        rewards.append(float(r))
-        terms.append(bool(te))
-        truncs.append(bool(tr))
-        if te or tr:
-            episode += 1
-            env.reset(seed=seed * 100_003 + episode)
-    env.close()
-    return dict(
-        states=states,
-        actions=np.stack(actions),
-        next_states=_stack(next_states),
-        obs=obs,
-        rewards=np.asarray(rewards),
-        terminated=np.asarray(terms),
-        truncated=np.asarray(truncs),
-    )
+    checks: list[Check] = []
+
+    def add(check: Check, name: str, kept: np.ndarray, a: Any, b: Any) -> None:
+        _point_at(check, label, name, data, rows[kept], a, b)
+        checks.append(check)
+
+    for k, want in sub.next_states.items():
+        kept = keep(k)
+        if k not in mine or not kept.any():
+            continue
+        a, b = np.asarray(mine[k])[rows][kept], want[kept]
+        if canonical is not None:
+            a, b = canonical(k, a, b, {f: v[kept] for f, v in sub.next_states.items()})
+        if k in ref.exact_fields or ref.exact_fields == "*":
+            add(exact_check(f"{label} {k}", a, b), k, kept, a, b)
+        elif k in ref.angle_fields:
+            add(angle_check(f"{label} {k}", a, b, atol), k, kept, a, b)
+        else:
+            add(error_check(f"{label} {k}", a, b, atol), k, kept, a, b)
+    kept = keep("observation")
+    if kept.any():
+        a, b = _flat(obs, len(data))[rows][kept], _flat(sub.obs, len(rows))[kept]
+        if ref.obs_mask is not None:
+            a, b = ref.obs_mask(a), ref.obs_mask(b)
+        # observations are float32 on both sides: compared at float32 resolution
+        add(error_check(f"{label} observation", a, b, max(atol, ATOL_F32_OBS), rtol=2e-7), "observation", kept, a, b)
+    kept = keep("reward")
+    if kept.any():
+        a, b = np.asarray(reward)[rows][kept], sub.rewards[kept]
+        if np.asarray(reward).dtype == np.float32:  # rewards are float32 by contract: compare rounded alike
+            b = b.astype(np.float32)
+        add(error_check(f"{label} reward", a, b, reward_atol), "reward", kept, a, b)
+    kept = keep("terminated")
+    if kept.any():
+        a, b = np.asarray(terminated)[rows][kept], sub.terminated[kept]
+        add(exact_check(f"{label} terminated", a, b), "terminated", kept, a, b)
+    if truncated is not None:
+        a, b = np.asarray(truncated)[rows], sub.truncated
+        if ref.truncation_excludes_termination:
+            a = a & ~np.asarray(terminated)[rows]
+        add(exact_check(f"{label} truncated", a, b), "truncated", np.ones(len(rows), bool), a, b)
+    for k in info_fields:
+        a, b = np.asarray(info[k])[rows].astype(np.float64), np.asarray(sub.info[k], np.float64)
+        add(error_check(f"{label} {k}", a, b, 1e-7), k, np.ones(len(rows), bool), a, b)
+    if checks:
+        checks[0].transitions = len(rows)
+        if random_rows.any():
+            checks[0].detail = (checks[0].detail + "; " if checks[0].detail else "") + (
+                f"{int(random_rows.sum())} steps with a random part"
+            )
+    return checks
 
 
 def check_transitions(
     env: Any,
     params: Any,
     ref: Reference,
-    num_steps: int,
-    atol: float,
+    num_steps: int = 2000,
+    atol: float = ATOL_F32_STEP,
     seed: int = 0,
-    policy: Callable[[Any, np.random.Generator], Any] | None = None,
+    *,
+    data: Transitions | Mapping[str, Transitions] | None = None,
     label: str = "step",
     reward_atol: float = 0.0,
+    policy: Callable | None = None,
+    scramble: Callable | None = None,
+    replay: Replay | None = None,
+    params_of: Mapping[str, Any] | None = None,
+    canonical: Callable | None = None,
+    info_fields: Sequence[str] = (),
 ) -> list[Check]:
     """Per-step parity by state injection; `env` is the raw env (no auto-reset).
 
-    All reference states are collected first, then the JAX env steps them as one vmapped
-    batch with the same actions.
+    data: the reference transitions to compare (one set, or `{label: set}` compared apart but
+        stepped as one batch); by default `ref.transitions(num_steps, seed, policy, scramble)`.
+    replay: `(states, actions, draws, params) -> (obs, next_state, reward, terminated)`, the
+        JAX step with the reference's recorded draws (`ref.draws_to_jax` translates them);
+        truncation is then not compared (a replay is the MDP step alone).
+    params_of: `{label: params}` for sets collected under other params (same static fields).
+    canonical: `(field, jax, ref, ref_next_states) -> (jax, ref)` puts a field in canonical
+        form before the comparison (e.g. empty slots a reference lacks).
+    info_fields: `info` entries compared too (to 1e-7), e.g. toy text's `prob`, `action_mask`.
     """
-    data = collect_reference_transitions(ref, num_steps, seed, policy)
-    jax_states = [ref.to_jax(s, params) for s in data["states"]]
-    batch = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *jax_states)
-    keys = jax.random.split(jax.random.key(seed), num_steps)
-    step = jax.jit(jax.vmap(env.step, in_axes=(0, 0, 0, None)))
-    obs, next_state, reward, terminated, truncated, _ = step(keys, batch, jnp.asarray(data["actions"]), params)
-    fields = list(data["next_states"])
-    mine = ref.state_from_jax(next_state, fields)
-    checks = []
-    for k in fields:
-        if k in ref.exact_fields:
-            checks.append(exact_check(f"{label} {k}", mine[k], data["next_states"][k]))
-        else:
-            checks.append(error_check(f"{label} {k}", mine[k], data["next_states"][k], atol))
-    checks.append(_obs_check(f"{label} observation", obs, data["obs"], atol))
-    ref_rewards = data["rewards"]
-    if np.asarray(reward).dtype == np.float32:
-        # rewards are float32 by contract: compare with the reference's rounded to float32
-        ref_rewards = ref_rewards.astype(np.float32)
-    checks.append(error_check(f"{label} reward", reward, ref_rewards, max(reward_atol, 0.0)))
-    checks.append(exact_check(f"{label} terminated", terminated, data["terminated"]))
-    checks.append(exact_check(f"{label} truncated", truncated, data["truncated"]))
+    if data is None:
+        data = ref.transitions(num_steps, seed, policy, scramble)
+    sets = dict(data) if isinstance(data, Mapping) else {label: data}
+    labels = list(sets)
+    total = sets[labels[0]]
+    for k in labels[1:]:
+        total = total + sets[k]
+    batched = bool(params_of)
+    if batched:
+        per_row = [params_of.get(k, params) for k in labels for _ in range(len(sets[k]))]
+        params = jax.tree_util.tree_map(lambda *xs: jnp.stack([jnp.asarray(x) for x in xs]), *per_row)
+    if replay is not None and batched:
+        step_replay = jax.vmap(replay, in_axes=(0, 0, 0, 0))
+    elif replay is not None:
+        step_replay = jax.vmap(replay, in_axes=(0, 0, 0, None))
+    else:
+        step_replay = None
+    obs, nxt, reward, terminated, truncated, info = _jax_step_batch(env, params, ref, total, seed, step_replay, batched)
+    mine = _from_jax(ref, nxt, list(total.next_states))
+    out = (obs, mine, reward, terminated, truncated, info)
+    checks: list[Check] = []
+    start = 0
+    for k in labels:
+        rows = np.arange(start, start + len(sets[k]))
+        start += len(sets[k])
+        if len(rows):
+            checks += _compare(k, ref, total, rows, out, atol, reward_atol, canonical, info_fields)
     return checks
 
 
-def _obs_check(name: str, jax_obs: Any, ref_obs: Sequence[Any], atol: float) -> Check:
-    leaves_a = jax.tree_util.tree_leaves(jax_obs)
-    ref_stacked = (
-        jax.tree_util.tree_map(lambda *xs: np.stack(xs), *ref_obs)
-        if not isinstance(ref_obs[0], np.ndarray)
-        else np.stack(ref_obs)
-    )
-    leaves_b = jax.tree_util.tree_leaves(ref_stacked)
-    a = np.concatenate([np.asarray(x, np.float64).reshape(len(ref_obs), -1) for x in leaves_a], axis=1)
-    b = np.concatenate([np.asarray(x, np.float64).reshape(len(ref_obs), -1) for x in leaves_b], axis=1)
-    # observations are float32 in both; compare at float32 resolution
-    return error_check(name, a, b, max(atol, 0.0), rtol=2e-7 if a.dtype.kind == "f" else 0.0)
+# ---------------------------------------------------------------------------------------------
+# whole episodes
 
 
 def check_episodes(
-    env: Any,
-    params: Any,
+    env,
+    params,
     ref: Reference,
-    num_episodes: int,
-    atol: float,
-    seed: int = 0,
-    max_steps: int | None = None,
+    *,
+    num_episodes=20,
+    atol=ATOL_F64_EPISODE,
+    seed=0,
+    data=None,
+    label="episode",
+    replay=None,
 ) -> list[Check]:
-    """Whole episodes: JAX rolls out from the reference's reset state under the reference's
-    random actions with no re-injection; the state error over the whole episode is compared."""
-    env_ref = ref.make()
-    step = jax.jit(env.step)
-    worst: dict[str, float] = {}
-    flag_mismatch = 0
-    total = 0
-    for episode in range(num_episodes):
-        env_ref.reset(seed=seed + episode)
-        env_ref.action_space.seed(seed + episode)
-        state_dict = dict(ref.get_state(env_ref))
-        state = ref.to_jax(state_dict, params)
-        fields = list(state_dict)
-        key = jax.random.key(seed + episode)
-        done = False
-        t = 0
-        while not done and (max_steps is None or t < max_steps):
-            action = env_ref.action_space.sample()
-            _, r_ref, te_ref, tr_ref, _ = env_ref.step(action)
-            key, sub = jax.random.split(key)
-            _, state, r, te, tr, _ = step(sub, state, jnp.asarray(action), params)
-            ref_state = ref.get_state(env_ref)
-            mine = ref.state_from_jax(state, fields)
-            for k in fields:
-                if k not in ref.exact_fields:
-                    worst[k] = max(worst.get(k, 0.0), max_error(mine[k], ref_state[k]))
-            flag_mismatch += int(bool(te) != bool(te_ref) or bool(tr) != bool(tr_ref))
-            flag_mismatch += int(abs(float(r) - float(r_ref)) > 1e-6 * max(1.0, abs(float(r_ref))))
-            total += 1
-            t += 1
-            done = bool(te_ref or tr_ref)
-    env_ref.close()
-    checks = [Check(f"episode {k}", total, v, atol, v <= atol) for k, v in worst.items()]
-    checks.append(
-        Check("episode rewards and flags", total, float(flag_mismatch), 0.0, flag_mismatch == 0, kind="mismatches")
-    )
+    """Whole episodes: the JAX env starts from the reference's first state of each episode and
+    takes its actions (with its draws, given `replay`), never re-injected; every state field,
+    the observation, the reward and the flags are compared at every step.
+
+    data: the reference's episodes (`Transitions`; by default `ref.episodes(num_episodes, seed)`);
+    replay: as in `check_transitions`; label: the checks' name prefix."""
+    if data is None:
+        data = ref.episodes(num_episodes, seed)
+    episodes = np.unique(data.episode)
+    firsts = np.array([np.flatnonzero(data.episode == e)[0] for e in episodes])
+    lengths = np.array([np.sum(data.episode == e) for e in episodes])
+    horizon = int(lengths.max())
+    index = np.zeros((len(episodes), horizon), int)
+    alive = np.zeros((len(episodes), horizon), bool)
+    for j, n in enumerate(lengths):
+        index[j, :n] = np.flatnonzero(data.episode == episodes[j])
+        index[j, n:] = index[j, n - 1]
+        alive[j, :n] = True
+    start = _to_jax_batch(env, params, ref, {k: v[firsts] for k, v in data.states.items()})
+    actions = jnp.asarray(data.actions[index])
+    # one jitted, vmapped step per time step (not a scan: XLA may fuse a scanned step into other
+    # roundings, which a float32-storing reference amplifies over a long episode)
+    if replay is not None:
+        draws = [ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)]
+        draws = jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *draws)
+        draws = jax.tree_util.tree_map(lambda x: x[index], draws)
+        replay_step = jax.jit(jax.vmap(replay, in_axes=(0, 0, 0, None)))
+
+        def step(t, state):
+            o, nxt, r, te = replay_step(state, actions[:, t], jax.tree_util.tree_map(lambda x: x[:, t], draws), params)
+            return o, nxt, r, te, jnp.zeros_like(te)
+    else:
+        env_step = _compiled(env, "step(0, 0, 0, None)", lambda: jax.jit(jax.vmap(env.step, in_axes=(0, 0, 0, None))))
+        keys = jax.random.split(jax.random.key(seed), (horizon, len(episodes)))
+
+        def step(t, state):
+            o, nxt, r, te, tr, _ = env_step(keys[t], state, actions[:, t], params)
+            return o, nxt, r, te, tr
+
+    state, outs = start, []
+    for t in range(horizon):
+        obs, state, r, te, tr = step(t, state)
+        outs.append(jax.tree_util.tree_map(np.asarray, (obs, state, r, te, tr)))
+    obs, states, rewards, terminated, truncated = jax.tree_util.tree_map(lambda *xs: np.stack(xs, axis=1), *outs)
+    fields = list(data.next_states)
+    mine = _from_jax(ref, states, fields)
+    flat_rows = index[alive]
+    checks: list[Check] = []
+    for k in fields:
+        if k in ref.random_fields or k not in mine:
+            continue
+        a, b = np.asarray(mine[k])[alive], data.next_states[k][flat_rows]
+        if k in ref.exact_fields or ref.exact_fields == "*":
+            c = exact_check(f"{label} {k}", a, b)
+        elif k in ref.angle_fields:
+            c = angle_check(f"{label} {k}", a, b, atol)
+        else:
+            c = error_check(f"{label} {k}", a, b, atol)
+        _point_at(c, label, k, data, flat_rows, a, b)
+        checks.append(c)
+    n = len(flat_rows)
+    a = np.concatenate([np.asarray(x, np.float64)[alive].reshape(n, -1) for x in jax.tree_util.tree_leaves(obs)], 1)
+    b = _flat(data.obs, len(data))[flat_rows]
+    if ref.obs_mask is not None:
+        a, b = ref.obs_mask(a), ref.obs_mask(b)
+    if "observation" not in ref.random_fields:
+        c = error_check(f"{label} observation", a, b, max(atol, ATOL_F32_OBS), rtol=2e-7)
+        _point_at(c, label, "observation", data, flat_rows, a, b)
+        checks.append(c)
+    a, b = np.asarray(rewards)[alive], data.rewards[flat_rows]
+    if np.asarray(rewards).dtype == np.float32:
+        b = b.astype(np.float32)
+    c = error_check(f"{label} reward", a, b, max(atol, 1e-6))
+    _point_at(c, label, "reward", data, flat_rows, a, b)
+    checks.append(c)
+    flags = [("terminated", terminated, data.terminated)]
+    if replay is None:
+        if ref.truncation_excludes_termination:
+            truncated = np.asarray(truncated) & ~np.asarray(terminated)
+        flags.append(("truncated", truncated, data.truncated))
+    for name, a, b in flags:
+        a, b = np.asarray(a)[alive], b[flat_rows]
+        c = exact_check(f"{label} {name}", a, b)
+        _point_at(c, label, name, data, flat_rows, a, b)
+        checks.append(c)
+    checks[0].transitions = len(flat_rows)
+    checks[0].detail = (checks[0].detail + "; " if checks[0].detail else "") + f"{len(episodes)} whole episodes"
     return checks
 
 
-def sample_reference_resets(ref: Reference, n: int, seed: int = 0) -> dict[str, np.ndarray]:
-    env = ref.make()
-    out = []
-    for i in range(n):
-        env.reset(seed=seed + i)
-        out.append(dict(ref.get_state(env)))
-    env.close()
-    return _stack(out)
+# ---------------------------------------------------------------------------------------------
+# distributions
 
 
-def sample_jax_resets(env: Any, params: Any, ref: Reference, fields: Sequence[str], n: int, seed: int = 0):
-    keys = jax.random.split(jax.random.key(seed), n)
-    _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
-    return ref.state_from_jax(states, fields)
+def sample_jax_steps(env: Any, params: Any, ref: Reference, state: State, action: Any, n: int, seed: int = 0):
+    """`n` JAX steps from the same injected state: (observations, next states as the
+    reference names them, rewards, terminated, truncated, info)."""
+    start = _to_jax_batch(env, params, ref, {k: np.asarray(v)[None] for k, v in state.items()})
+    start = jax.tree_util.tree_map(lambda x: x[0], start)
+    keys = jax.random.split(jax.random.key(seed + 7919), n)
+    step = _compiled(env, "sample step", lambda: jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None))))
+    obs, nxt, reward, terminated, truncated, info = step(keys, start, jnp.asarray(action), params)
+    nxt = _from_jax(ref, nxt, list(state))
+    return jax.tree_util.tree_map(np.asarray, (obs, nxt, reward, terminated, truncated, info))
 
 
-def check_reset_distribution(
-    env: Any, params: Any, ref: Reference, n: int, seed: int = 0, discrete: bool = False
+def check_step_distribution(
+    env: Any,
+    params: Any,
+    ref: Reference,
+    cases: Sequence[tuple[State, Any]],
+    n: int,
+    outcome: Callable[[Transitions], list],
+    seed: int = 0,
+    *,
+    label: str = "step",
+    support: Callable[[State, Any], set] | None = None,
+    continuous: Callable | str | bool = False,
 ) -> list[Check]:
-    ref_states = sample_reference_resets(ref, n, seed)
-    fields = [k for k in ref_states if k != "time"]
-    mine = sample_jax_resets(env, params, ref, fields, n, seed)
+    """A random step, `n` times from each injected `(state, action)` case on both sides.
+
+    outcome: `Transitions -> [outcome per row]` (the same function reads both sides: the JAX
+        side's next states are read by `from_jax` into the reference's field names).
+    support: `(state, action) -> set of outcomes` the reference can produce from that case
+        (from its definition, not its sample); default: the outcomes the reference produced.
+    continuous: KS per coordinate instead of chi-square (a support predicate, "unbounded", or True).
+    Discrete outcomes from several cases are tested by a chi-square stratified by case.
+    """
+    ref_out, jax_out, case_ids = [], [], []
+    for c, (state, action) in enumerate(cases):
+        ref_out += list(outcome(ref.sample_steps(dict(state), action, n, seed + c)))
+        obs, nxt, reward, te, tr, info = sample_jax_steps(env, params, ref, dict(state), action, n, seed + c)
+        mine = Transitions.from_steps(state, action, nxt, (obs, reward, te, tr, info))
+        jax_out += list(outcome(mine))
+        case_ids += [c] * n
+    if continuous is not False:
+        return ks_check(label, np.asarray(jax_out), np.asarray(ref_out), None if continuous is True else continuous)
+    if support is not None:
+        allowed = {(c, o) for c, (state, action) in enumerate(cases) for o in support(dict(state), action)}
+        outside = [(c, o) for c, o in zip(case_ids, jax_out) if (c, o) not in allowed]
+        outside_ref = sum((c, o) not in allowed for c, o in zip(case_ids, ref_out))
+        detail = f"{len(allowed)} outcomes the reference can produce; reference {outside_ref} outside"
+        if outside:
+            detail = f"outside: {sorted(set(outside), key=str)[:3]}"
+        support_check = Check(
+            f"{label} support",
+            len(jax_out),
+            float(len(outside)),
+            0.0,
+            not outside and not outside_ref,
+            kind="mismatches",
+            detail=detail,
+        )
+    else:
+        seen = set(zip(case_ids, ref_out))
+        outside = [(c, o) for c, o in zip(case_ids, jax_out) if (c, o) not in seen]
+        support_check = Check(
+            f"{label} support",
+            len(jax_out),
+            float(len(outside)),
+            0.0,
+            not outside,
+            kind="mismatches",
+            detail=f"outside: {sorted(set(outside), key=str)[:3]}" if outside else "",
+        )
+    if len(cases) == 1:
+        return [support_check, chi_square_check(label, jax_out, ref_out)[1]]
+    return [support_check, stratified_chi_square_check(label, case_ids, jax_out, case_ids, ref_out)]
+
+
+def sample_jax_resets(
+    env: Any, params: Any, ref: Reference, n: int, seed: int = 0, fields: Sequence[str] | None = None
+) -> tuple[State, Any]:
+    """`n` JAX resets: states as the reference names them (every field by default) and observations."""
+    keys = jax.random.split(jax.random.key(seed + 104729), n)
+    obs, states = _compiled(env, "reset", lambda: jax.jit(jax.vmap(env.reset, in_axes=(0, None))))(keys, params)
+    fields = list(states.__dataclass_fields__) if fields is None else fields
+    return _from_jax(ref, states, fields), jax.tree_util.tree_map(np.asarray, obs)
+
+
+def check_resets(
+    env: Any,
+    params: Any,
+    ref: Reference,
+    n: int = 2000,
+    seed: int = 0,
+    *,
+    outcome: Callable[[State, Any], Any] | None = None,
+    discrete: bool = False,
+    support: Any = None,
+    label: str = "reset",
+) -> list[Check]:
+    """The reset distribution: `n` resets of each side, as `outcome(states, obs)` rows (every
+    state field but `time`, by default); chi-square if `discrete`, else KS per coordinate."""
+    ref_states, ref_obs = ref.sample_resets(n, seed)
+    mine, obs = sample_jax_resets(env, params, ref, n, seed, list(ref_states))
+    if outcome is None:
+        fields = [k for k in ref_states if k != "time"]
+
+        def outcome(s, o):
+            return np.concatenate([np.asarray(s[k]).reshape(len(s[k]), -1) for k in fields], axis=1)
+
+    a, b = outcome(mine, obs), outcome(ref_states, ref_obs)
     if discrete:
-        a = [tuple(np.concatenate([np.ravel(mine[k][i]) for k in fields])) for i in range(n)]
-        b = [tuple(np.concatenate([np.ravel(ref_states[k][i]) for k in fields])) for i in range(n)]
-        return chi_square_check("reset", a, b)
-    a = np.concatenate([mine[k].reshape(n, -1) for k in fields], axis=1)
-    b = np.concatenate([ref_states[k].reshape(n, -1) for k in fields], axis=1)
-    return ks_check("reset", a, b)
-
-
-def reference_episode_statistics(make: Callable[[], Any], num_episodes: int, seed: int = 0, max_steps: int = 100_000):
-    """Lengths and returns of `num_episodes` reference episodes under uniform random actions."""
-    env = make()
-    env.action_space.seed(seed)
-    lengths, returns = [], []
-    for i in range(num_episodes):
-        env.reset(seed=seed + i)
-        done, length, ret = False, 0, 0.0
-        while not done and length < max_steps:
-            _, r, te, tr, _ = env.step(env.action_space.sample())
-            length += 1
-            ret += float(r)
-            done = bool(te or tr)
-        lengths.append(length)
-        returns.append(ret)
-    env.close()
-    return np.asarray(lengths), np.asarray(returns)
-
-
-def jax_episode_statistics(env: Any, params: Any, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
-    """Lengths and returns of the first episode of `num_episodes` vmapped envs, random actions.
-
-    `env` is the raw env; each runs until its first episode ends (or `max_steps`)."""
-    act_space = env.action_space(params)
-    num_steps = min(int(params.max_steps_in_episode), max_steps)
-
-    def episode(key):
-        k_reset, k_run = jax.random.split(key)
-        _, state = env.reset(k_reset, params)
-
-        def body(carry, k):
-            state, done, length, ret = carry
-            ka, ks = jax.random.split(k)
-            _, nstate, r, te, tr, _ = env.step(ks, state, act_space.sample(ka), params)
-            alive = ~done
-            state = jax.tree_util.tree_map(lambda n, o: jnp.where(alive, n, o), nstate, state)
-            return (state, done | te | tr, length + alive, ret + jnp.where(alive, r, 0.0)), None
-
-        init = (state, jnp.asarray(False), jnp.asarray(0, jnp.int32), jnp.asarray(0.0, jnp.float32))
-        (_, _, length, ret), _ = jax.lax.scan(body, init, jax.random.split(k_run, num_steps))
-        return length, ret
-
-    keys = jax.random.split(jax.random.key(seed), num_episodes)
-    lengths, returns = jax.jit(jax.vmap(episode))(keys)
-    return np.asarray(lengths), np.asarray(returns)
+        a = [tuple(np.ravel(x).tolist()) for x in a]
+        b = [tuple(np.ravel(x).tolist()) for x in b]
+        return chi_square_check(label, a, b, support)
+    return ks_check(label, a, b, support)
 
 
 def check_episode_statistics(
-    env: Any, params: Any, make_reference: Callable[[], Any], num_episodes: int, seed: int = 0
+    env,
+    params,
+    ref: Reference,
+    num_episodes: int = 200,
+    seed: int = 0,
+    *,
+    max_steps: int = 100_000,
+    label: str = "random-policy",
+    require_end: bool = False,
 ) -> list[Check]:
-    """Episode length and return under uniform random actions, within 3 standard errors."""
-    ref_len, ref_ret = reference_episode_statistics(make_reference, num_episodes, seed)
-    len_, ret = jax_episode_statistics(env, params, num_episodes, seed)
-    return [
-        mean_check("random-policy episode length", len_, ref_len),
-        mean_check("random-policy episode return", ret, ref_ret),
+    """Episode length and return under uniform random actions, within 3 standard errors; both
+    sides cut an episode at `max_steps` (and the JAX side at its time limit). With
+    `require_end`, no episode of either side may have been cut."""
+    from jaxenvs.parity.reference import jax_episode_statistics
+
+    ref_len, ref_ret = ref.episode_statistics(num_episodes, seed, max_steps)
+    length, ret = jax_episode_statistics(env, params, num_episodes, seed, max_steps)
+    checks = [
+        mean_check(f"{label} episode length", length, ref_len),
+        mean_check(f"{label} episode return", ret, ref_ret),
     ]
+    if require_end:
+        cut = int(np.sum(length >= max_steps) + np.sum(ref_len >= max_steps))
+        checks.append(
+            Check(
+                f"{label} episodes cut at {max_steps} steps",
+                len(length) + len(ref_len),
+                float(cut),
+                0.0,
+                cut == 0,
+                kind="mismatches",
+            )
+        )
+    return checks
 
 
-class Timer:
-    def __enter__(self):
-        self.start = time.perf_counter()
-        return self
+# ---------------------------------------------------------------------------------------------
+# the standard set
 
-    def __exit__(self, *exc):
-        self.seconds = time.perf_counter() - self.start
+
+def check(
+    env: Any,
+    params: Any,
+    reference: Reference,
+    *,
+    sizes: Sizes | None = None,
+    atol: float = ATOL_F32_STEP,
+    reward_atol: float = 0.0,
+    float64: bool = False,
+    whole_episodes: bool = False,
+    resets: bool = True,
+    discrete_resets: bool = False,
+    statistics: bool = True,
+    seed: int = 0,
+    name: str | None = None,
+) -> ParityResult:
+    """Check a raw JAX env (`make(..., autoreset=False)`, or any env with `reset(key, params)`
+    / `step(key, state, action, params)`) against `reference`:
+
+    1. `sizes.steps` transitions by state injection to `atol`; with `float64`, again under
+       `jax_enable_x64` to `ATOL_F64_STEP` (params are used as given: Python scalars follow
+       the precision, float32 arrays do not);
+    2. with `whole_episodes`, `sizes.episodes // 10` whole episodes (float64 if `float64`);
+    3. with `resets`, the reset distribution (`discrete_resets`: chi-square, else KS);
+    4. with `statistics`, random-policy episode length and return (`sizes.episodes` each).
+
+    Returns a `ParityResult`: `.passed`, `.summary()`, `.failures()`.
+    """
+    sizes = sizes or Sizes()
+    result = ParityResult(name or getattr(env, "name", type(env).__name__), reference.name)
+    with Timer() as timer:
+        label = "f32 step" if float64 else "step"
+        result.checks += check_transitions(
+            env, params, reference, sizes.steps, atol, seed, label=label, reward_atol=reward_atol
+        )
+        x64 = jax.enable_x64(True) if float64 else contextlib.nullcontext()
+        with x64:
+            if float64:
+                result.checks += check_transitions(
+                    env, params, reference, sizes.steps, ATOL_F64_STEP, seed + 1, label="f64 step"
+                )
+            if whole_episodes:
+                tol = ATOL_F64_EPISODE if float64 else atol
+                result.checks += check_episodes(
+                    env, params, reference, num_episodes=max(3, sizes.episodes // 10), atol=tol, seed=seed
+                )
+        if resets:
+            result.checks += check_resets(env, params, reference, sizes.samples, seed, discrete=discrete_resets)
+        if statistics:
+            result.checks += check_episode_statistics(env, params, reference, sizes.episodes, seed)
+    result.seconds = timer.seconds
+    return result
+
+
+def assert_parity(env: Any, params: Any, reference: Reference, **kwargs: Any) -> ParityResult:
+    """`check(...)`, raising an `AssertionError` that names the first mismatch (the field, the
+    step, the state it came from, both values) and lists every failed check."""
+    result = check(env, params, reference, **kwargs)
+    failures = result.failures()
+    if failures:
+        first = next((c.mismatch for c in failures if c.mismatch), None)
+        lines = [f"{result.env_id} does not match {result.reference}"]
+        if first:
+            lines.append(f"first mismatch: {first}")
+        lines += ["failed: " + c.describe() for c in failures]
+        raise AssertionError("\n".join(lines))
+    return result

@@ -10,24 +10,15 @@
   happened;
 - spawns by distribution: from states with a few slots taken, the joint (side, gold, slot)
   outcome by chi-square, the JAX outcomes always in the reference's support;
-- random play with the defaults (sticky actions 0.1, six actions) and with the minimal action
-  set: episode length and return within 3 standard errors, and how often the executed
-  action repeats the previous one (against MinAtar and against `p + (1 - p) / K`).
-
-Transitions are compared with sticky actions off on both sides
-(`minatar.Environment(game, sticky_action_prob=0.0)`); the sticky draw is checked apart.
+- random play, with the minimal action set too (`minatar.check_random_play`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity import _minatar as m
-from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.envs.minatar.asterix import AsterixState
+from jaxenvs.parity import minatar as m
 
 GAME = "asterix"
 INT_FIELDS = (
@@ -42,42 +33,24 @@ INT_FIELDS = (
 )
 
 
-def read_state(env: Any) -> dict[str, np.ndarray]:
-    g = env.env
-    out = {k: np.int32(getattr(g, k)) for k in INT_FIELDS}
-    out["entity_active"] = np.array([e is not None for e in g.entities])
-    out["entities"] = np.array([[int(v) for v in e] if e is not None else [0, 0, 0, 0] for e in g.entities], np.int32)
-    out["terminal"] = np.bool_(g.terminal)
-    return out
-
-
-def write_state(env: Any, state: dict[str, Any]) -> None:
-    g = env.env
-    for k in INT_FIELDS:
-        setattr(g, k, int(state[k]))
-    g.entities = [
-        [int(e[0]), int(e[1]), bool(e[2]), bool(e[3])] if active else None
-        for e, active in zip(np.asarray(state["entities"]), np.asarray(state["entity_active"]))
-    ]
-    g.terminal = bool(state["terminal"])
-
-
-def to_jax(state: dict[str, Any], params: Any = None):
-    from jaxenvs.envs.minatar.asterix import AsterixState
-
-    return AsterixState(
-        time=jnp.asarray(state["time"], jnp.int32),
-        last_action=jnp.asarray(state["last_action"], jnp.int32),
-        terminal=jnp.asarray(state["terminal"], jnp.bool_),
-        entities=jnp.asarray(state["entities"], jnp.int32),
-        entity_active=jnp.asarray(state["entity_active"], jnp.bool_),
-        **{k: jnp.asarray(state[k], jnp.int32) for k in INT_FIELDS},
+def read_state(env: object) -> dict[str, np.ndarray]:
+    entities = env.env.entities
+    return dict(
+        m.read_attrs(env, INT_FIELDS, ("terminal",)),
+        entity_active=np.array([e is not None for e in entities]),
+        entities=np.array([[int(v) for v in e] if e is not None else [0, 0, 0, 0] for e in entities], np.int32),
     )
 
 
-def from_jax(state: Any) -> dict[str, np.ndarray]:
-    fields = INT_FIELDS + ("entities", "entity_active", "terminal", "time", "last_action")
-    return {k: np.asarray(getattr(state, k)) for k in fields}
+def write_state(env: object, state: dict[str, object]) -> None:
+    m.write_attrs(env, state, INT_FIELDS, ("terminal",))
+    env.env.entities = [
+        [int(e[0]), int(e[1]), bool(e[2]), bool(e[3])] if active else None
+        for e, active in zip(np.asarray(state["entities"]), np.asarray(state["entity_active"]))
+    ]
+
+
+to_jax, from_jax = m.same_names(AsterixState)
 
 
 def mask_empty_slots(field: str, mine: np.ndarray, ref: np.ndarray, ref_next: dict) -> tuple:
@@ -88,7 +61,7 @@ def mask_empty_slots(field: str, mine: np.ndarray, ref: np.ndarray, ref_next: di
     return np.where(keep, mine, 0), np.where(keep, ref, 0)
 
 
-def draws_from_calls(calls: list, state: Any):
+def draws_from_calls(calls: list, state: object):
     """MinAtar's `_spawn_entity`: `rand()` (side), `rand()` (gold), then `randint(n_free)`
     if a slot is free; nothing on most steps."""
     from jaxenvs.envs.minatar.asterix import SpawnDraws
@@ -107,13 +80,13 @@ def dodge(epsilon: float = 0.1) -> m.Policy:
     """Step away from an enemy about to reach the player's row neighbourhood, toward gold,
     else stay (random with probability `epsilon`): long episodes that ramp the difficulty."""
 
-    def danger(g: Any, x: int, y: int) -> bool:
+    def danger(g: object, x: int, y: int) -> bool:
         for e in g.entities:
             if e is not None and not e[3] and abs(e[1] - y) == 0 and abs(e[0] - x) <= 2:
                 return True
         return False
 
-    def policy(env: Any, rng: np.random.Generator) -> int:
+    def policy(env: object, rng: np.random.Generator) -> int:
         if rng.random() < epsilon:
             return int(rng.integers(6))
         g = env.env
@@ -138,7 +111,7 @@ def dodge(epsilon: float = 0.1) -> m.Policy:
     return policy
 
 
-def scramble(env: Any, rng: np.random.Generator) -> None:
+def scramble(env: object, rng: np.random.Generator) -> None:
     """A random mid-game state: entities in any slots (sometimes all eight), the player
     anywhere, speeds and timers anywhere in range, timers often at 0 and the ramp often due."""
     fill = rng.choice([0.3, 0.7, 1.0])
@@ -166,7 +139,7 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
     counts = dict(gold=0, enemy=0, spawn_full=0, spawn=0, ramp=0, ramp_move_speed=0, entity_leaves=0)
-    for s, c, s2, r, t in zip(data.states, data.calls, data.next_states, data.rewards, data.terminals):
+    for s, c, s2, r, t in zip(m.states(data), data.draws, m.states(data, after=True), data.rewards, data.terminated):
         counts["gold"] += int(r > 0)
         counts["enemy"] += int(t)
         counts["spawn"] += int(len(c) == 3)
@@ -177,97 +150,34 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def collect_all(num_steps: int, seed: int) -> tuple[dict[str, m.Transitions], dict[str, bool]]:
-    datasets = {
-        "random policy": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed),
-        "dodging policy": m.collect(GAME, read_state, 3 * num_steps, dodge(), seed + 1),
-        "scrambled states": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
-        "scrambled states, ramping off": m.collect(
-            GAME,
-            read_state,
-            num_steps // 2,
-            m.uniform_policy(),
-            seed + 3,
-            scramble=scramble,
-            difficulty_ramping=False,
-        ),
-    }
-    ramping = {k: "ramping off" not in k for k in datasets}
-    return datasets, ramping
-
-
-def check_spawns(num_samples: int, seed: int) -> list[Check]:
+def check_spawns(num_samples: int, seed: int) -> list[m.Check]:
     """The spawned entity (slot, side, gold) from a state with slots 2, 5 and 6 taken."""
-    import jaxenvs
-
-    ref = m.make_reference(GAME, seed=seed)
+    env, params, ref, start = m.random_event_checks("Asterix-MinAtar", m.reference_module(GAME), seed)
     active = np.array([0, 0, 1, 0, 0, 1, 1, 0], bool)
-    entities = np.stack([np.full(8, 3), np.arange(1, 9), np.ones(8), np.zeros(8)], axis=1)
-    start = dict(
-        read_state(ref), entities=entities, entity_active=active, spawn_timer=0, move_timer=3, player_x=5, player_y=8
+    entities = np.stack([np.full(8, 3), np.arange(1, 9), np.ones(8), np.zeros(8)], axis=1).astype(np.int32)
+    start.update(entities=entities, entity_active=active, spawn_timer=np.int32(0), move_timer=np.int32(3))
+    start.update(player_x=np.int32(5), player_y=np.int32(8))
+
+    def spawned(t: m.Transitions) -> list[tuple]:
+        out = []
+        for ents, act in zip(t.next_states["entities"], t.next_states["entity_active"]):
+            new = np.flatnonzero(act & ~active)
+            out.append(("none",) if len(new) != 1 else (int(new[0]), *(int(ents[new[0]][k]) for k in (0, 2, 3))))
+        return out
+
+    return m.check_step_distribution(
+        env, params, ref, [(start, 0)], num_samples, spawned, seed, label="spawn (slot, x, lr, gold)"
     )
 
-    def spawned(state_entities, state_active):
-        new = np.flatnonzero(state_active & ~active)
-        if len(new) != 1:
-            return ("none",)
-        e = state_entities[new[0]]
-        return (int(new[0]), int(e[0]), int(e[2]), int(e[3]))
 
-    ref_out = []
-    for _ in range(num_samples):
-        write_state(ref, start)
-        ref.act(0)
-        s = read_state(ref)
-        ref_out.append(spawned(s["entities"], s["entity_active"]))
-    env, params = jaxenvs.make("Asterix-MinAtar", autoreset=False, sticky_action_prob=0.0)
-    state = to_jax(dict(start, time=0, last_action=0))
-    _, after, _, _, _, _ = jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None)))(
-        jax.random.split(jax.random.key(seed), num_samples), state, 0, params
-    )
-    ents, act = np.asarray(after.entities), np.asarray(after.entity_active)
-    mine = [spawned(ents[i], act[i]) for i in range(num_samples)]
-    return chi_square_check("spawn (slot, x, lr, gold)", mine, ref_out)
+def extra_checks(scale: float, seed: int) -> list[m.Check]:
+    return check_spawns(max(600, int(6000 * scale)), seed)
 
 
-def run(env_id: str = "Asterix-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
-    import jaxenvs
+# random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
+PLAY = ((300, 2000, 3000, {}), (100, 500, 3000, {"use_minimal_action_set": True}))
 
-    result = ParityResult(env_id, "minatar asterix")
-    n_steps = max(300, int(4000 * scale))
-    with Timer() as timer:
-        env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
-        datasets, ramping = collect_all(n_steps, seed)
-        params_of = {k: params.replace(difficulty_ramping=v) for k, v in ramping.items()}
-        result.checks += m.check_injected_sets(
-            env.unwrapped,
-            params,
-            datasets,
-            params_of=params_of,
-            to_jax=to_jax,
-            from_jax=from_jax,
-            draws_from_calls=draws_from_calls,
-            mask=mask_empty_slots,
-        )
-        total = sum(list(datasets.values())[1:], list(datasets.values())[0])
-        counts = rare_events(total)
-        missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(
-            Check(
-                "rare events reached",
-                len(total),
-                float(len(missed)),
-                0.0,
-                not missed,
-                kind="missed",
-                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-            )
-        )
-        result.checks += check_spawns(max(600, int(6000 * scale)), seed)
-        result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=3000)
-        # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
-        result.checks += m.check_random_play(
-            env_id, GAME, max(100, int(500 * scale)), seed + 1, max_steps=3000, use_minimal_action_set=True
-        )
-    result.seconds = timer.seconds
-    return result
+
+# the game's own policy (reaching its rare events), and scrambled states with ramping off too
+POLICIES = {"dodging policy": (lambda n: 3 * n, dodge)}
+SCRAMBLED_WITHOUT_RAMPING = True

@@ -7,74 +7,38 @@
   rare event (wall rebuilt, brick passed through on `strike`, both paddle bounces, ceiling,
   corner) never happened;
 - the ball's start by distribution (chi-square) from resets;
-- random play with the defaults (sticky actions 0.1, six actions) and with the minimal action
-  set: episode length and return within 3 standard errors, and how often the executed
-  action repeats the previous one (against MinAtar and against `p + (1 - p) / K`).
-
-Transitions are compared with sticky actions off on both sides
-(`minatar.Environment(game, sticky_action_prob=0.0)`); the sticky draw is checked apart.
+- random play, with the minimal action set too (`minatar.check_random_play`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity import _minatar as m
-from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.envs.minatar.breakout import BreakoutState
+from jaxenvs.parity import minatar as m
 
 GAME = "breakout"
 INT_FIELDS = ("ball_x", "ball_y", "ball_dir", "pos", "last_x", "last_y")
 BOOL_FIELDS = ("strike", "terminal")
 
 
-def read_state(env: Any) -> dict[str, np.ndarray]:
-    g = env.env
-    out = {k: np.int32(getattr(g, k)) for k in INT_FIELDS}
-    out.update({k: np.bool_(getattr(g, k)) for k in BOOL_FIELDS})
-    out["brick_map"] = np.asarray(g.brick_map, bool)
-    return out
+def read_state(env: object) -> dict[str, np.ndarray]:
+    return dict(m.read_attrs(env, INT_FIELDS, BOOL_FIELDS), brick_map=np.asarray(env.env.brick_map, bool))
 
 
-def write_state(env: Any, state: dict[str, Any]) -> None:
-    g = env.env
-    for k in INT_FIELDS:
-        setattr(g, k, int(state[k]))
-    for k in BOOL_FIELDS:
-        setattr(g, k, bool(state[k]))
-    g.brick_map = np.asarray(state["brick_map"], np.float64).copy()
+def write_state(env: object, state: dict[str, object]) -> None:
+    m.write_attrs(env, state, INT_FIELDS, BOOL_FIELDS)
+    env.env.brick_map = np.asarray(state["brick_map"], np.float64).copy()
 
 
-def to_jax(state: dict[str, Any], params: Any = None):
-    from jaxenvs.envs.minatar.breakout import BreakoutState
-
-    return BreakoutState(
-        time=jnp.asarray(state["time"], jnp.int32),
-        last_action=jnp.asarray(state["last_action"], jnp.int32),
-        terminal=jnp.asarray(state["terminal"], jnp.bool_),
-        brick_map=jnp.asarray(state["brick_map"], jnp.bool_),
-        strike=jnp.asarray(state["strike"], jnp.bool_),
-        **{k: jnp.asarray(state[k], jnp.int32) for k in INT_FIELDS},
-    )
-
-
-def from_jax(state: Any) -> dict[str, np.ndarray]:
-    fields = INT_FIELDS + BOOL_FIELDS + ("brick_map", "time", "last_action")
-    return {k: np.asarray(getattr(state, k)) for k in fields}
-
-
-def draws_from_calls(calls: list, state: Any) -> None:
-    if calls:
-        raise AssertionError(f"breakout drew random numbers during a step: {calls}")
-    return None
+to_jax, from_jax = m.same_names(BreakoutState)
+draws_from_calls = m.no_draws(GAME)
 
 
 def follow_ball(epsilon: float = 0.1) -> m.Policy:
     """Move the paddle toward the ball's column (random with probability `epsilon`)."""
 
-    def policy(env: Any, rng: np.random.Generator) -> int:
+    def policy(env: object, rng: np.random.Generator) -> int:
         if rng.random() < epsilon:
             return int(rng.integers(6))
         g = env.env
@@ -83,7 +47,7 @@ def follow_ball(epsilon: float = 0.1) -> m.Policy:
     return policy
 
 
-def scramble(env: Any, rng: np.random.Generator) -> None:
+def scramble(env: object, rng: np.random.Generator) -> None:
     """A random mid-game state: few or many bricks in rows 1-3, the ball anywhere above the
     bottom row with a consistent trail, the paddle anywhere, either `strike`."""
     kind = rng.integers(4)
@@ -112,7 +76,7 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
 def rare_events(data: m.Transitions) -> dict[str, int]:
     """How often each rare branch of the reference's step happened in `data`."""
     counts = dict(refill=0, strike_pass=0, straight_back=0, diagonal_back=0, ceiling=0, terminal=0)
-    for s, s2, r, t in zip(data.states, data.next_states, data.rewards, data.terminals):
+    for s, s2, r, t in zip(m.states(data), m.states(data, after=True), data.rewards, data.terminated):
         counts["refill"] += int(s2["brick_map"].sum() > s["brick_map"].sum())
         counts["strike_pass"] += int(s["strike"] and s2["strike"] and r == 0)
         if s["ball_y"] == 8 and s["ball_dir"] >= 2 and s2["ball_y"] == 8 and not t:
@@ -122,62 +86,19 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def collect_all(num_steps: int, seed: int) -> dict[str, m.Transitions]:
-    return {
-        "random policy": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed),
-        "ball-following paddle": m.collect(GAME, read_state, 3 * num_steps, follow_ball(), seed + 1),
-        "scrambled states": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
-    }
+def check_ball_start(num_samples: int, seed: int) -> list[m.Check]:
+    env, params, ref, _ = m.random_event_checks("Breakout-MinAtar", m.reference_module(GAME), seed)
+    start = lambda s, o: m.rows(s["ball_x"], s["ball_dir"])  # noqa: E731
+    return m.check_resets(env, params, ref, num_samples, seed, outcome=start, discrete=True, label="reset ball start")
 
 
-def check_ball_start(num_samples: int, seed: int) -> list[Check]:
-    import jax
-
-    import jaxenvs
-
-    ref = m.make_reference(GAME, seed=seed)
-    ref_starts = []
-    for _ in range(num_samples):
-        ref.reset()
-        ref_starts.append((ref.env.ball_x, ref.env.ball_dir))
-    env, params = jaxenvs.make("Breakout-MinAtar", autoreset=False)
-    _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(
-        jax.random.split(jax.random.key(seed), num_samples), params
-    )
-    mine = list(zip(np.asarray(states.ball_x).tolist(), np.asarray(states.ball_dir).tolist()))
-    return chi_square_check("reset ball start", mine, ref_starts)
+def extra_checks(scale: float, seed: int) -> list[m.Check]:
+    return check_ball_start(max(400, int(4000 * scale)), seed)
 
 
-def run(env_id: str = "Breakout-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
-    import jaxenvs
+# random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
+PLAY = ((300, 2000, 1000, {}), (100, 500, 1000, {"use_minimal_action_set": True}))
 
-    result = ParityResult(env_id, "minatar breakout")
-    n_steps = max(300, int(4000 * scale))
-    with Timer() as timer:
-        env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
-        datasets = collect_all(n_steps, seed)
-        result.checks += m.check_injected_sets(
-            env.unwrapped, params, datasets, to_jax=to_jax, from_jax=from_jax, draws_from_calls=draws_from_calls
-        )
-        total = sum(list(datasets.values())[1:], list(datasets.values())[0])
-        counts = rare_events(total)
-        missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(
-            Check(
-                "rare events reached",
-                len(total),
-                float(len(missed)),
-                0.0,
-                not missed,
-                kind="missed",
-                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-            )
-        )
-        result.checks += check_ball_start(max(400, int(4000 * scale)), seed)
-        result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=1000)
-        # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
-        result.checks += m.check_random_play(
-            env_id, GAME, max(100, int(500 * scale)), seed + 1, max_steps=1000, use_minimal_action_set=True
-        )
-    result.seconds = timer.seconds
-    return result
+
+# the game's own policy: long rallies, so that walls are cleared and rebuilt
+POLICIES = {"ball-following paddle": (lambda n: 3 * n, follow_ball)}

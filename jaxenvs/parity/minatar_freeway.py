@@ -8,62 +8,34 @@
   (crossing, collision before and after a car's move, the time limit) never happened;
 - car speeds by distribution (chi-square over the 10 signed speeds, every car) at reset and
   at a crossing, the JAX speeds always in the reference's support;
-- random play with the defaults (sticky actions 0.1, six actions) and with the minimal action
-  set: episode length and return within 3 standard errors, and how often the executed
-  action repeats the previous one (against MinAtar and against `p + (1 - p) / K`).
-
-Transitions are compared with sticky actions off on both sides
-(`minatar.Environment(game, sticky_action_prob=0.0)`); the sticky draw is checked apart.
+- random play, with the minimal action set too (`minatar.check_random_play`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity import _minatar as m
-from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.envs.minatar.freeway import FreewayState
+from jaxenvs.parity import minatar as m
 
 GAME = "freeway"
 INT_FIELDS = ("pos", "move_timer", "terminate_timer")
 
 
-def read_state(env: Any) -> dict[str, np.ndarray]:
-    g = env.env
-    out = {k: np.int32(getattr(g, k)) for k in INT_FIELDS}
-    out["cars"] = np.asarray(g.cars, np.int32).reshape(8, 4)
-    out["terminal"] = np.bool_(g.terminal)
-    return out
+def read_state(env: object) -> dict[str, np.ndarray]:
+    cars = np.asarray(env.env.cars, np.int32).reshape(8, 4)
+    return dict(m.read_attrs(env, INT_FIELDS, ("terminal",)), cars=cars)
 
 
-def write_state(env: Any, state: dict[str, Any]) -> None:
-    g = env.env
-    for k in INT_FIELDS:
-        setattr(g, k, int(state[k]))
-    g.cars = [[int(v) for v in car] for car in np.asarray(state["cars"])]
-    g.terminal = bool(state["terminal"])
+def write_state(env: object, state: dict[str, object]) -> None:
+    m.write_attrs(env, state, INT_FIELDS, ("terminal",))
+    env.env.cars = [[int(v) for v in car] for car in np.asarray(state["cars"])]
 
 
-def to_jax(state: dict[str, Any], params: Any = None):
-    from jaxenvs.envs.minatar.freeway import FreewayState
-
-    return FreewayState(
-        time=jnp.asarray(state["time"], jnp.int32),
-        last_action=jnp.asarray(state["last_action"], jnp.int32),
-        terminal=jnp.asarray(state["terminal"], jnp.bool_),
-        cars=jnp.asarray(state["cars"], jnp.int32),
-        **{k: jnp.asarray(state[k], jnp.int32) for k in INT_FIELDS},
-    )
+to_jax, from_jax = m.same_names(FreewayState)
 
 
-def from_jax(state: Any) -> dict[str, np.ndarray]:
-    return {k: np.asarray(getattr(state, k)) for k in INT_FIELDS + ("cars", "terminal", "time", "last_action")}
-
-
-def draws_from_calls(calls: list, state: Any):
+def draws_from_calls(calls: list, state: object):
     """MinAtar's `_randomize_cars`: `randint(1, 6, 8)` then `rand(8)`; none on most steps."""
     from jaxenvs.envs.minatar.freeway import CarDraws
 
@@ -75,13 +47,13 @@ def draws_from_calls(calls: list, state: Any):
 
 
 def head_up(p_up: float = 0.7) -> m.Policy:
-    def policy(env: Any, rng: np.random.Generator) -> int:
+    def policy(env: object, rng: np.random.Generator) -> int:
         return 2 if rng.random() < p_up else int(rng.integers(6))
 
     return policy
 
 
-def scramble(env: Any, rng: np.random.Generator) -> None:
+def scramble(env: object, rng: np.random.Generator) -> None:
     """A random mid-game state: cars anywhere with any speed and timer, the chicken on any
     row below the top, any move timer, and now and then the time limit about to end."""
     speeds = rng.integers(1, 6, 8) * rng.choice([-1, 1], 8)
@@ -102,7 +74,7 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
     counts = dict(crossing=0, hit_before_move=0, hit_after_move=0, time_limit=0)
-    for s, a, s2, r, t in zip(data.states, data.actions, data.next_states, data.rewards, data.terminals):
+    for s, a, s2, r, t in zip(m.states(data), data.actions, m.states(data, after=True), data.rewards, data.terminated):
         counts["crossing"] += int(r > 0)
         counts["time_limit"] += int(t and not s["terminal"])
         row = int(s["pos"])
@@ -113,74 +85,34 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def collect_all(num_steps: int, seed: int) -> dict[str, m.Transitions]:
-    return {
-        "random policy": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed),
-        "up-heading policy": m.collect(GAME, read_state, max(3 * num_steps, 2600), head_up(), seed + 1),
-        "scrambled states": m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 2, scramble=scramble),
-    }
+def check_speed_draws(num_samples: int, seed: int) -> list[m.Check]:
+    """Signed car speeds at reset and at a crossing (which redraws them), pooled over the 8 cars."""
+    from jaxenvs.envs.minatar.freeway import SPEED
 
-
-def check_speed_draws(num_samples: int, seed: int) -> list[Check]:
-    """Signed car speeds at reset and at a crossing, pooled over the 8 cars."""
-    import jaxenvs
-    from jaxenvs.envs.minatar import freeway
-
-    ref = m.make_reference(GAME, seed=seed)
-    ref_reset, ref_cross = [], []
-    crossing = dict(read_state(ref), pos=1, move_timer=0)
-    for _ in range(num_samples):
-        ref.reset()
-        ref_reset += [car[3] for car in ref.env.cars]
-        write_state(ref, crossing)
-        ref.act(2)
-        ref_cross += [car[3] for car in ref.env.cars]
-    env, params = jaxenvs.make("Freeway-MinAtar", autoreset=False, sticky_action_prob=0.0)
-    keys = jax.random.split(jax.random.key(seed), num_samples)
-    _, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
-    start = to_jax(dict(crossing, time=0, last_action=0))
-    _, after, reward, _, _, _ = jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None)))(
-        jax.random.split(jax.random.key(seed + 1), num_samples), start, 2, params
+    env, params, ref, start = m.random_event_checks("Freeway-MinAtar", m.reference_module(GAME), seed)
+    speeds = lambda cars: np.asarray(cars)[..., SPEED].reshape(-1)  # noqa: E731
+    checks = m.check_resets(
+        env, params, ref, num_samples, seed, outcome=lambda s, o: speeds(s["cars"]), discrete=True, label="reset speeds"
     )
-    assert bool(jnp.all(reward == 1.0)), "the scripted crossing did not cross"
-    mine_reset = np.asarray(states.cars[:, :, freeway.SPEED]).ravel().tolist()
-    mine_cross = np.asarray(after.cars[:, :, freeway.SPEED]).ravel().tolist()
-    return chi_square_check("reset car speeds", mine_reset, ref_reset) + chi_square_check(
-        "crossing car speeds", mine_cross, ref_cross
-    )
+    crossing = [(dict(start, pos=np.int32(1), move_timer=np.int32(0)), 2)]
+    for label, outcome, support in (
+        ("crossing reward", lambda t: t.rewards, lambda s, a: {1.0}),  # the scripted crossing crosses
+        ("crossing car speeds", lambda t: speeds(t.next_states["cars"]), None),
+    ):
+        checks += m.check_step_distribution(
+            env, params, ref, crossing, num_samples, outcome, seed + 1, label=label, support=support
+        )
+    return checks
 
 
-def run(env_id: str = "Freeway-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
-    import jaxenvs
+def extra_checks(scale: float, seed: int) -> list[m.Check]:
+    return check_speed_draws(max(200, int(2000 * scale)), seed)
 
-    result = ParityResult(env_id, "minatar freeway")
-    n_steps = max(300, int(4000 * scale))
-    with Timer() as timer:
-        env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
-        datasets = collect_all(n_steps, seed)
-        result.checks += m.check_injected_sets(
-            env.unwrapped, params, datasets, to_jax=to_jax, from_jax=from_jax, draws_from_calls=draws_from_calls
-        )
-        total = sum(list(datasets.values())[1:], list(datasets.values())[0])
-        counts = rare_events(total)
-        missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(
-            Check(
-                "rare events reached",
-                len(total),
-                float(len(missed)),
-                0.0,
-                not missed,
-                kind="missed",
-                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-            )
-        )
-        result.checks += check_speed_draws(max(200, int(2000 * scale)), seed)
-        # an episode is 2,501 steps: 1,000 episodes at scale 1 are 2.5M reference steps
-        result.checks += m.check_random_play(env_id, GAME, max(30, int(1000 * scale)), seed, max_steps=2600)
-        # the minimal action set (ids -v1): the agent's actions mapped as minatar's gym wrapper does
-        result.checks += m.check_random_play(
-            env_id, GAME, max(10, int(200 * scale)), seed + 1, max_steps=2600, use_minimal_action_set=True
-        )
-    result.seconds = timer.seconds
-    return result
+
+# random play (an episode is 2,501 steps: 1,000 episodes at scale 1 are 2.5M reference steps),
+# and with the minimal action set (ids -v1), as minatar's gym wrapper maps it
+PLAY = ((30, 1000, 2600, {}), (10, 200, 2600, {"use_minimal_action_set": True}))
+
+
+# the game's own policy: crossings, at least one whole episode (2,501 steps) of them
+POLICIES = {"up-heading policy": (lambda n: max(3 * n, 2600), head_up)}

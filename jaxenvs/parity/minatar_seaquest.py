@@ -15,8 +15,7 @@
   the JAX reset with the reference's actions and draws, never re-injected, equal step by step;
 - the spawns by distribution: from one state with both spawn timers out and one row
   blocked, the new enemy (kind, row, side, or none) and the new diver (row, side), chi-square;
-- sticky actions: the executed action repeats the previous one as often as in MinAtar;
-- random-policy episode length and return within 3 standard errors.
+- random play and the sticky draw (`minatar.check_random_play`).
 """
 
 from __future__ import annotations
@@ -29,8 +28,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity import _minatar as m
-from jaxenvs.parity.harness import Check, ParityResult, Timer, chi_square_check
+from jaxenvs.parity import minatar as m
 
 GAME = "seaquest"
 INT_FIELDS = (
@@ -77,6 +75,15 @@ def read_state(env: Any) -> dict[str, np.ndarray]:
     return out
 
 
+def write_state(env: Any, state: dict[str, Any]) -> None:
+    """The inverse of `read_state` (enemy bullets from their grid, in row-major order)."""
+    m.write_attrs(env, state, INT_FIELDS, BOOL_FIELDS)
+    for name in LISTS:  # records [x, y, lr, ...]: the side is a bool in MinAtar
+        rows = [r for r in np.asarray(state[name]) if r[0] >= 0]
+        setattr(env.env, name, [[int(r[0]), int(r[1]), bool(r[2]), *(int(v) for v in r[3:])] for r in rows])
+    env.env.e_bullets = [[int(x), int(y), bool(lr)] for lr, y, x in np.argwhere(np.asarray(state["e_bullets"]))]
+
+
 def to_jax(state: dict[str, Any], params: Any = None):
     """The JAX state of reference states (a dict of arrays, batched or not): each list into
     slots in list order, fish then subs in the enemy pool, the stamps (`*_order`) counting up
@@ -107,33 +114,24 @@ def to_jax(state: dict[str, Any], params: Any = None):
     foes, e_valid, e_order = slots(np.concatenate([fish6, subs6], axis=1), NUM_ENEMIES)
     i32 = lambda v: jnp.asarray(v, jnp.int32)  # noqa: E731
     b = lambda v: jnp.asarray(v, jnp.bool_)  # noqa: E731
+    # (prefix, records, valid, order, integer columns, boolean columns) of each slot pool
+    pools = (
+        ("f_bullet", bullets, b_valid, b_order, ("x", "y"), ("", "", "lr")),
+        ("enemy", foes, e_valid, e_order, ("x", "y", "", "move_timer", "shot_timer"), ("", "", "lr", "", "", "is_sub")),
+        ("diver", divers, d_valid, d_order, ("x", "y", "", "move_timer"), ("", "", "lr")),
+    )
+    fields = {}
+    for prefix, records, valid, order, ints, bools in pools:
+        fields |= {f"{prefix}_{k}": i32(records[..., i]) for i, k in enumerate(ints) if k}
+        fields |= {f"{prefix}_{k}": b(records[..., i]) for i, k in enumerate(bools) if k}
+        fields |= {f"{prefix}_valid": b(valid), f"{prefix}_order": i32(order)}
     out = SeaquestState(
         time=i32(state["time"]),
         last_action=i32(state["last_action"]),
-        terminal=b(state["terminal"]),
-        sub_or=b(state["sub_or"]),
-        surface=b(state["surface"]),
-        **{k: i32(state[k]) for k in INT_FIELDS},
-        f_bullet_x=i32(bullets[..., 0]),
-        f_bullet_y=i32(bullets[..., 1]),
-        f_bullet_lr=b(bullets[..., 2]),
-        f_bullet_valid=b(b_valid),
-        f_bullet_order=i32(b_order),
-        enemy_x=i32(foes[..., 0]),
-        enemy_y=i32(foes[..., 1]),
-        enemy_lr=b(foes[..., 2]),
-        enemy_move_timer=i32(foes[..., 3]),
-        enemy_shot_timer=i32(foes[..., 4]),
-        enemy_is_sub=b(foes[..., 5]),
-        enemy_valid=b(e_valid),
-        enemy_order=i32(e_order),
-        diver_x=i32(divers[..., 0]),
-        diver_y=i32(divers[..., 1]),
-        diver_lr=b(divers[..., 2]),
-        diver_move_timer=i32(divers[..., 3]),
-        diver_valid=b(d_valid),
-        diver_order=i32(d_order),
         e_bullets=b(state["e_bullets"]),
+        **{k: b(state[k]) for k in BOOL_FIELDS},
+        **{k: i32(state[k]) for k in INT_FIELDS},
+        **fields,
     )
     return jax.tree_util.tree_map(lambda x: x[0], out) if single else out
 
@@ -315,30 +313,14 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
         e_bullets.append([int(np.clip(sub_x + rng.choice([-1, 1]), 0, 9)), max(1, sub_y), bool(rng.random() < 0.5)])
     diver_count = int(rng.choice([-3, -1, 0, 1, 2, 3, 4, 5, 5, 6, 6, 6]))
     oxygen = int(rng.choice([0, 1, 2, int(rng.integers(0, 201)), 200]))
-    m.set_game_attrs(
-        env,
-        dict(
-            oxygen=oxygen,
-            diver_count=diver_count,
-            sub_x=sub_x,
-            sub_y=sub_y,
-            sub_or=sub_or,
-            f_bullets=f_bullets,
-            e_bullets=e_bullets,
-            e_fish=fish,
-            e_subs=subs,
-            divers=divers,
-            e_spawn_speed=spawn_speed,
-            move_speed=move_speed,
-            ramp_index=level,
-            e_spawn_timer=0 if rng.random() < 0.5 else int(rng.integers(0, spawn_speed + 1)),
-            # as in play: with two divers (bullets) out, the next spawn (shot) cannot be due
-            d_spawn_timer=int(rng.integers(1, 31)) if len(divers) == 2 or rng.random() < 0.7 else 0,
-            shot_timer=int(rng.integers(1, 5)) if len(f_bullets) == 2 else int(rng.integers(0, 6)),
-            surface=bool(sub_y == 0 and rng.random() < 0.5),
-            terminal=False,
-        ),
-    )
+    names = ("oxygen", "diver_count", "sub_x", "sub_y", "sub_or", "f_bullets", "e_bullets", "e_fish", "e_subs")
+    values = (oxygen, diver_count, sub_x, sub_y, sub_or, f_bullets, e_bullets, fish, subs)
+    attrs = dict(zip(names, values), divers=divers, e_spawn_speed=spawn_speed, move_speed=move_speed, ramp_index=level)
+    attrs["e_spawn_timer"] = 0 if rng.random() < 0.5 else int(rng.integers(0, spawn_speed + 1))
+    # as in play: with two divers (bullets) out, the next spawn (shot) cannot be due
+    attrs["d_spawn_timer"] = int(rng.integers(1, 31)) if len(divers) == 2 or rng.random() < 0.7 else 0
+    attrs["shot_timer"] = int(rng.integers(1, 5)) if len(f_bullets) == 2 else int(rng.integers(0, 6))
+    m.set_game_attrs(env, dict(attrs, surface=bool(sub_y == 0 and rng.random() < 0.5), terminal=False))
 
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
@@ -358,7 +340,9 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
         sub_fires=0,
         death_by_enemy_or_bullet=0,
     )
-    for s, s2, r, t, calls in zip(data.states, data.next_states, data.rewards, data.terminals, data.calls):
+    for s, s2, r, t, calls in zip(
+        m.states(data), m.states(data, after=True), data.rewards, data.terminated, data.draws
+    ):
         if s["terminal"]:
             continue
         surfaced = not s["surface"] and s2["surface"]
@@ -388,35 +372,6 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def collect_all(num_steps: int, seed: int) -> dict[str, tuple[m.Transitions, bool]]:
-    """Datasets of reference transitions, each with the `difficulty_ramping` it ran under."""
-    return {
-        "random policy": (m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed), True),
-        "diver collector": (m.collect(GAME, read_state, 2 * num_steps, diver_collector(), seed + 1), True),
-        "drowning diver": (m.collect(GAME, read_state, num_steps // 2, diver_collector(drown=True), seed + 2), True),
-        "scrambled states": (
-            m.collect(GAME, read_state, num_steps, m.uniform_policy(), seed + 3, scramble=scramble),
-            True,
-        ),
-        "scrambled states, no ramping": (
-            m.collect(
-                GAME,
-                read_state,
-                num_steps // 2,
-                m.uniform_policy(),
-                seed + 4,
-                scramble=scramble,
-                difficulty_ramping=False,
-            ),
-            False,
-        ),
-    }
-
-
-# ---------------------------------------------------------------------------------------------
-# spawns by distribution
-
-
 def _spawn_state() -> dict[str, Any]:
     """Both spawn timers out, the submarine safe at the surface, and a fish in row 3 moving
     left (so a right-moving spawn in row 3 is blocked)."""
@@ -442,49 +397,28 @@ def _spawn_state() -> dict[str, Any]:
     )
 
 
-def _spawn_outcome_reference(env: Any) -> tuple[tuple, tuple]:
-    g = env.env
-    enemy = ("none",)
-    if len(g.e_fish) > 1:
-        enemy = ("fish",) + tuple(int(v) for v in g.e_fish[-1][:3])
-    elif g.e_subs:
-        enemy = ("sub",) + tuple(int(v) for v in g.e_subs[-1][:3])
-    return enemy, tuple(int(v) for v in g.divers[-1][:3])
+def _spawned(t: m.Transitions) -> list[tuple]:
+    """The new enemy (kind, column, row, side, or none) and the new diver (column, row, side)."""
+    out = []
+    for fish, subs, divers in zip(t.next_states["e_fish"], t.next_states["e_subs"], t.next_states["divers"]):
+        fish, subs = [f for f in fish if f[0] >= 0], [f for f in subs if f[0] >= 0]
+        enemy = ("fish", *fish[-1][:3]) if len(fish) > 1 else ("sub", *subs[-1][:3]) if subs else ("none",)
+        diver = [d for d in divers if d[0] >= 0][-1]
+        out.append((tuple(int(v) if not isinstance(v, str) else v for v in enemy), tuple(int(v) for v in diver[:3])))
+    return out
 
 
-def check_spawns(num_samples: int, seed: int) -> list[Check]:
-    import jaxenvs
+def check_spawns(num_samples: int, seed: int) -> list[m.Check]:
+    env, params, ref, _ = m.random_event_checks("Seaquest-MinAtar", m.reference_module(GAME), seed)
+    case = [(dict(read_state_of(_spawn_state()), time=np.int32(0), last_action=np.int32(0)), 0)]
 
-    ref = m.make_reference(GAME, seed=seed)
-    start = _spawn_state()
-    ref_enemy, ref_diver = [], []
-    for _ in range(num_samples):
-        m.set_game_attrs(ref, start)
-        ref.env.act(0)
-        enemy, diver = _spawn_outcome_reference(ref)
-        ref_enemy.append(enemy)
-        ref_diver.append(diver)
+    def sample(label: str, part: int) -> list[m.Check]:
+        outcome = lambda t: [o[part] for o in _spawned(t)]  # noqa: E731
+        return m.check_step_distribution(env, params, ref, case, num_samples, outcome, seed, label=label)
 
-    env, params = jaxenvs.make("Seaquest-MinAtar", autoreset=False, sticky_action_prob=0.0)
-    state = to_jax(dict(read_state_of(start), time=np.int32(0), last_action=np.int32(0)), params)
-    keys = jax.random.split(jax.random.key(seed), num_samples)
-    _, nxt, _, _, _, _ = jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None)))(keys, state, 0, params)
-    lists = from_jax(nxt)
-    mine_enemy, mine_diver = [], []
-    for i in range(num_samples):
-        fish = [f for f in lists["e_fish"][i] if f[0] >= 0]
-        subs = [f for f in lists["e_subs"][i] if f[0] >= 0]
-        if len(fish) > 1:
-            mine_enemy.append(("fish",) + tuple(int(v) for v in fish[-1][:3]))
-        elif subs:
-            mine_enemy.append(("sub",) + tuple(int(v) for v in subs[-1][:3]))
-        else:
-            mine_enemy.append(("none",))
-        diver = [d for d in lists["divers"][i] if d[0] >= 0][-1]
-        mine_diver.append(tuple(int(v) for v in diver[:3]))
-    return chi_square_check(
-        "enemy spawn (kind, column, row, side; blocked row)", mine_enemy, ref_enemy
-    ) + chi_square_check("diver spawn (column, row, side)", mine_diver, ref_diver)
+    return sample("enemy spawn (kind, column, row, side; blocked row)", 0) + sample(
+        "diver spawn (column, row, side)", 1
+    )
 
 
 def read_state_of(attrs: dict[str, Any]) -> dict[str, np.ndarray]:
@@ -493,77 +427,22 @@ def read_state_of(attrs: dict[str, Any]) -> dict[str, np.ndarray]:
 
 
 # ---------------------------------------------------------------------------------------------
-# whole episodes, free-running
 
 
-def check_free_running(env: Any, params: Any, data: m.Transitions, label: str) -> Check:
-    """Episodes replayed from the JAX reset with the reference's actions and recorded draws,
-    never re-injected: every step's state (all fields, lists in order), observation, reward
-    and flag must equal the reference's. This exercises what injection cannot: the JAX spawn
-    stamps (`*_order`) and slots over whole episodes. After a mismatch the reference state
-    is injected so that one fault is counted once."""
-    act = jax.jit(lambda s, a, d: env.act(s, a, d, params))
-    fresh = env.reset(jax.random.key(0), params)[1]
-    state, bad, episodes = fresh, 0, 0
-    for i in range(len(data)):
-        draws = jax.tree_util.tree_map(jnp.asarray, draws_from_calls(data.calls[i], data.states[i]))
-        obs, state, reward, terminal = act(state, jnp.int32(data.actions[i]), draws)
-        mine, ref = from_jax(state), data.next_states[i]
-        same = all(np.array_equal(np.asarray(mine[k]), np.asarray(ref[k])) for k in ref)
-        same &= np.array_equal(np.asarray(obs), data.obs[i])
-        same &= float(reward) == data.rewards[i] and bool(terminal) == bool(data.terminals[i])
-        if not same:
-            bad += 1
-            state = to_jax(ref, params)
-        if data.terminals[i]:
-            state, episodes = fresh, episodes + 1
-    return Check(
-        f"{label}: whole episodes from reset, free-running",
-        len(data),
-        float(bad),
-        0.0,
-        bad == 0,
-        kind="mismatches",
-        detail=f"{episodes} episodes ended",
-    )
+def extra_checks(scale: float, seed: int) -> list[m.Check]:
+    return check_spawns(max(1000, int(8000 * scale)), seed)
 
 
-# ---------------------------------------------------------------------------------------------
+# whole episodes from reset, free-running: this exercises what injection cannot, the JAX
+# spawn stamps (`*_order`) and slots over whole episodes
+FREE_RUNNING = ("random policy", "diver collector")
+PLAY = ((300, 2000, 1000, {}),)
 
 
-def run(env_id: str = "Seaquest-MinAtar", scale: float = 1.0, seed: int = 0) -> ParityResult:
-    import jaxenvs
-
-    result = ParityResult(env_id, "minatar seaquest (sticky_action_prob=0 for transitions)")
-    n_steps = max(300, int(4000 * scale))
-    with Timer() as timer:
-        datasets = collect_all(n_steps, seed)
-        total = None
-        for ramping in (True, False):
-            chosen = {k: data for k, (data, r) in datasets.items() if r == ramping}
-            env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0, difficulty_ramping=ramping)
-            result.checks += m.check_injected_sets(
-                env.unwrapped, params, chosen, to_jax=to_jax, from_jax=from_jax, draws_from_calls=draws_from_calls
-            )
-            for data in chosen.values():
-                total = data if total is None else total + data
-            if ramping:
-                for label in ("random policy", "diver collector"):
-                    result.checks.append(check_free_running(env.unwrapped, params, datasets[label][0], label))
-        counts = rare_events(total)
-        missed = [k for k, v in counts.items() if v == 0]
-        result.checks.append(
-            Check(
-                "rare events reached",
-                len(total),
-                float(len(missed)),
-                0.0,
-                not missed,
-                kind="missed",
-                detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-            )
-        )
-        result.checks += check_spawns(max(1000, int(8000 * scale)), seed)
-        result.checks += m.check_random_play(env_id, GAME, max(300, int(2000 * scale)), seed, max_steps=1000)
-    result.seconds = timer.seconds
-    return result
+# the game's own policies (divers surfaced, refills, ramps; drownings), and scrambled states
+# with ramping off too
+POLICIES = {
+    "diver collector": (lambda n: 2 * n, diver_collector),
+    "drowning diver": (lambda n: n // 2, lambda: diver_collector(drown=True)),
+}
+SCRAMBLED_WITHOUT_RAMPING = True

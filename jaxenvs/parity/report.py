@@ -49,7 +49,9 @@ def markdown_table(results: Sequence[ParityResult], scale: float = 1.0) -> str:
         f'{datetime.date.today().isoformat()}. "worst error" is the largest absolute difference of any '
         "compared value (float32 and float64 state injection, whole episodes); mismatches of exact "
         "values (flags, integer states, rewards) must be 0; distribution tests fail below p = 1e-3; "
-        "episode statistics must agree within 3 standard errors. See DESIGN.md for the method.",
+        'episode statistics must agree within 3 standard errors. "transitions compared" counts the '
+        "reference transitions both sides stepped (per-step state injection, once per float precision, "
+        "and the steps of whole episodes). The method: docs/design.md (Parity).",
         "",
         "| " + " | ".join(HEADER) + " |",
         "|" + "---|" * len(HEADER),

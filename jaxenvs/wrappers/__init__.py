@@ -4,10 +4,13 @@ from jaxenvs.wrappers.action import ClipAction
 from jaxenvs.wrappers.autoreset import AutoReset
 from jaxenvs.wrappers.base import Wrapper, find_wrapper
 from jaxenvs.wrappers.checked import Checked, checked_jit
+from jaxenvs.wrappers.frame_stack import FrameStackObservation
 from jaxenvs.wrappers.legacy import LegacyStep
 from jaxenvs.wrappers.log import LogEnvState, LogWrapper
+from jaxenvs.wrappers.normalize import NormalizeObservation, NormalizeReward
 from jaxenvs.wrappers.observation import FlattenObservation
 from jaxenvs.wrappers.pixel import PixelObservation
+from jaxenvs.wrappers.transform import TransformObservation, TransformReward
 from jaxenvs.wrappers.vector import VecEnv
 
 __all__ = [
@@ -15,10 +18,15 @@ __all__ = [
     "Checked",
     "ClipAction",
     "FlattenObservation",
+    "FrameStackObservation",
     "LegacyStep",
     "LogEnvState",
     "LogWrapper",
+    "NormalizeObservation",
+    "NormalizeReward",
     "PixelObservation",
+    "TransformObservation",
+    "TransformReward",
     "VecEnv",
     "Wrapper",
     "checked_jit",

@@ -27,6 +27,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from jaxenvs.environment import check_key
 from jaxenvs.wrappers.base import Wrapper
 from jaxenvs.wrappers.batched_reset import final_info, reset_if_done_fn
 
@@ -35,6 +36,7 @@ class AutoReset(Wrapper):
     """Resets a finished episode in the step that ends it (see the module docstring)."""
 
     def step(self, key, state, action, params=None):
+        check_key(key, self.name)  # before the split, which would fail with JAX's own message
         key_step, key_reset = jax.random.split(key)
         obs, next_state, reward, terminated, truncated, info = self.env.step(key_step, state, action, params)
         done = jnp.logical_or(terminated, truncated)

@@ -8,6 +8,10 @@ action (usually clips it). For debugging runs wrap it in `Checked`:
 - inside your own jitted function (a `lax.scan` rollout), its checks are `checkify.check`s:
   run that function through `checked_jit(fn)` (jit + checkify + throw), or `checkify.checkify`
   it yourself.
+
+Limitation (JAX's): checkify cannot transform a vmapped while loop, so an env whose reset or
+step contains one (jumanji's Game2048-v1) cannot be `Checked`; JAX raises a `ValueError`
+saying "checkify-of-vmap-of-while".
 """
 
 from __future__ import annotations
@@ -19,14 +23,19 @@ import jax
 import jax.numpy as jnp
 from jax.experimental import checkify
 
+from jaxenvs import spaces
 from jaxenvs.wrappers.base import Wrapper
 
-_ERRORS = checkify.user_checks | checkify.nan_checks
+# what `Checked` and `checked_jit` check: their own `checkify.check`s (the action, and NaN or
+# inf in observations and rewards). Not checkify's `nan_checks` on every operation: those
+# cannot checkify a vmapped while loop (jumanji's Game2048 reset fails) and made a brax step
+# take 8 minutes to compile on a CPU.
+ERRORS = checkify.user_checks
 
 
 def checked_jit(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """`jax.jit(fn)` whose `checkify.check`s (and NaN-producing ops) raise when it returns."""
-    compiled = jax.jit(checkify.checkify(fn, errors=_ERRORS))
+    """`jax.jit(fn)` whose `checkify.check`s raise when it returns."""
+    compiled = jax.jit(checkify.checkify(fn, errors=ERRORS))
 
     def run(*args, **kwargs):
         err, out = compiled(*args, **kwargs)
@@ -50,10 +59,30 @@ def _all_finite(tree: Any) -> jax.Array:
 
 
 class Checked(Wrapper):
+    """`env` with every action checked and every output checked for NaN / inf (see above).
+
+    Called from Python, an action is first checked exactly, numpy-side (no int32 wrap-around
+    of `np.int64(2**32 + 1)` on the way into `jit`), raising `checkify.JaxRuntimeError` (a
+    `ValueError`) as the checkified step would;
+    inside `jit` the check is a `checkify.check` against the space built from the (possibly
+    traced) params, and a wrong shape raises at trace time. Picklable: the compiled
+    functions are rebuilt after unpickling.
+    """
+
     def __init__(self, env):
         super().__init__(env)
+        self._compile()
+
+    def _compile(self) -> None:
         self._jit_step = checked_jit(self._checked_step)
         self._jit_reset = checked_jit(self._checked_reset)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"env": self.env}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.env = state["env"]
+        self._compile()
 
     def _checked_reset(self, key, params):
         obs, state = self.env.reset(key, params)
@@ -62,6 +91,7 @@ class Checked(Wrapper):
 
     def _checked_step(self, key, state, action, params):
         space = self.env.action_space(params)
+        spaces.check_action_shape(space, action, self.name)
         checkify.check(
             jnp.all(space.contains(action)),
             f"{self.name}: invalid action {{action}}; valid actions are {space.describe()}",
@@ -81,4 +111,9 @@ class Checked(Wrapper):
     def step(self, key, state, action, params=None):
         if _is_tracing((key, state, action, params)):
             return self._checked_step(key, state, action, params)
+        if not _is_tracing(params):
+            try:
+                spaces.check_action(self.env.action_space(params), action, self.name)
+            except ValueError as e:  # the error a checkified step raises (a ValueError too)
+                raise checkify.JaxRuntimeError(str(e)) from None
         return self._jit_step(key, state, action, params)

@@ -31,11 +31,14 @@ way.
 
 from __future__ import annotations
 
+from typing import Any
+
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment
+from jaxenvs.environment import Environment, check_key
 from jaxenvs.tree import cast_like
 from jaxenvs.wrappers.base import Wrapper
 from jaxenvs.wrappers.batched_reset import (
@@ -47,6 +50,18 @@ from jaxenvs.wrappers.batched_reset import (
 )
 
 _STEP_KEY_DATA = 2**32 - 1  # folded into the step's key for the per-env step keys
+# the batch is indexed in int32 (finished_index, scatters)
+MAX_NUM_ENVS = 2**31 - 1
+
+
+def check_num_envs(num_envs: Any, where: str = "make_vec") -> int:
+    """`num_envs` as an int, or a clear error: a Python or numpy integer in [1, 2**31 - 1]
+    (no float, string or bool: 2.5 would silently become 2, "4" is no number)."""
+    if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
+        raise TypeError(f"{where}: num_envs must be an int in [1, {MAX_NUM_ENVS}], got {num_envs!r}")
+    if not 1 <= int(num_envs) <= MAX_NUM_ENVS:
+        raise ValueError(f"{where}: num_envs must be an int in [1, {MAX_NUM_ENVS}], got {num_envs!r}")
+    return int(num_envs)
 
 
 def obs_from_state_fn(env):
@@ -70,10 +85,8 @@ class VecEnv(Wrapper):
     """
 
     def __init__(self, env: Environment, num_envs: int, reset_capacity: int | None = None):
-        if int(num_envs) < 1:
-            raise ValueError(f"num_envs must be >= 1, got {num_envs}")
         super().__init__(env)
-        self.num_envs = int(num_envs)
+        self.num_envs = check_num_envs(num_envs, where=env.name)
         if reset_capacity is None:
             reset_capacity = default_capacity(self.num_envs)
         if not 1 <= int(reset_capacity) <= self.num_envs:
@@ -92,9 +105,15 @@ class VecEnv(Wrapper):
         return jax.vmap(self.env.reset, in_axes=(0, None))(jax.random.split(key, n), params)
 
     def reset(self, key, params=None):
+        check_key(key, self.name)
         return self._reset_batch(key, params, self.num_envs)
 
     def step(self, key, state, actions, params=None):
+        check_key(key, self.name)
+        leaves = jax.tree_util.tree_leaves((actions, params))
+        if not any(isinstance(x, jax.core.Tracer) for x in leaves):
+            # called eagerly: check every env's action exactly (inside the vmap below they are traced)
+            spaces.check_action(self.env.action_space(params), actions, self.name, batch=(self.num_envs,))
         n, capacity = self.num_envs, self.reset_capacity
         if n == 1:
             return self._step_one(key, state, actions, params)

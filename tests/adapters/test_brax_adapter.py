@@ -160,3 +160,11 @@ def test_swimmer_is_still_broken_upstream():
         # another library imported earlier in this process (in the full suite) can make
         # jnp.clip accept a_min again; then the step traces and there is nothing to check here
         pytest.skip("brax/swimmer's step traced in this process: jnp.clip accepts a_min here")
+
+
+def test_pickles():
+    import pickle
+
+    env, params = jaxenvs.make("brax/fast", autoreset=False)
+    again = pickle.loads(pickle.dumps(env))
+    assert again.name == "brax/fast" and again.action_space(params) == env.action_space(params)

@@ -201,3 +201,11 @@ def test_tsp_spec_fix_is_still_needed():
     assert not bool(spec_space.contains(timestep.observation.position)), "jumanji fixed TSP's spec: drop the fix"
     obs, _ = env.reset(jax.random.key(0), env.default_params)
     assert bool(env.observation_space()["position"].contains(obs["position"]))
+
+
+def test_pickles():
+    import pickle
+
+    env, params = jaxenvs.make("jumanji/Snake-v1", autoreset=False)
+    again = pickle.loads(pickle.dumps(env))
+    assert again.name == "jumanji/Snake-v1" and again.action_space(params) == env.action_space(params)

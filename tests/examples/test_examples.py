@@ -33,6 +33,21 @@ def test_ppo_learns_cartpole_a_little(capsys):
     assert capsys.readouterr().out.strip().splitlines()[-1].startswith("mean_return=")
 
 
+def test_ppo_continuous_runs_purejaxrls_stack(capsys):
+    """A few updates of `--continuous` (PureJaxRL's wrappers and defaults, smaller): finite
+    losses, and the logged returns are Pendulum's own (one 200-step episode per env: between
+    -16.3 * 200 and 0), not the normalized rewards."""
+    pytest.importorskip("optax")
+    ppo = _load("ppo")
+    args = ["--continuous", "--total-timesteps", "12800", "--num-envs", "16", "--num-steps", "200"]
+    metrics = ppo.main(args + ["--num-minibatches", "4", "--hidden", "32", "--quiet"])
+    assert np.isfinite(np.asarray(metrics["loss"])).all()
+    returns = np.asarray(metrics["mean_return"])[0]
+    assert returns.shape == (4,)
+    assert np.isfinite(returns).all() and (returns > -16.3 * 200).all() and (returns < -100).all(), returns
+    assert "env=Pendulum-v1" in capsys.readouterr().out
+
+
 def test_q_learning_solves_gridworld():
     q_learning = _load("q_learning")
     q, returns, success, steps_per_s = q_learning.main(

@@ -71,3 +71,44 @@ def test_spec_from_space_covers_every_space():
     np.testing.assert_array_equal(spec["m"].maximum, [1, 3])
     assert spec["b"].shape == (2,) and spec["b"].dtype == np.float32
     assert isinstance(spec["t"][0], specs.DiscreteArray) and spec["t"][1].dtype == np.bool_
+
+
+DM_ENV_IDS = ["CartPole-v1", "Catch-bsuite", "DeepSea-bsuite", "FrozenLake-v1", "Pendulum-v1", "Breakout-MinAtar"]
+
+
+def _one_id_per_builtin_env() -> list:
+    """Every built-in env class once (the first id naming it); beyond `DM_ENV_IDS` marked slow."""
+    from jaxenvs.registry import registered_envs, spec
+
+    seen, ids = set(), []
+    for env_id in registered_envs():
+        s = spec(env_id)
+        if s.extra is not None or env_id.startswith("bsuite/") or "MNIST" in env_id or s.entry_point in seen:
+            continue
+        seen.add(s.entry_point)
+        ids.append(env_id)
+    rest = [pytest.param(i, marks=pytest.mark.slow) for i in ids if i not in DM_ENV_IDS]
+    return DM_ENV_IDS + rest
+
+
+@pytest.mark.parametrize("env_id", _one_id_per_builtin_env())
+def test_dm_env_own_environment_test_mixin_passes(env_id):
+    import unittest
+
+    from dm_env import test_utils
+
+    class Case(test_utils.EnvironmentTestMixin, unittest.TestCase):
+        def make_object_under_test(self):
+            return JaxDmEnv(env_id, seed=0, max_steps_in_episode=20)
+
+    result = unittest.TextTestRunner(stream=open(__import__("os").devnull, "w")).run(
+        unittest.defaultTestLoader.loadTestsFromTestCase(Case)
+    )
+    assert result.wasSuccessful(), [str(e) for _, e in result.failures + result.errors]
+    assert result.testsRun >= 4
+
+
+def test_terminal_discount_has_the_spec_dtype():
+    env = JaxDmEnv("Catch-bsuite", seed=0)
+    steps = _run_episode(env)
+    assert steps[-1].discount.dtype == env.discount_spec().dtype == np.float32

@@ -410,3 +410,87 @@ def test_cleanrl_style_loop():
                 assert _cartpole_ended(buffer_next[t][i]) and _is_reset_obs(buffer_obs[t + 1][i])
             else:
                 np.testing.assert_array_equal(buffer_obs[t + 1][i], buffer_next[t][i])
+
+
+# --- bad input (issue 16) -------------------------------------------------------------------
+
+
+def test_a_bare_id_means_the_same_env_as_in_jaxenvs():
+    for game in ("Breakout", "Asterix"):
+        for suffix in ("", "-v0", "-v1"):
+            ours, params = jaxenvs.make(f"{game}-MinAtar{suffix}")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                theirs = gymnasium.make(f"jaxenvs/{game}-MinAtar{suffix}")
+            assert theirs.action_space == ours.action_space(params).to_gymnasium(), (game, suffix)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        venv = gymnasium.make_vec("jaxenvs/Breakout-MinAtar", num_envs=2)
+    assert venv.single_action_space == gymnasium.spaces.Discrete(6)
+
+
+@pytest.mark.parametrize("env_id", ["Pendulum-v1", "MountainCarContinuous-v0", "Reacher-misc"])
+def test_an_out_of_range_continuous_action_is_a_value_error(env_id):
+    env = JaxEnv(env_id)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    space = env.action_space
+    for _ in range(20):
+        bad = (space.high * rng.uniform(1.5, 100.0, space.shape) * rng.choice([-1, 1], space.shape)).astype(np.float32)
+        with pytest.raises(ValueError, match="invalid action"):
+            env.step(bad)
+    for bad in (np.full(space.shape, np.nan, np.float32), np.full(space.shape, np.inf, np.float32)):
+        with pytest.raises(ValueError, match="not finite"):
+            env.step(bad)
+    obs, reward, *_ = env.step(space.sample())
+    assert np.all(np.isfinite(obs)) and np.isfinite(reward)
+
+
+@pytest.mark.parametrize("env_id", ["Catch-bsuite", "DeepSea-bsuite", "Blackjack-v1"])
+def test_a_step_after_termination_stays_terminated(env_id):
+    env = JaxEnv(env_id)
+    env.reset(seed=0)
+    terminated = False
+    for _ in range(200):
+        obs, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        if terminated or truncated:
+            break
+    assert terminated
+    with pytest.warns(UserWarning, match="after the episode terminated"):
+        again = env.step(env.action_space.sample())
+    assert again[1:4] == (0.0, True, False) and np.array_equal(np.asarray(again[0]), np.asarray(obs))
+
+
+@pytest.mark.parametrize("env_id", ["jumanji/Snake-v1", "pgx/tic_tac_toe"])
+def test_render_modes_are_advertised_only_where_render_works(env_id):
+    pytest.importorskip(env_id.split("/")[0])
+    env = JaxEnv(env_id)
+    assert env.metadata["render_modes"] == []
+    with pytest.raises(ValueError, match="render_mode must be None"):
+        JaxEnv(env_id, render_mode="rgb_array")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gym_check_env(env, skip_render_check=False)
+    assert JaxEnv("CartPole-v1").metadata["render_modes"] == ["rgb_array"]
+
+
+def test_vector_num_envs_is_checked():
+    for bad in (2.5, "4", 0):
+        with pytest.raises((TypeError, ValueError), match="num_envs must be an int"):
+            JaxVectorEnv("CartPole-v1", num_envs=bad)
+
+
+@pytest.mark.parametrize("env_id", ["gymnax/CartPole-v1", "navix/Navix-Empty-5x5-v0"])
+def test_adapter_ids_export(env_id):
+    pytest.importorskip(env_id.split("/")[0])
+    env = JaxEnv(env_id, max_steps_in_episode=5)
+    obs, _ = env.reset(seed=0)
+    assert env.observation_space.contains(obs)
+    ends = []
+    for _ in range(5):
+        obs, reward, terminated, truncated, _ = env.step(env.action_space.sample())
+        assert env.observation_space.contains(obs) and isinstance(reward, float)
+        ends.append(terminated or truncated)
+        if ends[-1]:
+            break
+    assert any(ends), "a 5-step limit must end an episode within 5 steps"

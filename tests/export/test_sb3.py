@@ -74,3 +74,16 @@ def test_ppo_trains_on_cartpole_through_it(one_torch_thread):
     # a random policy averages about 22 steps; PPO improves on it within these few updates
     lengths = [e["l"] for e in episodes]
     assert np.mean(lengths[-20:]) > 30, lengths
+
+
+def test_importing_without_sb3_names_the_extra():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['stable_baselines3'] = None\n"
+        "try:\n    import jaxenvs.export.sb3\n"
+        "except ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert 'pip install "jaxenvs[sb3]"' in out and "stable_baselines3" in out

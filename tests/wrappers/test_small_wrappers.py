@@ -127,7 +127,7 @@ def test_checked_invalid_action_under_jit():
     run = checked_jit(rollout)
     assert run(state, jnp.array([0, 1, 0])).shape == (3,)
     with pytest.raises(
-        checkify.JaxRuntimeError, match=r"CartPole: invalid action 5; valid actions are integers in \[0, 1\]"
+        checkify.JaxRuntimeError, match=r"CartPole: invalid action 5; valid actions are an integer in \[0, 1\]"
     ):
         run(state, jnp.array([0, 5, 0]))
     with pytest.raises(checkify.JaxRuntimeError, match="invalid action 7"):

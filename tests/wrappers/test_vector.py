@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import jaxenvs
-from jaxenvs.parity.harness import chi_square_check, jax_episode_statistics, ks_check, mean_check
+from jaxenvs.parity.checks import chi_square_check, ks_check, mean_check
+from jaxenvs.parity.reference import jax_episode_statistics
 from jaxenvs.wrappers import AutoReset, VecEnv
 
 MAX_STEPS = 60  # CartPole truncated at 60 steps: both ways an episode ends are exercised
@@ -327,3 +328,15 @@ def test_a_wrapper_that_changes_observations_keeps_the_general_way():
     env, _ = jaxenvs.make("Breakout-MinAtar", autoreset=False)
     assert VecEnv(PixelObservation(env), 4)._obs_from_state is None
     assert VecEnv(env, 4)._obs_from_state is not None
+
+
+def test_eager_step_checks_every_action_of_the_batch():
+    venv, params = jaxenvs.make_vec("CartPole-v1", 4)
+    state = None  # the actions are checked before the state is read
+    with pytest.raises(ValueError, match=r"CartPole: invalid action \[ 0,  0,  0, -1\] \(out of range\)"):
+        venv.step(jax.random.key(1), state, jnp.array([0, 0, 0, -1]), params)
+    with pytest.raises(ValueError, match=r"shape \(3,\), expected \(4,\)"):
+        venv.step(jax.random.key(1), state, jnp.array([0, 0, 0]), params)
+    pend, params = jaxenvs.make_vec("Pendulum-v1", 2)
+    with pytest.raises(ValueError, match=r"Pendulum: invalid action .* \(not finite"):
+        pend.step(jax.random.key(1), state, np.array([[0.0], [np.nan]], np.float32), params)

@@ -15,6 +15,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs.environment import EnvParams
+from jaxenvs.params import integer
 
 # Longer than any bsuite episode at bsuite's settings (cartpole's 1001 steps is the longest).
 GENEROUS_TIME_LIMIT = 10_000
@@ -24,7 +25,7 @@ GENEROUS_TIME_LIMIT = 10_000
 class BsuiteParams(EnvParams):
     max_steps_in_episode: int = GENEROUS_TIME_LIMIT
     # episodes bsuite's experiment runs (`bsuite_num_episodes`); set per env and per sweep id
-    bsuite_num_episodes: int = struct.field(pytree_node=False, default=10_000)
+    bsuite_num_episodes: int = integer(10_000, low=1, static=True)
 
 
 def coin_flips(key: jax.Array, n: int) -> jax.Array:

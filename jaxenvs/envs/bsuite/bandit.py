@@ -25,6 +25,7 @@ from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvState
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
+from jaxenvs.params import array
 
 NUM_EPISODES = 10_000  # bsuite experiments/bandit/sweep.py
 
@@ -36,7 +37,7 @@ class SimpleBanditState(EnvState):
 
 @struct.dataclass
 class SimpleBanditParams(BsuiteParams):
-    rewards: jax.Array | None = None  # float32[num_actions]: the reward of each arm
+    rewards: jax.Array | None = array(shape=("num_arms",))  # float32[num_actions]: the reward of each arm
 
 
 def arm_rewards(num_actions: int, mapping_seed: int | None) -> np.ndarray:

@@ -26,6 +26,7 @@ from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvState, float_dtype
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
+from jaxenvs.params import positive, real
 
 NUM_EPISODES = 1_000  # bsuite experiments/cartpole/sweep.py (and cartpole_swingup)
 
@@ -41,16 +42,16 @@ class CartPoleState(EnvState):
 
 @struct.dataclass
 class CartPoleParams(BsuiteParams):
-    height_threshold: float = 0.8  # reward while cos(theta) is above this
-    x_threshold: float = 3.0  # ... and |x| below this
-    timescale: float = 0.01  # seconds per step
-    max_time: float = 10.0  # the episode ends once time_elapsed exceeds this
-    init_range: float = 0.05  # reset values are uniform in [-init_range, init_range]
-    mass_cart: float = 1.0
-    mass_pole: float = 0.1
-    length: float = 0.5
-    force_mag: float = 10.0
-    gravity: float = 9.8
+    height_threshold: float = real(0.8)  # reward while cos(theta) is above this
+    x_threshold: float = positive(3.0)  # ... and |x| below this
+    timescale: float = positive(0.01)  # seconds per step
+    max_time: float = positive(10.0)  # the episode ends once time_elapsed exceeds this
+    init_range: float = real(0.05, low=0.0)  # reset values are uniform in [-init_range, init_range]
+    mass_cart: float = positive(1.0)
+    mass_pole: float = positive(0.1)
+    length: float = positive(0.5)
+    force_mag: float = real(10.0, low=0.0)
+    gravity: float = real(9.8)
 
 
 def step_cartpole(state, action: jax.Array, params) -> CartPoleState:

@@ -24,25 +24,26 @@ from jaxenvs.environment import Environment
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
 from jaxenvs.envs.bsuite.cartpole import CartPoleState, base_observation, reset_state, step_cartpole
+from jaxenvs.params import positive, real
 
 NUM_EPISODES = 1_000  # bsuite experiments/cartpole_swingup/sweep.py
 
 
 @struct.dataclass
 class CartPoleSwingupParams(BsuiteParams):
-    height_threshold: float = 0.5  # reward needs cos(theta) above this
-    theta_dot_threshold: float = 1.0  # ... |theta_dot| below this
-    x_reward_threshold: float = 1.0  # ... and |x| below this
-    move_cost: float = 0.1  # paid for each push
-    x_threshold: float = 3.0  # the episode ends when |x| exceeds this
-    timescale: float = 0.01
-    max_time: float = 10.0
-    init_range: float = 0.05
-    mass_cart: float = 1.0
-    mass_pole: float = 0.1
-    length: float = 0.5
-    force_mag: float = 10.0
-    gravity: float = 9.8
+    height_threshold: float = real(0.5)  # reward needs cos(theta) above this
+    theta_dot_threshold: float = real(1.0, low=0.0)  # ... |theta_dot| below this
+    x_reward_threshold: float = real(1.0, low=0.0)  # ... and |x| below this
+    move_cost: float = real(0.1, low=0.0)  # paid for each push
+    x_threshold: float = positive(3.0)  # the episode ends when |x| exceeds this
+    timescale: float = positive(0.01)
+    max_time: float = positive(10.0)
+    init_range: float = real(0.05, low=0.0)
+    mass_cart: float = positive(1.0)
+    mass_pole: float = positive(0.1)
+    length: float = positive(0.5)
+    force_mag: float = real(10.0, low=0.0)
+    gravity: float = real(9.8)
 
 
 def is_upright(state: CartPoleState, params: CartPoleSwingupParams):

@@ -34,6 +34,7 @@ from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvState
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
+from jaxenvs.params import array, flag, real
 
 NUM_EPISODES = 10_000  # bsuite experiments/deep_sea/sweep.py (and deep_sea_stochastic)
 
@@ -50,9 +51,10 @@ class DeepSeaState(EnvState):
 
 @struct.dataclass
 class DeepSeaParams(BsuiteParams):
-    action_mapping: jax.Array | None = None  # int32[size, size]: the action meaning "right" per cell
-    unscaled_move_cost: float = 0.01  # cost of moving right, times size
-    deterministic: bool = struct.field(pytree_node=False, default=True)  # False: bsuite's stochastic version
+    # int32[size, size]: the action meaning "right" per cell
+    action_mapping: jax.Array | None = array(shape=("size", "size"), dtype="integer", low=0, high=1)
+    unscaled_move_cost: float = real(0.01, low=0.0)  # cost of moving right, times size
+    deterministic: bool = flag(True, static=True)  # False: bsuite's stochastic version
 
 
 def action_mapping(size: int, mapping_seed: int | None, randomize_actions: bool = True) -> np.ndarray:

@@ -23,6 +23,7 @@ from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvState
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
+from jaxenvs.params import array, integer
 
 NUM_EPISODES = 1_000  # bsuite experiments/discounting_chain/sweep.py
 REWARD_TIMESTEP = (1, 3, 10, 30, 100)  # when each chain pays its reward
@@ -36,8 +37,8 @@ class DiscountingChainState(EnvState):
 
 @struct.dataclass
 class DiscountingChainParams(BsuiteParams):
-    rewards: jax.Array | None = None  # float32[5]: what each chain pays (1, and 1.1 for the bonus)
-    episode_len: int = 100
+    rewards: jax.Array | None = array(shape=(5,))  # float32[5]: what each chain pays (1, and 1.1 for the bonus)
+    episode_len: int = integer(100, low=1)
 
 
 def chain_rewards(mapping_seed: int | None) -> np.ndarray:

@@ -24,6 +24,7 @@ from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvState
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
+from jaxenvs.params import integer
 
 NUM_EPISODES = 10_000  # bsuite experiments/memory_len/sweep.py (and memory_size)
 
@@ -36,7 +37,7 @@ class MemoryChainState(EnvState):
 
 @struct.dataclass
 class MemoryChainParams(BsuiteParams):
-    memory_length: int = 5  # steps between the context and the query
+    memory_length: int = integer(5, low=1)  # steps between the context and the query
 
 
 def observation(state: MemoryChainState, params: MemoryChainParams) -> jax.Array:

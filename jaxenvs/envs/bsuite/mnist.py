@@ -31,6 +31,7 @@ from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvState
 from jaxenvs.envs.bsuite._common import BsuiteParams
 from jaxenvs.envs.bsuite.mnist_data import DataNotFoundError, load_mnist  # noqa: F401  (re-exported)
+from jaxenvs.params import array, flag
 
 NUM_EPISODES = 10_000  # bsuite experiments/mnist/sweep.py (and mnist_noise, mnist_scale)
 NUM_CLASSES = 10
@@ -44,9 +45,10 @@ class MNISTBanditState(EnvState):
 
 @struct.dataclass
 class MNISTBanditParams(BsuiteParams):
-    images: jax.Array | None = None  # uint8[N, rows, cols]: the images drawn from
-    labels: jax.Array | None = None  # int32[N]: their labels
-    int8_pixels: bool = struct.field(pytree_node=False, default=False)  # bsuite's wrapped int8 pixels
+    # uint8[N, rows, cols]: the images drawn from
+    images: jax.Array | None = array(shape=(None, None, None), dtype="integer", low=0, high=255)
+    labels: jax.Array | None = array(shape=(None,), dtype="integer", low=0, high=9)  # int32[N]: their labels
+    int8_pixels: bool = flag(False, static=True)  # bsuite's wrapped int8 pixels
 
 
 # pixel value -> observation, divided in numpy so every value is the correctly rounded

@@ -24,6 +24,7 @@ from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvState, float_dtype
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
+from jaxenvs.params import integer, positive, real
 
 NUM_EPISODES = 1_000  # bsuite experiments/mountain_car/sweep.py
 
@@ -36,13 +37,13 @@ class MountainCarState(EnvState):
 
 @struct.dataclass
 class MountainCarParams(BsuiteParams):
-    max_steps: int = 1000  # the episode ends after this many steps (a termination in bsuite)
-    min_pos: float = -1.2
-    max_pos: float = 0.6
-    max_speed: float = 0.07
-    goal_pos: float = 0.5
-    force: float = 0.001
-    gravity: float = 0.0025
+    max_steps: int = integer(1000, low=1)  # the episode ends after this many steps (a termination in bsuite)
+    min_pos: float = real(-1.2, high="max_pos", high_open=True)
+    max_pos: float = real(0.6, low="min_pos", low_open=True)
+    max_speed: float = positive(0.07)
+    goal_pos: float = real(0.5)
+    force: float = real(0.001, low=0.0)
+    gravity: float = real(0.0025)
 
 
 def dynamics(state: MountainCarState, action: jax.Array, params: MountainCarParams) -> MountainCarState:

@@ -144,4 +144,21 @@ SWEEP: list[dict] = [
     for i, setting in enumerate(settings)
 ]
 
+# The base ids carry the parity suite (the sweep ids are settings of them, compared in tests)
+# and their benchmark peers: gymnax's bsuite ports, and bsuite's own env stepped in a loop.
+_PEERS = {
+    "Catch-bsuite": {"gymnax": "Catch-bsuite", "loop": ("bsuite", "catch", {})},
+    "DeepSea-bsuite": {
+        "gymnax": ("DeepSea-bsuite", {"size": 10}),
+        "loop": ("bsuite", "deep_sea", {"size": 10, "mapping_seed": 42}),
+    },
+    "DiscountingChain-bsuite": {"gymnax": "DiscountingChain-bsuite"},
+    "MemoryChain-bsuite": {"gymnax": "MemoryChain-bsuite"},
+    "UmbrellaChain-bsuite": {"gymnax": "UmbrellaChain-bsuite"},
+    "SimpleBandit-bsuite": {"gymnax": "SimpleBandit-bsuite"},
+}
+for _entry in BASE:
+    _entry["parity"] = "jaxenvs.parity.bsuite:run"
+    _entry["peers"] = _PEERS.get(_entry["id"], {})
+
 REGISTRATIONS: list[dict] = BASE + SWEEP

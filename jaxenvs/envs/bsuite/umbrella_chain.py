@@ -22,6 +22,7 @@ from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvState
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams, coin_flips
+from jaxenvs.params import integer
 
 NUM_EPISODES = 10_000  # bsuite experiments/umbrella_length/sweep.py (and umbrella_distract)
 
@@ -34,7 +35,7 @@ class UmbrellaChainState(EnvState):
 
 @struct.dataclass
 class UmbrellaChainParams(BsuiteParams):
-    chain_length: int = 20  # steps per episode; the reward that counts comes at the last
+    chain_length: int = integer(20, low=1)  # steps per episode; the reward that counts comes at the last
 
 
 def observation(state: UmbrellaChainState, distractors: jax.Array, params: UmbrellaChainParams) -> jax.Array:

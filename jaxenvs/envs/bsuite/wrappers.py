@@ -19,6 +19,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from jaxenvs.environment import check_key
 from jaxenvs.wrappers.base import Wrapper
 
 
@@ -34,6 +35,7 @@ class RewardNoise(Wrapper):
         self.noise_scale = float(noise_scale)
 
     def step(self, key, state, action, params=None):
+        check_key(key, self.name)  # before the split, which would fail with JAX's own message
         key_env, key_noise = jax.random.split(key)
         obs, state, reward, terminated, truncated, info = self.env.step(key_env, state, action, params)
         return obs, state, add_reward_noise(key_noise, reward, self.noise_scale), terminated, truncated, info

@@ -33,6 +33,7 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.params import choice, positive, real
 
 # Unrolled steps of the reference's `wrap` loop; the bounded dynamics need at most 5.
 WRAP_STEPS = 6
@@ -48,20 +49,20 @@ class AcrobotState(EnvState):
 
 @struct.dataclass
 class AcrobotParams(EnvParams):
-    dt: float = 0.2
-    link_length_1: float = 1.0  # m
-    link_length_2: float = 1.0  # m (only drawn; the dynamics use the centre of mass)
-    link_mass_1: float = 1.0  # kg
-    link_mass_2: float = 1.0  # kg
-    link_com_pos_1: float = 0.5  # m, centre of mass of link 1
-    link_com_pos_2: float = 0.5  # m, centre of mass of link 2
-    link_moi: float = 1.0  # moment of inertia of both links
-    gravity: float = 9.8
-    max_vel_1: float = 4 * np.pi
-    max_vel_2: float = 9 * np.pi
+    dt: float = positive(0.2)
+    link_length_1: float = positive(1.0)  # m
+    link_length_2: float = positive(1.0)  # m (only drawn; the dynamics use the centre of mass)
+    link_mass_1: float = positive(1.0)  # kg
+    link_mass_2: float = positive(1.0)  # kg
+    link_com_pos_1: float = positive(0.5)  # m, centre of mass of link 1
+    link_com_pos_2: float = positive(0.5)  # m, centre of mass of link 2
+    link_moi: float = positive(1.0)  # moment of inertia of both links
+    gravity: float = real(9.8)
+    max_vel_1: float = positive(4 * np.pi)
+    max_vel_2: float = positive(9 * np.pi)
     # static: a zero noise draws no random number
-    torque_noise_max: float = struct.field(pytree_node=False, default=0.0)
-    book_or_nips: str = struct.field(pytree_node=False, default="book")
+    torque_noise_max: float = real(0.0, low=0.0, static=True)
+    book_or_nips: str = choice("book", ("book", "nips"))
     max_steps_in_episode: int = 500
 
 

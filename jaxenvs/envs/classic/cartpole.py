@@ -21,6 +21,7 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.params import flag, positive, real
 
 
 @struct.dataclass
@@ -33,16 +34,16 @@ class CartPoleState(EnvState):
 
 @struct.dataclass
 class CartPoleParams(EnvParams):
-    gravity: float = 9.8
-    masscart: float = 1.0
-    masspole: float = 0.1
-    length: float = 0.5  # half the pole's length
-    force_mag: float = 10.0
-    tau: float = 0.02  # seconds between state updates
-    theta_threshold_radians: float = 12 * 2 * np.pi / 360
-    x_threshold: float = 2.4
-    sutton_barto_reward: bool = struct.field(pytree_node=False, default=False)
-    euler: bool = struct.field(pytree_node=False, default=True)  # False: semi-implicit
+    gravity: float = real(9.8)
+    masscart: float = positive(1.0)
+    masspole: float = positive(0.1)
+    length: float = positive(0.5)  # half the pole's length
+    force_mag: float = real(10.0, low=0.0)
+    tau: float = positive(0.02)  # seconds between state updates
+    theta_threshold_radians: float = positive(12 * 2 * np.pi / 360)
+    x_threshold: float = positive(2.4)
+    sutton_barto_reward: bool = flag(False, static=True)
+    euler: bool = flag(True, static=True)  # False: semi-implicit
     max_steps_in_episode: int = 500
 
 

@@ -23,6 +23,7 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.params import positive, real
 
 
 @struct.dataclass
@@ -33,13 +34,13 @@ class MountainCarState(EnvState):
 
 @struct.dataclass
 class MountainCarParams(EnvParams):
-    min_position: float = -1.2
-    max_position: float = 0.6
-    max_speed: float = 0.07
-    goal_position: float = 0.5
-    goal_velocity: float = 0.0
-    force: float = 0.001
-    gravity: float = 0.0025
+    min_position: float = real(-1.2, high="max_position", high_open=True)
+    max_position: float = real(0.6, low="min_position", low_open=True)
+    max_speed: float = positive(0.07)
+    goal_position: float = real(0.5)
+    goal_velocity: float = real(0.0)
+    force: float = real(0.001, low=0.0)
+    gravity: float = real(0.0025)
     max_steps_in_episode: int = 200
 
 

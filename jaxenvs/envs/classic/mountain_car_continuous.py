@@ -18,7 +18,8 @@ first-step (float64) arithmetic when `state.time == 0`; it then matches the refe
 bit. Without x64 everything is float32.
 
 Invalid action: the force clips any action to [-1, 1] (the reference's behaviour); the reward
-still charges the unclipped action.
+still charges the unclipped action. Inside jit a NaN action is 0, and the reward charges at
+most `CHARGED_ACTION_LIMIT` (1e6) in magnitude, so inf or a huge action gives a finite reward.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
 from jaxenvs.envs.classic.mountain_car import get_obs, observation_box, reset_position
+from jaxenvs.params import positive, real
+
+# the largest action magnitude the reward charges (an invalid action inside jit)
+CHARGED_ACTION_LIMIT = 1e6
 
 
 @struct.dataclass
@@ -40,15 +45,15 @@ class MountainCarContinuousState(EnvState):
 
 @struct.dataclass
 class MountainCarContinuousParams(EnvParams):
-    min_action: float = -1.0
-    max_action: float = 1.0
-    min_position: float = -1.2
-    max_position: float = 0.6
-    max_speed: float = 0.07
-    goal_position: float = 0.45
-    goal_velocity: float = 0.0
-    power: float = 0.0015
-    gravity: float = 0.0025
+    min_action: float = real(-1.0, high="max_action", high_open=True)
+    max_action: float = real(1.0, low="min_action", low_open=True)
+    min_position: float = real(-1.2, high="max_position", high_open=True)
+    max_position: float = real(0.6, low="min_position", low_open=True)
+    max_speed: float = positive(0.07)
+    goal_position: float = real(0.45)
+    goal_velocity: float = real(0.0)
+    power: float = real(0.0015, low=0.0)
+    gravity: float = real(0.0025)
     max_steps_in_episode: int = 999
 
 
@@ -77,7 +82,7 @@ def dynamics(
     def rnd(x):
         return _as_reference(x, f32_state, dtype)
 
-    a = jnp.asarray(action, jnp.float32)[0].astype(dtype)
+    a = spaces.clip_action(jnp.asarray(action, jnp.float32)[0].astype(dtype), -jnp.inf, jnp.inf)
     clipped = (a > params.max_action) | (a < params.min_action)
     force = jnp.clip(a, params.min_action, params.max_action)
     gravity_term = params.gravity * jnp.cos(rnd(3 * position))
@@ -110,6 +115,7 @@ def is_terminal(position, velocity, params: MountainCarContinuousParams, f32_sta
 def reward_of(action: jax.Array, terminated: jax.Array, dtype) -> jax.Array:
     """100 on reaching the goal minus 0.1 * action**2 of the unclipped action."""
     a = jnp.asarray(action, jnp.float32)[0].astype(dtype)
+    a = spaces.clip_action(a, -CHARGED_ACTION_LIMIT, CHARGED_ACTION_LIMIT)
     return jnp.where(terminated, 100.0, 0.0) - a**2 * 0.1
 
 

@@ -17,7 +17,7 @@ matches the reference to rounding. Without x64 everything is float32.
 
 Differs: gymnasium's picture draws an arrow scaled by the last torque; the state here holds
 no last torque, so `render` draws the rod, its ends and the axle only.
-Invalid action: clipped to +-`max_torque`, as the reference does.
+Invalid action: clipped to +-`max_torque`, as the reference does; inside jit a NaN torque is 0.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.params import positive, real
 
 
 @struct.dataclass
@@ -39,12 +40,12 @@ class PendulumState(EnvState):
 
 @struct.dataclass
 class PendulumParams(EnvParams):
-    max_speed: float = 8.0
-    max_torque: float = 2.0
-    dt: float = 0.05
-    g: float = 10.0
-    m: float = 1.0
-    l: float = 1.0  # noqa: E741 (the reference's name)
+    max_speed: float = positive(8.0)
+    max_torque: float = positive(2.0)
+    dt: float = positive(0.05)
+    g: float = real(10.0)
+    m: float = positive(1.0)
+    l: float = positive(1.0)  # noqa: E741 (the reference's name)
     max_steps_in_episode: int = 200
 
 
@@ -56,7 +57,7 @@ def angle_normalize(x: jax.Array) -> jax.Array:
 def clip_torque(action: jax.Array, params: PendulumParams) -> jax.Array:
     """The reference's `np.clip(u, -max_torque, max_torque)[0]`, a float32 scalar."""
     u = jnp.asarray(action, jnp.float32)[0]
-    return jnp.clip(u, -params.max_torque, params.max_torque).astype(jnp.float32)
+    return spaces.clip_action(u, -params.max_torque, params.max_torque).astype(jnp.float32)
 
 
 def cost(state: PendulumState, u: jax.Array, params: PendulumParams) -> jax.Array:
@@ -106,7 +107,7 @@ class Pendulum(Environment[PendulumState, PendulumParams]):
         return get_obs(state), state, reward, jnp.zeros((), jnp.bool_), {}
 
     def observation_space(self, params=None):
-        high = np.array([1.0, 1.0, params.max_speed], dtype=np.float32)
+        high = jnp.stack([1.0, 1.0, jnp.asarray(params.max_speed, jnp.float32)])
         return spaces.Box(-high, high, shape=(3,), dtype=jnp.float32)
 
     def action_space(self, params=None):

@@ -46,3 +46,19 @@ REGISTRATIONS: list[dict] = [
         family="classic",
     ),
 ]
+
+# Where each id's parity check lives, and the same env in other libraries (`jaxenvs bench --compare`).
+_PEERS = {
+    "CartPole-v1": {"gymnax": "CartPole-v1", "gymnasium": "CartPole-v1", "envpool": "CartPole-v1"},
+    "Acrobot-v1": {"gymnax": "Acrobot-v1", "gymnasium": "Acrobot-v1", "envpool": "Acrobot-v1"},
+    "MountainCar-v0": {"gymnax": "MountainCar-v0", "gymnasium": "MountainCar-v0", "envpool": "MountainCar-v0"},
+    "MountainCarContinuous-v0": {
+        "gymnax": "MountainCarContinuous-v0",
+        "gymnasium": "MountainCarContinuous-v0",
+        "envpool": "MountainCarContinuous-v0",
+    },
+    "Pendulum-v1": {"gymnax": "Pendulum-v1", "gymnasium": "Pendulum-v1", "envpool": "Pendulum-v1"},
+}
+for _entry in REGISTRATIONS:
+    _entry["parity"] = "jaxenvs.parity.classic:run"
+    _entry["peers"] = _PEERS.get(_entry["id"], {})

@@ -49,6 +49,7 @@ from flax import struct
 
 from jaxenvs import rendering, spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
+from jaxenvs.params import flag, probability
 
 GRID_SIZE = 10
 ACTION_NAMES = ("n", "l", "u", "r", "d", "f")  # MinAtar's `action_map`
@@ -59,10 +60,10 @@ CELL_SIZE = 16  # pixels per grid cell in `render`
 
 @struct.dataclass
 class MinAtarParams(EnvParams):
-    sticky_action_prob: float = 0.1  # probability that the previous executed action repeats
-    difficulty_ramping: bool = True  # MinAtar's `ramping` (Asterix, Seaquest, Space Invaders)
+    sticky_action_prob: float = probability(0.1)  # probability that the previous executed action repeats
+    difficulty_ramping: bool = flag(True)  # MinAtar's `ramping` (Asterix, Seaquest, Space Invaders)
     # False: the six actions n, l, u, r, d, f (MinAtar's -v0); True: the game's minimal set (-v1)
-    use_minimal_action_set: bool = struct.field(pytree_node=False, default=False)
+    use_minimal_action_set: bool = flag(False, static=True)
     max_steps_in_episode: int = 10_000
 
 

@@ -25,5 +25,8 @@ for _prefix, _module, _cls, _game in _GAMES:
                 params={"use_minimal_action_set": True} if _minimal else {},
                 reference=f"minatar {_game}" + (" (minimal action set)" if _minimal else ""),
                 family="minatar",
+                # the base id carries the parity suite (it checks the minimal action set too)
+                parity="jaxenvs.parity.minatar:run" if not _suffix else None,
+                peers={"gymnax": f"{_prefix}-MinAtar", "loop": ("minatar", _game)} if not _suffix else {},
             )
         )

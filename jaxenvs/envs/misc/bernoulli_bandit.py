@@ -24,6 +24,7 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
 from jaxenvs.envs.misc import _common
+from jaxenvs.params import flag, integer, probability, real
 
 
 @struct.dataclass
@@ -36,12 +37,12 @@ class BernoulliBanditState(EnvState):
 
 @struct.dataclass
 class BernoulliBanditParams(EnvParams):
-    reward_prob: float = 0.1  # one arm pays with this probability, the other with 1 - it
-    normalize_time: bool = True
+    reward_prob: float = probability(0.1)  # one arm pays with this probability, the other with 1 - it
+    normalize_time: bool = flag(True)
     max_steps_in_episode: int = 100
-    min_lim: float = -1.0  # time feature at t = 0
-    max_lim: float = 1.0  # time feature at t = t_max
-    t_max: int = 100
+    min_lim: float = real(-1.0, high="max_lim", high_open=True)  # time feature at t = 0
+    max_lim: float = real(1.0, low="min_lim", low_open=True)  # time feature at t = t_max
+    t_max: int = integer(100, low=1)
 
 
 def pull(u: jax.Array, reward_probs: jax.Array, action: jax.Array) -> jax.Array:

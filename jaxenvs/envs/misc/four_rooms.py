@@ -28,6 +28,7 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
 from jaxenvs.envs.misc import _common
+from jaxenvs.params import flag, probability
 
 FOUR_ROOMS_MAP = """
 xxxxxxxxxxxxx
@@ -54,9 +55,9 @@ class FourRoomsState(EnvState):
 
 @struct.dataclass
 class FourRoomsParams(EnvParams):
-    fail_prob: float = 1.0 / 3  # probability that a different move than chosen happens
-    resample_init_pos: bool = False  # start uniformly at random instead of at `pos_fixed`
-    resample_goal_pos: bool = False  # goal uniformly at random instead of at `goal_fixed`
+    fail_prob: float = probability(1.0 / 3)  # probability that a different move than chosen happens
+    resample_init_pos: bool = flag(False)  # start uniformly at random instead of at `pos_fixed`
+    resample_goal_pos: bool = flag(False)  # goal uniformly at random instead of at `goal_fixed`
     max_steps_in_episode: int = 500
 
 

@@ -22,6 +22,7 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
 from jaxenvs.envs.misc import _common
+from jaxenvs.params import flag, real
 
 
 @struct.dataclass
@@ -33,10 +34,10 @@ class GaussianBanditState(EnvState):
 
 @struct.dataclass
 class GaussianBanditParams(EnvParams):
-    mean_mu: float = -1.0  # mean of arm 1's mean over episodes
-    sigma_p: float = 1.0  # spread of arm 1's mean over episodes
-    sigma_l: float = 0.1  # spread of arm 1's pay over pulls
-    normalize_time: bool = True
+    mean_mu: float = real(-1.0)  # mean of arm 1's mean over episodes
+    sigma_p: float = real(1.0, low=0.0)  # spread of arm 1's mean over episodes
+    sigma_l: float = real(0.1, low=0.0)  # spread of arm 1's pay over pulls
+    normalize_time: bool = flag(True)
     max_steps_in_episode: int = 100
 
 

@@ -26,6 +26,7 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
 from jaxenvs.envs.misc import _common
+from jaxenvs.params import integer, real
 
 
 @struct.dataclass
@@ -35,10 +36,10 @@ class GridWorldState(EnvState):
 
 @struct.dataclass
 class GridWorldParams(EnvParams):
-    height: int = struct.field(pytree_node=False, default=5)
-    width: int = struct.field(pytree_node=False, default=5)
-    step_reward: float = -1.0  # paid on every step
-    goal_reward: float = 0.0  # added on the step into the goal
+    height: int = integer(5, low=2, high=1024, static=True)
+    width: int = integer(5, low=2, high=1024, static=True)
+    step_reward: float = real(-1.0)  # paid on every step
+    goal_reward: float = real(0.0)  # added on the step into the goal
     max_steps_in_episode: int = 100
 
 

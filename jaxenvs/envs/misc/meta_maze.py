@@ -29,6 +29,7 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
 from jaxenvs.envs.misc import _common
+from jaxenvs.params import flag, real
 
 
 @struct.dataclass
@@ -41,9 +42,9 @@ class MetaMazeState(EnvState):
 
 @struct.dataclass
 class MetaMazeParams(EnvParams):
-    reward: float = 10.0  # paid on reaching the goal
-    punishment: float = 0.0  # added on bumping into a wall
-    normalize_time: bool = False  # time feature 2 t / 100 - 1 instead of t
+    reward: float = real(10.0)  # paid on reaching the goal
+    punishment: float = real(0.0)  # added on bumping into a wall
+    normalize_time: bool = flag(False)  # time feature 2 t / 100 - 1 instead of t
     max_steps_in_episode: int = 200
 
 

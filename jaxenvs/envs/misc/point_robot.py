@@ -13,7 +13,8 @@ the distance to the goal) and teleports the agent to a freshly drawn start inste
 
 Like gymnax, the goal test and the dense reward use the position before the move, and the
 observation reports the action as given (unclipped). Invalid action: inside jit a displacement
-outside the box is clipped for the move. Dynamics run in float32, or float64 with
+outside the box is clipped for the move, a NaN is 0, and the observation reports the action
+capped at 1e6 in magnitude (so it stays finite). Dynamics run in float32, or float64 with
 `jax_enable_x64`.
 """
 
@@ -28,6 +29,10 @@ from jaxenvs import rendering as r
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
 from jaxenvs.envs.misc import _common
+from jaxenvs.params import flag, positive, real
+
+# the largest action magnitude the observation reports (an invalid action inside jit)
+REPORTED_ACTION_LIMIT = 1e6
 
 
 @struct.dataclass
@@ -41,12 +46,12 @@ class PointRobotState(EnvState):
 
 @struct.dataclass
 class PointRobotParams(EnvParams):
-    max_force: float = 0.1  # largest displacement per coordinate and step
-    circle_radius: float = 1.0  # radius of the goal semicircle
-    dense_reward: bool = False  # pay -distance every step instead of 1 at the goal
-    goal_radius: float = 0.2  # distance that counts as reaching the goal
-    center_init: bool = False  # start at the origin instead of a random point
-    normalize_time: bool = True  # time feature 2 t / 100 - 1 instead of t
+    max_force: float = positive(0.1)  # largest displacement per coordinate and step
+    circle_radius: float = positive(1.0)  # radius of the goal semicircle
+    dense_reward: bool = flag(False)  # pay -distance every step instead of 1 at the goal
+    goal_radius: float = real(0.2, low=0.0)  # distance that counts as reaching the goal
+    center_init: bool = flag(False)  # start at the origin instead of a random point
+    normalize_time: bool = flag(True)  # time feature 2 t / 100 - 1 instead of t
     max_steps_in_episode: int = 100
 
 
@@ -93,7 +98,8 @@ class PointRobot(Environment[PointRobotState, PointRobotParams]):
 
     def step_env(self, key, state, action, params):
         dtype = state.pos.dtype
-        action = jnp.asarray(action, dtype)
+        # a NaN is 0; the observation's copy of the action is capped, so it stays finite
+        action = spaces.clip_action(jnp.asarray(action, dtype), -REPORTED_ACTION_LIMIT, REPORTED_ACTION_LIMIT)
         distance = goal_distance(state.pos, state.goal)
         reached = distance <= params.goal_radius
         reward = jnp.where(params.dense_reward, -distance, reached.astype(dtype)).astype(dtype)
@@ -112,8 +118,7 @@ class PointRobot(Environment[PointRobotState, PointRobotParams]):
         return spaces.Box(-np.inf, np.inf, (6,), jnp.float32)
 
     def action_space(self, params=None):
-        f = float(params.max_force)
-        return spaces.Box(-f, f, (2,), jnp.float32)
+        return spaces.Box(-params.max_force, params.max_force, (2,), jnp.float32)
 
     def render(self, state, params=None, width: int = 300, height: int = 180):
         scale = width / 2.5  # world x in [-1.25, 1.25], y in [-0.25, 1.25]

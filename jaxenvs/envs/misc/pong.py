@@ -29,6 +29,7 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.params import flag, integer
 from jaxenvs.rendering import grid_image
 
 
@@ -42,10 +43,10 @@ class PongState(EnvState):
 
 @struct.dataclass
 class PongParams(EnvParams):
-    ball_max_y_speed: int = 3
-    paddle_y_speed: int = 1
-    ball_x_speed: int = 1
-    use_ai_policy: bool = True  # opponent chases the ball; otherwise it mirrors the player
+    ball_max_y_speed: int = integer(3, low=0, high=100)
+    paddle_y_speed: int = integer(1, low=0, high=100)
+    ball_x_speed: int = integer(1, low=1, high=100)
+    use_ai_policy: bool = flag(True)  # opponent chases the ball; otherwise it mirrors the player
     max_steps_in_episode: int = 1000
 
 

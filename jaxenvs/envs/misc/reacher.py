@@ -8,7 +8,8 @@ Euler, `dt = 0.05`). Every step pays `exp(-|tip - goal|^2)`. It never terminates
 100 steps. At reset angles are uniform in [-pi, pi], velocities in [-1, 1] and the goal in
 `[-num_joints, num_joints]^2`. Observation `[cos(angles), sin(angles), angle_vels, goal]`.
 
-Invalid action: inside jit torques outside [-1, 1] are applied as given, as gymnax does.
+Invalid action: inside jit torques are clipped to [-1, 1] and a NaN is 0 (gymnax applies them as
+given, which lets a huge action overflow the state to inf).
 Dynamics run in float32, or float64 with `jax_enable_x64`.
 """
 
@@ -22,6 +23,7 @@ from flax import struct
 from jaxenvs import rendering as r
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.params import positive, real
 
 
 @struct.dataclass
@@ -33,8 +35,8 @@ class ReacherState(EnvState):
 
 @struct.dataclass
 class ReacherParams(EnvParams):
-    torque_scale: float = 1.0
-    dt: float = 0.05
+    torque_scale: float = real(1.0, low=0.0)
+    dt: float = positive(0.05)
     max_steps_in_episode: int = 100
 
 
@@ -78,7 +80,8 @@ class Reacher(Environment[ReacherState, ReacherParams]):
 
     def step_env(self, key, state, action, params):
         dtype = state.angles.dtype
-        angles, angle_vels = integrate(state.angles, state.angle_vels, jnp.asarray(action, dtype), params)
+        action = spaces.clip_action(jnp.asarray(action, dtype), -1.0, 1.0)
+        angles, angle_vels = integrate(state.angles, state.angle_vels, action, params)
         state = state.replace(angles=angles.astype(dtype), angle_vels=angle_vels.astype(dtype), time=state.time + 1)
         reward = reach_reward(state.angles, state.goal_xy)
         return self.get_obs(state), state, reward, jnp.asarray(False), {}

@@ -42,3 +42,9 @@ REGISTRATIONS: list[dict] = [
         family="misc",
     ),
 ]
+
+# Where each id's parity check lives (every gymnax id), and its benchmark peer (gymnax itself).
+for _entry in REGISTRATIONS:
+    if _entry["id"] != "GridWorld-misc":
+        _entry["parity"] = "jaxenvs.parity.misc:run"
+        _entry["peers"] = {"gymnax": _entry["id"]}

@@ -7,7 +7,8 @@ Reference: gymnax `Swimmer-misc` (`gymnax/environments/misc/swimmer.py`, after i
 episodes are 500 steps. At reset the `num_urchins` urchins (5), the swimmer and the goal are
 uniform in [-1, 1]^2, the velocity 0. Observation `[urchin_xys (flattened), xy, xy_vel, goal_xy]`.
 
-Invalid action: inside jit accelerations outside [-1, 1] are applied as given, as gymnax does.
+Invalid action: inside jit accelerations are clipped to [-1, 1] and a NaN is 0 (gymnax applies them as
+given, which lets a huge action overflow the state to inf).
 Dynamics run in float32, or float64 with `jax_enable_x64`.
 """
 
@@ -21,6 +22,7 @@ from flax import struct
 from jaxenvs import rendering as r
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.params import positive
 
 
 @struct.dataclass
@@ -33,7 +35,7 @@ class SwimmerState(EnvState):
 
 @struct.dataclass
 class SwimmerParams(EnvParams):
-    dt: float = 0.05
+    dt: float = positive(0.05)
     max_steps_in_episode: int = 500
 
 
@@ -77,7 +79,8 @@ class Swimmer(Environment[SwimmerState, SwimmerParams]):
 
     def step_env(self, key, state, action, params):
         dtype = state.xy.dtype
-        xy, xy_vel = integrate(state.xy, state.xy_vel, jnp.asarray(action, dtype), params)
+        action = spaces.clip_action(jnp.asarray(action, dtype), -1.0, 1.0)
+        xy, xy_vel = integrate(state.xy, state.xy_vel, action, params)
         state = state.replace(xy=xy.astype(dtype), xy_vel=xy_vel.astype(dtype), time=state.time + 1)
         reward = swim_reward(state.xy, state.goal_xy, state.urchin_xys)
         return self.get_obs(state), state, reward, jnp.asarray(False), {}

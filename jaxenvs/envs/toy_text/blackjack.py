@@ -38,6 +38,7 @@ from flax import struct
 from jaxenvs import rendering, spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
 from jaxenvs.envs.toy_text import _common
+from jaxenvs.params import flag
 
 STICK, HIT = 0, 1
 DECK = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -57,8 +58,8 @@ class BlackjackState(EnvState):
 
 @struct.dataclass
 class BlackjackParams(EnvParams):
-    sab: bool = True  # Sutton & Barto's rules (a natural beats a non-natural, +1)
-    natural: bool = False  # a winning natural pays 1.5 (only without `sab`)
+    sab: bool = flag(True)  # Sutton & Barto's rules (a natural beats a non-natural, +1)
+    natural: bool = flag(False)  # a winning natural pays 1.5 (only without `sab`)
     max_steps_in_episode: int = _common.NO_TIME_LIMIT
 
 

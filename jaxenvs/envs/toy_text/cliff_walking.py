@@ -30,6 +30,7 @@ from flax import struct
 from jaxenvs import rendering, spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
 from jaxenvs.envs.toy_text import _common
+from jaxenvs.params import flag
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 SHAPE = (4, 12)
@@ -71,7 +72,7 @@ class CliffWalkingState(EnvState):
 
 @struct.dataclass
 class CliffWalkingParams(EnvParams):
-    is_slippery: bool = struct.field(pytree_node=False, default=False)
+    is_slippery: bool = flag(False, static=True)
     max_steps_in_episode: int = _common.NO_TIME_LIMIT
 
 

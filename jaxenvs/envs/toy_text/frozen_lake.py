@@ -35,6 +35,7 @@ from flax import struct
 from jaxenvs import rendering, spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
 from jaxenvs.envs.toy_text import _common
+from jaxenvs.params import custom, flag, probability
 
 LEFT, DOWN, RIGHT, UP = 0, 1, 2, 3
 
@@ -61,6 +62,8 @@ _REWARD_INDEX = {"G": 0, "H": 1, "F": 2, "S": 2}
 
 def as_desc(desc) -> tuple[str, ...]:
     """A map as a tuple of strings (accepts strings, bytes or a 2-d array of characters)."""
+    if isinstance(desc, (str, bytes)) or not hasattr(desc, "__iter__"):
+        raise ValueError(f"FrozenLake: desc must be a sequence of rows (strings), got {desc!r}")
     rows = []
     for row in desc:
         if isinstance(row, (bytes, np.bytes_)):
@@ -79,6 +82,34 @@ def as_desc(desc) -> tuple[str, ...]:
     return desc
 
 
+MAP_TEXT = "a map: non-empty rows of equal length over 'S', 'F', 'H', 'G', with a start 'S'"
+REWARD_SCHEDULE_TEXT = "three finite reals (goal, hole, ice)"
+
+
+def map_problem(desc) -> str | None:
+    try:
+        as_desc(desc)
+    except (ValueError, TypeError) as e:
+        return str(e)
+    return None
+
+
+def reward_schedule_problem(schedule) -> str | None:
+    if not isinstance(schedule, (tuple, list)) or len(schedule) != 3:
+        return "not three values"
+    for r in schedule:
+        if isinstance(r, jax.core.Tracer):
+            continue
+        if isinstance(r, (bool, np.bool_, str, bytes)) or r is None or np.ndim(r) != 0:
+            return "not a real"
+        try:
+            if not np.isfinite(float(r)):
+                return "not finite"
+        except (TypeError, ValueError):
+            return "not a real"
+    return None
+
+
 @struct.dataclass
 class FrozenLakeState(EnvState):
     s: jax.Array  # int32 scalar: the player's cell, row * ncol + col (gymnasium's `s`)
@@ -86,10 +117,11 @@ class FrozenLakeState(EnvState):
 
 @struct.dataclass
 class FrozenLakeParams(EnvParams):
-    desc: tuple[str, ...] = struct.field(pytree_node=False, default=MAPS["4x4"])  # the map, row by row
-    is_slippery: bool = struct.field(pytree_node=False, default=True)
-    success_rate: float = 1.0 / 3.0  # P(moving as chosen) when slippery
-    reward_schedule: tuple[float, float, float] = (1.0, 0.0, 0.0)  # reaching goal, hole, ice
+    desc: tuple[str, ...] = custom(MAPS["4x4"], map_problem, MAP_TEXT, static=True)  # the map, row by row
+    is_slippery: bool = flag(True, static=True)
+    success_rate: float = probability(1.0 / 3.0)  # P(moving as chosen) when slippery
+    # reaching goal, hole, ice
+    reward_schedule: tuple[float, float, float] = custom((1.0, 0.0, 0.0), reward_schedule_problem, REWARD_SCHEDULE_TEXT)
     max_steps_in_episode: int = 100
 
     def __post_init__(self):

@@ -53,3 +53,7 @@ REGISTRATIONS: list[dict] = [
         family="toy_text",
     ),
 ]
+
+# Where each id's parity check lives.
+for _entry in REGISTRATIONS:
+    _entry["parity"] = "jaxenvs.parity.toy_text:run"

@@ -43,6 +43,7 @@ from jax import lax
 
 from jaxenvs import rendering, spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.params import flag, probability
 
 SOUTH, NORTH, EAST, WEST, PICKUP, DROPOFF = range(6)
 IN_TAXI = 4
@@ -81,10 +82,10 @@ class TaxiState(EnvState):
 
 @struct.dataclass
 class TaxiParams(EnvParams):
-    is_rainy: bool = struct.field(pytree_node=False, default=False)
-    fickle_passenger: bool = struct.field(pytree_node=False, default=False)
-    rainy_probability: float = 0.8  # P(moving as chosen) when rainy
-    fickle_probability: float = 0.3  # P(the passenger is fickle), drawn at reset
+    is_rainy: bool = flag(False, static=True)
+    fickle_passenger: bool = flag(False, static=True)
+    rainy_probability: float = probability(0.8)  # P(moving as chosen) when rainy
+    fickle_probability: float = probability(0.3)  # P(the passenger is fickle), drawn at reset
     max_steps_in_episode: int = 200
 
 

@@ -10,7 +10,8 @@ import jaxenvs
 from jaxenvs.envs.bsuite import mnist_data
 from jaxenvs.envs.bsuite.mnist import MNISTBandit
 from jaxenvs.envs.bsuite.mnist_data import DataNotFoundError, read_idx, write_idx
-from tests.envs.bsuite.bsuite_test_helpers import check_env, parity, play
+from jaxenvs.testing import check_env
+from tests.envs.bsuite.bsuite_test_helpers import parity, play
 
 
 def _idx_bytes(code: int, array: np.ndarray) -> bytes:

@@ -6,7 +6,7 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.bsuite import mnist_data
 from jaxenvs.registry import spec
-from tests.envs.bsuite.bsuite_test_helpers import check_env
+from jaxenvs.testing import check_env
 
 sweep = pytest.importorskip("bsuite.sweep")
 

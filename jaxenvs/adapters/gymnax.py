@@ -1,0 +1,249 @@
+"""Any env with gymnax's interface through the jaxenvs interface: `from_gymnax(env, params)`.
+
+Reference: gymnax's `Environment` (`reset_env(key, params) -> (obs, state)`, `step_env(key,
+state, action, params) -> (obs, state, reward, done, info)`, `observation_space(params)`,
+`action_space(params)`), in both generations:
+
+- gymnax >= 1.0 (six-tuple `step`): `step_env`'s flag is the termination alone and the time
+  limit is `env.is_truncated(state, params)`; both are kept apart here.
+- gymnax 0.x and libraries built on its first interface, Craftax among them (five-tuple
+  `step`): `done` mixes the termination and the time limit. The adapter tells them apart only
+  through `time_limit(state, params)`, the library's own time-limit test (for 0.x gymnax envs,
+  `state.time >= params.max_steps_in_episode`, the default when both fields exist): a `done`
+  at the time limit is a truncation. On that very step a termination cannot be seen: it is
+  reported as the truncation alone. Without a `time_limit`, every `done` is a termination.
+
+Which generation an env follows is detected from the arity of its `step` (traced once, by
+`jax.eval_shape`, the first time it is needed), unless `api="1.x"` or `"0.x"` says so.
+
+Where it deliberately differs from the library's `step`:
+
+- the raw transition is `step_env`: gymnax's `step` resets every env on every step and selects
+  the reset where done (and overwrites the terminal observation, which gymnax 1.x keeps in
+  `info` but 0.x loses); jaxenvs' `AutoReset` / `make_vec` reset only what finished and keep
+  `final_observation` always;
+- the library's truncation flag is kept in `state.library_truncated` and `truncation(state,
+  params)` answers from it; jaxenvs' own `params.max_steps_in_episode` never fires by default
+  (the library's limit applies), and can be set to cut episodes shorter;
+- the library's `info` keys are kept, except `discount`, which jaxenvs sets (1 - terminated;
+  gymnax 0.x's discount is 0 at the time limit too);
+- spaces are translated (`Discrete`, `Box`, `Dict`, `Tuple`, by their fields, so gymnax's and
+  Craftax's copies of them both work); observations are cast to the space's dtype;
+- keys reach the library as raw `uint32[2]` keys, and every state leaf is cast to the dtype
+  it had at reset (weak types would make `jit` retrace);
+- `render(state, params)` calls the `render` function given to `from_gymnax` (gymnax's own
+  envs draw with matplotlib, which is not jit-able, so they have none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.adapters._common import (
+    NO_LIMIT,
+    AdapterEnvironment,
+    import_library,
+    library_key,
+    register_dataclass_serialization,
+    strong,
+)
+from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.tree import cast_like
+
+APIS = ("1.x", "0.x")
+
+
+@struct.dataclass
+class GymnaxParams(EnvParams):
+    max_steps_in_episode: int = NO_LIMIT
+    env_params: Any = None  # the library's own params (a pytree: vmap-able where the library's are)
+
+
+@struct.dataclass
+class GymnaxState(EnvState):
+    # bool[]: the library ended the last step by its own time limit (False after reset)
+    library_truncated: jax.Array = False
+    # the library's env state (a flax or chex dataclass)
+    env_state: Any = None
+
+
+def translate_space(space: Any) -> spaces.Space:
+    """The jaxenvs space of a gymnax-style space (gymnax's, Craftax's or a copy of them)."""
+    inner = getattr(space, "spaces", None)
+    if isinstance(inner, dict):
+        return spaces.Dict({k: translate_space(v) for k, v in inner.items()})
+    if isinstance(inner, (tuple, list)):
+        return spaces.Tuple([translate_space(v) for v in inner])
+    if hasattr(space, "n") and tuple(getattr(space, "shape", ())) == ():
+        return spaces.Discrete(int(space.n), dtype=getattr(space, "dtype", jnp.int32))
+    if hasattr(space, "low") and hasattr(space, "high"):
+        dtype = jnp.dtype(getattr(space, "dtype", jnp.float32))
+        shape = tuple(int(s) for s in np.atleast_1d(space.shape)) if space.shape != () else ()
+        if dtype == jnp.bool_:
+            return spaces.Box(False, True, shape=shape, dtype=dtype)
+        low = np.broadcast_to(np.asarray(space.low, np.float64), shape)
+        high = np.broadcast_to(np.asarray(space.high, np.float64), shape)
+        return spaces.Box(low, high, shape=shape, dtype=dtype)
+    raise TypeError(f"cannot translate the space {space!r}: expected a gymnax Discrete, Box, Dict or Tuple")
+
+
+def _cast_to_space(obs: Any, space: spaces.Space) -> Any:
+    if isinstance(space, spaces.Dict):
+        return {k: _cast_to_space(obs[k], s) for k, s in space.spaces.items()}
+    if isinstance(space, spaces.Tuple):
+        return tuple(_cast_to_space(o, s) for o, s in zip(obs, space.spaces))
+    return jnp.asarray(obs).astype(space.dtype)
+
+
+def gymnax_time_limit(state: Any, params: Any) -> jax.Array:
+    """gymnax 0.x's time limit, counted in the state's `time`."""
+    return state.time >= params.max_steps_in_episode
+
+
+class GymnaxEnv(AdapterEnvironment):
+    """A gymnax-API env through the jaxenvs interface; build it with `from_gymnax`."""
+
+    def __init__(
+        self,
+        env: Any,
+        env_params: Any = None,
+        *,
+        name: str | None = None,
+        api: str | None = None,
+        time_limit: Callable[[Any, Any], jax.Array] | None = None,
+        render: Callable[[Any, Any], jax.Array] | None = None,
+    ):
+        for method in ("reset_env", "step_env", "observation_space", "action_space"):
+            if not callable(getattr(env, method, None)):
+                raise TypeError(f"from_gymnax needs an env with gymnax's interface; {env!r} has no {method}()")
+        if api is not None and api not in APIS:
+            raise ValueError(f"api must be one of {APIS} (or None to detect it), got {api!r}")
+        self.gymnax_env = env
+        self._env_params = env.default_params if env_params is None else env_params
+        self._name = name or f"gymnax/{getattr(env, 'name', type(env).__name__)}"
+        self._api = api
+        self._time_limit = time_limit
+        self._render = render
+        self._obs_space: spaces.Space | None = None
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def default_params(self) -> GymnaxParams:
+        return GymnaxParams(env_params=self._env_params)
+
+    @property
+    def api(self) -> str:
+        """ "1.x" (six-tuple step: termination and truncation apart) or "0.x" (five-tuple)."""
+        if self._api is None:
+            key = jax.ShapeDtypeStruct((2,), jnp.uint32)
+            _, state = jax.eval_shape(self.gymnax_env.reset, key, self._env_params)
+            action = jax.eval_shape(self.action_space().sample, key)
+            out = jax.eval_shape(self.gymnax_env.step, key, state, action, self._env_params)
+            self._api = "1.x" if len(out) == 6 else "0.x"
+        return self._api
+
+    def time_limit(self, env_state: Any, env_params: Any) -> jax.Array | None:
+        """The library's time limit reached (0.x only; None where the adapter cannot tell)."""
+        if self._time_limit is not None:
+            return self._time_limit(env_state, env_params)
+        if hasattr(env_state, "time") and hasattr(env_params, "max_steps_in_episode"):
+            return gymnax_time_limit(env_state, env_params)
+        return None
+
+    # --- spaces -----------------------------------------------------------------------
+    def observation_space(self, params: GymnaxParams | None = None) -> spaces.Space:
+        # the library computes bounds with jnp: evaluated now, also when asked inside jit
+        with jax.ensure_compile_time_eval():
+            return translate_space(self.gymnax_env.observation_space(params.env_params))
+
+    def action_space(self, params: GymnaxParams | None = None) -> spaces.Space:
+        with jax.ensure_compile_time_eval():
+            return translate_space(self.gymnax_env.action_space(params.env_params))
+
+    # --- transitions ------------------------------------------------------------------
+    def _observe(self, obs: Any) -> Any:
+        # dtypes from the default params' space: under jit the params' bounds are tracers
+        if self._obs_space is None:
+            self._obs_space = self.observation_space()
+        return _cast_to_space(obs, self._obs_space)
+
+    def reset_env(self, key: jax.Array, params: GymnaxParams) -> tuple[Any, GymnaxState]:
+        obs, env_state = self.gymnax_env.reset_env(library_key(key), params.env_params)
+        env_state = strong(env_state)
+        register_dataclass_serialization(env_state)
+        state = GymnaxState(
+            time=jnp.zeros((), jnp.int32), library_truncated=jnp.zeros((), jnp.bool_), env_state=env_state
+        )
+        return self._observe(obs), state
+
+    def step_env(
+        self, key: jax.Array, state: GymnaxState, action: Any, params: GymnaxParams
+    ) -> tuple[Any, GymnaxState, jax.Array, jax.Array, dict[str, Any]]:
+        obs, env_state, reward, done, info = self.gymnax_env.step_env(
+            library_key(key), state.env_state, action, params.env_params
+        )
+        env_state = cast_like(env_state, state.env_state, f"{self.name}: the library's state")
+        done = jnp.asarray(done, jnp.bool_)
+        if self.api == "1.x":
+            terminated = done
+            truncated = jnp.asarray(self.gymnax_env.is_truncated(env_state, params.env_params), jnp.bool_)
+        else:
+            at_limit = self.time_limit(env_state, params.env_params)
+            truncated = jnp.zeros((), jnp.bool_) if at_limit is None else jnp.asarray(at_limit, jnp.bool_)
+            terminated = done & ~truncated
+        info = strong({k: v for k, v in dict(info).items() if k != "discount"})
+        state = GymnaxState(time=state.time + 1, library_truncated=truncated, env_state=env_state)
+        return self._observe(obs), state, jnp.asarray(reward, jnp.float32), terminated, info
+
+    def library_truncated(self, state: GymnaxState) -> jax.Array:
+        return state.library_truncated
+
+    # --- rendering --------------------------------------------------------------------
+    def render(self, state: GymnaxState, params: GymnaxParams | None = None) -> jax.Array:
+        if self._render is None:
+            raise NotImplementedError(f"{self.name}: the library has no jit-able render (none given to from_gymnax)")
+        return jnp.asarray(self._render(state.env_state, params.env_params), jnp.uint8)
+
+
+def from_gymnax(
+    env: Any,
+    params: Any = None,
+    *,
+    name: str | None = None,
+    api: str | None = None,
+    time_limit: Callable[[Any, Any], jax.Array] | None = None,
+    render: Callable[[Any, Any], jax.Array] | None = None,
+) -> GymnaxEnv:
+    """`env` (gymnax's interface, 0.x or 1.x) as a raw jaxenvs env; `params` its default params.
+
+    name: the env's name (default `gymnax/<env.name>`); api: "1.x" / "0.x" (default: detected);
+    time_limit: `fn(env_state, env_params) -> bool`, the library's time limit, which tells a
+    0.x env's truncations from its terminations; render: a jit-able
+    `fn(env_state, env_params) -> uint8[H, W, 3]`. Wrap the result as any env (`AutoReset`,
+    `VecEnv`, `LogWrapper`); `jaxenvs.make("gymnax/<id>")` does so for gymnax's own envs.
+    """
+    return GymnaxEnv(env, params, name=name, api=api, time_limit=time_limit, render=render)
+
+
+def make_gymnax_env(env_id: str, **kwargs: Any) -> GymnaxEnv:
+    """The `gymnax/<env_id>` entry point: `gymnax.make(env_id, **kwargs)` through `from_gymnax`."""
+    gymnax = import_library("gymnax", "gymnax")
+    if env_id not in gymnax.registered_envs:
+        raise ValueError(f"gymnax has no env {env_id!r}; it has: {', '.join(gymnax.registered_envs)}")
+    env, env_params = gymnax.make(env_id, **kwargs)
+    return from_gymnax(env, env_params, name=f"gymnax/{env_id}", api="1.x" if _is_gymnax_1(env) else "0.x")
+
+
+def _is_gymnax_1(env: Any) -> bool:
+    # gymnax 1.0 added `is_truncated` with the six-tuple step; 0.x has neither
+    return callable(getattr(env, "is_truncated", None))

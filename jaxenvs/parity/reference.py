@@ -1,0 +1,597 @@
+"""The reference protocol, and drivers for the gymnasium, dm_env and JAX APIs.
+
+A reference is anything that can be reset with a seed, stepped with an action, and have its
+state read and written; where it records its random draws, they can be replayed on the JAX
+side. `Reference` is that protocol, with the batch operations the checks use
+(`transitions`, `step_cases`, `sample_steps`, `sample_resets`, `episode_statistics`) written
+once on top of it. A driver implements the five primitives for one API:
+
+- `GymnasiumReference`: a `gymnasium.Env` (`reset(seed=)`, `step(action)`, five-tuple);
+- `DmEnvReference`: a `dm_env.Environment` (seeded when built, `reset()`, `step()` -> TimeStep);
+- `JaxReference`: a JAX env with `reset(key, params)` / `step(key, state, action, params)`
+  (ours, or gymnax's raw `reset_env` / `step_env`); it also runs the batch operations vmapped.
+
+Every driver is told how to translate states with the same fields: `read_state(env)` gives
+the reference's state as `{field: value}` named like the JAX state's fields, `write_state(env,
+state)` writes such a dict back, and `to_jax(state, params)` / `from_jax(jax_state)` translate
+(both default to "the same field names": `to_jax` fills the JAX env's own state dataclass).
+`exact_fields` are compared exactly (`"*"`: every field), `angle_fields` modulo 2 pi, the rest to a tolerance;
+`random_fields` (and on steps where `random_step(state, next_state, reward)` holds,
+`random_step_fields`) are drawn at random and left to the distribution checks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs.parity.checks import stack
+
+State = dict[str, Any]
+
+
+def _stack_tree(items: Sequence[Any]) -> Any:
+    return jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *items)
+
+
+def _take(tree: Any, keep: np.ndarray) -> Any:
+    return jax.tree_util.tree_map(lambda x: np.asarray(x)[keep], tree)
+
+
+@dataclasses.dataclass
+class Transitions:
+    """Reference transitions, as numpy arrays with one row per step: the state before the step
+    and after it (`{field: array}`), the action, the observation (a pytree of arrays), reward
+    and flags; `episode` numbers the episodes of a stream (a new number after every reset),
+    `info` the info entries every step had, `draws` the random draws recorded per step."""
+
+    states: State
+    actions: np.ndarray
+    next_states: State
+    obs: Any
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    episode: np.ndarray
+    info: State = dataclasses.field(default_factory=dict)
+    draws: list[Any] | None = None
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    @classmethod
+    def from_steps(cls, state: State, action: Any, next_states: State, out: tuple) -> Transitions:
+        """`n` steps from one state: `out` is a vmapped step's (obs, reward, terminated,
+        truncated, info), as numpy."""
+        obs, reward, terminated, truncated, info = out
+        n = len(np.asarray(reward))
+        return cls(
+            {k: np.repeat(np.asarray(v)[None], n, axis=0) for k, v in state.items()},
+            np.repeat(np.asarray(action)[None], n, axis=0),
+            next_states,
+            obs,
+            np.asarray(reward, np.float64),
+            np.asarray(terminated, bool),
+            np.asarray(truncated, bool),
+            np.arange(n),
+            dict(info) if isinstance(info, Mapping) else {},
+        )
+
+    def state_at(self, i: int, after: bool = False) -> State:
+        return {k: v[i] for k, v in (self.next_states if after else self.states).items()}
+
+    def __add__(self, other: Transitions) -> Transitions:
+        def cat(a, b):
+            return jax.tree_util.tree_map(lambda x, y: np.concatenate([x, y]), a, b)
+
+        draws = None if self.draws is None or other.draws is None else self.draws + other.draws
+        shift = self.episode.max() + 1 if len(self) else 0
+        info = {k: np.concatenate([self.info[k], other.info[k]]) for k in self.info if k in other.info}
+        return Transitions(
+            cat(self.states, other.states),
+            np.concatenate([self.actions, other.actions]),
+            cat(self.next_states, other.next_states),
+            cat(self.obs, other.obs),
+            np.concatenate([self.rewards, other.rewards]),
+            np.concatenate([self.terminated, other.terminated]),
+            np.concatenate([self.truncated, other.truncated]),
+            np.concatenate([self.episode, other.episode + shift]),
+            info,
+            draws,
+        )
+
+    def select(self, keep: Sequence[int] | np.ndarray) -> Transitions:
+        keep = np.asarray(keep)
+        if keep.dtype == bool:
+            keep = np.flatnonzero(keep)
+        return Transitions(
+            _take(self.states, keep),
+            self.actions[keep],
+            _take(self.next_states, keep),
+            _take(self.obs, keep),
+            self.rewards[keep],
+            self.terminated[keep],
+            self.truncated[keep],
+            self.episode[keep],
+            _take(self.info, keep),
+            [self.draws[i] for i in keep] if self.draws is not None else None,
+        )
+
+
+_COLUMNS = ("s", "a", "s2", "o", "r", "te", "tr", "ep", "info", "draws")
+Policy = Callable[["Reference", np.random.Generator], Any]
+Scramble = Callable[["Reference", np.random.Generator], None]
+
+
+@dataclasses.dataclass(kw_only=True)
+class Reference:
+    """The protocol every reference follows, and how its states translate (module docstring).
+
+    Subclasses implement `reset`, `step`, `state`, `load` and `sample_action`; `take_draws`
+    where the reference's random draws are recorded.
+    """
+
+    read_state: Callable[[Any], State] | None = None
+    write_state: Callable[[Any, State], None] | None = None
+    to_jax: Callable[[State, Any], Any] | None = None
+    from_jax: Callable[[Any], State] | None = None
+    exact_fields: Sequence[str] = ("time",)
+    angle_fields: Sequence[str] = ()
+    random_fields: Sequence[str] = ()
+    random_step: Callable[[State, State, float], bool] | None = None
+    random_step_fields: Sequence[str] = ()
+    obs_mask: Callable[[np.ndarray], np.ndarray] | None = None
+    draws_to_jax: Callable[[Any, State], Any] | None = None
+    batched_to_jax: bool = False
+    # the reference's `truncated` is never true with `terminated` (dm_env's last step is one or the other)
+    truncation_excludes_termination: bool = False
+    name: str = "reference"
+
+    # --- the protocol ------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> Any:
+        """Start an episode (a fresh random stream when `seed` is given); returns the observation."""
+        raise NotImplementedError
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        """One step: (observation, reward, terminated, truncated, info)."""
+        raise NotImplementedError
+
+    def state(self) -> State:
+        """The current state as `{field: numpy value}`."""
+        if self.read_state is None:
+            raise TypeError(f"{type(self).__name__} needs read_state=(env -> {{field: value}}) to read its state")
+        return {k: np.asarray(v).copy() for k, v in self.read_state(self.env).items()}
+
+    def load(self, state: State) -> None:
+        """Write a state read by `state()` (possibly changed) into the reference."""
+        if self.write_state is None:
+            raise TypeError(f"{type(self).__name__} needs write_state=(env, state) to have a state injected")
+        self.write_state(self.env, state)
+
+    def sample_action(self, rng: np.random.Generator) -> Any:
+        raise NotImplementedError
+
+    def take_draws(self) -> Any:
+        """The random draws made since the last call; None where they are not recorded."""
+        return None
+
+    def close(self) -> None:
+        pass
+
+    env: Any = None  # the live library env, once `reset` has built it
+
+    # --- batch operations, written once on the protocol -------------------------------------
+    def transitions(
+        self, num_steps: int, seed: int = 0, policy: Policy | None = None, scramble: Scramble | None = None
+    ) -> Transitions:
+        """`num_steps` transitions of the reference under `policy` (uniform random actions by
+        default), reset after every episode; with `scramble`, a random state is written
+        before every step (to reach rare events)."""
+        rng = np.random.default_rng(seed)
+        self.reset(seed)
+        self.take_draws()
+        out: dict[str, list] = {k: [] for k in _COLUMNS}
+        episode = 0
+        for _ in range(num_steps):
+            if scramble is not None:
+                scramble(self, rng)
+            state = self.state()
+            action = policy(self, rng) if policy is not None else self.sample_action(rng)
+            terminated, truncated = self._record(out, state, action, episode)
+            if terminated or truncated:
+                episode += 1
+                self.reset()
+                self.take_draws()
+        return self._pack(out)
+
+    def step_cases(self, cases: Sequence[tuple[State, Any]]) -> Transitions:
+        """One step from each injected `(state, action)`."""
+        if self.env is None:
+            self.reset(0)
+        out: dict[str, list] = {k: [] for k in _COLUMNS}
+        for i, (state, action) in enumerate(cases):
+            self.load(dict(state))
+            self._record(out, dict(state), action, i)
+        return self._pack(out)
+
+    def episodes(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000) -> Transitions:
+        """`num_episodes` whole episodes under uniform random actions (each cut at `max_steps`),
+        from seeds `seed`, `seed + 1`, ..."""
+        rng = np.random.default_rng(seed)
+        out: dict[str, list] = {k: [] for k in _COLUMNS}
+        for episode in range(num_episodes):
+            self.reset(seed + episode)
+            self.take_draws()
+            done, t = False, 0
+            while not done and t < max_steps:
+                terminated, truncated = self._record(out, self.state(), self.sample_action(rng), episode)
+                done, t = terminated or truncated, t + 1
+        return self._pack(out)
+
+    def sample_steps(self, state: State, action: Any, n: int, seed: int = 0) -> Transitions:
+        """`n` steps from the same injected state (the reference's random parts, sampled)."""
+        self.reset(seed)
+        return self.step_cases([(state, action)] * n)
+
+    def sample_resets(self, n: int, seed: int = 0) -> tuple[State, Any]:
+        """`n` reset states and observations (stacked), from seeds `seed`, `seed + 1`, ..."""
+        states, obs = [], []
+        for i in range(n):
+            obs.append(self.reset(seed + i))
+            states.append(self.state())
+        return stack(states), _stack_tree(obs)
+
+    def episode_statistics(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
+        """Lengths and returns of `num_episodes` episodes under uniform random actions
+        (an episode is cut at `max_steps`)."""
+        rng = np.random.default_rng(seed)
+        lengths, returns = [], []
+        self.reset(seed)
+        for i in range(num_episodes):
+            if i:
+                self.reset()
+            done, length, ret = False, 0, 0.0
+            while not done and length < max_steps:
+                _, r, te, tr, _ = self.step(self.sample_action(rng))
+                length += 1
+                ret += float(r)
+                done = bool(te or tr)
+            lengths.append(length)
+            returns.append(ret)
+        return np.asarray(lengths), np.asarray(returns)
+
+    def _record(self, out: dict[str, list], state: State, action: Any, episode: int) -> tuple[bool, bool]:
+        """Step from `state` (already the reference's) with `action`; append the transition."""
+        self.take_draws()
+        obs, reward, terminated, truncated, info = self.step(action)
+        row = (state, action, self.state(), obs, reward, terminated, truncated, episode, info, self.take_draws())
+        for k, v in zip(_COLUMNS, row):
+            out[k].append(v)
+        return terminated, truncated
+
+    @staticmethod
+    def _pack(out: dict[str, list]) -> Transitions:
+        draws = out["draws"] if any(d is not None for d in out["draws"]) else None
+        infos = [i if isinstance(i, Mapping) else {} for i in out["info"]]
+        keys = [k for k in infos[0] if all(k in i for i in infos)] if infos else []
+        info = {}
+        for k in keys:
+            try:
+                info[k] = np.stack([np.asarray(i[k]) for i in infos])
+            except (ValueError, TypeError):  # ragged or not numeric: not compared
+                pass
+        return Transitions(
+            stack(out["s"]),
+            np.asarray(out["a"]),
+            stack(out["s2"]),
+            _stack_tree(out["o"]),
+            np.asarray(out["r"], np.float64),
+            np.asarray(out["te"], bool),
+            np.asarray(out["tr"], bool),
+            np.asarray(out["ep"], np.int64),
+            info,
+            draws,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# gymnasium
+
+
+def time_limit(env: Any) -> Any | None:
+    """The `gymnasium.wrappers.TimeLimit` inside `env`, if any."""
+    import gymnasium
+
+    while env is not None:
+        if isinstance(env, gymnasium.wrappers.TimeLimit):
+            return env
+        env = getattr(env, "env", None)
+    return None
+
+
+def elapsed_steps(env: Any) -> int:
+    """The steps a gymnasium env's `TimeLimit` has counted (0 without one)."""
+    limit = time_limit(env)
+    return 0 if limit is None or limit._elapsed_steps is None else int(limit._elapsed_steps)
+
+
+def set_elapsed_steps(env: Any, t: int) -> None:
+    limit = time_limit(env)
+    if limit is not None:
+        limit._elapsed_steps = int(t)
+
+
+@dataclasses.dataclass(kw_only=True)
+class GymnasiumReference(Reference):
+    """A `gymnasium.Env` as a reference. `make()` builds it (e.g. `lambda: gymnasium.make(id)`);
+    `policy(reference, rng)` picks the actions of `transitions` when given (`reference.env` is
+    the live env)."""
+
+    make: Callable[[], Any]
+    policy: Policy | None = None
+
+    def reset(self, seed: int | None = None) -> Any:
+        if self.env is None:
+            self.env = self.make()
+        if seed is not None:
+            self.env.action_space.seed(seed)
+        return self.env.reset(seed=seed)[0]
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs, float(reward), bool(terminated), bool(truncated), info
+
+    def sample_action(self, rng: np.random.Generator) -> Any:
+        return self.env.action_space.sample()
+
+    def transitions(self, num_steps, seed=0, policy=None, scramble=None) -> Transitions:
+        return super().transitions(num_steps, seed, policy or self.policy, scramble)
+
+    def close(self) -> None:
+        if self.env is not None:
+            self.env.close()
+            self.env = None
+
+
+# ---------------------------------------------------------------------------------------------
+# dm_env
+
+
+@dataclasses.dataclass(kw_only=True)
+class DmEnvReference(Reference):
+    """A `dm_env.Environment` as a reference. `make(seed)` builds one seeded env (dm_env has
+    no seeded reset); `reset(seed)` builds a fresh one, `reset()` continues the same stream.
+
+    The episode ends when a `TimeStep` is `last()`: terminated, unless `discount_truncates`
+    and its discount is positive (dm_env's way of marking a time limit). A last step is one or
+    the other, so the JAX `truncated` is compared as "truncated and not terminated"."""
+
+    make: Callable[[int], Any]
+    discount_truncates: bool = True
+    truncation_excludes_termination: bool = True
+
+    def reset(self, seed: int | None = None) -> Any:
+        if self.env is None or seed is not None:
+            self.env = self.make(0 if seed is None else seed)
+        return self.env.reset().observation
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        ts = self.env.step(action)
+        last = bool(ts.last())
+        truncated = last and self.discount_truncates and float(ts.discount or 0.0) > 0
+        return ts.observation, float(ts.reward or 0.0), last and not truncated, truncated, {}
+
+    def sample_resets(self, n: int, seed: int = 0) -> tuple[State, Any]:
+        """`n` resets of one env built with `seed` (dm_env seeds an env once, not each reset)."""
+        states, obs = [], []
+        for i in range(n):
+            obs.append(self.reset(seed if i == 0 else None))
+            states.append(self.state())
+        return stack(states), _stack_tree(obs)
+
+    def sample_action(self, rng: np.random.Generator) -> Any:
+        spec = self.env.action_spec()
+        if hasattr(spec, "num_values"):
+            return int(rng.integers(spec.num_values))
+        return rng.uniform(spec.minimum, spec.maximum, spec.shape).astype(spec.dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# JAX
+
+
+def _numpy(tree: Any) -> Any:
+    return jax.tree_util.tree_map(np.asarray, jax.device_get(tree))
+
+
+def _fields(state: Any) -> State:
+    return {f.name: np.asarray(getattr(state, f.name)) for f in dataclasses.fields(state)}
+
+
+@dataclasses.dataclass(kw_only=True)
+class JaxReference(Reference):
+    """A JAX env as a reference: ours (`reset(key, params)`, `step(...)` -> six-tuple) or
+    gymnax's (its raw `reset_env` / `step_env`, truncation from `is_truncated`, the way its
+    auto-resetting `step` sees them). States are its own dataclasses, read field by field
+    unless `read_state` says otherwise; `to_jax` defaults to the same field names.
+
+    Besides the one-step protocol (each step one jitted call), the batch operations run
+    vmapped: `sample_steps`, `sample_resets` and `episode_statistics` in one program each.
+    """
+
+    env: Any
+    params: Any = None
+
+    def __post_init__(self) -> None:
+        if self.params is None:
+            self.params = self.env.default_params
+        gymnax = hasattr(self.env, "step_env") and hasattr(self.env, "is_truncated")
+        params = self.params
+
+        if gymnax:
+
+            def reset_fn(key):
+                return self.env.reset_env(key, params)
+
+            def step_fn(key, state, action):
+                obs, state, reward, done, info = self.env.step_env(key, state, action, params)
+                return obs, state, reward, done, self.env.is_truncated(state, params), info
+        else:
+
+            def reset_fn(key):
+                return self.env.reset(key, params)
+
+            def step_fn(key, state, action):
+                return self.env.step(key, state, action, params)
+
+        self._reset_fn, self._step_fn = reset_fn, step_fn
+        self._reset = jax.jit(reset_fn)
+        self._step = jax.jit(step_fn)
+        # compiled once, whatever the state injected
+        self._sample_steps = jax.jit(jax.vmap(step_fn, in_axes=(0, None, None)))
+        self._sample_resets = jax.jit(jax.vmap(reset_fn))
+        self._live = None
+        self._key = None
+        self._lib = self.env
+        self._lib_params = params
+
+    # the live env of `read_state` / `write_state` is the JAX state
+    def state(self) -> State:
+        if self.read_state is not None:
+            return {k: np.asarray(v).copy() for k, v in self.read_state(self._live).items()}
+        return _fields(_numpy(self._live))
+
+    def load(self, state: State) -> None:
+        if self.write_state is not None:
+            self._live = self.write_state(self._live, state)
+            return
+        self._live = self._live.replace(
+            **{k: jnp.asarray(v, jnp.asarray(getattr(self._live, k)).dtype) for k, v in state.items()}
+        )
+
+    def reset(self, seed: int | None = None) -> Any:
+        if seed is not None or self._key is None:
+            self._key = jax.random.key(0 if seed is None else seed)
+        self._key, sub = jax.random.split(self._key)
+        obs, self._live = self._reset(sub)
+        return np.asarray(obs)
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        self._key, sub = jax.random.split(self._key)
+        obs, self._live, reward, terminated, truncated, info = self._step(sub, self._live, jnp.asarray(action))
+        return _numpy(obs), float(reward), bool(terminated), bool(truncated), _numpy(info)
+
+    def sample_action(self, rng: np.random.Generator) -> Any:
+        key = jax.random.key(int(rng.integers(2**31)))
+        return np.asarray(self._lib.action_space(self.params).sample(key))
+
+    # --- vmapped batch operations -------------------------------------------------------------
+    def _keys(self, seed: int, *shape: int) -> jax.Array:
+        data = np.random.default_rng(seed).integers(0, 2**32, size=(*shape, 2), dtype=np.uint32)
+        return jax.random.wrap_key_data(data)
+
+    def _injected(self, state: State) -> Any:
+        if self._live is None:
+            self.reset(0)
+        saved = self._live
+        self.load(state)
+        injected, self._live = self._live, saved
+        return injected
+
+    def _read(self, states: Any) -> State:
+        """`read_state` of a batch of states (it must work on batches; the fields by default)."""
+        if self.read_state is not None:
+            return {k: np.asarray(v) for k, v in self.read_state(states).items()}
+        return _fields(states)
+
+    def sample_steps(self, state: State, action: Any, n: int, seed: int = 0) -> Transitions:
+        start = self._injected(state)
+        out = self._sample_steps(self._keys(seed, n), start, jnp.asarray(action))
+        obs, nxt, reward, terminated, truncated, info = _numpy(out)
+        return Transitions.from_steps(state, action, self._read(nxt), (obs, reward, terminated, truncated, info))
+
+    def sample_resets(self, n: int, seed: int = 0) -> tuple[State, Any]:
+        obs, states = _numpy(self._sample_resets(self._keys(seed, n)))
+        return self._read(states), obs
+
+    def episodes(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000) -> Transitions:
+        """The first episode of each of `num_episodes` vmapped envs, uniform random actions."""
+        space = self._lib.action_space(self.params)
+        steps = min(int(self.params.max_steps_in_episode), max_steps)
+        reset_fn, step_fn = self._reset_fn, self._step_fn
+
+        def episode(key):
+            k_reset, k_run = jax.random.split(key)
+            _, state = reset_fn(k_reset)
+
+            def body(carry, k):
+                state, alive = carry
+                ka, ks = jax.random.split(k)
+                action = space.sample(ka)
+                obs, nxt, r, te, tr, _ = step_fn(ks, state, action)
+                return (nxt, alive & ~(te | tr)), (state, action, nxt, obs, r, te, tr, alive)
+
+            return jax.lax.scan(body, (state, jnp.asarray(True)), jax.random.split(k_run, steps))[1]
+
+        keys = jax.random.split(jax.random.key(seed), num_episodes)
+        states, actions, nxt, obs, r, te, tr, alive = _numpy(jax.jit(jax.vmap(episode))(keys))
+        keep = alive.reshape(-1)
+        flat = lambda tree: _take(jax.tree_util.tree_map(lambda x: x.reshape(-1, *x.shape[2:]), tree), keep)  # noqa: E731
+        return Transitions(
+            self._read(flat(states)),
+            flat(actions),
+            self._read(flat(nxt)),
+            flat(obs),
+            flat(r).astype(np.float64),
+            flat(te).astype(bool),
+            flat(tr).astype(bool),
+            np.repeat(np.arange(num_episodes), steps)[keep],
+        )
+
+    def episode_statistics(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
+        space = self._lib.action_space(self.params)
+        steps = min(int(self.params.max_steps_in_episode), max_steps)
+        lengths, returns = _first_episodes(self._reset_fn, self._step_fn, space, steps, self._keys(seed, num_episodes))
+        return np.asarray(lengths), np.asarray(returns, np.float64)
+
+
+def _first_episodes(reset_fn, step_fn, space, num_steps: int, keys: jax.Array):
+    """Length and return of the first episode of each of `len(keys)` envs, uniform random
+    actions, each cut at `num_steps` (one vmapped scan)."""
+
+    def episode(key):
+        k_reset, k_run = jax.random.split(key)
+        _, state = reset_fn(k_reset)
+
+        def body(carry, k):
+            state, done, length, ret = carry
+            ka, ks = jax.random.split(k)
+            _, nstate, r, te, tr, _ = step_fn(ks, state, space.sample(ka))
+            alive = ~done
+            state = jax.tree_util.tree_map(lambda n, o: jnp.where(alive, n, o), nstate, state)
+            return (state, done | te | tr, length + alive, ret + jnp.where(alive, r, 0.0)), None
+
+        init = (state, jnp.asarray(False), jnp.asarray(0, jnp.int32), jnp.asarray(0.0, jnp.float32))
+        (_, _, length, ret), _ = jax.lax.scan(body, init, jax.random.split(k_run, num_steps))
+        return length, ret
+
+    return _numpy(jax.jit(jax.vmap(episode))(keys))
+
+
+def jax_episode_statistics(env: Any, params: Any, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
+    """Lengths and returns of the first episode of `num_episodes` vmapped raw JAX envs under
+    uniform random actions, each cut at `min(max_steps_in_episode, max_steps)`."""
+    steps = min(int(params.max_steps_in_episode), max_steps)
+    keys = jax.random.split(jax.random.key(seed), num_episodes)
+    return _first_episodes(
+        lambda k: env.reset(k, params),
+        lambda k, s, a: env.step(k, s, a, params),
+        env.action_space(params),
+        steps,
+        keys,
+    )

@@ -1,0 +1,160 @@
+"""`FrameStackObservation`: the last `stack_size` observations, oldest first.
+
+Reference: gymnasium's `wrappers.FrameStackObservation(env, stack_size, padding_type=...)`:
+observations gain a leading axis of `stack_size`; after a reset the stack is padded with
+the reset observation (`padding_type="reset"`, the default), with zeros (`"zero"`: the
+space's zero element, as gymnasium's `create_zero_array`) or with a given observation.
+
+Under auto-reset (the default of `make`, and `make_vec`) an episode that ends is followed in
+the same step by a new one: the returned stack is the new episode's, started fresh from its
+first observation, and `info["final_observation"]` is the finished episode's stack with its
+terminal observation last, exactly what gymnasium's wrapper returns from the terminal
+`step` before its `reset`. The stack lives in the env state (it jits and checkpoints). Over
+a batched env from `make_vec` each env keeps its own stack (`[num_envs, stack_size, ...]`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from jaxenvs import spaces
+from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.normalize import batch_shape
+
+PADDING_TYPES = ("reset", "zero")
+
+
+def stack_space(space: spaces.Space, n: int) -> spaces.Space:
+    """The space of `n` stacked members of `space` (gymnasium's `batch_space`)."""
+    if isinstance(space, spaces.Box):
+        return spaces.Box(
+            np.broadcast_to(space.low, (n, *space.shape)),
+            np.broadcast_to(space.high, (n, *space.shape)),
+            dtype=space.dtype,
+        )
+    if isinstance(space, spaces.Discrete):
+        if space.start == 0:
+            return spaces.MultiDiscrete(np.full((n,), space.n), dtype=space.dtype)
+        return spaces.Box(space.start, space.start + space.n - 1, shape=(n,), dtype=space.dtype)
+    if isinstance(space, spaces.MultiDiscrete):
+        return spaces.MultiDiscrete(np.broadcast_to(space.nvec, (n, *space.shape)), dtype=space.dtype)
+    if isinstance(space, spaces.Dict):
+        return spaces.Dict({k: stack_space(s, n) for k, s in space.spaces.items()})
+    if isinstance(space, spaces.Tuple):
+        return spaces.Tuple([stack_space(s, n) for s in space.spaces])
+    raise TypeError(f"FrameStackObservation cannot stack a {type(space).__name__} space")
+
+
+def zero_element(space: spaces.Space) -> Any:
+    """The member of `space` closest to zero (gymnasium's `create_zero_array`)."""
+    if isinstance(space, spaces.Box):
+        return jnp.asarray(np.clip(np.zeros(space.shape), space.low, space.high), space.dtype)
+    if isinstance(space, spaces.Discrete):
+        return jnp.asarray(space.start, space.dtype)
+    if isinstance(space, spaces.MultiDiscrete):
+        return jnp.zeros(space.shape, space.dtype)
+    if isinstance(space, spaces.Dict):
+        return {k: zero_element(s) for k, s in space.spaces.items()}
+    if isinstance(space, spaces.Tuple):
+        return tuple(zero_element(s) for s in space.spaces)
+    raise TypeError(f"FrameStackObservation has no zero element for a {type(space).__name__} space")
+
+
+@struct.dataclass
+class FrameStackObservationState:
+    env_state: object  # the wrapped env's state
+    stack: Any  # the observation tree, each leaf with a leading stack_size axis (after the batch axis)
+
+
+class FrameStackObservation(Wrapper):
+    """Observations stacked along a new leading axis of `stack_size`, oldest first.
+
+    padding_type: `"reset"` (pad a new episode's stack with its first observation), `"zero"`
+        (with the observation space's zero element) or an observation to pad with.
+    """
+
+    def __init__(self, env, stack_size: int, *, padding_type: str | Any = "reset"):
+        super().__init__(env)
+        if isinstance(stack_size, bool) or not isinstance(stack_size, (int, np.integer)):
+            raise TypeError(f"FrameStackObservation: stack_size must be an int, got {type(stack_size).__name__}")
+        if stack_size < 1:
+            raise ValueError(f"FrameStackObservation: stack_size must be >= 1, got {stack_size}")
+        self.stack_size = int(stack_size)
+        space = env.observation_space(env.default_params)
+        stack_space(space, 1)  # fails early on a space it cannot stack
+        if isinstance(padding_type, str):
+            if padding_type not in PADDING_TYPES:
+                raise ValueError(
+                    f"FrameStackObservation: padding_type must be one of {PADDING_TYPES} or an observation, "
+                    f"got {padding_type!r}"
+                )
+            self.padding_value = zero_element(space) if padding_type == "zero" else None
+        else:
+            if not bool(space.contains(padding_type)):
+                raise ValueError(
+                    f"FrameStackObservation: padding_type {padding_type!r} is neither one of {PADDING_TYPES} "
+                    f"nor an observation in {space!r}"
+                )
+            self.padding_value = jax.tree_util.tree_map(jnp.asarray, padding_type)
+            padding_type = "_custom"
+        self.padding_type = padding_type
+        self._batch = batch_shape(env)
+
+    def _per_env(self, fn):
+        return jax.vmap(fn) if self._batch else fn
+
+    def _fresh(self, obs):
+        """A new episode's stack: padding, then `obs` last."""
+
+        def one(o):
+            pad = o if self.padding_value is None else self.padding_value
+
+            def leaf(p, x):
+                p = jnp.broadcast_to(jnp.asarray(p, x.dtype), (self.stack_size - 1, *x.shape))
+                return jnp.concatenate([p, x[None]])
+
+            return jax.tree_util.tree_map(leaf, pad, o)
+
+        return self._per_env(one)(obs)
+
+    def _push(self, stack, obs):
+        """`stack` with its oldest observation dropped and `obs` appended."""
+
+        def one(s, o):
+            return jax.tree_util.tree_map(lambda a, x: jnp.concatenate([a[1:], x[None].astype(a.dtype)]), s, o)
+
+        return self._per_env(one)(stack, obs)
+
+    def reset(self, key, params=None):
+        obs, env_state = self.env.reset(key, params)
+        stack = self._fresh(obs)
+        return stack, FrameStackObservationState(env_state=env_state, stack=stack)
+
+    def step(self, key, state, action, params=None):
+        obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
+        if "final_observation" in info:
+            # auto-reset below: `obs` begins a new episode wherever one ended
+            done = jnp.logical_or(terminated, truncated)
+            final = self._push(state.stack, info["final_observation"])
+            ongoing = self._push(state.stack, obs)
+            fresh = self._fresh(obs)
+
+            def pick(new, old):
+                return jnp.where(jnp.reshape(done, done.shape + (1,) * (old.ndim - done.ndim)), new, old)
+
+            stack = jax.tree_util.tree_map(pick, fresh, ongoing)
+            info = dict(info, final_observation=final)
+        else:
+            stack = self._push(state.stack, obs)
+        return stack, FrameStackObservationState(env_state=env_state, stack=stack), reward, terminated, truncated, info
+
+    def observation_space(self, params=None):
+        return stack_space(self.env.observation_space(params), self.stack_size)
+
+    def render(self, state, params=None):
+        return self.env.render(state.env_state, params)

@@ -1,0 +1,71 @@
+"""`TransformObservation` and `TransformReward`: a function applied to each observation or reward.
+
+References: gymnasium's `wrappers.TransformObservation(env, func, observation_space)` and
+`TransformReward(env, func)`; PureJaxRL's wrappers of the same names. `func` must be a JAX
+function (it runs under `jit`). Over a batched env from `make_vec` it receives the batch.
+Unlike gymnasium's, `TransformObservation` also transforms `info["final_observation"]`
+(the terminal observation kept by auto-reset), so that it stays comparable to the
+observations returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax.numpy as jnp
+
+from jaxenvs import spaces
+from jaxenvs.wrappers.base import Wrapper
+
+
+def _check_callable(wrapper: str, func: Any) -> None:
+    if not callable(func):
+        raise TypeError(f"{wrapper}: func must be callable (a JAX function), got {type(func).__name__}")
+
+
+class TransformObservation(Wrapper):
+    """Observations replaced by `func(obs)`.
+
+    observation_space: the space of the transformed observations; `None` keeps the wrapped
+        env's (right only when `func` keeps observations inside it, e.g. a clip).
+    """
+
+    def __init__(self, env, func: Callable[[Any], Any], observation_space: spaces.Space | None = None):
+        super().__init__(env)
+        _check_callable("TransformObservation", func)
+        if observation_space is not None and not isinstance(observation_space, spaces.Space):
+            raise TypeError(
+                "TransformObservation: observation_space must be a jaxenvs.spaces.Space or None, "
+                f"got {type(observation_space).__name__}"
+            )
+        self.func = func
+        self._observation_space = observation_space
+
+    def reset(self, key, params=None):
+        obs, state = self.env.reset(key, params)
+        return self.func(obs), state
+
+    def step(self, key, state, action, params=None):
+        obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
+        if "final_observation" in info:
+            info = dict(info, final_observation=self.func(info["final_observation"]))
+        return self.func(obs), state, reward, terminated, truncated, info
+
+    def observation_space(self, params=None):
+        if self._observation_space is not None:
+            return self._observation_space
+        return self.env.observation_space(params)
+
+
+class TransformReward(Wrapper):
+    """Rewards replaced by `func(reward)` (returned as float32)."""
+
+    def __init__(self, env, func: Callable[[Any], Any]):
+        super().__init__(env)
+        _check_callable("TransformReward", func)
+        self.func = func
+
+    def step(self, key, state, action, params=None):
+        obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
+        return obs, state, jnp.asarray(self.func(reward), jnp.float32), terminated, truncated, info

@@ -1,0 +1,39 @@
+"""Craftax adapter (through from_gymnax; check_env: tests/test_conformance.py): its time limit
+as a truncation, render, make_vec, PPO. Craftax's step compiles slowly on a CPU: all slow."""
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+pytest.importorskip("craftax")
+
+import jaxenvs  # noqa: E402
+
+from .conftest import check_vec_autoreset, ppo_few_updates, vec_rollout  # noqa: E402
+
+ENV_ID = "craftax/Craftax-Classic-Symbolic-v1"
+
+
+@pytest.mark.slow
+def test_time_limit_and_render():
+    raw, params = jaxenvs.make(ENV_ID, autoreset=False)
+    assert raw.api == "0.x"
+    params = params.replace(env_params=params.env_params.replace(max_timesteps=3))
+    step = jax.jit(raw.step)
+    _, state = raw.reset(jax.random.key(0), params)
+    flags = []
+    for i in range(3):
+        _, state, _, terminated, truncated, info = step(jax.random.key(i), state, 0, params)  # 0: noop
+        flags.append((bool(terminated), bool(truncated)))
+    # Craftax's `done` at its time limit, told apart from dying
+    assert flags == [(False, False), (False, False), (False, True)]
+    assert float(info["discount"]) == 1.0 and "Achievements/collect_wood" in info
+    img = jax.jit(raw.render)(state, params)
+    assert img.dtype == jnp.uint8 and img.ndim == 3 and img.shape[-1] == 3 and int(img.max()) > 0
+
+
+@pytest.mark.slow
+def test_make_vec_and_ppo():
+    done = check_vec_autoreset(vec_rollout(ENV_ID, num_envs=2, num_steps=6, max_steps_in_episode=3))
+    assert done.any(axis=0).all()
+    ppo_few_updates(ENV_ID, num_envs=2, num_steps=8)

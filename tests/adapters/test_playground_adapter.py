@@ -1,0 +1,35 @@
+"""MuJoCo Playground adapter on its cheapest env (CartpoleBalance; MJX on a CPU compiles
+slowly: all marked slow; check_env: tests/test_conformance.py): the time limit, render,
+make_vec, PPO."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+pytest.importorskip("mujoco_playground")
+
+import jaxenvs  # noqa: E402
+
+from .conftest import check_vec_autoreset, ppo_few_updates, vec_rollout  # noqa: E402
+
+ENV_ID = "playground/CartpoleBalance"
+
+
+@pytest.mark.slow
+def test_time_limit_is_the_episode_length_and_render():
+    raw, params = jaxenvs.make(ENV_ID, autoreset=False)
+    assert params.max_steps_in_episode == raw.unwrapped.config.episode_length == 1000
+    _, state = raw.reset(jax.random.key(0), params)
+    assert not bool(raw.truncation(state.replace(time=state.time + 999), params))
+    assert bool(raw.truncation(state.replace(time=state.time + 1000), params))
+    img = jax.jit(raw.render)(state, params)
+    assert img.dtype == jnp.uint8 and img.shape == (200, 200, 3) and int((img != 255).sum()) > 0
+
+
+@pytest.mark.slow
+def test_make_vec_and_ppo():
+    outs = vec_rollout(ENV_ID, num_envs=2, num_steps=8, max_steps_in_episode=3)
+    done = check_vec_autoreset(outs)
+    assert np.asarray(outs[2])[2].all() and done.any(axis=0).all()
+    ppo_few_updates(ENV_ID, num_envs=2, num_steps=8)
