@@ -8,19 +8,14 @@ bounds and the flattened values follow the same keys.
 from __future__ import annotations
 
 from jaxenvs import spaces
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.transform import TransformObservation
 
 
-class FlattenObservation(Wrapper):
-    def reset(self, key, params=None):
-        obs, state = self.env.reset(key, params)
-        return spaces.flatten(obs), state
+class FlattenObservation(TransformObservation):
+    """Observations as `spaces.flatten(obs)`, in `spaces.flatten_space`'s Box."""
 
-    def step(self, key, state, action, params=None):
-        obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
-        if "final_observation" in info:
-            info = dict(info, final_observation=spaces.flatten(info["final_observation"]))
-        return spaces.flatten(obs), state, reward, terminated, truncated, info
+    def __init__(self, env):
+        super().__init__(env, spaces.flatten)
 
     def observation_space(self, params=None):
         return spaces.flatten_space(self.env.observation_space(params))
