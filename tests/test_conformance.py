@@ -4,15 +4,17 @@ the raw env.
 
 - bsuite's 468 sweep ids are the ten base envs with other settings: one id per experiment;
 - the gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX families run one adapter over
-  many ids of one library: the ids in `CONFORMANCE_SAMPLE` only;
+  many ids of one library: the ids in `CONFORMANCE_SAMPLE` only; jumanji's and pgx's other
+  ids (each its own task code) are traced, as the slow ids below;
 - adapter ids run where their library is installed, auto-reset env only and short (compiling
   the library's step is what costs; the raw step runs inside the auto-reset one); ids whose
   construction downloads data are skipped, ids that fail inside their library are expected to
   fail (strictly, so a fix upstream is noticed). Ids whose library step takes minutes to
   compile on a CPU (the registry's "slow on CPU" note: brax physics, chess, shogi, ...) are
   traced, not compiled, here: reset and step under `jax.eval_shape`, their shapes and dtypes
-  checked against the spaces; the full `check_env` of those runs with
-  JAXENVS_TEST_SLOW_ENVS=1 (on a 2-core CPU it would take most of CI's 20 minutes alone);
+  checked against the spaces; the full `check_env` of those (and of every
+  sampled-out jumanji and pgx id) runs with JAXENVS_TEST_SLOW_ENVS=1 (on a 2-core CPU it
+  would take most of CI's 20 minutes alone);
 - MNISTBandit reads a small generated data set.
 """
 
@@ -30,6 +32,10 @@ from jaxenvs.envs.bsuite import mnist_data
 from jaxenvs.registry import EXTRA_LIBRARIES
 from jaxenvs.testing import check_env
 
+# sampled families whose other ids are traced rather than left out: every jumanji and pgx task
+# is its own code, while gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX ids share theirs
+TRACED_FAMILIES = ("jumanji", "pgx")
+
 
 def _ids() -> list:
     ids, experiments = [], set()
@@ -42,15 +48,18 @@ def _ids() -> list:
                 continue
             experiments.add(experiment)
         sample = adapters.CONFORMANCE_SAMPLE.get(s.family)
+        traced = "slow_on_cpu" in s.notes
         if sample is not None and env_id not in sample:
-            continue
+            if s.family not in TRACED_FAMILIES:
+                continue
+            traced = True
         if s.extra is not None and importlib.util.find_spec(EXTRA_LIBRARIES.get(s.extra, s.extra)) is None:
             marks.append(pytest.mark.skip(reason=f'needs pip install "jaxenvs[{s.extra}]"'))
         if "needs_download" in s.notes:
             marks.append(pytest.mark.skip(reason=s.notes["needs_download"]))
         if "broken_upstream" in s.notes:
             marks.append(pytest.mark.xfail(reason=s.notes["broken_upstream"], strict=True))
-        if "slow_on_cpu" in s.notes:
+        if traced:
             marks.append(pytest.mark.slow)
             if not os.environ.get("JAXENVS_TEST_SLOW_ENVS"):
                 ids.append(pytest.param(env_id, marks=marks, id=f"{env_id}-traced"))

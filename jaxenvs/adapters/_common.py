@@ -97,6 +97,14 @@ def register_dataclass_serialization(tree: Any) -> None:
     visit(tree)
 
 
+def library_params(value: Any) -> str | None:
+    """What is wrong with `value` as a library's own params (None if nothing): it must be None
+    (the library's defaults) or a params structure (a dataclass, named tuple or mapping)."""
+    if value is None or dataclasses.is_dataclass(value) or isinstance(value, dict) or hasattr(value, "_fields"):
+        return None
+    return f"got a {type(value).__name__}, not a params structure"
+
+
 class AdapterEnvironment(Environment):
     """An `Environment` over another library's task.
 

@@ -51,10 +51,12 @@ from jaxenvs.adapters._common import (
     AdapterEnvironment,
     import_library,
     library_key,
+    library_params,
     register_dataclass_serialization,
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.params import custom
 from jaxenvs.tree import cast_like
 
 APIS = ("1.x", "0.x")
@@ -63,7 +65,8 @@ APIS = ("1.x", "0.x")
 @struct.dataclass
 class GymnaxParams(EnvParams):
     max_steps_in_episode: int = NO_LIMIT
-    env_params: Any = None  # the library's own params (a pytree: vmap-able where the library's are)
+    # the library's own params (a pytree: vmap-able where the library's are); None: its defaults
+    env_params: Any = custom(None, library_params, "the library's own params (a pytree of arrays) or None")
 
 
 @struct.dataclass
@@ -161,14 +164,21 @@ class GymnaxEnv(AdapterEnvironment):
         return None
 
     # --- spaces -----------------------------------------------------------------------
+    def _space_params(self, params: GymnaxParams) -> Any:
+        # params passed into jit are tracers: the library's bounds cannot become numbers then,
+        # so inside jit the space is the default params' (same shapes and dtypes)
+        if any(isinstance(x, jax.core.Tracer) for x in jax.tree_util.tree_leaves(params.env_params)):
+            return self.default_params.env_params
+        return params.env_params
+
     def observation_space(self, params: GymnaxParams | None = None) -> spaces.Space:
         # the library computes bounds with jnp: evaluated now, also when asked inside jit
         with jax.ensure_compile_time_eval():
-            return translate_space(self.gymnax_env.observation_space(params.env_params))
+            return translate_space(self.gymnax_env.observation_space(self._space_params(params)))
 
     def action_space(self, params: GymnaxParams | None = None) -> spaces.Space:
         with jax.ensure_compile_time_eval():
-            return translate_space(self.gymnax_env.action_space(params.env_params))
+            return translate_space(self.gymnax_env.action_space(self._space_params(params)))
 
     # --- transitions ------------------------------------------------------------------
     def _observe(self, obs: Any) -> Any:

@@ -9,6 +9,8 @@ wrappers. Its `wrap_for_brax_training` stacks brax's `EpisodeWrapper` (the time 
 episode from the first episode's cached initial state and overwrites the terminal observation.
 Here:
 
+- an invalid action inside `jit` (eagerly it raises): NaN taken as 0, the rest clipped to the
+  action space, as brax's adapter does;
 - `terminated` is Playground's `done` (the task failed, or the simulation diverged: NaN
   positions); `truncated` is the time limit, `params.max_steps_in_episode`, by default the
   env's `config.episode_length` (1000 for most), counted in env steps (Playground's configs use
@@ -123,7 +125,10 @@ class PlaygroundEnv(AdapterEnvironment):
         previous = state.playground_state.replace(
             metrics=dict(state.playground_state.metrics), info=dict(state.playground_state.info)
         )
-        pg_state = self.playground_env.step(previous, jnp.asarray(action, jnp.float32))
+        # an invalid action inside jit: NaN taken as 0, the rest clipped to the action space
+        space = self.action_space(params)
+        action = spaces.clip_action(jnp.asarray(action, jnp.float32), space.low, space.high)
+        pg_state = self.playground_env.step(previous, action)
         pg_state = cast_like(pg_state, state.playground_state, f"{self.name}: the library's state")
         state = PlaygroundState(time=state.time + 1, playground_state=pg_state)
         info = {"metrics": dict(pg_state.metrics)}

@@ -272,6 +272,16 @@ PLAYGROUND_MANIPULATION = (
 # test (tests/test_conformance.py) checks these of their ids and leaves the others out, as it
 # does bsuite's sweeps; `jaxenvs report` and `jaxenvs bench` take every id.
 CONFORMANCE_SAMPLE = {
+    # jumanji and pgx: each task is its own code; the others are traced (not compiled) there
+    "jumanji": (
+        "jumanji/Snake-v1",
+        "jumanji/Game2048-v1",
+        "jumanji/Minesweeper-v0",
+        "jumanji/Maze-v0",
+        "jumanji/LevelBasedForaging-v0",
+        "jumanji/Connector-v3",
+    ),
+    "pgx": ("pgx/tic_tac_toe", "pgx/connect_four", "pgx/minatar-breakout", "pgx/2048", "pgx/kuhn_poker"),
     "gymnax": ("gymnax/Catch-bsuite", "gymnax/Pendulum-v1", "gymnax/MetaMaze-misc"),
     "craftax": ("craftax/Craftax-Classic-Symbolic-v1",),
     "playground": ("playground/CartpoleBalance",),

@@ -37,9 +37,11 @@ from jaxenvs.adapters._common import (
     AdapterEnvironment,
     import_library,
     library_key,
+    library_params,
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.params import custom
 from jaxenvs.tree import cast_like
 
 # xminigrid.core.constants: 13 tiles, 12 colours (ids from 0)
@@ -69,7 +71,8 @@ CELL_PIXELS = 12
 @struct.dataclass
 class XMiniGridParams(EnvParams):
     max_steps_in_episode: int = NO_LIMIT
-    env_params: Any = None  # xminigrid's EnvParams (static fields; XLand's ruleset is a pytree)
+    # xminigrid's EnvParams (static fields; XLand's ruleset is a pytree); None: its defaults
+    env_params: Any = custom(None, library_params, "xminigrid's EnvParams (a pytree) or None")
 
 
 @struct.dataclass

@@ -36,8 +36,8 @@ class GridWorldState(EnvState):
 
 @struct.dataclass
 class GridWorldParams(EnvParams):
-    height: int = integer(5, low=2, high=1024, static=True)
-    width: int = integer(5, low=2, high=1024, static=True)
+    height: int = integer(5, low=1, high=1024, static=True)
+    width: int = integer(5, low=1, high=1024, static=True)
     step_reward: float = real(-1.0)  # paid on every step
     goal_reward: float = real(0.0)  # added on the step into the goal
     max_steps_in_episode: int = 100

@@ -27,7 +27,7 @@ def test_reward_scale_multiplies():
     env = RewardScale(Catch(), reward_scale=30.0)
     _, _, reward, terminated, _, _ = jax.jit(env.step)(jax.random.key(0), _about_to_land(ball_x=0), 1)
     assert float(reward) == -30.0 and bool(terminated)
-    assert float(env.step_env(jax.random.key(0), _about_to_land(), 1, env.default_params)[2]) == 30.0
+    assert float(env.step(jax.random.key(0), _about_to_land(), 1, env.default_params)[2]) == 30.0
 
 
 def test_sweep_ids_wrap_and_log_noisy_returns():
