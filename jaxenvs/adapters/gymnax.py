@@ -25,6 +25,8 @@ Where it deliberately differs from the library's `step`:
 - the library's truncation flag is kept in `state.library_truncated` and `truncation(state,
   params)` answers from it; jaxenvs' own `params.max_steps_in_episode` never fires by default
   (the library's limit applies), and can be set to cut episodes shorter;
+- an invalid continuous action inside `jit` (eagerly it raises): NaN taken as 0, the rest
+  clipped to the action space's `Box`, before the library sees it;
 - the library's `info` keys are kept, except `discount`, which jaxenvs sets (1 - terminated;
   gymnax 0.x's discount is 0 at the time limit too);
 - spaces are translated (`Discrete`, `Box`, `Dict`, `Tuple`, by their fields, so gymnax's and
@@ -199,6 +201,11 @@ class GymnaxEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: GymnaxState, action: Any, params: GymnaxParams
     ) -> tuple[Any, GymnaxState, jax.Array, jax.Array, dict[str, Any]]:
+        space = self.action_space(params)
+        if isinstance(space, spaces.Box):
+            # an invalid continuous action (only reachable inside jit): NaN taken as 0, then
+            # clipped to the box, as the continuous envs of jaxenvs do
+            action = spaces.clip_action(jnp.asarray(action, space.dtype), space.low, space.high)
         obs, env_state, reward, done, info = self.gymnax_env.step_env(
             library_key(key), state.env_state, action, params.env_params
         )
