@@ -8,9 +8,11 @@ One reference protocol with three drivers (`GymnasiumReference`, `DmEnvReference
     jaxenvs.parity.assert_parity(env, params, reference)    # in a test: names the first mismatch
 
 Each registered id declares where its check lives (`EnvSpec.parity`): a `Reference` (checked
-by `check`) or a family suite (`jaxenvs/parity/<family>.py`'s `run(env_id, scale, seed)`).
-`run_parity(env_id, scale)` runs it, `parity_ids()` lists the ids that have one. The
-reference libraries (gymnasium, minatar, bsuite, gymnax) are imported only when a check runs.
+by `check`) or a family suite (`jaxenvs/parity/<family>.py`'s `run(env_id, scale, seed, env,
+params)`). `run_parity(env_id, scale, seed, env=, params=)` runs it, on the built-in env or on
+another one (a user's modified copy, a deliberate mutant: `jaxenvs.parity.mutants`);
+`parity_ids()` lists the ids that have one. The reference libraries (gymnasium, minatar,
+bsuite, gymnax) are imported only when a check runs.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ __all__ = [
     "check_resets",
     "check_step_distribution",
     "check_transitions",
+    "env_under_test",
     "has_parity",
     "parity_ids",
     "run_parity",
@@ -72,17 +75,110 @@ def _is_suite(obj: Any) -> bool:
         return False
 
 
-def run_parity(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
-    """Run the parity check `env_id` declares; a missing reference library gives a skipped result."""
+def _suite_takes_env(suite: Any) -> bool:
+    try:
+        names = inspect.signature(suite).parameters
+    except (TypeError, ValueError):
+        return False
+    return "env" in names and "params" in names
+
+
+def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[Any, Any]:
+    """The env and params a suite checks for `run_parity(env_id, env=env, params=params)`:
+    the built-in raw env (`make(env_id, autoreset=False)`) where `env` is None, its default
+    params where `params` is None.
+
+    Args:
+        env_id: the id whose checks run (named in errors).
+        env: the env under test, or None.
+        params: its params, or None.
+
+    Returns:
+        `(env, params)`.
+
+    Raises:
+        TypeError: `env` has no `reset` / `step`, or `params` is not of the env's params type.
+    """
     import jaxenvs
+
+    _check_env(env_id, env)
+    if env is None:
+        env, default = jaxenvs.make(env_id, autoreset=False)
+    else:
+        default = getattr(env, "default_params", None)
+    if params is None:
+        if default is None:
+            raise TypeError(f"run_parity({env_id!r}, env=...): the env has no default_params; pass params=")
+        return env, default
+    _check_params(env_id, params, default)
+    return env, params
+
+
+def _check_env(env_id: str, env: Any) -> None:
+    if env is None:
+        return
+    missing = [m for m in ("reset", "step") if not callable(getattr(env, m, None))]
+    if missing:
+        raise TypeError(
+            f"run_parity({env_id!r}, env=...): env must be a raw JAX env with reset(key, params) and "
+            f"step(key, state, action, params); {type(env).__name__} has no {' or '.join(missing)}"
+        )
+
+
+def _check_params(env_id: str, params: Any, default: Any) -> None:
+    if default is not None and type(params) is not type(default):
+        raise TypeError(
+            f"run_parity({env_id!r}, params=...): params must be a {type(default).__name__} "
+            f"(the env's params type), got {type(params).__name__}"
+        )
+
+
+def run_parity(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, params: Any = None) -> ParityResult:
+    """Run the parity check `env_id` declares, on the built-in env or on another one.
+
+    The reference and the checks are always `env_id`'s (built from its registered settings);
+    `env` and `params` only choose what is checked against them, so a changed parameter or a
+    modified copy of the env shows up as a failure, never in the reference. Checks that need a
+    setting changed (sticky actions off for exact replay, a non-slippery map, ...) apply it on
+    top of `params`; every field they change is also checked at `params` as given.
+
+    Args:
+        env_id: a registered id with a parity check (`parity_ids()`).
+        scale: the size of the suite (1.0 = the full suite; the tests use 0.01-0.25).
+        seed: the seed of both sides' random draws.
+        env: the raw JAX env to check (no auto-reset; `reset(key, params)` and
+            `step(key, state, action, params)`); default the built-in
+            `jaxenvs.make(env_id, autoreset=False)`.
+        params: the params to check it at, of the env's params type; default
+            `env.default_params` (for the built-in env, `env_id`'s registered params).
+
+    Returns:
+        A `ParityResult` (`.passed`, `.summary()`, `.failures()`); skipped, with the install
+        line, when the reference library is missing, or when `env_id` declares no reference.
+
+    Raises:
+        TypeError: `env` has no `reset` / `step`, `params` is not of the env's params type,
+            or `env_id`'s suite cannot check another env.
+    """
     from jaxenvs.registry import resolve, spec
 
     s = spec(env_id)
     if s.parity is None:
         return ParityResult(env_id, s.reference or "-", skipped="no reference declared")
+    given = env is not None or params is not None
+    _check_env(env_id, env)
+    if env is not None and params is not None:
+        _check_params(env_id, params, getattr(env, "default_params", None))
     try:
         target = resolve(s.parity)
         if _is_suite(target):
+            if _suite_takes_env(target):
+                return target(env_id, scale=scale, seed=seed, env=env, params=params)
+            if given:
+                raise TypeError(
+                    f"{env_id}'s parity suite {s.parity!r} takes no env= / params=: "
+                    "it can only check the built-in env"
+                )
             return target(env_id, scale=scale, seed=seed)
         reference = target if isinstance(target, Reference) else target()
         if not isinstance(reference, Reference):
@@ -90,7 +186,7 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
                 f"{env_id}'s parity {s.parity!r} gave {type(reference).__name__}; "
                 "expected a jaxenvs.parity.Reference (or a suite run(env_id, scale=, seed=))"
             )
-        env, params = jaxenvs.make(env_id, autoreset=False)
+        env, params = env_under_test(env_id, env, params)
         return check(env, params, reference, sizes=Sizes.at(scale), seed=seed, name=env_id)
     except ImportError as e:
         extra = f'pip install "jaxenvs[{s.extra}]"' if s.extra else 'pip install "jaxenvs[parity]"'

@@ -32,7 +32,13 @@ from jaxenvs.parity.checks import (
     Sizes,
     Timer,
 )
-from jaxenvs.parity.harness import check_episode_statistics, check_episodes, check_resets, check_transitions
+from jaxenvs.parity.harness import (
+    check_episode_statistics,
+    check_episodes,
+    check_resets,
+    check_time_limit,
+    check_transitions,
+)
 from jaxenvs.parity.reference import GymnasiumReference, elapsed_steps, set_elapsed_steps
 
 # float32 rewards reach ~16 in magnitude (Pendulum): a few float32 ulps there
@@ -123,17 +129,23 @@ REFERENCES = {
 WHOLE_EPISODES = {"CartPole-v1", "CartPole-v0", "MountainCar-v0", "MountainCarContinuous-v0", "Pendulum-v1"}
 
 
-def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
+def run(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, params: Any = None) -> ParityResult:
+    """The suite of `env_id` on `env` at `params` (default: the built-in env and its params;
+    the float64 checks run the same env and params under `jax_enable_x64`, so params held as
+    Python floats follow the precision)."""
+    from jaxenvs.parity import env_under_test
+
     ref = REFERENCES[env_id]()
     result = ParityResult(env_id, jaxenvs.spec(env_id).reference or ref.name)
     sizes = Sizes.at(scale)
+    limit = int(jaxenvs.make(env_id, autoreset=False)[1].max_steps_in_episode)  # the registered limit
     with Timer() as timer:
-        env, params = jaxenvs.make(env_id, autoreset=False)
+        env, params = env_under_test(env_id, env, params)
         result.checks += check_transitions(
             env, params, ref, sizes.steps, ATOL_F32_STEP, seed, label="f32 step", reward_atol=ATOL_F32_REWARD
         )
+        result.checks += check_time_limit(env, params, ref, limit, max(50, sizes.steps // 20), seed)
         with jax.enable_x64(True):
-            env, params = jaxenvs.make(env_id, autoreset=False)
             result.checks += check_transitions(env, params, ref, sizes.steps, ATOL_F64_STEP, seed + 1, label="f64 step")
             if env_id in WHOLE_EPISODES:
                 result.checks += check_episodes(

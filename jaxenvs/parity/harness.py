@@ -9,6 +9,7 @@
   driven by its actions with no re-injection.
 - `check_step_distribution`: a random event, sampled many times from the same injected states
   on both sides: support and frequencies (chi-square, stratified by case) or KS.
+- `check_time_limit`: truncation from states one and two steps before the time limit.
 - `check_resets`: the reset distribution the same way.
 - `check_episode_statistics`: episode length and return under uniform random actions, within
   3 standard errors.
@@ -288,6 +289,51 @@ def check_transitions(
         start += len(sets[k])
         if len(rows):
             checks += _compare(k, ref, total, rows, out, atol, reward_atol, canonical, info_fields)
+    return checks
+
+
+def check_time_limit(
+    env: Any,
+    params: Any,
+    ref: Reference,
+    limit: int,
+    num_steps: int = 100,
+    seed: int = 0,
+    *,
+    label: str = "time limit",
+    set_time: Callable[[State, int], None] | None = None,
+) -> list[Check]:
+    """Truncation at the time limit, which random-policy episodes seldom reach: the
+    reference's own states with the time set one or two steps before `limit` (the limit the
+    reference's settings declare, never the env's), stepped by both sides; `truncated` and
+    the time compared exactly, so a limit one step early or late fails.
+
+    set_time: `(state, t)` writes time `t` into a reference state (default: its `time` field).
+    """
+
+    def near_limit(r: Reference, rng: np.random.Generator) -> None:
+        state = r.state()
+        t = limit - 1 - int(rng.integers(2))
+        if set_time is not None:
+            set_time(state, t)
+        else:
+            state["time"] = np.asarray(t, np.asarray(state["time"]).dtype)
+        r.load(state)
+
+    data = ref.transitions(num_steps, seed, scramble=near_limit)
+    _, nxt, _, terminated, truncated, _ = _jax_step_batch(env, params, ref, data, seed, None, False)
+    rows = np.arange(len(data))
+    a, b = np.asarray(truncated), data.truncated
+    if ref.truncation_excludes_termination:
+        a = a & ~np.asarray(terminated)
+    checks = [exact_check(f"{label} truncated", a, b)]
+    _point_at(checks[0], label, "truncated", data, rows, a, b)
+    mine = _from_jax(ref, nxt, ["time"])
+    if "time" in mine and "time" in data.next_states:
+        a, b = np.asarray(mine["time"]), data.next_states["time"]
+        checks.append(exact_check(f"{label} time", a, b))
+        _point_at(checks[-1], label, "time", data, rows, a, b)
+    checks[0].detail = f"from {limit - 2} and {limit - 1} steps into an episode"
     return checks
 
 
