@@ -48,6 +48,7 @@ from jaxenvs.parity.harness import (
     check_resets,
     check_step_distribution,
     check_transitions,
+    near_time_limit,
     sample_jax_resets,
 )
 from jaxenvs.parity.reference import DmEnvReference
@@ -236,8 +237,11 @@ def _ref_mountain_car(env_kwargs) -> DmEnvReference:
 # per-env suites
 
 
-def _registered(env_id: str):
-    env, params = jaxenvs.make(env_id, autoreset=False)
+def _registered(env_id: str, env: Any, params: Any):
+    """The env under test and its params, and the id's registered bsuite settings (the reference's)."""
+    from jaxenvs.parity import env_under_test
+
+    env, params = env_under_test(env_id, env, params)
     return env, params, dict(jaxenvs.spec(env_id).env_kwargs)
 
 
@@ -257,13 +261,13 @@ def _transitions(env, params, ref, sizes: Sizes, seed: int, atol: float = 0.0, *
     return check_transitions(env, params, ref, sizes.steps, atol, seed, reward_atol=tolerances.ATOL_F32_OBS, **kwargs)
 
 
-def _suite_bandit(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
+def _suite_bandit(env_id: str, sizes: Sizes, seed: int, env: Any, params: Any) -> list[Check]:
     from bsuite.utils import wrappers as bsuite_wrappers
 
     from jaxenvs.envs.bsuite.bandit import SimpleBandit, arm_rewards
     from jaxenvs.envs.bsuite.wrappers import RewardNoise, RewardScale
 
-    env, params, kwargs = _registered(env_id)
+    env, params, kwargs = _registered(env_id, env, params)
     ref = _ref_bandit(kwargs)
     Bandit = _bsuite_env("bandit", "SimpleBandit")
     seeds = range(20)  # every mapping_seed of bsuite's bandit sweeps
@@ -311,8 +315,8 @@ def _suite_bandit(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     return checks
 
 
-def _suite_catch(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
-    env, params, kwargs = _registered(env_id)
+def _suite_catch(env_id: str, sizes: Sizes, seed: int, env: Any, params: Any) -> list[Check]:
+    env, params, kwargs = _registered(env_id, env, params)
     ref = _ref_catch(kwargs)
     checks = _transitions(env, params, ref, sizes, seed)
     checks += _resets(env, params, ref, sizes, seed, lambda s, o: s["ball_x"], "reset ball column")
@@ -327,10 +331,10 @@ def _suite_catch(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     return checks
 
 
-def _suite_deep_sea(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
+def _suite_deep_sea(env_id: str, sizes: Sizes, seed: int, env: Any, params: Any) -> list[Check]:
     from jaxenvs.envs.bsuite.deep_sea import action_mapping
 
-    env, params, kwargs = _registered(env_id)
+    env, params, kwargs = _registered(env_id, env, params)
     ref = _ref_deep_sea(kwargs)
     size = kwargs["size"]
     DeepSea = _bsuite_env("deep_sea", "DeepSea")
@@ -379,10 +383,10 @@ def _suite_deep_sea(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     return checks
 
 
-def _suite_discounting_chain(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
+def _suite_discounting_chain(env_id: str, sizes: Sizes, seed: int, env: Any, params: Any) -> list[Check]:
     from jaxenvs.envs.bsuite.discounting_chain import chain_rewards
 
-    env, params, kwargs = _registered(env_id)
+    env, params, kwargs = _registered(env_id, env, params)
     ref = _ref_discounting_chain(kwargs)
     Chain = _bsuite_env("discounting_chain", "DiscountingChain")
     checks = [
@@ -402,10 +406,10 @@ def _context_and_query(states: dict, obs: Any) -> list[tuple]:
     return rows(states["context"], states["query"])
 
 
-def _suite_memory_chain(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
+def _suite_memory_chain(env_id: str, sizes: Sizes, seed: int, env: Any, params: Any) -> list[Check]:
     from jaxenvs.envs.bsuite.memory_chain import MemoryChain
 
-    env, params, kwargs = _registered(env_id)
+    env, params, kwargs = _registered(env_id, env, params)
     ref = _ref_memory_chain(kwargs)
     checks = _transitions(env, params, ref, sizes, seed)
     checks += _resets(env, params, ref, sizes, seed, _context_and_query, "reset context and query")
@@ -423,8 +427,8 @@ def _suite_memory_chain(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
     return checks
 
 
-def _suite_umbrella_chain(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
-    env, params, kwargs = _registered(env_id)
+def _suite_umbrella_chain(env_id: str, sizes: Sizes, seed: int, env: Any, params: Any) -> list[Check]:
+    env, params, kwargs = _registered(env_id, env, params)
     ref = _ref_umbrella_chain(kwargs)
     checks = _transitions(env, params, ref, sizes, seed)
     # a step in the middle: the coin-flip reward and the distractors
@@ -509,14 +513,20 @@ def _ref_mnist(images: np.ndarray, labels: np.ndarray) -> DmEnvReference:
     )
 
 
-def _suite_mnist(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
+def _suite_mnist(env_id: str, sizes: Sizes, seed: int, env: Any, params: Any) -> list[Check]:
     from jaxenvs.envs.bsuite.mnist import MNISTBandit, pixels
+
+    from jaxenvs.parity import env_under_test
 
     with tempfile.TemporaryDirectory() as tmp:
         images, labels = _synthetic_mnist(tmp, seed=seed)
-        env = MNISTBandit(data_dir=tmp)
+        # the built-in id reads MNIST itself (a download): by default, the env on synthetic data;
+        # an env given is checked on its own data, which bsuite's env is then given too
+        given = env is not None
+        env, params = env_under_test(env_id, env or MNISTBandit(data_dir=tmp), params)
         env_int8 = MNISTBandit(data_dir=tmp, int8_pixels=True)
-    params = env.default_params
+    if given:
+        images, labels = np.asarray(params.images, np.uint8), np.asarray(params.labels, np.uint8)
     checks = [
         exact_check(
             "images and labels read from idx",
@@ -562,17 +572,25 @@ def _suite_mnist(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
 
 
 def _suite_continuous(make_ref: Callable[[dict], DmEnvReference], longest: int, whole_episodes: bool):
-    def suite(env_id: str, sizes: Sizes, seed: int) -> list[Check]:
-        env, params, kwargs = _registered(env_id)
+    def suite(env_id: str, sizes: Sizes, seed: int, env: Any, params: Any) -> list[Check]:
+        env, params, kwargs = _registered(env_id, env, params)
         ref = make_ref(kwargs)
         checks = _transitions(env, params, ref, sizes, seed, tolerances.ATOL_F32_STEP, label="f32 step")
+        ref.reset(seed)
+        limit = getattr(ref.env, "_max_steps", None)
+        if limit is not None:
+            # bsuite's MountainCar ends itself at `max_steps`: the steps that end it, from states
+            # one and two steps before (a random walk reaches it, from afar)
+            data = ref.transitions(max(50, sizes.steps // 20), seed, scramble=near_time_limit(int(limit)))
+            checks += check_transitions(
+                env, params, ref, atol=tolerances.ATOL_F32_STEP, seed=seed, data=data, label="time limit"
+            )
         with jax.enable_x64(True):
-            env64, params64, _ = _registered(env_id)
-            checks += _transitions(env64, params64, ref, sizes, seed + 1, tolerances.ATOL_F64_STEP, label="f64 step")
+            checks += _transitions(env, params, ref, sizes, seed + 1, tolerances.ATOL_F64_STEP, label="f64 step")
             if whole_episodes:
                 checks += check_episodes(
-                    env64,
-                    params64,
+                    env,
+                    params,
                     ref,
                     num_episodes=max(3, sizes.episodes // 20),
                     atol=tolerances.ATOL_F64_EPISODE,
@@ -589,7 +607,7 @@ def _suite_continuous(make_ref: Callable[[dict], DmEnvReference], longest: int, 
     return suite
 
 
-SUITES: dict[str, Callable[[str, Sizes, int], list[Check]]] = {
+SUITES: dict[str, Callable[[str, Sizes, int, Any, Any], list[Check]]] = {
     "SimpleBandit-bsuite": _suite_bandit,
     "Catch-bsuite": _suite_catch,
     "DeepSea-bsuite": _suite_deep_sea,
@@ -604,11 +622,13 @@ SUITES: dict[str, Callable[[str, Sizes, int], list[Check]]] = {
 }
 
 
-def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
+def run(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, params: Any = None) -> ParityResult:
+    """The suite of `env_id` on `env` at `params` (default: the built-in env and its params;
+    MNISTBandit's on a synthetic data set, or the data of the env given)."""
     import bsuite  # noqa: F401  (an ImportError here marks the result skipped)
 
     result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
     with Timer() as timer:
-        result.checks += SUITES[env_id](env_id, Sizes.at(scale), seed)
+        result.checks += SUITES[env_id](env_id, Sizes.at(scale), seed, env, params)
     result.seconds = timer.seconds
     return result

@@ -292,6 +292,22 @@ def check_transitions(
     return checks
 
 
+def near_time_limit(limit: int, set_time: Callable[[State, int], None] | None = None) -> Callable:
+    """A `scramble` for `Reference.transitions`: before every step, the reference's time set
+    one or two steps before `limit` (by `set_time(state, t)`; default its `time` field)."""
+
+    def scramble(r: Reference, rng: np.random.Generator) -> None:
+        state = r.state()
+        t = limit - 1 - int(rng.integers(2))
+        if set_time is not None:
+            set_time(state, t)
+        else:
+            state["time"] = np.asarray(t, np.asarray(state["time"]).dtype)
+        r.load(state)
+
+    return scramble
+
+
 def check_time_limit(
     env: Any,
     params: Any,
@@ -310,17 +326,7 @@ def check_time_limit(
 
     set_time: `(state, t)` writes time `t` into a reference state (default: its `time` field).
     """
-
-    def near_limit(r: Reference, rng: np.random.Generator) -> None:
-        state = r.state()
-        t = limit - 1 - int(rng.integers(2))
-        if set_time is not None:
-            set_time(state, t)
-        else:
-            state["time"] = np.asarray(t, np.asarray(state["time"]).dtype)
-        r.load(state)
-
-    data = ref.transitions(num_steps, seed, scramble=near_limit)
+    data = ref.transitions(num_steps, seed, scramble=near_time_limit(limit, set_time))
     _, nxt, _, terminated, truncated, _ = _jax_step_batch(env, params, ref, data, seed, None, False)
     rows = np.arange(len(data))
     a, b = np.asarray(truncated), data.truncated

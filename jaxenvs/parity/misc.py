@@ -7,7 +7,7 @@ translation is needed. Per env:
 1. transitions by state injection along gymnax's own runs under uniform random actions, with
    rare branches made common by rewriting states before a step: the goal next to the agent
    (and the agent heading for it half the time), a start within PointRobot's goal radius, the
-   time one step before the limit. Every next-state field, observation, reward and both flags
+   time one or two steps before the limit. Every next-state field, observation, reward and both flags
    are compared: integers and flags exactly, floats to 1e-5. Random parts are left to the
    distribution checks: FourRooms runs this check with `fail_prob = 0`; MetaMaze's and
    PointRobot's teleport after reaching the goal and the bandits' rewards are left out of the
@@ -88,9 +88,6 @@ def _reference(env_id: str, **overrides: Any) -> JaxReference:
     )
 
 
-def _pair(env_id: str, **overrides: Any):
-    env, params = jaxenvs.make(env_id, autoreset=False, **overrides)
-    return env, params, _reference(env_id, **overrides)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -105,8 +102,9 @@ def _scramble(env_id: str, ref: JaxReference) -> Callable:
     def scramble(r: JaxReference, rng: np.random.Generator) -> None:
         count["steps"] += 1
         state = r.state()
-        if count["steps"] % 8 == 7:  # one step before the limit: truncation is compared too
-            state["time"] = np.asarray(limit - 1, state["time"].dtype)
+        if count["steps"] % 8 in (3, 7):  # two or one steps before the limit: truncation is compared too
+            before = 2 if count["steps"] % 8 == 3 else 1
+            state["time"] = np.asarray(limit - before, state["time"].dtype)
         if count["steps"] % 4 == 1 and env_id in ("FourRooms-misc", "MetaMaze-misc"):
             target = state["pos"] + np.asarray(genv.directions)[int(rng.integers(4))]
             if np.asarray(genv.env_map)[target[0], target[1]]:
@@ -175,7 +173,8 @@ def _four_rooms_resets(env, params, ref, n, seed) -> list[Check]:
     checks = harness.check_resets(
         env, params, ref, max(n // 10, 10), seed, outcome=_fields("pos", "goal"), discrete=True, label="reset (fixed)"
     )
-    env2, params2, ref2 = _pair("FourRooms-misc", resample_init_pos=True, resample_goal_pos=True)
+    resampled = dict(resample_init_pos=True, resample_goal_pos=True)
+    env2, params2, ref2 = env, params.replace(**resampled), _reference("FourRooms-misc", **resampled)
     cells = _cells(ref2.env)
     for field in ("goal", "pos"):
         checks += harness.check_resets(
@@ -325,24 +324,31 @@ SPECIAL: Mapping[str, tuple] = {
 }
 
 
-def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
+def run(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, params: Any = None) -> ParityResult:
+    """The suite of `env_id` on `env` at `params` (default: the built-in env and its params)."""
     import gymnax  # noqa: F401  (a missing reference gives a skipped result)
+
+    from jaxenvs.parity import env_under_test
 
     result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
     sizes = Sizes(max(256, int(4000 * scale)), max(400, int(4000 * scale)), max(64, int(500 * scale)))
     random_check, reset_check = SPECIAL[env_id]
     with Timer() as timer:
-        # 1. transitions, random parts switched off or left out
-        env, params, ref = _pair(env_id, **DETERMINISTIC_OVERRIDES.get(env_id, {}))
+        env, params = env_under_test(env_id, env, params)
+        # 1. transitions, random parts switched off (on top of the params given) or left out
+        deterministic = DETERMINISTIC_OVERRIDES.get(env_id, {})
+        ref = _reference(env_id, **deterministic)
         policy = _toward_goal if env_id in ("FourRooms-misc", "MetaMaze-misc") else None
         data = ref.transitions(sizes.steps, seed, policy=policy, scramble=_scramble(env_id, ref))
-        result.checks += harness.check_transitions(env, params, ref, atol=ATOL, seed=seed, data=data, reward_atol=ATOL)
-        env, params, ref = _pair(env_id)
+        result.checks += harness.check_transitions(
+            env, params.replace(**deterministic), ref, atol=ATOL, seed=seed, data=data, reward_atol=ATOL
+        )
+        ref = _reference(env_id)
         if env_id in WHOLE_EPISODES:
             result.checks += harness.check_episodes(
                 env, params, ref, num_episodes=sizes.episodes, atol=ATOL_EPISODE, seed=seed
             )
-        # 2. random parts by distribution, 3. resets, 4. episode statistics (default params)
+        # 2. random parts by distribution, 3. resets, 4. episode statistics (the params given)
         if random_check is not None:
             result.checks += random_check(env, params, ref, data.state_at(0), sizes.samples, seed)
         result.checks += reset_check(env, params, ref, sizes.samples, seed + 101)

@@ -36,6 +36,7 @@ from jaxenvs.parity.harness import (
     check_episode_statistics,
     check_resets,
     check_step_distribution,
+    check_time_limit,
     check_transitions,
 )
 from jaxenvs.parity.reference import GymnasiumReference, Transitions, elapsed_steps, set_elapsed_steps
@@ -46,8 +47,13 @@ from jaxenvs.parity.reference import GymnasiumReference, Transitions, elapsed_st
 VARIANT_STATISTICS_SCALE = 0.25
 
 
-def _raw(env_id: str, **overrides: Any):
-    return jaxenvs.make(env_id, autoreset=False, **overrides)
+def _on_top(env: Any, params: Any, **overrides: Any) -> tuple[Any, Any]:
+    """The env under test with a check's settings applied on top of the params given."""
+    return env, params.replace(**overrides)
+
+
+def _registered_limit(env_id: str) -> int:
+    return int(jaxenvs.make(env_id, autoreset=False)[1].max_steps_in_episode)
 
 
 def _reference(env_id: str, read_state, write_state, to_jax, exact_fields, **kwargs: Any) -> GymnasiumReference:
@@ -178,24 +184,25 @@ def _cell_distribution(
     )
 
 
-def _frozen_lake(env_id: str, scale: float, seed: int) -> list[Check]:
+def _frozen_lake(env_id: str, scale: float, seed: int, env: Any, params: Any) -> list[Check]:
     from jaxenvs.envs.toy_text import frozen_lake
 
     State = frozen_lake.FrozenLakeState
     checks: list[Check] = []
-    env, params = _raw(env_id)
     desc = params.desc
     num_cells = len(desc) * len(desc[0])
     live = [s for s in range(num_cells) if desc[s // len(desc[0])][s % len(desc[0])] in "SF"]
     n_per = max(60, int(150 * scale))
 
     # deterministic: every (cell, action) without slipping; then random-policy runs
-    dry_env, dry_params = _raw(env_id, is_slippery=False)
+    dry_env, dry_params = _on_top(env, params, is_slippery=False)
     ref_dry = _cell_reference(env_id, State, timed=True, is_slippery=False)
     checks += _every_cell("non-slippery", dry_env, dry_params, ref_dry, num_cells)
     checks += check_transitions(
         dry_env, dry_params, ref_dry, max(200, int(2000 * scale)), 0.0, seed, label="non-slippery step"
     )
+    # random walks seldom last to the time limit: from states one and two steps before it
+    checks += check_time_limit(dry_env, dry_params, ref_dry, _registered_limit(env_id), 60, seed)
     # slippery moves by distribution
     ref = _cell_reference(env_id, State, timed=True)
     checks += _cell_distribution("slippery step", env, params, ref, live, n_per, seed + 1)
@@ -207,17 +214,17 @@ def _frozen_lake(env_id: str, scale: float, seed: int) -> list[Check]:
             success_rate=0.6,
             reward_schedule=(2.0, -1.0, -0.25),
         )
-        c_env, c_params = _raw(env_id, is_slippery=False, **custom)
+        c_env, c_params = _on_top(env, params, is_slippery=False, **custom)
         checks += _every_cell(
             "custom map", c_env, c_params, _cell_reference(env_id, State, timed=True, is_slippery=False, **custom), 25
         )
-        c_env, c_params = _raw(env_id, **custom)
+        c_env, c_params = _on_top(env, params, **custom)
         c_live = [s for s in range(25) if custom["desc"][s // 5][s % 5] in "SF"]
         c_ref = _cell_reference(env_id, State, timed=True, **custom)
         checks += _cell_distribution("custom map slippery step", c_env, c_params, c_ref, c_live, n_per, seed + 2)
         # a map with two start cells: the start is drawn between them
         two_starts = ("SFFS", "FHFH", "FFFH", "HFFG")
-        s_env, s_params = _raw(env_id, desc=two_starts)
+        s_env, s_params = _on_top(env, params, desc=two_starts)
         s_ref = _cell_reference(env_id, State, timed=True, desc=list(two_starts))
         checks += check_resets(
             s_env, s_params, s_ref, max(200, int(1000 * scale)), seed, discrete=True, label="two-start reset"
@@ -226,12 +233,11 @@ def _frozen_lake(env_id: str, scale: float, seed: int) -> list[Check]:
     return checks
 
 
-def _cliff_walking(env_id: str, scale: float, seed: int) -> list[Check]:
+def _cliff_walking(env_id: str, scale: float, seed: int, env: Any, params: Any) -> list[Check]:
     from jaxenvs.envs.toy_text import cliff_walking
 
     State = cliff_walking.CliffWalkingState
     checks: list[Check] = []
-    env, params = _raw(env_id)
     ref = _cell_reference(env_id, State, timed=False)
     if params.is_slippery:
         checks += _cell_distribution("slippery step", env, params, ref, range(48), max(40, int(120 * scale)), seed)
@@ -284,9 +290,8 @@ def _taxi_state(s: int, fickle_step: bool = False) -> dict[str, Any]:
     return {"s": np.int32(s), "fickle_step": np.bool_(fickle_step), "time": np.int32(0)}
 
 
-def _taxi(env_id: str, scale: float, seed: int) -> list[Check]:
+def _taxi(env_id: str, scale: float, seed: int, env: Any, params: Any) -> list[Check]:
     checks: list[Check] = []
-    env, params = _raw(env_id)
     ref = _taxi_reference()
 
     # every (state, action) of the dry taxi, with the action mask
@@ -295,10 +300,11 @@ def _taxi(env_id: str, scale: float, seed: int) -> list[Check]:
         env, params, ref, data=ref.step_cases(cases), label="step", info_fields=("prob", "action_mask")
     )
     checks += check_transitions(env, params, ref, max(200, int(2000 * scale)), 0.0, seed, label="random-policy step")
+    checks += check_time_limit(env, params, ref, _registered_limit(env_id), 60, seed)
 
     rng = np.random.default_rng(seed)
     # rain: every move from a random subset of states
-    rain_env, rain_params = _raw(env_id, is_rainy=True)
+    rain_env, rain_params = _on_top(env, params, is_rainy=True)
     rain_ref = _taxi_reference(is_rainy=True)
     states = rng.choice(500, size=max(25, int(250 * scale)), replace=False)
     checks += check_step_distribution(
@@ -317,7 +323,7 @@ def _taxi(env_id: str, scale: float, seed: int) -> list[Check]:
     def fickle_outcome(t: Transitions) -> list[tuple]:
         return rows(t.obs, t.rewards, t.next_states["fickle_step"])
 
-    fickle_env, fickle_params = _raw(env_id, fickle_passenger=True)
+    fickle_env, fickle_params = _on_top(env, params, fickle_passenger=True)
     fickle_ref = _taxi_reference(fickle_passenger=True)
     aboard = [((row * 5 + col) * 5 + 4) * 4 + dest for row in range(5) for col in range(5) for dest in range(4)]
     picked = rng.choice(aboard, size=max(20, int(100 * scale)), replace=False)
@@ -347,7 +353,7 @@ def _taxi(env_id: str, scale: float, seed: int) -> list[Check]:
     n_ep = max(50, int(300 * scale))
     checks += check_episode_statistics(env, params, ref, n_ep, seed)
     if scale >= VARIANT_STATISTICS_SCALE:
-        both_env, both_params = _raw(env_id, is_rainy=True, fickle_passenger=True)
+        both_env, both_params = _on_top(env, params, is_rainy=True, fickle_passenger=True)
         both_ref = _taxi_reference(is_rainy=True, fickle_passenger=True)
         checks += check_episode_statistics(
             both_env, both_params, both_ref, n_ep, seed, label="rainy fickle random-policy"
@@ -416,9 +422,8 @@ RULES = {
 }
 
 
-def _blackjack(env_id: str, scale: float, seed: int) -> list[Check]:
+def _blackjack(env_id: str, scale: float, seed: int, env: Any, params: Any) -> list[Check]:
     checks: list[Check] = []
-    env, params = _raw(env_id)
 
     # stick where the dealer draws nothing: the reward is the rules' alone, compared exactly
     players = [(1, 10), (10, 1), (10, 10), (10, 9), (5, 6, 10), (1, 5, 5), (10, 5, 10), (7, 7, 7), (2, 3)]
@@ -494,7 +499,7 @@ def _blackjack(env_id: str, scale: float, seed: int) -> list[Check]:
     n_ep = max(500, int(4000 * scale))
     checks += check_episode_statistics(env, params, ref, n_ep, seed, max_steps=32)
     if scale >= VARIANT_STATISTICS_SCALE:
-        nat_env, nat_params = _raw(env_id, **RULES["natural"])
+        nat_env, nat_params = _on_top(env, params, **RULES["natural"])
         checks += check_episode_statistics(
             nat_env,
             nat_params,
@@ -517,11 +522,15 @@ _RUNNERS = {
 }
 
 
-def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
+def run(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, params: Any = None) -> ParityResult:
+    """The suite of `env_id` on `env` at `params` (default: the built-in env and its params)."""
     import gymnasium  # noqa: F401  (a missing reference makes the result "skipped")
+
+    from jaxenvs.parity import env_under_test
 
     result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
     with Timer() as timer:
-        result.checks += _RUNNERS[env_id](env_id, scale, seed)
+        env, params = env_under_test(env_id, env, params)
+        result.checks += _RUNNERS[env_id](env_id, scale, seed, env, params)
     result.seconds = timer.seconds
     return result
