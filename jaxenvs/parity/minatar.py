@@ -88,6 +88,8 @@ class MinAtarReference(Reference):
     sticky_action_prob: float = 0.0
     difficulty_ramping: bool = True
     action_map: Sequence[int] | None = None
+    # MinAtar has no time limit; the id's (gymnax's and minatar's gym registration's) truncates here
+    max_steps_in_episode: int | None = None
     batched_to_jax: bool = True
 
     def reset(self, seed: int | None = None) -> Any:
@@ -108,7 +110,8 @@ class MinAtarReference(Reference):
         action = int(action) if self.action_map is None else int(self.action_map[int(action)])
         reward, terminal = self.env.act(action)
         self._time += 1
-        return np.asarray(self.env.state(), bool), float(reward), bool(terminal), False, {}
+        truncated = self.max_steps_in_episode is not None and self._time >= self.max_steps_in_episode
+        return np.asarray(self.env.state(), bool), float(reward), bool(terminal), truncated, {}
 
     def state(self) -> dict[str, Any]:
         return dict(self.read_state(self.env), time=np.int32(self._time), last_action=np.int32(self.env.last_action))
@@ -231,15 +234,18 @@ def check_free_running(module: Any, env: Any, params: Any, data: Transitions, la
     return check_episodes(env, params, reference(module), atol=0.0, data=data, label=label, replay=_replay(env))
 
 
-def random_event_checks(env_id: str, module: Any, seed: int = 0):
-    """The raw env (sticky actions off), its reference and a started reference state, for a
-    game's random events by distribution (`harness.check_resets`, `check_step_distribution`)."""
-    import jaxenvs
-
-    env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
+def random_event_checks(env: Any, params: Any, module: Any, seed: int = 0):
+    """The env under test with sticky actions off (on top of `params`), its reference and a
+    started reference state, for a game's random events by distribution
+    (`harness.check_resets`, `check_step_distribution`)."""
+    params = params.replace(sticky_action_prob=0.0)
     ref = reference(module)
     ref.reset(seed)
     return env, params, ref, ref.state()
+
+
+# Samples of the sticky draw: enough to tell a sticky probability 20% off (0.12 for 0.1)
+STICKY_SAMPLES = 12_000
 
 
 def check_rare_events(counts: Mapping[str, int], data: Transitions) -> Check:
@@ -247,42 +253,56 @@ def check_rare_events(counts: Mapping[str, int], data: Transitions) -> Check:
 
 
 def check_random_play(
-    env_id: str, module: Any, num_episodes: int, seed: int = 0, max_steps: int = 5000, **overrides: Any
+    env_id: str,
+    module: Any,
+    num_episodes: int,
+    seed: int = 0,
+    max_steps: int = 5000,
+    env: Any = None,
+    params: Any = None,
+    **overrides: Any,
 ) -> list[Check]:
-    """Random play as the agent sees it (sticky actions on, MinAtar's defaults; `overrides`
-    set params on both sides, e.g. `use_minimal_action_set`): episode length and return within
+    """Random play as the agent sees it (sticky actions on): episode length and return within
     3 standard errors, no episode cut at `max_steps`; and the sticky draw by distribution:
     from a reference state whose previous action differs from the chosen one, the executed
-    action must be one of the two, as often as in MinAtar."""
+    action must be one of the two, as often as in MinAtar. The reference plays at `env_id`'s
+    registered settings, the env under test at `params` (`overrides`, e.g.
+    `use_minimal_action_set`, set on both sides)."""
     import jaxenvs
 
-    env, params = jaxenvs.make(env_id, autoreset=False, **overrides)
-    actions = env.unwrapped.action_set(params)
-    p = float(params.sticky_action_prob)
+    from jaxenvs.parity import env_under_test
+
+    env, params = env_under_test(env_id, env, params)
+    params = params.replace(**overrides)
+    builtin, registered = jaxenvs.make(env_id, autoreset=False, **overrides)
+    ref_actions = builtin.unwrapped.action_set(registered)
+    actions = getattr(env, "unwrapped", env).action_set(params)
+    p = float(registered.sticky_action_prob)
     ref = reference(
         module,
         sticky_action_prob=p,
-        difficulty_ramping=bool(params.difficulty_ramping),
-        action_map=actions,
+        difficulty_ramping=bool(registered.difficulty_ramping),
+        action_map=ref_actions,
     )
-    tag = f"random policy (sticky {p:g}, {len(actions)} actions)"
+    tag = f"random policy (sticky {p:g}, {len(ref_actions)} actions)"
     checks = check_episode_statistics(
         env, params, ref, num_episodes, seed, max_steps=max_steps, label=tag, require_end=True
     )
     ref.reset(seed)
     start = ref.state()
-    chosen = len(actions) - 1  # the agent's action index; its MinAtar action differs from the previous one
-    start["last_action"] = np.int32(actions[0] if actions[chosen] != actions[0] else actions[1])
+    chosen = len(ref_actions) - 1  # the agent's action index; its MinAtar action differs from the previous one
+    start["last_action"] = np.int32(ref_actions[0] if ref_actions[chosen] != ref_actions[0] else ref_actions[1])
+    n = max(STICKY_SAMPLES if not overrides else 200, 4 * num_episodes)
     checks += check_step_distribution(
         env,
         params,
         ref,
         [(start, chosen)],
-        max(200, 4 * num_episodes),
+        n,
         lambda t: t.next_states["last_action"],
         seed,
         label=f"{tag} sticky executed action",
-        support=lambda s, a: {int(actions[a]), int(s["last_action"])},
+        support=lambda s, a: {int(ref_actions[a]), int(s["last_action"])},
     )
     return checks
 
@@ -339,38 +359,51 @@ def _module(env_id: str) -> Any:
     return reference_module(jaxenvs.spec(env_id).peers["loop"][1])  # ("minatar", game): declared with the id
 
 
-def run(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
-    """The suite of a game, from what its module `minatar_<game>` declares:
+def run(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, params: Any = None) -> ParityResult:
+    """The suite of a game on `env` at `params` (default: the built-in env and its params),
+    from what its module `minatar_<game>` declares:
 
     - the transitions of `collect_all` (its `POLICIES`, `scramble`): every transition replayed
       exactly (`check_replayed`; `mask_empty_slots` if the module has one), the
-      `FREE_RUNNING` sets also as whole episodes (`check_free_running`);
+      `FREE_RUNNING` sets also as whole episodes (`check_free_running`); the sets collected
+      with ramping off replay with ramping off, the others at the params given;
     - `rare_events(transitions) -> {event: count}`: each must have happened;
-    - `extra_checks(scale, seed)`: the game's random events by distribution;
+    - the time limit, from states one and two steps before it (`check_time_limit`);
+    - `extra_checks(scale, seed, env, params)`: the game's random events by distribution;
     - `PLAY`: `(least, at scale 1, max_steps, param overrides)` per random-play check.
     """
     import minatar  # noqa: F401  (a missing reference gives a skipped result)
 
     import jaxenvs
+    from jaxenvs.parity import env_under_test
+    from jaxenvs.parity.harness import check_time_limit
 
     module = _module(env_id)
     result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
     with Timer() as timer:
-        env, params = jaxenvs.make(env_id, autoreset=False, sticky_action_prob=0.0)
+        env, params = env_under_test(env_id, env, params)
+        registered = jaxenvs.make(env_id, autoreset=False)[1]
+        game = getattr(env, "unwrapped", env)
         sets = collect_all(module, max(300, int(4000 * scale)), seed)
         datasets = {k: data for k, (data, _) in sets.items()}
-        params_of = {k: params.replace(difficulty_ramping=ramping) for k, (_, ramping) in sets.items()}
+        # the reference ramps as registered: sets collected that way replay at the params given
+        params_of = {
+            k: params if ramping == registered.difficulty_ramping else params.replace(difficulty_ramping=ramping)
+            for k, (_, ramping) in sets.items()
+        }
         mask = getattr(module, "mask_empty_slots", None)
-        result.checks += check_replayed(module, env.unwrapped, params, datasets, params_of, mask)
+        result.checks += check_replayed(module, game, params, datasets, params_of, mask)
         for label in getattr(module, "FREE_RUNNING", ()):
-            result.checks += check_free_running(
-                module, env.unwrapped, params, datasets[label], f"{label}, whole episodes"
-            )
+            result.checks += check_free_running(module, game, params, datasets[label], f"{label}, whole episodes")
         total = sum(list(datasets.values())[1:], list(datasets.values())[0])
         result.checks.append(check_rare_events(module.rare_events(total), total))
-        result.checks += module.extra_checks(scale, seed)
+        limit = int(registered.max_steps_in_episode)
+        result.checks += check_time_limit(
+            env, params, reference(module, max_steps_in_episode=limit), limit, 60, seed
+        )
+        result.checks += module.extra_checks(scale, seed, env, params)
         for i, (least, at_one, max_steps, overrides) in enumerate(module.PLAY):
             n = max(least, int(at_one * scale))
-            result.checks += check_random_play(env_id, module, n, seed + i, max_steps, **overrides)
+            result.checks += check_random_play(env_id, module, n, seed + i, max_steps, env, params, **overrides)
     result.seconds = timer.seconds
     return result

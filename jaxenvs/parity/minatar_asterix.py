@@ -150,9 +150,9 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def check_spawns(num_samples: int, seed: int) -> list[m.Check]:
+def check_spawns(num_samples: int, seed: int, env: object, params: object) -> list[m.Check]:
     """The spawned entity (slot, side, gold) from a state with slots 2, 5 and 6 taken."""
-    env, params, ref, start = m.random_event_checks("Asterix-MinAtar", m.reference_module(GAME), seed)
+    env, params, ref, start = m.random_event_checks(env, params, m.reference_module(GAME), seed)
     active = np.array([0, 0, 1, 0, 0, 1, 1, 0], bool)
     entities = np.stack([np.full(8, 3), np.arange(1, 9), np.ones(8), np.zeros(8)], axis=1).astype(np.int32)
     start.update(entities=entities, entity_active=active, spawn_timer=np.int32(0), move_timer=np.int32(3))
@@ -170,8 +170,8 @@ def check_spawns(num_samples: int, seed: int) -> list[m.Check]:
     )
 
 
-def extra_checks(scale: float, seed: int) -> list[m.Check]:
-    return check_spawns(max(600, int(6000 * scale)), seed)
+def extra_checks(scale: float, seed: int, env: object, params: object) -> list[m.Check]:
+    return check_spawns(max(600, int(6000 * scale)), seed, env, params)
 
 
 # random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it

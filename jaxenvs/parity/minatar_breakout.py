@@ -86,14 +86,14 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def check_ball_start(num_samples: int, seed: int) -> list[m.Check]:
-    env, params, ref, _ = m.random_event_checks("Breakout-MinAtar", m.reference_module(GAME), seed)
+def check_ball_start(num_samples: int, seed: int, env: object, params: object) -> list[m.Check]:
+    env, params, ref, _ = m.random_event_checks(env, params, m.reference_module(GAME), seed)
     start = lambda s, o: m.rows(s["ball_x"], s["ball_dir"])  # noqa: E731
     return m.check_resets(env, params, ref, num_samples, seed, outcome=start, discrete=True, label="reset ball start")
 
 
-def extra_checks(scale: float, seed: int) -> list[m.Check]:
-    return check_ball_start(max(400, int(4000 * scale)), seed)
+def extra_checks(scale: float, seed: int, env: object, params: object) -> list[m.Check]:
+    return check_ball_start(max(400, int(4000 * scale)), seed, env, params)
 
 
 # random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it

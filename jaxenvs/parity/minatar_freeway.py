@@ -85,11 +85,11 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def check_speed_draws(num_samples: int, seed: int) -> list[m.Check]:
+def check_speed_draws(num_samples: int, seed: int, env: object, params: object) -> list[m.Check]:
     """Signed car speeds at reset and at a crossing (which redraws them), pooled over the 8 cars."""
     from jaxenvs.envs.minatar.freeway import SPEED
 
-    env, params, ref, start = m.random_event_checks("Freeway-MinAtar", m.reference_module(GAME), seed)
+    env, params, ref, start = m.random_event_checks(env, params, m.reference_module(GAME), seed)
     speeds = lambda cars: np.asarray(cars)[..., SPEED].reshape(-1)  # noqa: E731
     checks = m.check_resets(
         env, params, ref, num_samples, seed, outcome=lambda s, o: speeds(s["cars"]), discrete=True, label="reset speeds"
@@ -105,8 +105,8 @@ def check_speed_draws(num_samples: int, seed: int) -> list[m.Check]:
     return checks
 
 
-def extra_checks(scale: float, seed: int) -> list[m.Check]:
-    return check_speed_draws(max(200, int(2000 * scale)), seed)
+def extra_checks(scale: float, seed: int, env: object, params: object) -> list[m.Check]:
+    return check_speed_draws(max(200, int(2000 * scale)), seed, env, params)
 
 
 # random play (an episode is 2,501 steps: 1,000 episodes at scale 1 are 2.5M reference steps),

@@ -408,8 +408,8 @@ def _spawned(t: m.Transitions) -> list[tuple]:
     return out
 
 
-def check_spawns(num_samples: int, seed: int) -> list[m.Check]:
-    env, params, ref, _ = m.random_event_checks("Seaquest-MinAtar", m.reference_module(GAME), seed)
+def check_spawns(num_samples: int, seed: int, env: object, params: object) -> list[m.Check]:
+    env, params, ref, _ = m.random_event_checks(env, params, m.reference_module(GAME), seed)
     case = [(dict(read_state_of(_spawn_state()), time=np.int32(0), last_action=np.int32(0)), 0)]
 
     def sample(label: str, part: int) -> list[m.Check]:
@@ -429,8 +429,8 @@ def read_state_of(attrs: dict[str, Any]) -> dict[str, np.ndarray]:
 # ---------------------------------------------------------------------------------------------
 
 
-def extra_checks(scale: float, seed: int) -> list[m.Check]:
-    return check_spawns(max(1000, int(8000 * scale)), seed)
+def extra_checks(scale: float, seed: int, env: object, params: object) -> list[m.Check]:
+    return check_spawns(max(1000, int(8000 * scale)), seed, env, params)
 
 
 # whole episodes from reset, free-running: this exercises what injection cannot, the JAX

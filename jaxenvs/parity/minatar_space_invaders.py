@@ -140,7 +140,7 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def extra_checks(scale: float, seed: int) -> list[m.Check]:
+def extra_checks(scale: float, seed: int, env: object, params: object) -> list[m.Check]:
     return []  # its only random draw (the reset's) is none: MinAtar starts every wave alike
 
 
