@@ -176,8 +176,7 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, 
                 return target(env_id, scale=scale, seed=seed, env=env, params=params)
             if given:
                 raise TypeError(
-                    f"{env_id}'s parity suite {s.parity!r} takes no env= / params=: "
-                    "it can only check the built-in env"
+                    f"{env_id}'s parity suite {s.parity!r} takes no env= / params=: it can only check the built-in env"
                 )
             return target(env_id, scale=scale, seed=seed)
         reference = target if isinstance(target, Reference) else target()

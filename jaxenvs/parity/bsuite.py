@@ -515,7 +515,6 @@ def _ref_mnist(images: np.ndarray, labels: np.ndarray) -> DmEnvReference:
 
 def _suite_mnist(env_id: str, sizes: Sizes, seed: int, env: Any, params: Any) -> list[Check]:
     from jaxenvs.envs.bsuite.mnist import MNISTBandit, pixels
-
     from jaxenvs.parity import env_under_test
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -269,14 +269,12 @@ def check_random_play(
     registered settings, the env under test at `params` (`overrides`, e.g.
     `use_minimal_action_set`, set on both sides)."""
     import jaxenvs
-
     from jaxenvs.parity import env_under_test
 
     env, params = env_under_test(env_id, env, params)
     params = params.replace(**overrides)
     builtin, registered = jaxenvs.make(env_id, autoreset=False, **overrides)
     ref_actions = builtin.unwrapped.action_set(registered)
-    actions = getattr(env, "unwrapped", env).action_set(params)
     p = float(registered.sticky_action_prob)
     ref = reference(
         module,
@@ -398,9 +396,7 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, params:
         total = sum(list(datasets.values())[1:], list(datasets.values())[0])
         result.checks.append(check_rare_events(module.rare_events(total), total))
         limit = int(registered.max_steps_in_episode)
-        result.checks += check_time_limit(
-            env, params, reference(module, max_steps_in_episode=limit), limit, 60, seed
-        )
+        result.checks += check_time_limit(env, params, reference(module, max_steps_in_episode=limit), limit, 60, seed)
         result.checks += module.extra_checks(scale, seed, env, params)
         for i, (least, at_one, max_steps, overrides) in enumerate(module.PLAY):
             n = max(least, int(at_one * scale))

@@ -45,6 +45,8 @@ from jaxenvs.parity.reference import GymnasiumReference, Transitions, elapsed_st
 # (rainy and fickle Taxi, Blackjack's natural rules) are left out: each costs a compile of a
 # whole-episode scan, and those options are checked transition by transition anyway.
 VARIANT_STATISTICS_SCALE = 0.25
+# Samples of one slippery (cell, action): a success rate 10% off needs about 15,000 a side
+SLIP_SAMPLES = 20_000
 
 
 def _on_top(env: Any, params: Any, **overrides: Any) -> tuple[Any, Any]:
@@ -206,6 +208,23 @@ def _frozen_lake(env_id: str, scale: float, seed: int, env: Any, params: Any) ->
     # slippery moves by distribution
     ref = _cell_reference(env_id, State, timed=True)
     checks += _cell_distribution("slippery step", env, params, ref, live, n_per, seed + 1)
+    # one (cell, action) with three distinct outcomes, many times: enough to tell a success
+    # rate 10% off (0.3 for 1/3), which the per-cell samples above are too few for
+    support = _table_support(ref, lambda entry: (int(entry[1]), float(entry[2]), bool(entry[3])))
+    case = next(
+        ({"s": np.int32(c), "time": np.int32(0)}, a) for c in live for a in range(4) if len(support({"s": c}, a)) == 3
+    )
+    checks += check_step_distribution(
+        env,
+        params,
+        ref,
+        [case],
+        max(SLIP_SAMPLES, int(SLIP_SAMPLES * scale)),
+        _obs_reward_terminated,
+        seed + 3,
+        label=f"slippery step (cell {int(case[0]['s'])}, action {case[1]})",
+        support=support,
+    )
     checks += check_resets(env, params, ref, max(100, int(1000 * scale)), seed, discrete=True)
     if env_id == "FrozenLake-v1":
         # a custom map, success rate and reward schedule, as gymnasium's kwargs
