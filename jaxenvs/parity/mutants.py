@@ -1,0 +1,262 @@
+"""Deliberate mutants of the built-in envs: one realistic bug each, to measure what the parity
+checks catch (their power).
+
+A mutant is the built-in env of an id with one thing wrong: a params field (built through
+`jaxenvs.make(id, **overrides)`, run on the built-in env object, so the checks reuse its
+compiled functions), or else a small subclass of the env's class. `run_parity(mutant.env_id,
+env=..., params=...)` checks it with the id's own reference and checks; a verdict of pass is a
+miss. Each mutant must change something observable (`observable_change`): a params field
+that another setting overrides, or a subclass that changes nothing, is not a mutant.
+
+`python -m jaxenvs.parity.power` measures the catch rate; `tests/parity/test_mutants.py`
+asserts every mutant fails at the tests' sizes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs.environment import float_dtype
+from jaxenvs.envs.bsuite.catch import Catch, board, move_paddle
+from jaxenvs.envs.classic.cartpole import CartPole, CartPoleState, get_obs
+from jaxenvs.envs.minatar.asterix import Asterix
+from jaxenvs.envs.minatar.asterix import get_obs as asterix_obs
+from jaxenvs.envs.minatar.asterix import initial_state as asterix_initial_state
+
+# ---------------------------------------------------------------------------------------------
+# bugs no params field can express: small subclasses
+
+
+class CartPoleWideReset(CartPole):
+    """CartPole whose reset draws from [-0.055, 0.055]^4: a range 10% wider than gymnasium's."""
+
+    def reset_env(self, key, params):
+        x, x_dot, theta, theta_dot = jax.random.uniform(key, (4,), dtype=float_dtype(), minval=-0.055, maxval=0.055)
+        state = CartPoleState(time=jnp.zeros((), jnp.int32), x=x, x_dot=x_dot, theta=theta, theta_dot=theta_dot)
+        return get_obs(state), state
+
+
+class CatchJudgedBeforeMove(Catch):
+    """Catch that judges the catch on the paddle's column before this step's move (the
+    reference judges it after the move): a reward computed from stale state."""
+
+    def step_env(self, key, state, action, params):
+        before = state.paddle_x
+        state = state.replace(
+            paddle_x=move_paddle(state.paddle_x, action, self.columns), ball_y=state.ball_y + 1, time=state.time + 1
+        )
+        terminated = state.ball_y == state.paddle_y
+        reward = jnp.where(terminated, jnp.where(before == state.ball_x, 1.0, -1.0), 0.0)
+        return board(state, self.rows, self.columns), state, reward, terminated, {}
+
+
+class AsterixFastSpawns(Asterix):
+    """Asterix spawning every 9 steps at the start instead of every 10: a spawn rate 11% high."""
+
+    def reset_env(self, key, params):
+        state = asterix_initial_state().replace(spawn_speed=jnp.int32(9), spawn_timer=jnp.int32(9))
+        return asterix_obs(state), state
+
+
+# ---------------------------------------------------------------------------------------------
+# the mutants
+
+
+@dataclasses.dataclass(frozen=True)
+class Mutant:
+    """One deliberate bug in the built-in env of `env_id`.
+
+    overrides: params fields set wrong (through `jaxenvs.make(env_id, **overrides)`).
+    env_class: a subclass of the id's env class with the bug, built with the id's settings.
+    needs: for a deviation too small for the report's and the tests' sizes, the size that
+        catches it (such a mutant is measured, not required to fail).
+    """
+
+    name: str
+    env_id: str
+    bug: str
+    overrides: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    env_class: Callable[..., Any] | None = None
+    needs: str = ""
+
+    def build(self) -> tuple[Any, Any]:
+        """The mutant's `(env, params)`: the built-in raw env object (shared, so its compiled
+        functions are reused) at the wrong params, or the subclass at the id's params.
+
+        Returns:
+            `(env, params)` for `run_parity(self.env_id, env=env, params=params)`.
+        """
+        import jaxenvs
+
+        _, params = jaxenvs.make(self.env_id, autoreset=False, **self.overrides)
+        if self.env_class is None:
+            return builtin(self.env_id)[0], params
+        return self.env_class(**jaxenvs.spec(self.env_id).env_kwargs), params
+
+
+@functools.cache
+def builtin(env_id: str) -> tuple[Any, Any]:
+    """The built-in raw env of `env_id` and its params, one object per id (shared compiles)."""
+    import jaxenvs
+
+    return jaxenvs.make(env_id, autoreset=False)
+
+
+def _mutants(*items: Mutant) -> dict[str, Mutant]:
+    return {m.name: m for m in items}
+
+
+_DEG = math.pi / 180
+
+MUTANTS: dict[str, Mutant] = _mutants(
+    # classic control
+    Mutant("cartpole-gravity", "CartPole-v1", "gravity 1% high (9.898)", {"gravity": 9.898}),
+    Mutant(
+        "cartpole-angle-threshold",
+        "CartPole-v1",
+        "pole falls at 11.5 degrees, not 12",
+        {"theta_threshold_radians": 11.5 * _DEG},
+    ),
+    Mutant("cartpole-time-limit-late", "CartPole-v1", "time limit one step late (501)", {"max_steps_in_episode": 501}),
+    Mutant(
+        "cartpole-v0-time-limit-early", "CartPole-v0", "time limit one step early (199)", {"max_steps_in_episode": 199}
+    ),
+    Mutant("cartpole-wide-reset", "CartPole-v1", "reset range 10% wider (+-0.055)", env_class=CartPoleWideReset),
+    Mutant("acrobot-link-mass", "Acrobot-v1", "second link's mass 1% high", {"link_mass_2": 1.01}),
+    Mutant("mountaincar-force", "MountainCar-v0", "engine force 10% high", {"force": 0.0011}),
+    Mutant("mountaincar-gravity", "MountainCar-v0", "gravity 1% high", {"gravity": 0.002525}),
+    Mutant("mountaincarcontinuous-power", "MountainCarContinuous-v0", "engine power 1% high", {"power": 0.001515}),
+    Mutant("pendulum-gravity", "Pendulum-v1", "gravity 9.81 (gymnasium's is 10)", {"g": 9.81}),
+    Mutant(
+        "pendulum-time-limit-early", "Pendulum-v1", "time limit one step early (199)", {"max_steps_in_episode": 199}
+    ),
+    # toy text
+    Mutant("frozenlake-slip", "FrozenLake-v1", "success rate 10% low (0.3 for 1/3)", {"success_rate": 0.3}),
+    Mutant(
+        "frozenlake8x8-time-limit-early",
+        "FrozenLake8x8-v1",
+        "time limit one step early (199)",
+        {"max_steps_in_episode": 199},
+    ),
+    Mutant(
+        "frozenlake-time-limit-late", "FrozenLake-v1", "time limit one step late (101)", {"max_steps_in_episode": 101}
+    ),
+    Mutant("taxi-time-limit-early", "Taxi-v4", "time limit one step early (199)", {"max_steps_in_episode": 199}),
+    # MinAtar
+    Mutant(
+        "breakout-sticky", "Breakout-MinAtar", "sticky actions 20% too frequent (0.12)", {"sticky_action_prob": 0.12}
+    ),
+    Mutant("seaquest-sticky", "Seaquest-MinAtar", "sticky actions 20% too rare (0.08)", {"sticky_action_prob": 0.08}),
+    Mutant("asterix-no-ramping", "Asterix-MinAtar", "difficulty ramping off", {"difficulty_ramping": False}),
+    Mutant(
+        "asterix-fast-spawns", "Asterix-MinAtar", "spawn rate 11% high (every 9 steps)", env_class=AsterixFastSpawns
+    ),
+    Mutant("asterix-time-limit-late", "Asterix-MinAtar", "time limit one step late", {"max_steps_in_episode": 10001}),
+    Mutant("freeway-time-limit-early", "Freeway-MinAtar", "time limit one step early", {"max_steps_in_episode": 9999}),
+    Mutant(
+        "breakout-minimal-actions",
+        "Breakout-MinAtar",
+        "the minimal action set where the full one is registered",
+        {"use_minimal_action_set": True},
+    ),
+    # bsuite
+    Mutant("cartpole-bsuite-gravity", "CartPole-bsuite", "gravity 1% high (9.898)", {"gravity": 9.898}),
+    Mutant("cartpole-bsuite-wide-reset", "CartPole-bsuite", "reset range 10% wider (0.055)", {"init_range": 0.055}),
+    Mutant("cartpoleswingup-move-cost", "CartPoleSwingup-bsuite", "move cost 10% high (0.11)", {"move_cost": 0.11}),
+    Mutant("mountaincar-bsuite-max-steps", "MountainCar-bsuite", "episode one step short (999)", {"max_steps": 999}),
+    Mutant("mountaincar-bsuite-force", "MountainCar-bsuite", "engine force 10% high", {"force": 0.0011}),
+    Mutant("deepsea-move-cost", "DeepSea-bsuite", "move cost 10% high (0.011)", {"unscaled_move_cost": 0.011}),
+    Mutant(
+        "catch-stale-paddle", "Catch-bsuite", "catch judged before the paddle moves", env_class=CatchJudgedBeforeMove
+    ),
+    # gymnax misc
+    Mutant("fourrooms-slip", "FourRooms-misc", "slip probability 10% low (0.3 for 1/3)", {"fail_prob": 0.3}),
+    Mutant(
+        "fourrooms-time-limit-early", "FourRooms-misc", "time limit one step early (499)", {"max_steps_in_episode": 499}
+    ),
+    Mutant(
+        "metamaze-time-limit-late", "MetaMaze-misc", "time limit one step late (201)", {"max_steps_in_episode": 201}
+    ),
+    Mutant("pointrobot-circle", "PointRobot-misc", "goal circle 10% wider (radius 1.1)", {"circle_radius": 1.1}),
+    Mutant("bernoulli-reward-prob", "BernoulliBandit-misc", "arm probability 10% high (0.11)", {"reward_prob": 0.11}),
+    Mutant("reacher-dt", "Reacher-misc", "time step 1% long", {"dt": 0.0505}),
+    Mutant("swimmer-dt", "Swimmer-misc", "time step 1% long", {"dt": 0.0505}),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# is it a mutant?
+
+
+def _actions(space: Any, rng: np.random.Generator, n: int) -> np.ndarray:
+    if hasattr(space, "n"):
+        return (getattr(space, "start", 0) + rng.integers(space.n, size=n)).astype(np.int32)
+    low, high = np.broadcast_to(space.low, space.shape), np.broadcast_to(space.high, space.shape)
+    return rng.uniform(low, high, size=(n, *space.shape)).astype(np.asarray(space.low).dtype)
+
+
+def _differs(a: Any, b: Any) -> bool:
+    for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
+        x, y = np.asarray(x), np.asarray(y)
+        if x.shape != y.shape:
+            return True
+        if np.issubdtype(x.dtype, np.floating):
+            if not np.allclose(x, y, rtol=1e-6, atol=1e-7, equal_nan=True):
+                return True
+        elif not np.array_equal(x, y):
+            return True
+    return False
+
+
+def observable_change(mutant: Mutant, num_envs: int = 32, num_steps: int = 200, seed: int = 0) -> str | None:
+    """Where the mutant differs from the correct env, or None if nowhere that was looked.
+
+    Both envs are reset with the same keys, then stepped with the same keys and actions from
+    the same states, along the correct env's own random-action runs (and from its reset
+    states one and two steps before the registered time limit).
+
+    Args:
+        mutant: the mutant.
+        num_envs: runs side by side.
+        num_steps: steps of each run.
+        seed: the keys' and actions' seed.
+
+    Returns:
+        A sentence naming the first difference ("reset", "step 12", "at the time limit"), or None.
+    """
+    from jaxenvs.parity.harness import _compiled
+
+    env0, params0 = builtin(mutant.env_id)
+    env1, params1 = mutant.build()
+    resets = [_compiled(e, "reset", lambda e=e: jax.jit(jax.vmap(e.reset, in_axes=(0, None)))) for e in (env0, env1)]
+    steps = [
+        _compiled(e, "step(0, 0, 0, None)", lambda e=e: jax.jit(jax.vmap(e.step, in_axes=(0, 0, 0, None))))
+        for e in (env0, env1)
+    ]
+    keys = jax.random.split(jax.random.key(seed), num_envs)
+    out0, out1 = resets[0](keys, params0), resets[1](keys, params1)
+    if _differs(out0, out1):
+        return "reset"
+    state = out0[1]
+    rng = np.random.default_rng(seed)
+    space = env0.action_space(params0)
+    limit = int(params0.max_steps_in_episode)
+    near_limit = state.replace(time=jnp.asarray(limit - 1 - np.arange(num_envs) % 2, state.time.dtype))
+    for t, start in [(-1, near_limit)] + [(t, None) for t in range(num_steps)]:
+        start = near_limit if start is not None else state
+        step_keys = jax.random.split(jax.random.key(seed + 1 + t + 1), num_envs)
+        actions = jnp.asarray(_actions(space, rng, num_envs))
+        a, b = steps[0](step_keys, start, actions, params0), steps[1](step_keys, start, actions, params1)
+        if _differs(a, b):
+            return "at the time limit" if t < 0 else f"step {t}"
+        if t >= 0:
+            state = a[1]
+    return None
