@@ -32,10 +32,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.parity.checks import Check, ParityResult, Timer, rare_events_check, rows  # noqa: F401 (rows: the games')
-from jaxenvs.parity.harness import (  # check_resets: the games'
+from jaxenvs.parity.harness import (
     check_episode_statistics,
     check_episodes,
-    check_resets,  # noqa: F401
+    check_resets,
     check_step_distribution,
     check_transitions,
 )
@@ -367,6 +367,7 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, params:
       with ramping off replay with ramping off, the others at the params given;
     - `rare_events(transitions) -> {event: count}`: each must have happened;
     - the time limit, from states one and two steps before it (`check_time_limit`);
+    - with `DETERMINISTIC_RESET`, the whole reset state (it draws nothing);
     - `extra_checks(scale, seed, env, params)`: the game's random events by distribution;
     - `PLAY`: `(least, at scale 1, max_steps, param overrides)` per random-play check.
     """
@@ -397,6 +398,16 @@ def run(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, params:
         result.checks.append(check_rare_events(module.rare_events(total), total))
         limit = int(registered.max_steps_in_episode)
         result.checks += check_time_limit(env, params, reference(module, max_steps_in_episode=limit), limit, 60, seed)
+        if getattr(module, "DETERMINISTIC_RESET", False):  # every reset state alike: all of it compared
+            result.checks += check_resets(
+                env,
+                params.replace(sticky_action_prob=0.0),
+                reference(module),
+                50,
+                seed,
+                discrete=True,
+                label="reset state",
+            )
         result.checks += module.extra_checks(scale, seed, env, params)
         for i, (least, at_one, max_steps, overrides) in enumerate(module.PLAY):
             n = max(least, int(at_one * scale))

@@ -181,3 +181,6 @@ PLAY = ((300, 2000, 3000, {}), (100, 500, 3000, {"use_minimal_action_set": True}
 # the game's own policy (reaching its rare events), and scrambled states with ramping off too
 POLICIES = {"dodging policy": (lambda n: 3 * n, dodge)}
 SCRAMBLED_WITHOUT_RAMPING = True
+
+# MinAtar's reset draws nothing: the whole reset state is compared
+DETERMINISTIC_RESET = True

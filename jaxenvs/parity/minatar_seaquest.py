@@ -446,3 +446,6 @@ POLICIES = {
     "drowning diver": (lambda n: n // 2, lambda: diver_collector(drown=True)),
 }
 SCRAMBLED_WITHOUT_RAMPING = True
+
+# MinAtar's reset draws nothing: the whole reset state is compared
+DETERMINISTIC_RESET = True

@@ -150,3 +150,6 @@ PLAY = ((300, 2000, 2000, {}),)
 # the game's own policy (waves cleared, ramps), and scrambled states with ramping off too
 POLICIES = {"sharpshooter": (lambda n: 3 * n, sharpshooter)}
 SCRAMBLED_WITHOUT_RAMPING = True
+
+# MinAtar's reset draws nothing: the whole reset state is compared
+DETERMINISTIC_RESET = True
