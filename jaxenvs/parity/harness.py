@@ -59,7 +59,8 @@ _COMPILED: dict[tuple[int, str], tuple[Any, Callable]] = {}
 
 
 def _compiled(env: Any, kind: str, build: Callable[[], Callable]) -> Callable:
-    """One jitted function per (env object, kind): checks that share an env share its compiles."""
+    """One jitted function per (env object, kind): checks that share an env share its compiles
+    (`env` may be any object the function belongs to, e.g. a replay function)."""
     key = (id(env), kind)
     held = _COMPILED.get(key)
     if held is None or held[0] is not env:
@@ -143,7 +144,7 @@ def _jax_step_batch(env, params, ref, data: Transitions, seed: int, replay: Repl
             lambda *xs: np.stack([np.asarray(x) for x in xs]),
             *[ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)],
         )
-        obs, nxt, reward, terminated = jax.jit(replay)(states, actions, draws, params)
+        obs, nxt, reward, terminated = replay(states, actions, draws, params)
         return obs, nxt, reward, terminated, None, {}
     keys = jax.random.split(jax.random.key(seed), len(data))
     axes = (0, 0, 0, 0 if batched_params else None)
@@ -273,12 +274,10 @@ def check_transitions(
     if batched:
         per_row = [params_of.get(k, params) for k in labels for _ in range(len(sets[k]))]
         params = jax.tree_util.tree_map(lambda *xs: jnp.stack([jnp.asarray(x) for x in xs]), *per_row)
-    if replay is not None and batched:
-        step_replay = jax.vmap(replay, in_axes=(0, 0, 0, 0))
-    elif replay is not None:
-        step_replay = jax.vmap(replay, in_axes=(0, 0, 0, None))
-    else:
-        step_replay = None
+    step_replay = None
+    if replay is not None:  # compiled once per replay function (suites keep one per env)
+        axes = (0, 0, 0, 0 if batched else None)
+        step_replay = _compiled(replay, f"replay{axes}", lambda: jax.jit(jax.vmap(replay, in_axes=axes)))
     obs, nxt, reward, terminated, truncated, info = _jax_step_batch(env, params, ref, total, seed, step_replay, batched)
     mine = _from_jax(ref, nxt, list(total.next_states))
     out = (obs, mine, reward, terminated, truncated, info)
@@ -385,7 +384,9 @@ def check_episodes(
         draws = [ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)]
         draws = jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *draws)
         draws = jax.tree_util.tree_map(lambda x: x[index], draws)
-        replay_step = jax.jit(jax.vmap(replay, in_axes=(0, 0, 0, None)))
+        replay_step = _compiled(
+            replay, "replay(0, 0, 0, None)", lambda: jax.jit(jax.vmap(replay, in_axes=(0, 0, 0, None)))
+        )
 
         def step(t, state):
             o, nxt, r, te = replay_step(state, actions[:, t], jax.tree_util.tree_map(lambda x: x[:, t], draws), params)

@@ -201,8 +201,15 @@ def states(data: Transitions, after: bool = False) -> list[dict[str, Any]]:
     return [data.state_at(i, after) for i in range(len(data))]
 
 
+_REPLAYS: dict[int, tuple[Any, Callable]] = {}
+
+
 def _replay(env: Any) -> Callable:
-    return lambda states, actions, draws, params: env.act(states, actions, draws, params)
+    """The replay of `env` (its `act`), one function object per env: compiled once per env."""
+    held = _REPLAYS.get(id(env))
+    if held is None or held[0] is not env:
+        held = _REPLAYS[id(env)] = (env, lambda states, actions, draws, params: env.act(states, actions, draws, params))
+    return held[1]
 
 
 def check_replayed(

@@ -560,9 +560,9 @@ class JaxReference(Reference):
         return np.asarray(lengths), np.asarray(returns, np.float64)
 
 
-def _first_episodes(reset_fn, step_fn, space, num_steps: int, keys: jax.Array):
+def _first_episodes(reset_fn, step_fn, space, num_steps: int, keys: jax.Array, jit: bool = True):
     """Length and return of the first episode of each of `len(keys)` envs, uniform random
-    actions, each cut at `num_steps` (one vmapped scan)."""
+    actions, each cut at `num_steps` (one vmapped scan; compiled here unless `jit` is False)."""
 
     def episode(key):
         k_reset, k_run = jax.random.split(key)
@@ -580,18 +580,34 @@ def _first_episodes(reset_fn, step_fn, space, num_steps: int, keys: jax.Array):
         (_, _, length, ret), _ = jax.lax.scan(body, init, jax.random.split(k_run, num_steps))
         return length, ret
 
+    if not jit:
+        return jax.vmap(episode)(keys)
     return _numpy(jax.jit(jax.vmap(episode))(keys))
 
 
 def jax_episode_statistics(env: Any, params: Any, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
     """Lengths and returns of the first episode of `num_episodes` vmapped raw JAX envs under
-    uniform random actions, each cut at `min(max_steps_in_episode, max_steps)`."""
+    uniform random actions, each cut at `min(max_steps_in_episode, max_steps)`; compiled once
+    per (env object, episode length, action space), params passed in (a params-only change
+    reuses it)."""
+    from jaxenvs.parity.harness import _compiled
+
     steps = min(int(params.max_steps_in_episode), max_steps)
     keys = jax.random.split(jax.random.key(seed), num_episodes)
-    return _first_episodes(
-        lambda k: env.reset(k, params),
-        lambda k, s, a: env.step(k, s, a, params),
-        env.action_space(params),
-        steps,
-        keys,
-    )
+    space = env.action_space(params)
+
+    def build() -> Callable:
+        def one(key, params):
+            return _first_episodes(
+                lambda k: env.reset(k, params),
+                lambda k, s, a: env.step(k, s, a, params),
+                space,
+                steps,
+                key[None],
+                jit=False,
+            )
+
+        return jax.jit(jax.vmap(one, in_axes=(0, None)))
+
+    lengths, returns = _numpy(_compiled(env, f"random-policy episodes {steps} {space!r}", build)(keys, params))
+    return lengths[:, 0], returns[:, 0]
