@@ -158,7 +158,12 @@ def cmd_parity(args: argparse.Namespace) -> int:
     if args.markdown:
         from pathlib import Path
 
-        Path(args.markdown).write_text(markdown_table(results, scale=args.scale))
+        from jaxenvs.parity.power import section_of, with_section
+
+        path = Path(args.markdown)
+        table = markdown_table(results, scale=args.scale)
+        kept = section_of(path.read_text()) if path.exists() else None  # the measured power table
+        path.write_text(with_section(table, kept) if kept else table)
         console.print(f"wrote {args.markdown}")
     return 0 if all(r.passed or r.skipped for r in results) else 1
 

@@ -47,6 +47,7 @@ __all__ = [
     "check_episodes",
     "check_resets",
     "check_step_distribution",
+    "builtin_env",
     "check_transitions",
     "env_under_test",
     "has_parity",
@@ -103,7 +104,7 @@ def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[An
 
     _check_env(env_id, env)
     if env is None:
-        env, default = jaxenvs.make(env_id, autoreset=False)
+        env, default = builtin_env(env_id)
     else:
         default = getattr(env, "default_params", None)
     if params is None:
@@ -112,6 +113,29 @@ def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[An
         return env, default
     _check_params(env_id, params, default)
     return env, params
+
+
+_BUILTIN: dict[str, tuple[Any, Any, Any]] = {}
+
+
+def builtin_env(env_id: str) -> tuple[Any, Any]:
+    """The built-in raw env of `env_id` and its registered params, one env object per
+    registration: runs on it (the id's own check, its mutants' params) share compiled functions.
+
+    Args:
+        env_id: a registered id.
+
+    Returns:
+        `(env, params)`, as `jaxenvs.make(env_id, autoreset=False)` builds them.
+    """
+    import jaxenvs
+    from jaxenvs.registry import spec
+
+    s = spec(env_id)
+    held = _BUILTIN.get(env_id)
+    if held is None or held[0] is not s:  # a re-registered id gets a new env
+        held = _BUILTIN[env_id] = (s, *jaxenvs.make(env_id, autoreset=False))
+    return held[1], held[2]
 
 
 def _check_env(env_id: str, env: Any) -> None:

@@ -15,7 +15,6 @@ asserts every mutant fails at the tests' sizes.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -102,12 +101,12 @@ class Mutant:
         return self.env_class(**jaxenvs.spec(self.env_id).env_kwargs), params
 
 
-@functools.cache
 def builtin(env_id: str) -> tuple[Any, Any]:
-    """The built-in raw env of `env_id` and its params, one object per id (shared compiles)."""
-    import jaxenvs
+    """The built-in raw env of `env_id` and its params (`jaxenvs.parity.builtin_env`: one
+    object per id, so the mutants and the id's own check share compiles)."""
+    from jaxenvs.parity import builtin_env
 
-    return jaxenvs.make(env_id, autoreset=False)
+    return builtin_env(env_id)
 
 
 def _mutants(*items: Mutant) -> dict[str, Mutant]:

@@ -1,0 +1,43 @@
+"""The parity checks' power: every deliberate mutant (`jaxenvs.parity.mutants`) changes
+something observable and fails its id's own suite at the size the family's tests use."""
+
+from __future__ import annotations
+
+import pytest
+
+import jaxenvs
+from jaxenvs.parity.mutants import MUTANTS, observable_change
+from tests.envs.bsuite.bsuite_test_helpers import PARITY_SCALE as BSUITE_SCALE
+from tests.envs.misc.misc_env_helpers import PARITY_SCALE as MISC_SCALE
+
+# the size each family's own parity tests run at (tests/envs/<family>/)
+TEST_SCALE = {"classic": 0.25, "toy_text": 0.05, "minatar": 0.05, "bsuite": BSUITE_SCALE, "misc": MISC_SCALE}
+REFERENCE_LIBRARY = {
+    "classic": "gymnasium",
+    "toy_text": "gymnasium",
+    "minatar": "minatar",
+    "bsuite": "bsuite",
+    "misc": "gymnax",
+}
+
+# grouped by id, so that a worker runs one id's mutants one after the other (shared compiles)
+REQUIRED = sorted((m for m in MUTANTS.values() if not m.needs), key=lambda m: (m.env_id, m.name))
+
+
+def test_every_family_with_a_reference_has_mutants():
+    families = {jaxenvs.spec(m.env_id).family for m in MUTANTS.values()}
+    assert families == set(TEST_SCALE)
+    assert len(REQUIRED) >= 30
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutant", REQUIRED, ids=lambda m: m.name)
+def test_mutant_changes_something_and_fails_its_suite(mutant):
+    family = jaxenvs.spec(mutant.env_id).family
+    pytest.importorskip(REFERENCE_LIBRARY[family])
+    from jaxenvs.parity import run_parity
+
+    assert observable_change(mutant, num_envs=16, num_steps=64) is not None, f"{mutant.name} changes nothing"
+    env, params = mutant.build()
+    result = run_parity(mutant.env_id, scale=TEST_SCALE[family], env=env, params=params)
+    assert result.verdict == "FAIL", f"{mutant.name} ({mutant.bug}) passed:\n{result.summary()}"
