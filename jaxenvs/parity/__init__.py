@@ -100,8 +100,6 @@ def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[An
     Raises:
         TypeError: `env` has no `reset` / `step`, or `params` is not of the env's params type.
     """
-    import jaxenvs
-
     _check_env(env_id, env)
     if env is None:
         env, default = builtin_env(env_id)
