@@ -45,7 +45,7 @@ KINDS = (
 def check_kind(check: Check) -> str:
     """The kind of check `check` is, as the power table counts them (`KINDS`)."""
     name = check.name
-    if name.startswith("time limit"):
+    if name.startswith("time limit") or name.endswith(" truncated"):  # truncation is the time limit
         return "time limit"
     if "episode length" in name or "episode return" in name or "episodes cut" in name:
         return "episode statistics"
