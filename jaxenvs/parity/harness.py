@@ -72,6 +72,15 @@ def _compiled(env: Any, kind: str, build: Callable[[], Callable]) -> Callable:
     return held[1]
 
 
+def _compiled_replay(env: Any, replay: Callable, in_axes: tuple) -> Callable:
+    """The jitted, vmapped `replay`, compiled once per env: a replay is a function of the env
+    alone (its code, closing over the env), so one built again for the same env is the same."""
+    code = getattr(replay, "__code__", None)
+    if code is None:
+        return jax.jit(jax.vmap(replay, in_axes=in_axes))
+    return _compiled(env, f"replay {in_axes} {id(code)}", lambda: jax.jit(jax.vmap(replay, in_axes=in_axes)))
+
+
 def default_to_jax(env: Any, params: Any) -> Callable[[State, Any], Any]:
     """`to_jax` for a reference whose state fields carry the JAX state's names: the JAX env's
     own reset state, every field replaced (in its dtype); a missing field is an error."""
@@ -146,7 +155,7 @@ def _jax_step_batch(env, params, ref, data: Transitions, seed: int, replay: Repl
             lambda *xs: np.stack([np.asarray(x) for x in xs]),
             *[ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)],
         )
-        obs, nxt, reward, terminated = jax.jit(replay)(states, actions, draws, params)
+        obs, nxt, reward, terminated = replay(states, actions, draws, params)
         return obs, nxt, reward, terminated, None, {}
     keys = jax.random.split(jax.random.key(seed), len(data))
     axes = (0, 0, 0, 0 if batched_params else None)
@@ -297,11 +306,9 @@ def check_transitions(
     batched = bool(params_of)
     if batched:
         per_row = [params_of.get(k, params) for k in labels for _ in range(len(sets[k]))]
-        params = jax.tree_util.tree_map(lambda *xs: jnp.stack([jnp.asarray(x) for x in xs]), *per_row)
-    if replay is not None and batched:
-        step_replay = jax.vmap(replay, in_axes=(0, 0, 0, 0))
-    elif replay is not None:
-        step_replay = jax.vmap(replay, in_axes=(0, 0, 0, None))
+        params = jax.tree_util.tree_map(lambda *xs: jnp.asarray(np.stack([np.asarray(x) for x in xs])), *per_row)
+    if replay is not None:
+        step_replay = _compiled_replay(env, replay, (0, 0, 0, 0 if batched else None))
     else:
         step_replay = None
     obs, nxt, reward, terminated, truncated, info = _jax_step_batch(env, params, ref, total, seed, step_replay, batched)
@@ -368,7 +375,7 @@ def check_episodes(
         draws = [ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)]
         draws = jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *draws)
         draws = jax.tree_util.tree_map(lambda x: x[index], draws)
-        replay_step = jax.jit(jax.vmap(replay, in_axes=(0, 0, 0, None)))
+        replay_step = _compiled_replay(env, replay, (0, 0, 0, None))
 
         def step(t, state):
             o, nxt, r, te = replay_step(state, actions[:, t], jax.tree_util.tree_map(lambda x: x[:, t], draws), params)
