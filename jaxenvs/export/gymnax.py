@@ -240,7 +240,9 @@ class GymnaxExport(gymnax_environment.Environment):
         self._observe = getattr(raw, "observe", None) if callable(getattr(type(raw), "observe", None)) else None
         if self._observe is None:
             self._observe = obs_from_state_fn(env)
-        self._is_terminal = getattr(raw, "is_terminal", None) if callable(getattr(type(raw), "is_terminal", None)) else None
+        self._is_terminal = (
+            getattr(raw, "is_terminal", None) if callable(getattr(type(raw), "is_terminal", None)) else None
+        )
         self._reset_if_done = reset_if_done_fn(_Resets(self))
         self._masks = _Masks(raw) if callable(getattr(raw, "action_mask", None)) else None
 
