@@ -297,7 +297,15 @@ class GymnaxExport(gymnax_environment.Environment):
 
     @functools.partial(jax.jit, static_argnames=("self",))
     def reset(self, key: jax.Array, params: Any = None) -> tuple[Any, GymnaxExportState]:
-        """A new episode: `(obs, state)`; `params` default to `default_params`."""
+        """A new episode.
+
+        Args:
+            key: a JAX PRNG key.
+            params: the env's params; `default_params` when None.
+
+        Returns:
+            `(obs, state)`.
+        """
         if params is None:
             params = self.default_params
         return self.reset_env(key, params)
@@ -305,6 +313,12 @@ class GymnaxExport(gymnax_environment.Environment):
     @functools.partial(jax.jit, static_argnames=("self",))
     def step(self, key: jax.Array, state: GymnaxExportState, action: Any, params: Any = None) -> tuple:
         """One step with auto-reset, as gymnax 1.x's `Environment.step` (module docstring).
+
+        Args:
+            key: a JAX PRNG key (split into the step's and the reset's).
+            state: the current `GymnaxExportState`.
+            action: an action of `action_space(params)`.
+            params: the env's params; `default_params` when None.
 
         Returns:
             gymnax1: `(obs, state, reward, terminated, truncated, info)`;
@@ -422,7 +436,15 @@ def make(env_id: str, step_api: str = "gymnax1", **overrides: Any) -> tuple[Gymn
 
 
 def gymnax_id(env_id: str, namespace: str = NAMESPACE) -> str:
-    """The gymnax registry id of a jaxenvs id: `"<namespace>/<id>"` (`jaxenvs/CartPole-v1`)."""
+    """The gymnax registry id of a jaxenvs id.
+
+    Args:
+        env_id: a jaxenvs id.
+        namespace: the prefix.
+
+    Returns:
+        `"<namespace>/<id>"`, e.g. `"jaxenvs/CartPole-v1"`.
+    """
     return f"{namespace}/{env_id}"
 
 
