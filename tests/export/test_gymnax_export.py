@@ -248,8 +248,6 @@ def test_gymnax_wrappers_run_over_every_built_in_id(env_id, request):
 
 
 def test_adapted_ids_export_too():
-    if importlib.util.find_spec("gymnax") is None:
-        pytest.skip("needs gymnax")
     env, params = jaxenvs_gymnax.make("gymnax/CartPole-v1", step_api="gymnax0")
     obs, state = env.reset(KEY)
     out = jax.eval_shape(lambda s: env.step(KEY, s, 0), state)
