@@ -75,7 +75,6 @@ except ImportError as e:
     raise missing_extra(e, "clients", __name__) from e
 
 from jaxenvs.wrappers.batched_reset import final_info, reset_if_done_fn
-from jaxenvs.wrappers.vector import obs_from_state_fn
 
 STEP_APIS = ("gymnax1", "gymnax0")
 NAMESPACE = "jaxenvs"
@@ -237,9 +236,7 @@ class GymnaxExport(gymnax_environment.Environment):
         self._identity = identity
         raw = env.unwrapped
         # the env's own answers where it has them; else the export keeps them in its state
-        self._observe = getattr(raw, "observe", None) if callable(getattr(type(raw), "observe", None)) else None
-        if self._observe is None:
-            self._observe = obs_from_state_fn(env)
+        self._observe = _observe_fn(env)
         self._is_terminal = (
             getattr(raw, "is_terminal", None) if callable(getattr(type(raw), "is_terminal", None)) else None
         )
@@ -379,6 +376,20 @@ class GymnaxExport(gymnax_environment.Environment):
     def render(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
         """A `uint8[H, W, 3]` picture of `state` (jit-able), where the env draws one."""
         return self._env.render(state.env_state, params)
+
+
+def _observe_fn(env: Any) -> Any:
+    """The raw env's `observe(state, params)` (`obs_from_state` in older jaxenvs), when every
+    wrapper between `env` and it declares `keeps_observation = True` (as `VecEnv` asks); else None."""
+    layer = env
+    while layer is not layer.unwrapped:
+        if not getattr(type(layer), "keeps_observation", False):
+            return None
+        layer = layer.env
+    for name in ("observe", "obs_from_state"):
+        if callable(getattr(type(layer), name, None)):
+            return getattr(layer, name)
+    return None
 
 
 class _Resets:

@@ -168,6 +168,16 @@ def test_gymnax_methods_answer_from_the_state():
     assert type(space) is gymnax_spaces.Dict and set(space.spaces["env_state"].spaces) >= {"x", "theta", "time"}
 
 
+def test_get_obs_of_an_env_whose_observation_a_wrapper_changes_is_the_one_kept():
+    raw, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    doubled = jaxenvs.wrappers.TransformObservation(raw, lambda obs: 2 * obs)
+    env = GymnaxExport(doubled, params)
+    obs, state = env.reset(KEY)
+    assert state.obs is not None  # CartPole's own observe would give the undoubled one
+    np.testing.assert_array_equal(env.get_obs(state), obs)
+    np.testing.assert_array_equal(obs, 2 * jaxenvs_gymnax.make("CartPole-v1")[0].reset(KEY)[0])
+
+
 def test_episode_statistics_equal_jaxenvs_make_under_the_same_keys():
     for env_id in ("CartPole-v1", "Catch-bsuite"):
         export, params = jaxenvs_gymnax.make(env_id)
