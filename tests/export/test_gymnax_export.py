@@ -279,18 +279,19 @@ def test_rejax_ppo_and_dqn_train_on_the_gymnax0_export():
     small = {"hidden_layer_sizes": (8,)}
     ppo = rejax.PPO.create(
         env=env, env_params=params, num_envs=2, num_steps=8, num_epochs=1, num_minibatches=1,
-        total_timesteps=64, eval_freq=64, agent_kwargs=small,
+        total_timesteps=64, eval_freq=64, agent_kwargs=small, skip_initial_evaluation=True,
     )  # fmt: skip
     _, (lengths, returns) = jax.jit(ppo.train)(KEY)
     assert returns.shape[-1] == 128 and (np.asarray(lengths) >= 1).all()
     dqn = rejax.DQN.create(
         env=env, env_params=params, num_envs=2, buffer_size=64, fill_buffer=16, batch_size=8,
-        total_timesteps=64, eval_freq=64, agent_kwargs={"activation": "relu"},
+        total_timesteps=64, eval_freq=64, agent_kwargs={"activation": "relu"}, skip_initial_evaluation=True,
     )  # fmt: skip
     _, (lengths, returns) = jax.jit(dqn.train)(KEY)
     assert returns.shape[-1] == 128 and (np.asarray(returns) >= 1).all()
 
 
+@pytest.mark.slow  # importing stoa imports brax
 def test_stoa_gymnax_to_stoa_runs_the_export():
     stoa_gymnax = pytest.importorskip("stoa.env_adapters.gymnax")
     env, params = jaxenvs_gymnax.make("CartPole-v1", step_api="gymnax0", max_steps_in_episode=5)
@@ -312,6 +313,7 @@ def test_stoa_gymnax_to_stoa_runs_the_export():
     assert np.asarray(discount).tolist() == [1.0] * 4 + [0.0, 1.0]
 
 
+@pytest.mark.slow
 def test_evosax_gymnax_problem_by_name():
     problems = pytest.importorskip("evosax.problems")
     from evosax.algorithms import SNES
@@ -323,7 +325,7 @@ def test_evosax_gymnax_problem_by_name():
     solution = problem.sample(key)
     es = SNES(population_size=4, solution=solution)
     state, pstate = es.init(key, solution, es.default_params), problem.init(key)
-    for _ in range(2):
+    for _ in range(2):  # the second generation reuses every compiled function
         key, k1, k2, k3 = jax.random.split(key, 4)
         population, state = es.ask(k1, state, es.default_params)
         fitness, pstate, _ = problem.eval(k2, population, pstate)
