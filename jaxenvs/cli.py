@@ -137,7 +137,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_parity(args: argparse.Namespace) -> int:
 
     from jaxenvs.parity import parity_ids, run_parity
-    from jaxenvs.parity.report import markdown_table, rich_table
+    from jaxenvs.parity.report import markdown_table, rich_table, run_summary
 
     _check_ids(args.ids)
     if args.markdown:
@@ -152,6 +152,7 @@ def cmd_parity(args: argparse.Namespace) -> int:
             progress.advance(task)
     console = _console()
     console.print(rich_table(results))
+    console.print(run_summary(results), markup=False)
     for r in results:
         if args.verbose or not (r.passed or r.skipped):  # a failure always says where
             console.print(r.summary(), markup=False)
