@@ -20,7 +20,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from jaxenvs.parity.checks import Check, ParityResult, Sizes
+from jaxenvs.parity.checks import ALPHA_ENV, ALPHA_RUN, ENVS_PER_RUN, Check, ParityResult, Sizes, two_stage
 from jaxenvs.parity.harness import (
     assert_parity,
     check,
@@ -33,6 +33,9 @@ from jaxenvs.parity.harness import (
 from jaxenvs.parity.reference import DmEnvReference, GymnasiumReference, JaxReference, Reference, Transitions
 
 __all__ = [
+    "ALPHA_ENV",
+    "ALPHA_RUN",
+    "ENVS_PER_RUN",
     "Check",
     "DmEnvReference",
     "GymnasiumReference",
@@ -175,22 +178,28 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, 
             `env.default_params` (for the built-in env, `env_id`'s registered params).
 
     Returns:
-        A `ParityResult` (`.passed`, `.summary()`, `.failures()`); skipped, with the install
-        line, when the reference library is missing, or when `env_id` declares no reference.
+        A `ParityResult` (`.passed`, `.summary()`, `.failures()`), decided in one or two stages
+        (`checks.two_stage`: a correct env FAILs with probability at most `checks.ALPHA_ENV`);
+        skipped, with the install line, when the reference library is missing, or when
+        `env_id` declares no reference.
 
     Raises:
         TypeError: `env` has no `reset` / `step`, `params` is not of the env's params type,
             or `env_id`'s suite cannot check another env.
     """
+    given = env is not None or params is not None
+    _check_env(env_id, env)
+    if env is not None and params is not None:
+        _check_params(env_id, params, getattr(env, "default_params", None))
+    return two_stage(lambda factor, stage_seed: _run_once(env_id, scale * factor, stage_seed, env, params, given), seed)
+
+
+def _run_once(env_id: str, scale: float, seed: int, env: Any, params: Any, given: bool) -> ParityResult:
     from jaxenvs.registry import resolve, spec
 
     s = spec(env_id)
     if s.parity is None:
         return ParityResult(env_id, s.reference or "-", skipped="no reference declared")
-    given = env is not None or params is not None
-    _check_env(env_id, env)
-    if env is not None and params is not None:
-        _check_params(env_id, params, getattr(env, "default_params", None))
     try:
         target = resolve(s.parity)
         if _is_suite(target):
