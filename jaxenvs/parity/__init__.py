@@ -20,7 +20,16 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from jaxenvs.parity.checks import ALPHA_ENV, ALPHA_RUN, ENVS_PER_RUN, Check, ParityResult, Sizes, two_stage
+from jaxenvs.parity.checks import (
+    ALPHA_ENV,
+    ALPHA_RUN,
+    ENVS_PER_RUN,
+    Check,
+    FirstFailure,
+    ParityResult,
+    Sizes,
+    two_stage,
+)
 from jaxenvs.parity.harness import (
     assert_parity,
     check,
@@ -218,6 +227,8 @@ def _run_once(env_id: str, scale: float, seed: int, env: Any, params: Any, given
             )
         env, params = env_under_test(env_id, env, params)
         return check(env, params, reference, sizes=Sizes.at(scale), seed=seed, name=env_id)
+    except FirstFailure as e:  # under checks.stop_at_first_failure(): the verdict is known
+        return ParityResult(env_id, s.reference or "-", checks=[e.check])
     except ImportError as e:
         extra = f'pip install "jaxenvs[{s.extra}]"' if s.extra else 'pip install "jaxenvs[parity]"'
         return ParityResult(env_id, s.reference or "-", skipped=f"reference not installed ({e.name}): {extra}")

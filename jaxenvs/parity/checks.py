@@ -19,10 +19,12 @@ times the samples, fresh, before deciding.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -59,6 +61,29 @@ FLOAT32_ULPS = 4
 FLOAT32_ROUNDING = 2.0**-13
 
 
+_STOP_AT_FIRST_FAILURE = contextvars.ContextVar("stop_at_first_failure", default=False)
+
+
+class FirstFailure(Exception):
+    """A deterministic check failed under `stop_at_first_failure()`: the verdict is FAIL."""
+
+    def __init__(self, check: Check):
+        super().__init__(check.describe())
+        self.check = check
+
+
+@contextlib.contextmanager
+def stop_at_first_failure() -> Iterator[None]:
+    """Within it, the first failing check that is not a p-value (an error, a mismatch count:
+    its failure is final, whatever the run's Holm decision) ends the run at once with FAIL.
+    For tests of envs known to be wrong (the mutants), which need the verdict only."""
+    token = _STOP_AT_FIRST_FAILURE.set(True)
+    try:
+        yield
+    finally:
+        _STOP_AT_FIRST_FAILURE.reset(token)
+
+
 @dataclasses.dataclass
 class Check:
     """One comparison: `value` (an error, a count or a test statistic) against `threshold`.
@@ -79,6 +104,10 @@ class Check:
     transitions: int = 0
     first: int | None = None
     mismatch: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.passed and self.kind != "p-value" and _STOP_AT_FIRST_FAILURE.get():
+            raise FirstFailure(self)
 
     def describe(self) -> str:
         op = "<=" if self.kind != "p-value" else ">="

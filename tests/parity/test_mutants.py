@@ -36,8 +36,24 @@ def test_mutant_changes_something_and_fails_its_suite(mutant):
     family = jaxenvs.spec(mutant.env_id).family
     pytest.importorskip(REFERENCE_LIBRARY[family])
     from jaxenvs.parity import run_parity
+    from jaxenvs.parity.checks import stop_at_first_failure
 
     assert observable_change(mutant, num_envs=16, num_steps=64) is not None, f"{mutant.name} changes nothing"
     env, params = mutant.build()
-    result = run_parity(mutant.env_id, scale=TEST_SCALE[family], env=env, params=params)
+    # the verdict only: a failed deterministic check ends the run (p-values still run to the end)
+    with stop_at_first_failure():
+        result = run_parity(mutant.env_id, scale=TEST_SCALE[family], env=env, params=params)
     assert result.verdict == "FAIL", f"{mutant.name} ({mutant.bug}) passed:\n{result.summary()}"
+
+
+def test_stopping_at_the_first_failure_gives_the_full_runs_verdict():
+    pytest.importorskip("bsuite")
+    from jaxenvs.parity import run_parity
+    from jaxenvs.parity.checks import stop_at_first_failure
+
+    env, params = MUTANTS["deepsea-move-cost"].build()
+    full = run_parity("DeepSea-bsuite", scale=BSUITE_SCALE, env=env, params=params)
+    with stop_at_first_failure():
+        short = run_parity("DeepSea-bsuite", scale=BSUITE_SCALE, env=env, params=params)
+    assert full.verdict == short.verdict == "FAIL"
+    assert len(short.checks) == 1 and short.checks[0].name in {c.name for c in full.failures()}
