@@ -163,27 +163,26 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 
 def markdown(rows: Sequence[dict[str, Any]]) -> str:
-    """The power and false-alarm section of `docs/parity.md`, from measured rows."""
+    """The power and false-alarm section of `docs/parity.md`, from measured rows (one table
+    per scale and commit of the checks measured)."""
     from jaxenvs.parity.mutants import MUTANTS
 
     lines = [BEGIN, "", "## Power and false alarms", ""]
     mutants = [r for r in rows if r["run"] == "mutant"]
     correct = [r for r in rows if r["run"] == "correct" and r["verdict"] != "skipped"]
-    commits = sorted({r["commit"] for r in rows})
     lines += [
-        "Measured by `python -m jaxenvs.parity.power` (checks as of commit "
-        + ", ".join(commits)
-        + "): each mutant is a built-in env with one deliberate, realistic bug "
+        "Measured by `python -m jaxenvs.parity.power`; each table names the commit whose checks it "
+        "measured. Each mutant is a built-in env with one deliberate, realistic bug "
         "(`jaxenvs/parity/mutants.py`), checked by its id's own suite through "
         "`run_parity(id, scale, seed, env=..., params=...)`; it is caught when the verdict is FAIL. "
-        "A catch is credited to every kind of check that failed. False alarms: the correct envs, "
+        "A catch is credited to every kind of check that failed. False alarms: the correct envs; "
         "a FAIL among them is one.",
         "",
     ]
-    for scale in sorted({r["scale"] for r in mutants}):
-        at = [r for r in mutants if r["scale"] == scale]
+    for scale, commit in sorted({(r["scale"], r["commit"]) for r in mutants}):
+        at = [r for r in mutants if (r["scale"], r["commit"]) == (scale, commit)]
         caught = [r for r in at if r["verdict"] == "FAIL"]
-        lines += [f"### Power at scale {scale:g}: {len(caught)} of {len(at)} mutants caught", ""]
+        lines += [f"### Power at scale {scale:g}: {len(caught)} of {len(at)} mutants caught (commit {commit})", ""]
         lines += ["| kind of check | mutants it caught |", "|---|---|"]
         for kind in KINDS:
             lines.append(f"| {kind} | {sum(kind in r['kinds'] for r in caught)} |")
@@ -193,15 +192,17 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
             by = ", ".join(r["kinds"]) if r["kinds"] else ("-" if not needs else f"needs {needs}")
             lines.append(f"| {r['name']} | {r['env_id']} | {r['bug']} | {r['verdict']} | {by} |")
         lines.append("")
-    for scale in sorted({r["scale"] for r in correct}):
-        at = [r for r in correct if r["scale"] == scale]
+    for scale, commit in sorted({(r["scale"], r["commit"]) for r in correct}):
+        at = [r for r in correct if (r["scale"], r["commit"]) == (scale, commit)]
         alarms = [r for r in at if r["verdict"] == "FAIL"]
-        seeds = sorted({r["seed"] for r in at})
-        ids = sorted({r["env_id"] for r in at})
+        per_seed = {s: sum(r["seed"] == s for r in at) for s in sorted({r["seed"] for r in at})}
         lines += [
-            f"### False alarms at scale {scale:g}: {len(alarms)} of {len(at)} runs ({len(alarms) / len(at):.1%})",
+            f"### False alarms at scale {scale:g}: {len(alarms)} of {len(at)} runs "
+            f"({len(alarms) / len(at):.1%}, commit {commit})",
             "",
-            f"{len(ids)} ids, seeds {_ranges(seeds)}; a run is one id at one seed.",
+            "A run is one id at one seed: "
+            + ", ".join(f"seed {s}: {n} ids" for s, n in per_seed.items())
+            + f" ({len({r['env_id'] for r in at})} ids in all).",
             "",
         ]
         if alarms:
@@ -210,17 +211,6 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
             lines.append("")
     lines.append(END)
     return "\n".join(lines)
-
-
-def _ranges(values: Sequence[int]) -> str:
-    out, start = [], None
-    for i, v in enumerate(values):
-        if start is None:
-            start = v
-        if i + 1 == len(values) or values[i + 1] != v + 1:
-            out.append(str(start) if start == v else f"{start}-{v}")
-            start = None
-    return ", ".join(out)
 
 
 def with_section(text: str, section: str) -> str:
