@@ -214,10 +214,14 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def with_section(text: str, section: str) -> str:
-    """`text` with its power section replaced by `section` (appended if it has none)."""
+    """`text` with its power section replaced by `section` (if it has none: put before the
+    "Every check" list of `jaxenvs parity --markdown`, else appended)."""
     if BEGIN in text and END in text:
         head, rest = text.split(BEGIN, 1)
         return head + section + rest.split(END, 1)[1]
+    if "\n## Every check" in text:  # after the parity table, before its long list of checks
+        head, rest = text.split("\n## Every check", 1)
+        return head.rstrip("\n") + "\n\n" + section + "\n\n## Every check" + rest
     return text.rstrip("\n") + "\n\n" + section + "\n"
 
 

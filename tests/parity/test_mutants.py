@@ -57,3 +57,13 @@ def test_stopping_at_the_first_failure_gives_the_full_runs_verdict():
         short = run_parity("DeepSea-bsuite", scale=BSUITE_SCALE, env=env, params=params)
     assert full.verdict == short.verdict == "FAIL"
     assert len(short.checks) == 1 and short.checks[0].name in {c.name for c in full.failures()}
+
+
+def test_power_section_is_kept_and_replaced():
+    from jaxenvs.parity.power import BEGIN, END, section_of, with_section
+
+    table = "# Parity\n\n| env |\n\n## Every check\n\nlong"
+    one = with_section(table, f"{BEGIN}\none\n{END}")
+    assert one.index(BEGIN) < one.index("## Every check") and section_of(one) == f"{BEGIN}\none\n{END}"
+    two = with_section(one, f"{BEGIN}\ntwo\n{END}")
+    assert "one" not in two and section_of(two) == f"{BEGIN}\ntwo\n{END}" and two.endswith("long")
