@@ -179,6 +179,11 @@ def _own_time_limit(params: Any) -> int | None:
     return None if limit >= NO_TIME_LIMIT else limit
 
 
+def _check_options(options: Any, name: str) -> None:
+    if options is not None and not isinstance(options, dict):
+        raise TypeError(f"{name}: reset options must be a dict or None, got {type(options).__name__}")
+
+
 def _refuse_params_time_limit(name: str, overrides: dict[str, Any]) -> None:
     if "max_steps_in_episode" in overrides:
         raise ValueError(
@@ -274,6 +279,7 @@ class JaxEnv(gymnasium.Env):
         self._terminated: tuple[Any, Any] | None = None  # (observation, info) the episode ended on
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        _check_options(options, self.jax_env.name)
         if options:
             raise ValueError(
                 f"{self.jax_env.name}: reset options are not supported (got {sorted(options)}); a jaxenvs env draws "
@@ -393,6 +399,13 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         self._all = np.ones(self.num_envs, np.bool_)
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        _check_options(options, self.jax_env.name)
+        per_env = isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim == 1)
+        if seed is not None and not (per_env or isinstance(seed, (int, np.integer))):
+            raise TypeError(
+                f"{self.jax_env.name}: seed must be a non-negative int or a list of {self.num_envs} of them, "
+                f"got {seed!r} ({type(seed).__name__})"
+            )
         super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
         if self._key is None and seed is None:
             self._key = key_from_seed(int(self.np_random.integers(2**63)))
