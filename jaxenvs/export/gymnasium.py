@@ -27,9 +27,10 @@ off (`truncate_at_time_limit=False`, passed by the registration), so
 `gymnasium.make(id, max_episode_steps=N)` ends episodes after N steps, N larger or smaller than
 L, and `max_episode_steps=-1` means no time limit, as gymnasium documents; pass the limit that
 way, not as `max_steps_in_episode=` (refused there, with a message saying so). Other ids keep
-their own `params.max_steps_in_episode` (override it with `max_steps_in_episode=N`) and report
-it as `env.spec.max_episode_steps`; `gymnasium.make_vec(id, max_episode_steps=N)` sets the
-limit of every id.
+their own `params.max_steps_in_episode` (change it with `max_steps_in_episode=N`) and report
+it as `env.spec.max_episode_steps`; for them `gymnasium.make(id, max_episode_steps=N)` can
+only shorten episodes (their own limit still ends them). `gymnasium.make_vec(id,
+max_episode_steps=N)` sets the limit of every id.
 
 `JaxVectorEnv` (a batch): one jitted, vmapped call per `step`, numpy arrays out, and the
 autoreset mode in `metadata["autoreset_mode"]`:
