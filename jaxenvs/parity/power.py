@@ -101,9 +101,12 @@ def measure_power(
 
     Returns:
         One row per mutant: its name, id, bug, verdict, failed checks and their kinds.
+
+    Raises:
+        ValueError: a mutant changes nothing observable (`mutants.observable_change`).
     """
     from jaxenvs.parity import run_parity
-    from jaxenvs.parity.mutants import MUTANTS
+    from jaxenvs.parity.mutants import MUTANTS, observable_change
 
     chosen = list(MUTANTS) if names is None else list(names)
     unknown = [n for n in chosen if n not in MUTANTS]
@@ -112,6 +115,8 @@ def measure_power(
     rows = []
     for name in chosen:
         mutant = MUTANTS[name]
+        if observable_change(mutant) is None:
+            raise ValueError(f"{name} is not a mutant: nothing observable differs from {mutant.env_id}")
         env, params = mutant.build()
         result = run_parity(mutant.env_id, scale=scale, seed=seed, env=env, params=params)
         row = _row(result, run="mutant", name=name, env_id=mutant.env_id, bug=mutant.bug, scale=scale, seed=seed)

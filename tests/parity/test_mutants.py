@@ -67,3 +67,13 @@ def test_power_section_is_kept_and_replaced():
     assert one.index(BEGIN) < one.index("## Every check") and section_of(one) == f"{BEGIN}\none\n{END}"
     two = with_section(one, f"{BEGIN}\ntwo\n{END}")
     assert "one" not in two and section_of(two) == f"{BEGIN}\ntwo\n{END}" and two.endswith("long")
+
+
+def test_a_mutant_that_changes_nothing_is_refused(monkeypatch):
+    from jaxenvs.parity import mutants, power
+
+    same = mutants.Mutant("cartpole-gravity-unchanged", "CartPole-v1", "gravity as registered", {"gravity": 9.8})
+    assert observable_change(same, num_envs=8, num_steps=16) is None
+    monkeypatch.setitem(mutants.MUTANTS, same.name, same)
+    with pytest.raises(ValueError, match="cartpole-gravity-unchanged is not a mutant"):
+        power.measure_power([same.name])
