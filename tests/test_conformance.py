@@ -32,9 +32,9 @@ from jaxenvs.envs.bsuite import mnist_data
 from jaxenvs.registry import EXTRA_LIBRARIES
 from jaxenvs.testing import check_env
 
-# sampled families whose other ids are traced rather than left out: every jumanji and pgx task
-# is its own code, while gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX ids share theirs
-TRACED_FAMILIES = ("jumanji", "pgx")
+# sampled families whose other ids are traced rather than left out: every brax, jumanji and pgx
+# task is its own code, while gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX ids share theirs
+TRACED_FAMILIES = ("brax", "jumanji", "pgx")
 
 
 def _ids() -> list:

@@ -268,25 +268,31 @@ PLAYGROUND_MANIPULATION = (
     "AeroCubeRotateZAxis",
 )
 
-# Families whose many ids all run one adapter over one library's code: the shared conformance
-# test (tests/test_conformance.py) checks these of their ids and leaves the others out, as it
-# does bsuite's sweeps; `jaxenvs report` and `jaxenvs bench` take every id.
-CONFORMANCE_SAMPLE = {
-    # jumanji and pgx: each task is its own code; the others are traced (not compiled) there
-    "jumanji": (
-        "jumanji/Snake-v1",
-        "jumanji/Game2048-v1",
-        "jumanji/Minesweeper-v0",
-        "jumanji/Maze-v0",
-        "jumanji/LevelBasedForaging-v0",
-        "jumanji/Connector-v3",
-    ),
-    "pgx": ("pgx/tic_tac_toe", "pgx/connect_four", "pgx/minatar-breakout", "pgx/2048", "pgx/kuhn_poker"),
-    "gymnax": ("gymnax/Catch-bsuite", "gymnax/Pendulum-v1", "gymnax/MetaMaze-misc"),
-    "craftax": ("craftax/Craftax-Classic-Symbolic-v1",),
-    "playground": ("playground/CartpoleBalance",),
-    "xminigrid": ("xminigrid/MiniGrid-Empty-5x5",),
-    "navix": ("navix/Navix-Empty-5x5-v0",),
+# The ids that stand for their family: `jaxenvs report` rolls out only these of a family that
+# declares some (its summary line names the command for the rest), and the shared conformance
+# test compiles only these (`CONFORMANCE_SAMPLE`, below, is read from these notes). The cheapest
+# of each family to compile, plus, where the family's tasks are each their own code (jumanji,
+# pgx), a few unlike ones; brax/inverted_pendulum is the cheapest physics task.
+_SAME_ADAPTER = "the cheapest to compile; every id of the family runs the same adapter code"
+REPRESENTATIVE = {
+    "brax/fast": "brax's toy task (no physics): the adapter at its cheapest",
+    "brax/inverted_pendulum": "the cheapest brax physics task to compile",
+    **{
+        f"jumanji/{env_id}": "one of jumanji's cheaper tasks, each its own code"
+        for env_id in ("Snake-v1", "Game2048-v1", "Minesweeper-v0", "Maze-v0", "LevelBasedForaging-v0", "Connector-v3")
+    },
+    **{
+        f"pgx/{env_id}": "one of pgx's cheaper games, each its own code"
+        for env_id in ("tic_tac_toe", "connect_four", "minatar-breakout", "2048", "kuhn_poker")
+    },
+    **{
+        f"gymnax/{env_id}": "a cheap gymnax env; every id runs the same adapter code"
+        for env_id in ("Catch-bsuite", "Pendulum-v1", "MetaMaze-misc")
+    },
+    "craftax/Craftax-Classic-Symbolic-v1": _SAME_ADAPTER,
+    "playground/CartpoleBalance": _SAME_ADAPTER,
+    "xminigrid/MiniGrid-Empty-5x5": _SAME_ADAPTER,
+    "navix/Navix-Empty-5x5-v0": _SAME_ADAPTER,
 }
 
 # Ids whose construction downloads data: tests leave them out, `jaxenvs report` skips them
@@ -325,6 +331,21 @@ SLOW_ON_CPU = {
     "jumanji/FlatPack-v0": "its 1,024-env rollout took over 400 s on a 2-core CPU",
     **{f"craftax/{env_id}": _CRAFTAX for env_id in CRAFTAX_IDS},
     **{f"playground/{name}": _MJX for name in PLAYGROUND_DM_CONTROL_SUITE},
+}
+
+# About how long `jaxenvs report --family F --all` takes on the project's 2-core CPU, in minutes
+# (what the line under a family's table quotes for the ids the default report leaves out).
+# Estimated from the times measured above and the representatives' rollouts and parity,
+# measured 2026-11 at the report's defaults while other jobs shared the machine.
+REPORT_ALL_MINUTES = {
+    "brax": 25,
+    "jumanji": 15,
+    "pgx": 15,
+    "gymnax": 3,
+    "craftax": 10,
+    "playground": 150,
+    "xminigrid": 10,
+    "navix": 10,
 }
 
 REGISTRATIONS: list[dict] = (
@@ -426,8 +447,15 @@ for _entry in REGISTRATIONS:
             ("needs_download", NEEDS_DOWNLOAD),
             ("broken_upstream", BROKEN_UPSTREAM),
             ("slow_on_cpu", SLOW_ON_CPU),
+            ("representative", REPRESENTATIVE),
         )
         if _entry["id"] in table
     }
     if _notes:
         _entry["notes"] = _notes
+
+# family -> its representative ids, for the tests and docs that sample a family
+CONFORMANCE_SAMPLE: dict[str, tuple[str, ...]] = {}
+for _entry in REGISTRATIONS:
+    if "representative" in _entry.get("notes", {}):
+        CONFORMANCE_SAMPLE[_entry["family"]] = (*CONFORMANCE_SAMPLE.get(_entry["family"], ()), _entry["id"])

@@ -30,6 +30,20 @@ def row(r: ParityResult) -> tuple[str, ...]:
 HEADER = ("env", "reference", "transitions compared", "worst error", "min p-value", "seconds", "verdict")
 
 
+def summary_line(results: Sequence[ParityResult]) -> str:
+    """A run of checks in one line, as the summaries of `jaxenvs parity` and `jaxenvs report`
+    print it: how many ids passed, failed, were skipped.
+
+    Args:
+        results: the run's results, one per id.
+
+    Returns:
+        e.g. `"parity: 46 pass, 1 FAIL"`.
+    """
+    counts = {v: sum(r.verdict == v for r in results) for v in ("pass", "FAIL", "skipped")}
+    return "parity: " + (", ".join(f"{n} {v}" for v, n in counts.items() if n) or "no ids checked")
+
+
 def rich_table(results: Sequence[ParityResult]):
     from rich.table import Table
 
