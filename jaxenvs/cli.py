@@ -286,6 +286,7 @@ def _rollout_row(env_id: str, policy: str, args: argparse.Namespace) -> ReportRo
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    import time
     import warnings
 
     from rich.console import Console
@@ -294,8 +295,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     warnings.simplefilter("ignore", DeprecationWarning)
 
     from jaxenvs.parity import has_parity, run_parity
+    from jaxenvs.parity.report import summary_line
     from jaxenvs.registry import spec
 
+    start = time.perf_counter()
     named = bool(args.ids)
     ids = _select(args.ids, args.family)
     plan = {i: report_policy(i, named=named, run_all=args.all, sweeps=args.sweeps) for i in ids}
@@ -316,12 +319,29 @@ def cmd_report(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # keep what was measured: the finished ids' rows
         interrupted = True
     console = Console()
-    title = (
-        f"jaxenvs report: steps/s of a jitted random-action rollout of {args.num_envs:,} envs x "
-        f"{args.num_steps:,} steps (compile excluded), and the parity verdict against the reference"
-        + ("" if args.no_parity else f" (scale {args.scale:g}, seed {args.seed})")
+    description = [
+        f"steps/s: a jitted random-action rollout of {args.num_envs:,} envs x {args.num_steps:,} steps, "
+        "compile excluded."
+    ]
+    if not args.no_parity:
+        description.append(
+            f"parity: the env against its reference implementation (scale {args.scale:g}, seed {args.seed}); "
+            "- where it has none (adapted libraries are their own reference)."
+        )
+    print_report(
+        console,
+        rows,
+        "jaxenvs report",
+        left_out=left_out,
+        command=_report_command(args),
+        verbose=args.verbose,
+        description=description,
     )
-    print_report(console, rows, title, left_out=left_out, command=_report_command(args), verbose=args.verbose)
+    parts = [f"{len(rows)} ids rolled out in {_duration(time.perf_counter() - start)}"]
+    results = [r.parity for r in rows if r.parity is not None]
+    if results:
+        parts.append(summary_line(results))
+    _print_line(console, parts)
     if interrupted:
         console.print(_interrupted_line(len(rows), len(todo)), markup=False)
         return 130
@@ -350,13 +370,17 @@ def _steps_per_second(value: float) -> str:
     return f"{value:.3g}"
 
 
-def _about(seconds: float) -> str:
-    """A duration in words, rounded as an estimate is: "about 40 s", "about 12 min", "about 2.5 h"."""
+def _duration(seconds: float) -> str:
+    """A duration rounded as an estimate is: "40 s", "12 min", "2.5 h"."""
     if seconds < 90:
-        return f"about {max(10, round(seconds, -1)):.0f} s"
+        return f"{max(10, round(seconds, -1)):.0f} s"
     if seconds < 90 * 60:
-        return f"about {round(seconds / 60):.0f} min"
-    return f"about {seconds / 3600:.1f} h"
+        return f"{round(seconds / 60):.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _about(seconds: float) -> str:
+    return "about " + _duration(seconds)
 
 
 def _speed_cell(row: ReportRow) -> str:
@@ -446,6 +470,7 @@ def print_report(
     left_out: Sequence[LeftOut] = (),
     command=None,
     verbose: bool = False,
+    description: Sequence[str] = (),
 ) -> None:
     """`jaxenvs report`'s output: one table per family, its rolled-out ids, with a summary line
     under it and one line on the ids it left out.
@@ -463,6 +488,7 @@ def print_report(
         command: `command(family, flag)`, the command line that runs a family's left-out ids
             with `flag` (`--all`, `--sweeps`).
         verbose: every column, whatever the terminal's width.
+        description: lines under the title (what the columns mean).
     """
     from rich.markup import escape
     from rich.table import Table
@@ -470,6 +496,8 @@ def print_report(
     command = command or (lambda family, flag: f"jaxenvs report --family {family} {flag}")
     wide = verbose or console.width >= REPORT_WIDE_COLUMNS
     console.print(title, style="bold", markup=False)
+    for line in description:
+        _print_line(console, [line])
     console.print()
     families: dict[str, tuple[list[ReportRow], list[LeftOut]]] = {}
     for row in rows:
