@@ -234,7 +234,8 @@ def _declares_representatives(family: str) -> bool:
 class ReportRow:
     """One rolled-out id of `jaxenvs report`.
 
-    steps_per_second: of the rollout, compile excluded; None if the rollout failed (`error`).
+    steps_per_second: of the rollout, compile excluded; None if the rollout failed (`error`) or
+        could not start for want of a data set the user provides (`missing_data`: how to).
     rollout: `(num_envs, num_steps)`; smaller than the report's where compiling dominates.
     parity: its parity result, None where it has no reference or `--no-parity`.
     seconds: wall time of the rollout, compile included (the estimates of left-out ids use it).
@@ -247,6 +248,7 @@ class ReportRow:
     steps_per_second: float | None = None
     compile_seconds: float | None = None
     error: str | None = None
+    missing_data: str | None = None
     parity: Any = None
     reference: str = "-"
     seconds: float = 0.0
@@ -278,7 +280,7 @@ def _rollout_row(env_id: str, policy: str, args: argparse.Namespace) -> ReportRo
         tp = bench.rollout_throughput(env_id, num_envs=rollout[0], num_steps=rollout[1], repeats=3)
         row.steps_per_second, row.compile_seconds = tp.steps_per_second, tp.compile_seconds
     except FileNotFoundError as e:  # e.g. DataNotFoundError: a data set the user has not provided
-        row.error = f"needs data: {(str(e).splitlines() or [''])[0]}"
+        row.missing_data = str(e).strip() or type(e).__name__
     except Exception as e:  # noqa: BLE001 - one id failing must not hide the other rows
         row.error = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0]}"
     row.seconds = time.perf_counter() - start
@@ -384,6 +386,8 @@ def _about(seconds: float) -> str:
 
 
 def _speed_cell(row: ReportRow) -> str:
+    if row.missing_data is not None:
+        return "no data"
     if row.steps_per_second is None:
         return "failed"
     return _steps_per_second(row.steps_per_second) + (" *" if row.small else "")
@@ -536,6 +540,8 @@ def _row_notes(rows: Sequence[ReportRow]) -> list[str]:
     for row in rows:
         if row.error is not None:
             lines.append(f"{row.env_id}: rollout failed: {row.error}")
+        if row.missing_data is not None:
+            lines.append(f"{row.env_id}: no rollout: {' '.join(row.missing_data.split())}")
         if row.parity is not None and row.parity.verdict == "FAIL":
             lines += [f"{row.env_id}: parity FAIL: {c.describe()}" for c in row.parity.failures()]
         elif row.parity is not None and row.parity.skipped is not None:
@@ -562,7 +568,9 @@ def _print_line(console, parts: Sequence[str], style: str | None = None) -> None
             lines.append("  " + part)
         else:
             lines[-1:] = [joined]
-    wrapped = [w for line in lines for w in textwrap.wrap(line, width=width, subsequent_indent="  ")]
+    wrapped = [
+        w for line in lines for w in textwrap.wrap(line, width=width, subsequent_indent="  ", break_on_hyphens=False)
+    ]
     console.print("\n".join(wrapped), markup=False, soft_wrap=True, style=style)
 
 

@@ -118,3 +118,22 @@ def test_verbose_and_wide_show_every_column():
     for text in (render(80, verbose=True), render(200)):
         assert "compile s" in text and "┃ reference" in text
     assert "gymnasium CartPole-v1 (classic_control)" in render(200)
+
+
+def test_a_data_set_the_user_provides_is_a_note_not_a_failure(monkeypatch, capsys):
+    import jaxenvs.bench
+    from jaxenvs.cli import main
+    from jaxenvs.envs.bsuite.mnist_data import DataNotFoundError
+
+    def no_data(*args, **kwargs):
+        raise DataNotFoundError("MNISTBandit needs the MNIST training set.\nSet JAXENVS_MNIST_DIR=/path")
+
+    monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", no_data)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["report", "MNISTBandit-bsuite", "--no-parity"]) == 0  # nothing is wrong with the env
+    out = capsys.readouterr().out
+    assert "│ MNISTBandit-bsuite │ no data │" in out
+    assert (
+        "MNISTBandit-bsuite: no rollout: MNISTBandit needs the MNIST training set. Set\n  JAXENVS_MNIST_DIR=/path"
+        in out
+    )
