@@ -194,11 +194,12 @@ def report_policy(env_id: str, *, named: bool = False, run_all: bool = False, sw
         env_id: a registered id.
         named: the user named this id on the command line (then it runs even where its family
             rolls out only its representatives by default).
-        run_all: `--all`: every id that can run here, in full, data downloads included.
+        run_all: `--all`: every id that can run here, data downloads included.
         sweeps: `--sweeps`: bsuite's sweep ids too.
 
     Returns:
-        `FULL` or `SMALL` (a rollout; smaller where compiling dominates on a CPU), or why it is
+        `FULL` or `SMALL` (a rollout; smaller where compiling dominates: an id noted slow on a
+        CPU, on a CPU; `jaxenvs bench ID` times its full rollout), or why it is
         left out: `NOT_INSTALLED` (its extra's library is missing), `BROKEN` (it fails inside
         its library), `DOWNLOAD` (constructing it downloads data; `--all` runs it), `REST` (its
         family's representatives stand for it; `--all` runs it), `SWEEP` (a bsuite sweep
@@ -221,7 +222,11 @@ def report_policy(env_id: str, *, named: bool = False, run_all: bool = False, sw
             return SWEEP
         if "representative" not in s.notes and _declares_representatives(s.family):
             return REST
-    return SMALL if "slow_on_cpu" in s.notes and not run_all else FULL
+    if "slow_on_cpu" in s.notes:
+        import jax
+
+        return SMALL if jax.default_backend() == "cpu" else FULL
+    return FULL
 
 
 def _declares_representatives(family: str) -> bool:
@@ -670,8 +675,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--all",
         action="store_true",
-        help="roll out every id that can run here, in full: each family's ids besides its representatives, "
-        "the ids that download data, and the full rollout of the compile-dominated ones",
+        help="roll out every id that can run here: each family's ids besides its representatives, "
+        "and the ids that download data",
     )
     p.set_defaults(fn=cmd_report)
 

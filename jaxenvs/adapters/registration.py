@@ -312,9 +312,9 @@ BROKEN_UPSTREAM = {
 }
 
 # Ids too slow for `jaxenvs report`'s quick pass (a random rollout of 1,024 envs x 100 steps,
-# compile included) on a CPU, compiling dominating: where the report rolls one out (a
-# representative, or named), it rolls out fewer envs and steps (`cli.SMALL_ROLLOUT`);
-# `report --all` rolls them out in full, `jaxenvs bench ID` times them.
+# compile included) on a CPU, compiling dominating: where the report rolls one out on a CPU
+# (a representative, one named, or --all), it rolls out fewer envs and steps
+# (`cli.SMALL_ROLLOUT`); `jaxenvs bench ID` times the full rollout.
 # Measured 2026-11 on the project's 2-core CPU machine (wall time, shared with other jobs):
 # brax/inverted_pendulum 47 s (the cheapest physics task), brax/ant 85 s, brax/pusher 342 s;
 # pgx/chess 80 s, pgx/gardner_chess 86 s, pgx/go_19x19 209 s, pgx/shogi 385 s; jumanji/BinPack-v2 87 s,
