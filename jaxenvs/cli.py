@@ -332,8 +332,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     ]
     if not args.no_parity:
         description.append(
-            f"parity: the env against its reference implementation (scale {args.scale:g}, seed {args.seed}); "
-            "- where it has none (adapted libraries are their own reference)."
+            f"parity: the env checked against its reference implementation (scale {args.scale:g}, "
+            f"seed {args.seed}); - for an adapted library's env, which is its own reference."
         )
     print_report(
         console,
@@ -344,7 +344,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         verbose=args.verbose,
         description=description,
     )
-    parts = [f"{len(rows)} ids rolled out in {_duration(time.perf_counter() - start)}"]
+    parts = [
+        f"total: {len(rows)} {'id' if len(rows) == 1 else 'ids'} rolled out in {_duration(time.perf_counter() - start)}"
+    ]
     results = [r.parity for r in rows if r.parity is not None]
     if results:
         parts.append(summary_line(results))
@@ -661,13 +663,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(fn=cmd_parity)
 
     p = sub.add_parser("report", help="throughput and parity verdict of every env")
-    p.add_argument("ids", nargs="*")
-    p.add_argument("--family")
-    p.add_argument("--num-envs", type=_positive_int, default=1024)
-    p.add_argument("--num-steps", type=_positive_int, default=100)
+    p.add_argument(
+        "ids",
+        nargs="*",
+        help="the ids to report (default: every built-in id and each adapted family's representatives)",
+    )
+    p.add_argument("--family", help="only this family's ids (`jaxenvs list` names the families)")
+    p.add_argument("--num-envs", type=_positive_int, default=1024, help="envs in each rollout")
+    p.add_argument("--num-steps", type=_positive_int, default=100, help="steps of each rollout")
     p.add_argument("--scale", type=_positive_float, default=0.25, help="parity size (1.0 = the full suite)")
     p.add_argument("--seed", type=_seed, default=0, help="the parity checks' seed")
-    p.add_argument("--no-parity", action="store_true")
+    p.add_argument("--no-parity", action="store_true", help="throughput only")
     p.add_argument("--sweeps", action="store_true", help="also roll out every bsuite sweep id")
     p.add_argument(
         "-v", "--verbose", action="store_true", help="every column and full messages, whatever the terminal's width"
