@@ -336,18 +336,22 @@ SLOW_ON_CPU = {
 }
 
 # About how long `jaxenvs report --family F --all` takes on the project's 2-core CPU, in minutes
-# (what the line under a family's table quotes for the ids the default report leaves out).
-# Estimated from the times measured above and the representatives' rollouts and parity,
-# measured 2026-11 at the report's defaults while other jobs shared the machine.
+# (the line under a family's table quotes it for the ids the default report leaves out).
+# Estimated from rollouts measured 2026-11 while other jobs kept the machine's load near 10:
+# each id costs about what its family's representatives did at the report's defaults (brax/fast
+# 10 s; jumanji's 9-32 s, 20 s on average; pgx's 7-16 s; gymnax's 7-10 s; xminigrid and navix
+# 17 s), and a compile-dominated one its 16-env x 10-step rollout (brax/inverted_pendulum 58 s,
+# craftax/Craftax-Classic-Symbolic-v1 45 s, playground/CartpoleBalance 42 s) or, for the
+# bigger ones, the 1,024-env times listed above.
 REPORT_ALL_MINUTES = {
-    "brax": 25,
+    "brax": 20,
     "jumanji": 15,
     "pgx": 15,
-    "gymnax": 3,
-    "craftax": 10,
-    "playground": 150,
-    "xminigrid": 10,
-    "navix": 10,
+    "gymnax": 4,
+    "craftax": 4,
+    "playground": 30,
+    "xminigrid": 15,
+    "navix": 12,
 }
 
 REGISTRATIONS: list[dict] = (
