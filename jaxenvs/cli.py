@@ -138,7 +138,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_parity(args: argparse.Namespace) -> int:
     from jaxenvs.parity import parity_ids, run_parity
-    from jaxenvs.parity.report import markdown_table, rich_table, summary_line
+    from jaxenvs.parity.report import markdown_table, rich_table, run_summary, summary_line
 
     _check_ids(args.ids)
     if args.markdown:
@@ -161,6 +161,7 @@ def cmd_parity(args: argparse.Namespace) -> int:
         if args.verbose or not (r.passed or r.skipped):  # a failure always says where
             console.print(r.summary(), markup=False)
     console.print(summary_line(results), markup=False)
+    console.print(run_summary(results), markup=False)
     if interrupted:
         console.print(_interrupted_line(len(results), len(ids)), markup=False)
         return 130  # a partial table goes nowhere near docs/parity.md
@@ -302,7 +303,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     warnings.simplefilter("ignore", DeprecationWarning)
 
     from jaxenvs.parity import has_parity, run_parity
-    from jaxenvs.parity.report import summary_line
+    from jaxenvs.parity.report import run_summary, summary_line
     from jaxenvs.registry import spec
 
     start = time.perf_counter()
@@ -351,6 +352,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if results:
         parts.append(summary_line(results))
     _print_line(console, parts)
+    if results:
+        _print_line(console, [run_summary(results)])
     if interrupted:
         console.print(_interrupted_line(len(rows), len(todo)), markup=False)
         return 130

@@ -3,6 +3,17 @@ import os
 # Several CPU devices for the sharding tests; must be set before JAX starts.
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=4")
 
+# One XLA compilation cache for the run, shared by the xdist workers: many tests compile the
+# same programs (an env's jitted step, vmapped at the same sizes), and JAX's persistent cache
+# (keyed by the program, the jax version and the flags) compiles each one once. Everything is
+# still traced and run; JAXENVS_TEST_JAX_CACHE="" turns it off.
+_CACHE = os.environ.get("JAXENVS_TEST_JAX_CACHE", os.path.join(os.path.dirname(__file__), "..", ".pytest_cache", "jax"))
+if _CACHE:
+    import jax  # noqa: E402
+
+    jax.config.update("jax_compilation_cache_dir", os.path.abspath(_CACHE))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.2)
+
 # Hypothesis profiles: "ci" (the default: small, derandomized, what `make test` runs) and
 # "dev" (HYPOTHESIS_PROFILE=dev: many more examples, random seeds, for a local run).
 from hypothesis import HealthCheck, settings  # noqa: E402

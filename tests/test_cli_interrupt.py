@@ -50,6 +50,7 @@ def test_report_interrupted_prints_the_finished_rows_and_exits_130(monkeypatch, 
     captured = capsys.readouterr()
     assert _rows(captured.out) == IDS[:2]  # the third was interrupted mid-way: no row
     assert "classic: 2 ids rolled out; median 2M steps/s (2M to 2M); parity: 2 pass" in captured.out
+    assert "2 envs checked" in captured.out  # the run's false-alarm budget, over what ran
     assert "interrupted (Ctrl-C): the 2 of 4 ids finished are shown above" in captured.out
     assert calls == [("CartPole-v1", 7), ("CartPole-v0", 7)]  # --seed reaches the checks
     assert "Traceback" not in captured.out + captured.err
@@ -64,6 +65,7 @@ def test_parity_interrupted_prints_the_finished_rows_and_exits_130(monkeypatch, 
     captured = capsys.readouterr()
     assert _rows(captured.out) == IDS[:3]
     assert "parity: 3 pass" in captured.out
+    assert "3 envs checked" in captured.out
     assert "interrupted (Ctrl-C): the 3 of 4 ids finished are shown above" in captured.out
     assert not markdown.exists()  # a partial table must not pass for the generated report
     assert "Traceback" not in captured.out + captured.err
