@@ -448,7 +448,8 @@ def _left_out_line(family: str, left_out: Sequence[LeftOut], rows: Sequence[Repo
         estimate = f", {_about(minutes * 60)} here" if minutes else ""
         parts.append(f"{_count(rest, family, 'more ')}: `{command(family, '--all')}`{estimate}")
     for why, ids in _grouped(downloads, "needs_download").items():
-        who = ids[0] if len(ids) == 1 else f"{len(ids)} more"
+        # the note is written of one id ("downloads its levels ..."): several get "each"
+        who = ids[0] if len(ids) == 1 else f"{len(ids)} more ids, each"
         runs = f"`{command(family, '--all')}` runs {'it' if len(ids) == 1 else 'them'}"
         parts.append(f"{who} {why} ({'--all runs them too' if rest else runs})")
     if SWEEP in by_reason:
