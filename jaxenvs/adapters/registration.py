@@ -270,13 +270,13 @@ PLAYGROUND_MANIPULATION = (
 
 # The ids that stand for their family: `jaxenvs report` rolls out only these of a family that
 # declares some (its summary line names the command for the rest), and the shared conformance
-# test compiles only these (`CONFORMANCE_SAMPLE`, below, is read from these notes). The cheapest
-# of each family to compile, plus, where the family's tasks are each their own code (jumanji,
-# pgx), a few unlike ones; brax/inverted_pendulum is the cheapest physics task.
-_SAME_ADAPTER = "the cheapest to compile; every id of the family runs the same adapter code"
+# test compiles only these (`CONFORMANCE_SAMPLE`, below, is read from these notes). The smallest
+# of each family, plus, where the family's tasks are each their own code (jumanji, pgx), a few
+# unlike ones; brax/inverted_pendulum is the quickest physics task measured (SLOW_ON_CPU below).
+_SAME_ADAPTER = "the family's smallest task; every id of the family runs the same adapter code"
 REPRESENTATIVE = {
     "brax/fast": "brax's toy task (no physics): the adapter at its cheapest",
-    "brax/inverted_pendulum": "the cheapest brax physics task to compile",
+    "brax/inverted_pendulum": "the quickest brax physics task measured here",
     **{
         f"jumanji/{env_id}": "one of jumanji's cheaper tasks, each its own code"
         for env_id in ("Snake-v1", "Game2048-v1", "Minesweeper-v0", "Maze-v0", "LevelBasedForaging-v0", "Connector-v3")
