@@ -98,7 +98,8 @@ def _check_output_path(path: str) -> None:
         raise UsageError(f"cannot write {path!r}: the directory {folder!r} is not writable")
 
 
-def _progress():
+def _progress(console=None):
+    """A progress bar; what `console` prints while it runs appears above the bar."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
@@ -106,6 +107,7 @@ def _progress():
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        console=console,
         transient=False,
     )
 
@@ -310,22 +312,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     named = bool(args.ids)
     ids = _select(args.ids, args.family)
     plan = {i: report_policy(i, named=named, run_all=args.all, sweeps=args.sweeps) for i in ids}
-    todo = [i for i in ids if plan[i] in (FULL, SMALL)]
-    left_out = [LeftOut(i, spec(i).family, plan[i]) for i in ids if plan[i] not in (FULL, SMALL)]
-    rows: list[ReportRow] = []
-    interrupted = False
-    try:
-        with _progress() as progress:
-            task = progress.add_task("report", total=len(todo))
-            for env_id in todo:
-                progress.update(task, description=f"report {env_id}")
-                row = _rollout_row(env_id, plan[env_id], args)
-                if has_parity(env_id) and not args.no_parity:
-                    row.parity = run_parity(env_id, scale=args.scale, seed=args.seed)
-                rows.append(row)
-                progress.advance(task)
-    except KeyboardInterrupt:  # keep what was measured: the finished ids' rows
-        interrupted = True
+    # registration order keeps a family's ids together: its table prints as soon as it is done
+    families: dict[str, tuple[list[str], list[LeftOut]]] = {}
+    for env_id in ids:
+        family = spec(env_id).family
+        family_todo, family_left_out = families.setdefault(family, ([], []))
+        if plan[env_id] in (FULL, SMALL):
+            family_todo.append(env_id)
+        else:
+            family_left_out.append(LeftOut(env_id, family, plan[env_id]))
+    todo = sum(len(family_todo) for family_todo, _ in families.values())
     console = Console()
     description = [
         f"steps/s: a jitted random-action rollout of {args.num_envs:,} envs x {args.num_steps:,} steps, "
@@ -336,15 +332,29 @@ def cmd_report(args: argparse.Namespace) -> int:
             f"parity: the env checked against its reference implementation (scale {args.scale:g}, "
             f"seed {args.seed}); - for an adapted library's env, which is its own reference."
         )
-    print_report(
-        console,
-        rows,
-        "jaxenvs report",
-        left_out=left_out,
-        command=_report_command(args),
-        verbose=args.verbose,
-        description=description,
-    )
+    print_title(console, "jaxenvs report", description)
+    command = _report_command(args)
+    rows: list[ReportRow] = []
+    interrupted = False
+    with _progress(console) as progress:
+        task = progress.add_task("report", total=todo)
+        for family, (family_todo, family_left_out) in families.items():
+            family_rows: list[ReportRow] = []
+            try:
+                for env_id in family_todo:
+                    progress.update(task, description=f"report {env_id}")
+                    row = _rollout_row(env_id, plan[env_id], args)
+                    if has_parity(env_id) and not args.no_parity:
+                        row.parity = run_parity(env_id, scale=args.scale, seed=args.seed)
+                    family_rows.append(row)
+                    progress.advance(task)
+            except KeyboardInterrupt:  # keep what was measured: the finished ids' rows
+                interrupted = True
+            rows += family_rows
+            if family_rows or not interrupted:
+                print_family(console, family, family_rows, family_left_out, command=command, verbose=args.verbose)
+            if interrupted:
+                break
     parts = [
         f"total: {len(rows)} {'id' if len(rows) == 1 else 'ids'} rolled out in {_duration(time.perf_counter() - start)}"
     ]
@@ -355,7 +365,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if results:
         _print_line(console, [run_summary(results)])
     if interrupted:
-        console.print(_interrupted_line(len(rows), len(todo)), markup=False)
+        console.print(_interrupted_line(len(rows), todo), markup=False)
         return 130
     failed = any(r.error is not None or (r.parity is not None and r.parity.verdict == "FAIL") for r in rows)
     return 1 if failed else 0
@@ -487,13 +497,7 @@ def print_report(
     verbose: bool = False,
     description: Sequence[str] = (),
 ) -> None:
-    """`jaxenvs report`'s output: one table per family, its rolled-out ids, with a summary line
-    under it and one line on the ids it left out.
-
-    Compact (id, steps/s, parity; a failure's message under the table) unless `verbose` or the
-    terminal is `REPORT_WIDE_COLUMNS` wide. A row of a smaller rollout is marked `*` and noted
-    under its table with its size and compile time. Every cell is escaped: library names and
-    pip extras in brackets are text, not markup.
+    """`jaxenvs report`'s output at once: the title, then each family as `print_family` prints it.
 
     Args:
         console: a `rich.console.Console`.
@@ -505,43 +509,82 @@ def print_report(
         verbose: every column, whatever the terminal's width.
         description: lines under the title (what the columns mean).
     """
-    from rich.markup import escape
-    from rich.table import Table
-
-    command = command or (lambda family, flag: f"jaxenvs report --family {family} {flag}")
-    wide = verbose or console.width >= REPORT_WIDE_COLUMNS
-    console.print(title, style="bold", markup=False)
-    for line in description:
-        _print_line(console, [line])
-    console.print()
+    print_title(console, title, description)
     families: dict[str, tuple[list[ReportRow], list[LeftOut]]] = {}
     for row in rows:
         families.setdefault(row.family, ([], []))[0].append(row)
     for item in left_out:
         families.setdefault(item.family, ([], []))[1].append(item)
     for family, (family_rows, family_left_out) in families.items():
-        if family_rows:
-            table = Table(title=family, title_justify="left", title_style="bold", expand=False)
-            columns = ("id", "steps/s", "compile s", "parity", "reference") if wide else ("id", "steps/s", "parity")
-            for col in columns:
-                table.add_column(col, justify="right" if col in ("steps/s", "compile s") else "left")
-            for row in family_rows:
-                cells = [row.env_id, _speed_cell(row)]
-                if wide:
-                    cells.append("-" if row.compile_seconds is None else f"{row.compile_seconds:.1f}")
-                cells.append(_parity_cell(row))
-                if wide:
-                    cells.append(row.reference)
-                table.add_row(*(escape(c) for c in cells))
-            console.print(table)
-            for line in _row_notes(family_rows):
-                _print_line(console, [line], style="dim")
-            _print_line(console, _family_summary(family, family_rows))
-        else:
-            console.print(family, style="bold", markup=False)
-        if family_left_out:
-            _print_line(console, ["not rolled out: " + _left_out_line(family, family_left_out, family_rows, command)])
-        console.print()
+        print_family(console, family, family_rows, family_left_out, command=command, verbose=verbose)
+
+
+def print_title(console, title: str, description: Sequence[str] = ()) -> None:
+    """The report's first lines: `title` in bold, then each line of `description`, wrapped.
+
+    Args:
+        console: a `rich.console.Console`.
+        title: the first line.
+        description: lines under it (what the columns mean).
+    """
+    console.print(title, style="bold", markup=False)
+    for line in description:
+        _print_line(console, [line])
+    console.print()
+
+
+def print_family(
+    console,
+    family: str,
+    rows: Sequence[ReportRow],
+    left_out: Sequence[LeftOut] = (),
+    command=None,
+    verbose: bool = False,
+) -> None:
+    """One family of `jaxenvs report`: a table of its rolled-out ids, notes on what a row cannot
+    say, a summary line, and one line on the ids it left out.
+
+    Compact (id, steps/s, parity; a failure's message under the table) unless `verbose` or the
+    terminal is `REPORT_WIDE_COLUMNS` wide. A row of a smaller rollout is marked `*` and noted
+    under its table with its size and compile time. Every cell is escaped: library names and
+    pip extras in brackets are text, not markup.
+
+    Args:
+        console: a `rich.console.Console`.
+        family: the family's name, the table's title.
+        rows: its ids rolled out.
+        left_out: its ids not rolled out.
+        command: `command(family, flag)`, the command line that runs the left-out ids with
+            `flag` (`--all`, `--sweeps`); by default `jaxenvs report --family F <flag>`.
+        verbose: every column, whatever the terminal's width.
+    """
+    from rich.markup import escape
+    from rich.table import Table
+
+    command = command or (lambda family, flag: f"jaxenvs report --family {family} {flag}")
+    wide = verbose or console.width >= REPORT_WIDE_COLUMNS
+    if rows:
+        table = Table(title=family, title_justify="left", title_style="bold", expand=False)
+        columns = ("id", "steps/s", "compile s", "parity", "reference") if wide else ("id", "steps/s", "parity")
+        for col in columns:
+            table.add_column(col, justify="right" if col in ("steps/s", "compile s") else "left")
+        for row in rows:
+            cells = [row.env_id, _speed_cell(row)]
+            if wide:
+                cells.append("-" if row.compile_seconds is None else f"{row.compile_seconds:.1f}")
+            cells.append(_parity_cell(row))
+            if wide:
+                cells.append(row.reference)
+            table.add_row(*(escape(c) for c in cells))
+        console.print(table)
+        for line in _row_notes(rows):
+            _print_line(console, [line], style="dim")
+        _print_line(console, _family_summary(family, rows))
+    else:
+        console.print(family, style="bold", markup=False)
+    if left_out:
+        _print_line(console, ["not rolled out: " + _left_out_line(family, left_out, rows, command)])
+    console.print()
 
 
 def _row_notes(rows: Sequence[ReportRow]) -> list[str]:

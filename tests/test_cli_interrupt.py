@@ -114,3 +114,17 @@ def test_a_real_sigint_keeps_the_finished_rows():
     assert _rows(out) == ["CartPole-v1"]
     assert "interrupted (Ctrl-C): the 1 of 2 ids finished are shown above" in out
     assert "Traceback" not in out + err
+
+
+def test_each_family_prints_as_soon_as_it_is_done(monkeypatch, capsys):
+    printed_before = {}
+
+    def rollout(env_id, num_envs, num_steps, repeats):
+        printed_before[env_id] = capsys.readouterr().out
+        return _fake_rollout(env_id, num_envs, num_steps, repeats)
+
+    monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", rollout)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["report", "CartPole-v1", "Catch-bsuite", "--no-parity"]) == 0
+    assert "classic: 1 id rolled out" not in printed_before["CartPole-v1"]
+    assert "classic: 1 id rolled out" in printed_before["Catch-bsuite"]  # before bsuite's rollout
