@@ -330,7 +330,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if not args.no_parity:
         description.append(
             f"parity: the env checked against its reference implementation (scale {args.scale:g}, "
-            f"seed {args.seed}); - for an adapted library's env, which is its own reference."
+            f"seed {args.seed}); - where an id has no check of its own (an adapted library is its own "
+            "reference)."
         )
     print_title(console, "jaxenvs report", description)
     command = _report_command(args)
@@ -355,9 +356,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                 print_family(console, family, family_rows, family_left_out, command=command, verbose=args.verbose)
             if interrupted:
                 break
-    parts = [
-        f"total: {len(rows)} {'id' if len(rows) == 1 else 'ids'} rolled out in {_duration(time.perf_counter() - start)}"
-    ]
+    parts = [f"total: {_rolled_out(rows)} in {_duration(time.perf_counter() - start)}"]
     results = [r.parity for r in rows if r.parity is not None]
     if results:
         parts.append(summary_line(results))
@@ -393,9 +392,9 @@ def _steps_per_second(value: float) -> str:
 
 
 def _duration(seconds: float) -> str:
-    """A duration rounded as an estimate is: "40 s", "12 min", "2.5 h"."""
+    """A duration rounded as an estimate is: "4 s", "40 s", "12 min", "2.5 h"."""
     if seconds < 90:
-        return f"{max(10, round(seconds, -1)):.0f} s"
+        return f"{max(1, round(seconds, -1 if seconds >= 10 else 0)):.0f} s"
     if seconds < 90 * 60:
         return f"{round(seconds / 60):.0f} min"
     return f"{seconds / 3600:.1f} h"
@@ -423,7 +422,7 @@ def _family_summary(family: str, rows: Sequence[ReportRow]) -> list[str]:
     from jaxenvs.parity.report import summary_line
 
     speeds = sorted(r.steps_per_second for r in rows if r.steps_per_second is not None and not r.small)
-    parts = [f"{family}: {len(rows)} {'id' if len(rows) == 1 else 'ids'} rolled out"]
+    parts = [f"{family}: {_rolled_out(rows)}"]
     if len(speeds) > 1:
         half = len(speeds) // 2
         median = speeds[half] if len(speeds) % 2 else (speeds[half - 1] + speeds[half]) / 2
@@ -461,7 +460,8 @@ def _left_out_line(family: str, left_out: Sequence[LeftOut], rows: Sequence[Repo
         # the note is written of one id ("downloads its levels ..."): several get "each"
         who = ids[0] if len(ids) == 1 else f"{len(ids)} more ids, each"
         runs = f"`{command(family, '--all')}` runs {'it' if len(ids) == 1 else 'them'}"
-        parts.append(f"{who} {why} ({'--all runs them too' if rest else runs})")
+        too = f"--all runs {'it' if len(ids) == 1 else 'them'} too"
+        parts.append(f"{who} {why} ({too if rest else runs})")
     if SWEEP in by_reason:
         sweeps = by_reason[SWEEP]
         seconds = sorted(r.seconds for r in rows if not r.small)
@@ -577,7 +577,7 @@ def print_family(
                 cells.append(row.reference)
             table.add_row(*(escape(c) for c in cells))
         console.print(table)
-        for line in _row_notes(rows):
+        for line in _row_notes(rows, verbose=verbose):
             _print_line(console, [line], style="dim")
         _print_line(console, _family_summary(family, rows))
     else:
@@ -587,15 +587,21 @@ def print_family(
     console.print()
 
 
-def _row_notes(rows: Sequence[ReportRow]) -> list[str]:
-    """What a compact row cannot say: why a rollout failed, which parity checks failed, and the
-    size and compile time of the smaller rollouts."""
+def _row_notes(rows: Sequence[ReportRow], verbose: bool = False) -> list[str]:
+    """What a compact row cannot say: why a rollout failed or lacked data (how to provide it, if
+    `verbose`), which parity checks failed, and the size and compile time of the smaller
+    rollouts."""
     lines = []
     for row in rows:
         if row.error is not None:
             lines.append(f"{row.env_id}: rollout failed: {row.error}")
         if row.missing_data is not None:
-            lines.append(f"{row.env_id}: no rollout: {' '.join(row.missing_data.split())}")
+            how = (
+                " ".join(row.missing_data.split())
+                if verbose
+                else _first_clause(row.missing_data) + " (-v: how to provide it)"
+            )
+            lines.append(f"{row.env_id}: no rollout: {how}")
         if row.parity is not None and row.parity.verdict == "FAIL":
             lines += [f"{row.env_id}: parity FAIL: {c.describe()}" for c in row.parity.failures()]
         elif row.parity is not None and row.parity.skipped is not None:
@@ -606,6 +612,18 @@ def _row_notes(rows: Sequence[ReportRow]) -> list[str]:
         compiled = ", ".join(f"{r.env_id} {r.compile_seconds:.0f} s" for r in small)
         lines.append(f"* compiling dominates on a CPU: {envs} envs x {steps} steps (compile: {compiled})")
     return lines
+
+
+def _rolled_out(rows: Sequence[ReportRow]) -> str:
+    """ "6 ids rolled out", or "11 ids, 10 rolled out" where a rollout failed or lacked data."""
+    ran = sum(r.steps_per_second is not None for r in rows)
+    ids = f"{len(rows)} {'id' if len(rows) == 1 else 'ids'}"
+    return f"{ids} rolled out" if ran == len(rows) else f"{ids}, {ran} rolled out"
+
+
+def _first_clause(message: str) -> str:
+    """A message's first line, up to its first parenthesis (the long details, such as URLs)."""
+    return message.strip().splitlines()[0].split(" (", 1)[0].rstrip(" .,;:")
 
 
 def _print_line(console, parts: Sequence[str], style: str | None = None) -> None:

@@ -100,7 +100,7 @@ def test_left_out_ids_are_one_line_per_family_naming_the_command():
     )
     # the sweeps' estimate: two ids at the median rollout of the bsuite rows (2 s each)
     assert "2 sweep ids (bsuite's experiments: settings of the ids above): " in text
-    assert "`jaxenvs report --family bsuite --sweeps`, about 10 s here" in text
+    assert "`jaxenvs report --family bsuite --sweeps`, about 4 s here" in text
     assert 'navix\nnot rolled out: navix/Navix-Empty-5x5-v0 not installed: pip install "jaxenvs[navix]"' in text
     assert not any("Sokoban" in line or "swimmer" in line or "brax/ant" in line for line in table_lines(text))
 
@@ -126,14 +126,24 @@ def test_a_data_set_the_user_provides_is_a_note_not_a_failure(monkeypatch, capsy
     from jaxenvs.envs.bsuite.mnist_data import DataNotFoundError
 
     def no_data(*args, **kwargs):
-        raise DataNotFoundError("MNISTBandit needs the MNIST training set.\nSet JAXENVS_MNIST_DIR=/path")
+        raise DataNotFoundError(
+            "MNISTBandit needs MNIST, and none was given (no network).\nSet JAXENVS_MNIST_DIR=/path"
+        )
 
     monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", no_data)
     monkeypatch.setenv("COLUMNS", "80")
     assert main(["report", "MNISTBandit-bsuite", "--no-parity"]) == 0  # nothing is wrong with the env
     out = capsys.readouterr().out
     assert "│ MNISTBandit-bsuite │ no data │" in out
+    # compact: the reason; -v: how to provide the data too
+    words = " ".join(out.split())  # wherever the lines wrap
     assert (
-        "MNISTBandit-bsuite: no rollout: MNISTBandit needs the MNIST training set. Set\n  JAXENVS_MNIST_DIR=/path"
-        in out
+        "MNISTBandit-bsuite: no rollout: MNISTBandit needs MNIST, and none was given (-v: how to provide it)" in words
+    )
+    assert "bsuite: 1 id, 0 rolled out\n" in out and "total: 1 id, 0 rolled out in 1 s" in out
+    assert main(["report", "MNISTBandit-bsuite", "--no-parity", "-v"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "no rollout: MNISTBandit needs MNIST, and none was given (no network). Set JAXENVS_MNIST_DIR=/path"
+        in " ".join(out.split())
     )
