@@ -148,8 +148,9 @@ def cmd_parity(args: argparse.Namespace) -> int:
     ids = list(args.ids) if args.ids else parity_ids()
     results = []
     interrupted = False
+    console = _console()
     try:
-        with _progress() as progress:
+        with _progress(console) as progress:
             task = progress.add_task("parity", total=len(ids))
             for env_id in ids:
                 progress.update(task, description=f"parity {env_id}")
@@ -157,13 +158,15 @@ def cmd_parity(args: argparse.Namespace) -> int:
                 progress.advance(task)
     except KeyboardInterrupt:  # keep what was measured: the finished ids' rows
         interrupted = True
-    console = _console()
-    console.print(rich_table(results))
+    compact = not args.verbose and console.width < REPORT_WIDE_COLUMNS
+    console.print(rich_table(results, compact=compact))
     for r in results:
         if args.verbose or not (r.passed or r.skipped):  # a failure always says where
             console.print(r.summary(), markup=False)
-    console.print(summary_line(results), markup=False)
-    console.print(run_summary(results), markup=False)
+        elif compact and r.skipped is not None:
+            _print_line(console, [f"{r.env_id}: skipped: {r.skipped}"], style="dim")
+    _print_line(console, [summary_line(results)])
+    _print_line(console, [run_summary(results)])
     if interrupted:
         console.print(_interrupted_line(len(results), len(ids)), markup=False)
         return 130  # a partial table goes nowhere near docs/parity.md

@@ -128,3 +128,14 @@ def test_each_family_prints_as_soon_as_it_is_done(monkeypatch, capsys):
     assert main(["report", "CartPole-v1", "Catch-bsuite", "--no-parity"]) == 0
     assert "classic: 1 id rolled out" not in printed_before["CartPole-v1"]
     assert "classic: 1 id rolled out" in printed_before["Catch-bsuite"]  # before bsuite's rollout
+
+
+def test_parity_at_80_columns_cuts_no_id(monkeypatch, capsys):
+    run_parity, _ = _interrupting(after=99)
+    monkeypatch.setattr(jaxenvs.parity, "run_parity", run_parity)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["parity", "CartPole-v1", "DeepSeaStochastic-bsuite"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert _rows(out) == ["CartPole-v1", "DeepSeaStochastic-bsuite"]  # whole, one line each
+    assert "┃ reference" not in out  # -v or a wide terminal shows it
