@@ -491,37 +491,6 @@ def _grouped(ids: Sequence[str], note: str) -> dict[str, list[str]]:
     return groups
 
 
-def print_report(
-    console,
-    rows: Sequence[ReportRow],
-    title: str,
-    left_out: Sequence[LeftOut] = (),
-    command=None,
-    verbose: bool = False,
-    description: Sequence[str] = (),
-) -> None:
-    """`jaxenvs report`'s output at once: the title, then each family as `print_family` prints it.
-
-    Args:
-        console: a `rich.console.Console`.
-        rows: the ids rolled out.
-        title: the first line.
-        left_out: the ids not rolled out, for each family's last line.
-        command: `command(family, flag)`, the command line that runs a family's left-out ids
-            with `flag` (`--all`, `--sweeps`).
-        verbose: every column, whatever the terminal's width.
-        description: lines under the title (what the columns mean).
-    """
-    print_title(console, title, description)
-    families: dict[str, tuple[list[ReportRow], list[LeftOut]]] = {}
-    for row in rows:
-        families.setdefault(row.family, ([], []))[0].append(row)
-    for item in left_out:
-        families.setdefault(item.family, ([], []))[1].append(item)
-    for family, (family_rows, family_left_out) in families.items():
-        print_family(console, family, family_rows, family_left_out, command=command, verbose=verbose)
-
-
 def print_title(console, title: str, description: Sequence[str] = ()) -> None:
     """The report's first lines: `title` in bold, then each line of `description`, wrapped.
 

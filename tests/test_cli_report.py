@@ -5,7 +5,7 @@ import io
 
 from rich.console import Console
 
-from jaxenvs.cli import BROKEN, DOWNLOAD, REST, SWEEP, LeftOut, ReportRow, print_report
+from jaxenvs.cli import BROKEN, DOWNLOAD, REST, SWEEP, LeftOut, ReportRow, print_family, print_title
 from jaxenvs.parity import Check, ParityResult
 
 
@@ -52,7 +52,11 @@ LEFT_OUT = [
 def render(width, verbose=False):
     out = io.StringIO()
     console = Console(file=out, width=width, color_system=None, legacy_windows=False)
-    print_report(console, ROWS, "jaxenvs report: test", left_out=LEFT_OUT, verbose=verbose)
+    print_title(console, "jaxenvs report: test")
+    for family in dict.fromkeys(r.family for r in ROWS + LEFT_OUT):
+        rows = [r for r in ROWS if r.family == family]
+        left_out = [i for i in LEFT_OUT if i.family == family]
+        print_family(console, family, rows, left_out, verbose=verbose)
     return out.getvalue()
 
 
