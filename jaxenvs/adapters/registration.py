@@ -322,7 +322,7 @@ BROKEN_UPSTREAM = {
 # jumanji/Snake-v1.
 _CRAFTAX = "its 1,024-env bench compiled in 128 s and ran 52 steps/s on a 2-core CPU"
 _MJX = "MJX physics on a CPU: CartpoleBalance's 1,024-env bench compiled in 366 s on a 2-core CPU"
-_BRAX_PHYSICS = "brax physics on a CPU: the report's rollout takes from ~45 s to ~6 min here"
+_BRAX_PHYSICS = "brax physics on a CPU: even 16 envs x 10 steps take 60-90 s to compile and run here"
 SLOW_ON_CPU = {
     **{f"brax/{name}": _BRAX_PHYSICS for name in BRAX_ENVS if name not in ("fast", "swimmer")},
     "pgx/chess": "its 1,024-env rollout took 80 s on a 2-core CPU",
@@ -337,20 +337,22 @@ SLOW_ON_CPU = {
 
 # About how long `jaxenvs report --family F --all` takes on the project's 2-core CPU, in minutes
 # (the line under a family's table quotes it for the ids the default report leaves out).
-# Estimated from rollouts measured 2026-11 while other jobs kept the machine's load near 10:
-# each id costs about what its family's representatives did at the report's defaults (brax/fast
+# Estimated from rollouts measured 2026-11 while other jobs kept the machine's load near 10-15:
+# an id costs about what its family's representatives did at the report's defaults (brax/fast
 # 10 s; jumanji's 9-32 s, 20 s on average; pgx's 7-16 s; gymnax's 7-10 s; xminigrid and navix
-# 17 s), and a compile-dominated one its 16-env x 10-step rollout (brax/inverted_pendulum 58 s,
-# craftax/Craftax-Classic-Symbolic-v1 45 s, playground/CartpoleBalance 42 s) or, for the
-# bigger ones, the 1,024-env times listed above.
+# 17 s), a compile-dominated one what its 16-env x 10-step rollout took (brax 58-86 s: ant 75,
+# humanoid 86, pusher 80; pgx/chess 25, go_19x19 24, shogi 57; jumanji/BinPack-v2 49,
+# FlatPack-v0 22; craftax/Craftax-Classic-Symbolic-v1 45; playground/CartpoleBalance 42, the
+# other Playground tasks assumed alike or up to twice that). Ids that download data are not
+# counted.
 REPORT_ALL_MINUTES = {
-    "brax": 20,
-    "jumanji": 15,
-    "pgx": 15,
+    "brax": 13,
+    "jumanji": 9,
+    "pgx": 5,
     "gymnax": 4,
     "craftax": 4,
-    "playground": 30,
-    "xminigrid": 15,
+    "playground": 25,
+    "xminigrid": 13,
     "navix": 12,
 }
 
