@@ -4,8 +4,9 @@ the raw env.
 
 - bsuite's 468 sweep ids are the ten base envs with other settings: one id per experiment;
 - the gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX families run one adapter over
-  many ids of one library: the ids in `CONFORMANCE_SAMPLE` only; jumanji's and pgx's other
-  ids (each its own task code) are traced, as the slow ids below;
+  many ids of one library: the ids in `CONFORMANCE_SAMPLE` (the registrations' representative
+  ids) only; brax's, jumanji's and pgx's other ids (each its own task code) are traced, as the
+  slow ids below;
 - adapter ids run where their library is installed, auto-reset env only and short (compiling
   the library's step is what costs; the raw step runs inside the auto-reset one); ids whose
   construction downloads data are skipped, ids that fail inside their library are expected to
