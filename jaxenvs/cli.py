@@ -684,7 +684,10 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from jaxenvs import __version__
+
     parser = _Parser(prog="jaxenvs", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"jaxenvs {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="list registered environments")

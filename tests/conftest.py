@@ -22,3 +22,18 @@ _SLOW_OK = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthChe
 settings.register_profile("ci", max_examples=8, deadline=None, derandomize=True, suppress_health_check=_SLOW_OK)
 settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=_SLOW_OK)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def mnist_data_dir(tmp_path, monkeypatch):
+    """A small generated MNIST training set (20 images) where MNISTBandit looks for its data."""
+    from jaxenvs.envs.bsuite import mnist_data
+
+    rng = np.random.default_rng(0)
+    mnist_data.write_idx(tmp_path / mnist_data.IMAGES, rng.integers(0, 256, (20, 28, 28), dtype=np.uint8))
+    mnist_data.write_idx(tmp_path / mnist_data.LABELS, (np.arange(20) % 10).astype(np.uint8))
+    monkeypatch.setenv(mnist_data.ENV_VAR, str(tmp_path))
