@@ -76,13 +76,8 @@ def test_printed_text_keeps_square_brackets(monkeypatch, capsys):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "brax" else real(name, *a))
     monkeypatch.setenv("COLUMNS", "200")  # a wide console: rich would cut the cell short
-<<<<<<< HEAD
     assert main(["report", "brax/fast", "--no-parity"]) == 0
     assert 'brax/fast not installed: pip install "jaxenvs[brax]"' in capsys.readouterr().out
-=======
-    monkeypatch.setattr(cli, "_report_skip", lambda env_id, extra, run_all: 'needs pip install "jaxenvs[brax]"')
-    assert main(["report", "CartPole-v1", "--no-parity"]) == 0
-    assert 'jaxenvs[brax]"' in capsys.readouterr().out
 
 
 def test_version(capsys):
@@ -91,4 +86,3 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as info:
         main(["--version"])
     assert info.value.code == 0 and capsys.readouterr().out.strip() == f"jaxenvs {jaxenvs.__version__}"
->>>>>>> main
