@@ -124,9 +124,14 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
     def default_params(self) -> MountainCarContinuousParams:
         return MountainCarContinuousParams()
 
-    def obs_from_state(self, state, params):
-        """The observation of `state` (what `reset` and `step` return with it)."""
+    def observe(self, state, params):
+        """The observation of `state`, what `reset` and `step` return with it (override to
+        change it; see `Environment.observe`)."""
         return get_obs(state)
+
+    def is_terminal(self, state, params):
+        """Whether `state` ends the episode (the `terminated` of the step into it)."""
+        return (state.position >= params.goal_position) & (state.velocity >= params.goal_velocity)
 
     def reset_env(self, key, params):
         dtype = float_dtype()
@@ -135,7 +140,7 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
             position=reset_position(key, dtype),
             velocity=jnp.zeros((), dtype),
         )
-        return get_obs(state), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         f32_state = state.time > 0
@@ -143,7 +148,7 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
         state = state.replace(time=state.time + 1)
         terminated = is_terminal(position, velocity, params, f32_state)
         reward = reward_of(action, terminated, state.position.dtype)
-        return get_obs(state), state, reward, terminated, {}
+        return self.observe(state, params), state, reward, terminated, {}
 
     def observation_space(self, params=None):
         return observation_box(params)
