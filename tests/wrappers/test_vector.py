@@ -259,21 +259,21 @@ def test_a_reset_without_randomness_is_selected_where_done(env_id):
     np.testing.assert_array_equal(vobs[~vdone], vfinal[~vdone])
 
 
-OBS_FROM_STATE = ["Breakout-MinAtar", "Asterix-MinAtar", "Freeway-MinAtar", "Seaquest-MinAtar", "SpaceInvaders-MinAtar"]
-OBS_FROM_STATE += ["Pong-misc", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0"]
-OBS_FROM_STATE += ["Pendulum-v1"]
+OBSERVE = ["Breakout-MinAtar", "Asterix-MinAtar", "Freeway-MinAtar", "Seaquest-MinAtar", "SpaceInvaders-MinAtar"]
+OBSERVE += ["Pong-misc", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0"]
+OBSERVE += ["Pendulum-v1"]
 
 
-@pytest.mark.parametrize("env_id", OBS_FROM_STATE)
-def test_obs_from_state_is_the_observation(env_id):
-    """`obs_from_state` (which `make_vec` trusts to rebuild observations) gives exactly what
+@pytest.mark.parametrize("env_id", OBSERVE)
+def test_observe_is_the_observation(env_id):
+    """`observe` (which `make_vec` trusts to rebuild observations) gives exactly what
     `reset` and `step` return with the state."""
     env, params = jaxenvs.make(env_id, autoreset=False)
-    assert VecEnv(env, 2)._obs_from_state is not None
+    assert VecEnv(env, 2)._observe is not None
 
-    obs_from_state = jax.vmap(env.unwrapped.obs_from_state, in_axes=(0, None))
+    observe = jax.vmap(env.unwrapped.observe, in_axes=(0, None))
     venv = VecEnv(env, 8)
-    venv._obs_from_state = None  # the observations the env itself returns
+    venv._observe = None  # the observations the env itself returns
 
     def run(key):
         obs, state = venv.reset(key, params)
@@ -281,25 +281,25 @@ def test_obs_from_state_is_the_observation(env_id):
         def body(state, k):
             actions = jax.vmap(env.action_space(params).sample)(jax.random.split(k, 8))
             obs, state, *_ = venv.step(k, state, actions, params)
-            return state, jnp.array_equal(obs_from_state(state, params), obs)
+            return state, jnp.array_equal(observe(state, params), obs)
 
         _, same = jax.lax.scan(body, state, jax.random.split(key, 40))
-        return same.all() & jnp.array_equal(obs_from_state(state, params), obs)
+        return same.all() & jnp.array_equal(observe(state, params), obs)
 
     assert bool(jax.jit(run)(jax.random.key(3)))
 
 
 @pytest.mark.parametrize("env_id", ["Breakout-MinAtar", "Asterix-MinAtar", "CartPole-v1"])
-def test_make_vec_obs_from_state_changes_nothing(env_id):
-    """With `obs_from_state` (observation rebuilt once from the returned state) and without it
+def test_make_vec_observe_changes_nothing(env_id):
+    """With `observe` (observation rebuilt once from the returned state) and without it
     (reset observations scattered into the step's), `make_vec` returns the same arrays (bit for
     bit, floats up to XLA's rounding): the random stream and every result are unchanged
     (Breakout's and CartPole's resets draw, Asterix's does not)."""
     n, steps = 64, 120
     env, params = jaxenvs.make(env_id, autoreset=False)
     fast, general = VecEnv(env, n, reset_capacity=16), VecEnv(env, n, reset_capacity=16)
-    general._obs_from_state = None
-    assert fast._obs_from_state is not None
+    general._observe = None
+    assert fast._observe is not None
 
     def roll(venv):
         def body(carry, k):
@@ -326,8 +326,8 @@ def test_a_wrapper_that_changes_observations_keeps_the_general_way():
     from jaxenvs.wrappers.pixel import PixelObservation
 
     env, _ = jaxenvs.make("Breakout-MinAtar", autoreset=False)
-    assert VecEnv(PixelObservation(env), 4)._obs_from_state is None
-    assert VecEnv(env, 4)._obs_from_state is not None
+    assert VecEnv(PixelObservation(env), 4)._observe is None
+    assert VecEnv(env, 4)._observe is not None
 
 
 def test_eager_step_checks_every_action_of_the_batch():
