@@ -340,3 +340,45 @@ def test_eager_step_checks_every_action_of_the_batch():
     pend, params = jaxenvs.make_vec("Pendulum-v1", 2)
     with pytest.raises(ValueError, match=r"Pendulum: invalid action .* \(not finite"):
         pend.step(jax.random.key(1), state, np.array([[0.0], [np.nan]], np.float32), params)
+
+
+def test_vmap_with_a_batched_key_over_make_vec_is_a_clear_error():
+    """`jax.vmap(venv.reset)` would batch the batch ((8, 8, 4) for 8 keys): it raises, eagerly
+    and under jit, naming what to do instead."""
+    venv, params = jaxenvs.make_vec("CartPole-v1", 8)
+    keys = jax.random.split(jax.random.key(0), 8)
+    _, state = venv.reset(jax.random.key(0), params)
+    needles = r"make_vec already batches \(num_envs=8\).*jaxenvs.make\(id\).*one key.*allow_vmap=True"
+    with pytest.raises(ValueError, match=needles):
+        jax.vmap(venv.reset, in_axes=(0, None))(keys, params)
+    with pytest.raises(ValueError, match=needles):
+        jax.jit(jax.vmap(venv.reset, in_axes=(0, None)))(keys, params)
+    batched_state = jax.tree_util.tree_map(lambda x: jnp.stack([x, x]), state)
+    with pytest.raises(ValueError, match="make_vec step with a batched key"):
+        jax.vmap(venv.step, in_axes=(0, 0, None, None))(keys[:2], batched_state, jnp.zeros(8, jnp.int32), params)
+
+
+def test_a_batch_of_batches_on_purpose():
+    """With one key, vmapping over params is allowed; with `allow_vmap=True` a vmap over keys
+    gives each key's batch, exactly as calling the batch with that key alone."""
+    venv, params = jaxenvs.make_vec("CartPole-v1", 8)
+    many = jax.tree_util.tree_map(lambda x: jnp.stack([x, x]), params.replace(gravity=9.8))
+    many = many.replace(gravity=jnp.asarray([9.8, 20.0]))
+    obs, _ = jax.jit(jax.vmap(venv.reset, in_axes=(None, 0)))(jax.random.key(0), many)
+    assert obs.shape == (2, 8, 4)
+
+    nested, params = jaxenvs.make_vec("CartPole-v1", 8, allow_vmap=True, max_steps_in_episode=1)
+    keys = jax.random.split(jax.random.key(1), 2)
+
+    def rollout(key):
+        obs, state = nested.reset(key, params)
+        return nested.step(jax.random.fold_in(key, 1), state, jnp.ones(8, jnp.int32), params)
+
+    batched = jax.jit(jax.vmap(rollout))(keys)
+    assert batched[0].shape == (2, 8, 4) and bool(batched[4].all())  # truncated, and reset
+    alone = jax.jit(rollout)
+    for i in range(2):
+        for x, y in zip(jax.tree_util.tree_leaves(batched), jax.tree_util.tree_leaves(alone(keys[i]))):
+            np.testing.assert_allclose(np.asarray(x[i]), np.asarray(y), rtol=1e-6, atol=1e-7)
+    with pytest.raises(TypeError, match="allow_vmap must be True or False"):
+        VecEnv(jaxenvs.make("CartPole-v1", autoreset=False)[0], 4, allow_vmap="yes")
