@@ -234,7 +234,9 @@ class Environment(Generic[TEnvState, TEnvParams]):
             was_truncated = jnp.asarray(self.truncation(state, params), jnp.bool_)
             over = was_terminated | was_truncated
             obs, next_state = jax.tree_util.tree_map(
-                lambda old, new: jnp.where(over, jnp.asarray(old, new.dtype), new), (self.observe(state, params), state), (obs, next_state)
+                lambda old, new: jnp.where(over, jnp.asarray(old, new.dtype), new),
+                (self.observe(state, params), state),
+                (obs, next_state),
             )
             reward = jnp.where(over, jnp.float32(0), reward)
             terminated = jnp.where(over, was_terminated, terminated)

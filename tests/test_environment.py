@@ -141,7 +141,6 @@ def test_the_auto_reset_env_never_absorbs():
         assert bool(truncated) == (t % 3 == 2) and float(reward) != 0.0
 
 
-
 def test_overriding_observe_changes_every_observation():
     """`observe` is the one method to override: reset, step, the absorbing step and
     make_vec (which rebuilds observations from states with it) all return the new one."""

@@ -43,10 +43,9 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-
-from jaxenvs import spaces
 from jax.custom_batching import custom_vmap
 
+from jaxenvs import spaces
 from jaxenvs.environment import Environment, check_key, defines, stepping_live_states
 from jaxenvs.tree import cast_like
 from jaxenvs.wrappers.base import Wrapper, transparent_raw
@@ -113,9 +112,7 @@ class VecEnv(Wrapper):
     `observation_space` and `action_space` are ONE env's (the batch adds a leading axis).
     """
 
-    def __init__(
-        self, env: Environment, num_envs: int, reset_capacity: int | None = None, allow_vmap: bool = False
-    ):
+    def __init__(self, env: Environment, num_envs: int, reset_capacity: int | None = None, allow_vmap: bool = False):
         super().__init__(env)
         self.num_envs = check_num_envs(num_envs, where=env.name)
         if reset_capacity is None:
