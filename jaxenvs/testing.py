@@ -120,6 +120,7 @@ def check_env(
     raw = transparent_raw(env)
     if raw is not None and defines(raw, "observe") and defines(raw, "is_terminal"):
         observe_terminal = jax.jit(lambda s: (raw.observe(s, params), raw.is_terminal(s, params)))
+        step_past_the_end = jax.jit(env.step)  # apart from `traced`, which must trace once
     else:
         observe_terminal = None
     if observe_terminal is not None:
@@ -158,7 +159,7 @@ def check_env(
         if (bool(terminated) or bool(truncated)) and "final_observation" not in info:
             if observe_terminal is not None:
                 action = act_space.sample(keys[i])
-                _check_absorbing(step, keys[i], state, action, obs, terminated, truncated, params, where)
+                _check_absorbing(step_past_the_end, keys[i], state, action, obs, terminated, truncated, params, where)
             obs, state = reset(keys[i], params)
     chex.clear_trace_counter()
 
