@@ -261,7 +261,7 @@ def test_a_reset_without_randomness_is_selected_where_done(env_id):
 
 OBSERVE = ["Breakout-MinAtar", "Asterix-MinAtar", "Freeway-MinAtar", "Seaquest-MinAtar", "SpaceInvaders-MinAtar"]
 OBSERVE += ["Pong-misc", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0"]
-OBSERVE += ["Pendulum-v1"]
+OBSERVE += ["Pendulum-v1", "Taxi-v4", "FrozenLake-v1", "CliffWalking-v1", "Catch-bsuite", "DeepSeaStochastic-bsuite"]
 
 
 @pytest.mark.parametrize("env_id", OBSERVE)
