@@ -105,10 +105,6 @@ class CliffWalking(Environment[CliffWalkingState, CliffWalkingParams]):
         change it; see `Environment.observe`)."""
         return state.s
 
-    def is_terminal(self, state, params):
-        """Whether the player stands on the goal (the `terminated` of the step into `state`)."""
-        return state.s == GOAL
-
     def reset_env(self, key, params):
         state = CliffWalkingState(time=jnp.zeros((), jnp.int32), s=jnp.asarray(START, jnp.int32))
         return self.observe(state, params), state

@@ -198,11 +198,6 @@ class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
         change it; see `Environment.observe`)."""
         return state.s
 
-    def is_terminal(self, state, params):
-        """Whether the player stands on a hole or the goal (the `terminated` of the step into
-        `state`)."""
-        return jnp.asarray(lake_tables(params.desc)["terminal"])[state.s]
-
     def reset_env(self, key, params):
         starts = lake_tables(params.desc)["start_cells"]
         if len(starts) == 1:

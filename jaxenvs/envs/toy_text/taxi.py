@@ -236,11 +236,6 @@ class Taxi(Environment[TaxiState, TaxiParams]):
     def get_obs(state: TaxiState) -> jax.Array:
         return encode(state.taxi_row, state.taxi_col, state.pass_loc, state.dest_idx)
 
-    def is_terminal(self, state: TaxiState, params: TaxiParams) -> jax.Array:
-        """Whether the passenger has been delivered (dropped at the destination: the only
-        way `pass_loc` reaches `dest_idx`)."""
-        return state.pass_loc == state.dest_idx
-
     def action_mask(self, state: TaxiState, params: TaxiParams | None = None) -> jax.Array:
         return action_mask(state)
 
