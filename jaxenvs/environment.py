@@ -122,8 +122,9 @@ def stepping_live_states():
 
 
 def defines(env: Any, method: str) -> bool:
-    """Whether `env`'s class overrides `Environment`'s `method` (`observe`, `is_terminal`)."""
-    return getattr(type(env), method, None) is not getattr(Environment, method)
+    """Whether `env`'s class defines `method` (`observe`, `is_terminal`: optional, so that
+    code can ask an env whether it has them, as `make_vec` and the gymnax export do)."""
+    return callable(getattr(type(env), method, None))
 
 
 def float_dtype() -> jnp.dtype:
@@ -135,10 +136,20 @@ class Environment(Generic[TEnvState, TEnvParams]):
     """A pure-function environment.
 
     Subclasses implement `default_params`, `reset_env`, `step_env`, `observation_space`,
-    `action_space`, and usually `render`, `observe` and `is_terminal`. `step_env` returns
+    `action_space`, and usually `render`. `step_env` returns
     `(obs, state, reward, terminated, info)`; `step` adds `truncation(state, params)`,
     `info["discount"]` and, for an env with `observe` and `is_terminal`, the end-of-episode
     guard (see the module docstring).
+
+    Two optional methods, with gymnax 1.x's names (an env without them works, with less):
+
+    - `observe(state, params)`: the observation of `state`, what `reset` and `step` return
+      with it (gymnax's hook without its key and action: here an observation is a function of
+      the state). It is the one method to override to change an observation: a built-in env's
+      `reset_env` and `step_env` build their observation with it, and `make_vec` rebuilds
+      the batch's observations with it (override `observation_space` to match).
+    - `is_terminal(state, params)`: whether `state` ended its episode by the MDP's own
+      termination, the `terminated` of the step into it (the time limit is `truncation`).
     """
 
     def __init_subclass__(cls, **kwargs):
@@ -169,37 +180,6 @@ class Environment(Generic[TEnvState, TEnvParams]):
     def render(self, state: TEnvState, params: TEnvParams | None = None) -> Array:
         """A `uint8[H, W, 3]` picture of `state`; jit-able."""
         raise NotImplementedError(f"{self.name} has no render yet")
-
-    def observe(self, state: TEnvState, params: TEnvParams) -> Any:
-        """The observation of `state`: what `reset` and `step` return with it.
-
-        The one method to override to change an observation (gymnax 1.x's name, without its
-        key and action: here an observation is a function of the state): a built-in env's
-        `reset_env` and `step_env` build their observation with it, and `make_vec` rebuilds
-        the batch's observations with it. A subclass that changes its shape or dtype
-        overrides `observation_space` too.
-
-        Args:
-            state: one env's state.
-            params: the env's params.
-
-        Returns:
-            The observation, as `observation_space(params)` describes it.
-        """
-        raise NotImplementedError(f"{self.name} defines no observe(state, params)")
-
-    def is_terminal(self, state: TEnvState, params: TEnvParams) -> Array:
-        """Whether `state` ends its episode by the MDP's own termination: the `terminated`
-        that the step into `state` returned (gymnax's name; the time limit is `truncation`).
-
-        Args:
-            state: one env's state.
-            params: the env's params.
-
-        Returns:
-            A boolean scalar.
-        """
-        raise NotImplementedError(f"{self.name} defines no is_terminal(state, params)")
 
     def truncation(self, state: TEnvState, params: TEnvParams) -> Array:
         """Whether the episode of `state` (just stepped into) is cut short: by default the
