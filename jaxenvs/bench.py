@@ -9,6 +9,8 @@ row alike), every implementation of one env that is installed:
 - `jaxenvs vmap`: `jax.vmap` of `jaxenvs.make(id)`'s auto-resetting step with one key per
   env (gymnax's way of batching);
 - `gymnax`: the same `jax.vmap` of gymnax's step, for the ids gymnax has;
+- `jaxenvs gymnax export` (only when asked for by name in `libraries`): the same `jax.vmap`
+  of `jaxenvs.export.gymnax.make(id)`'s step, gymnax 1.x's interface over jaxenvs;
 - `gymnasium`: its vector env (CartPole's numpy `CartPoleVectorEnv`; a `SyncVectorEnv`
   elsewhere), or at batch size 1 one env stepped in a Python loop;
 - `envpool`: its gymnasium-style batched env;
@@ -59,6 +61,7 @@ def peer_ids() -> list[str]:
 
 # the library name of `make_vec` timed with only rewards and state kept (the observation dead)
 REWARDS_ONLY = "jaxenvs make_vec, rewards only"
+GYMNAX_EXPORT = "jaxenvs gymnax export"  # jaxenvs.export.gymnax, vmapped as gymnax is
 
 
 @dataclasses.dataclass
@@ -355,6 +358,12 @@ def candidates(env_id: str, num_envs: int, libraries: Iterable[str] | None = Non
         env, params = jaxenvs.make(env_id)
         return _JaxRun(vmap_rollout(env, params, num_envs, num_steps))
 
+    def export_run(num_steps):
+        from jaxenvs.export import gymnax as jaxenvs_gymnax
+
+        env, params = jaxenvs_gymnax.make(env_id)
+        return _JaxRun(vmap_rollout(env, params, num_envs, num_steps))
+
     def gymnax_run(num_steps):
         import gymnax
 
@@ -364,6 +373,8 @@ def candidates(env_id: str, num_envs: int, libraries: Iterable[str] | None = Non
 
     out += [("jaxenvs make_vec", make_vec_run), ("jaxenvs vmap", vmap_run)]
     out.append((REWARDS_ONLY, make_vec_rewards_run))
+    if libraries is not None and GYMNAX_EXPORT in set(libraries):
+        out.append((GYMNAX_EXPORT, export_run))
     if gymnax_id:
         out.append(("gymnax", gymnax_run))
     if gym_id:

@@ -137,7 +137,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_parity(args: argparse.Namespace) -> int:
 
     from jaxenvs.parity import parity_ids, run_parity
-    from jaxenvs.parity.report import markdown_table, rich_table
+    from jaxenvs.parity.report import markdown_table, rich_table, run_summary
 
     _check_ids(args.ids)
     if args.markdown:
@@ -152,6 +152,7 @@ def cmd_parity(args: argparse.Namespace) -> int:
             progress.advance(task)
     console = _console()
     console.print(rich_table(results))
+    console.print(run_summary(results), markup=False)
     for r in results:
         if args.verbose or not (r.passed or r.skipped):  # a failure always says where
             console.print(r.summary(), markup=False)
@@ -393,7 +394,10 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from jaxenvs import __version__
+
     parser = _Parser(prog="jaxenvs", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"jaxenvs {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="list registered environments")

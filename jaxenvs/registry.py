@@ -107,10 +107,23 @@ def register(
     a `jaxenvs.parity.Reference`, or `"module:attribute"` naming one (then its name is read
     when a check runs). `peers` and `notes` are described in `EnvSpec`.
     """
+    if not isinstance(id, str) or not id:
+        raise TypeError(f"register: id must be a non-empty str such as 'mine/CartPole-v1', got {id!r}")
+    if isinstance(entry_point, str):
+        if not _is_entry_point(entry_point):
+            raise ValueError(
+                f"register({id!r}): entry_point must read 'package.module:attribute' (dotted names, "
+                f"one colon), got {entry_point!r}"
+            )
+    elif not callable(entry_point):
+        raise TypeError(
+            f"register({id!r}): entry_point must be a callable returning an env or a "
+            f"'module:attribute' string, got {type(entry_point).__name__}"
+        )
+    # the built-in families first: a user's id may replace a built-in one, never be replaced by it
+    _load_families()
     if not overwrite and id in _REGISTRY:
         raise ValueError(f"{id!r} is already registered; pass overwrite=True to replace it")
-    if isinstance(entry_point, str) and ":" not in entry_point:
-        raise ValueError(f"entry_point must read 'module:attribute', got {entry_point!r}")
     unknown = sorted(set(notes or {}) - set(NOTE_KINDS))
     if unknown:
         raise ValueError(f"unknown note kinds {unknown}; valid: {list(NOTE_KINDS)}")
@@ -194,7 +207,7 @@ def spec(id: str) -> EnvSpec:
         ) from None
 
 
-def _resolve(entry_point: str | Callable[..., Any], extra: str | None) -> Callable[..., Any]:
+def _resolve(entry_point: str | Callable[..., Any], extra: str | None, id: str = "") -> Callable[..., Any]:
     if callable(entry_point):
         return entry_point
     module_name, _, attr = entry_point.partition(":")
@@ -207,8 +220,15 @@ def _resolve(entry_point: str | Callable[..., Any], extra: str | None) -> Callab
                 f'{entry_point} needs {missing!r}, which is not installed: pip install "jaxenvs[{extra}]"',
                 name=missing,
             ) from e
-        raise
-    return getattr(module, attr)
+        raise ImportError(
+            f"{id}: its entry point {entry_point!r} cannot be imported ({e}); register it with an importable "
+            "'module:attribute' or a callable",
+            name=missing,
+        ) from e
+    try:
+        return resolve(f"{module_name}:{attr}") if "." in attr else getattr(module, attr)
+    except AttributeError:
+        raise ImportError(f"{id}: module {module_name!r} has no {attr!r} (entry point {entry_point!r})") from None
 
 
 def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any], where: str | None = None) -> Any:
@@ -238,7 +258,12 @@ def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
     s = spec(id)
     if not isinstance(autoreset, (bool, np.bool_)):
         raise TypeError(f"{id}: autoreset must be True or False, got {autoreset!r}")
-    env = _resolve(s.entry_point, s.extra)(**s.env_kwargs)
+    env = _resolve(s.entry_point, s.extra, id)(**s.env_kwargs)
+    if not (callable(getattr(env, "reset", None)) and callable(getattr(env, "step", None))):
+        raise TypeError(
+            f"{id}: its entry point returned {type(env).__name__}, not an environment (expected an object with "
+            "reset(key, params), step(key, state, action, params) and default_params, e.g. a jaxenvs.Environment)"
+        )
     params = apply_overrides(env, env.default_params, s.params, where=id)
     params = apply_overrides(env, params, overrides, where=id)
     check_params(params, env=env, where=id)
@@ -259,6 +284,11 @@ def make_vec(id: str, num_envs: int, allow_vmap: bool = False, **overrides: Any)
     from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 
     check_num_envs(num_envs, where=id)
+    if "autoreset" in overrides:
+        raise TypeError(
+            f"{id}: make_vec always auto-resets the envs that finished (autoreset= is make()'s option); "
+            "for raw envs in a batch, jax.vmap the env of make(id, autoreset=False)"
+        )
     env, params = make(id, autoreset=False, **overrides)
     return VecEnv(env, num_envs, allow_vmap=allow_vmap), params
 

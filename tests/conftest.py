@@ -3,6 +3,17 @@ import os
 # Several CPU devices for the sharding tests; must be set before JAX starts.
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=4")
 
+# One XLA compilation cache for the run, shared by the xdist workers: many tests compile the
+# same programs (an env's jitted step, vmapped at the same sizes), and JAX's persistent cache
+# (keyed by the program, the jax version and the flags) compiles each one once. Everything is
+# still traced and run; JAXENVS_TEST_JAX_CACHE="" turns it off.
+_CACHE = os.environ.get("JAXENVS_TEST_JAX_CACHE", os.path.join(os.path.dirname(__file__), "..", ".pytest_cache", "jax"))
+if _CACHE:
+    import jax  # noqa: E402
+
+    jax.config.update("jax_compilation_cache_dir", os.path.abspath(_CACHE))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.2)
+
 # Hypothesis profiles: "ci" (the default: small, derandomized, what `make test` runs) and
 # "dev" (HYPOTHESIS_PROFILE=dev: many more examples, random seeds, for a local run).
 from hypothesis import HealthCheck, settings  # noqa: E402
@@ -11,3 +22,18 @@ _SLOW_OK = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthChe
 settings.register_profile("ci", max_examples=8, deadline=None, derandomize=True, suppress_health_check=_SLOW_OK)
 settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=_SLOW_OK)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def mnist_data_dir(tmp_path, monkeypatch):
+    """A small generated MNIST training set (20 images) where MNISTBandit looks for its data."""
+    from jaxenvs.envs.bsuite import mnist_data
+
+    rng = np.random.default_rng(0)
+    mnist_data.write_idx(tmp_path / mnist_data.IMAGES, rng.integers(0, 256, (20, 28, 28), dtype=np.uint8))
+    mnist_data.write_idx(tmp_path / mnist_data.LABELS, (np.arange(20) % 10).astype(np.uint8))
+    monkeypatch.setenv(mnist_data.ENV_VAR, str(tmp_path))

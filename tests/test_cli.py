@@ -76,3 +76,11 @@ def test_printed_text_keeps_square_brackets(monkeypatch, capsys):
     monkeypatch.setattr(cli, "_report_skip", lambda env_id, extra, run_all: 'needs pip install "jaxenvs[brax]"')
     assert main(["report", "CartPole-v1", "--no-parity"]) == 0
     assert 'jaxenvs[brax]"' in capsys.readouterr().out
+
+
+def test_version(capsys):
+    import jaxenvs
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out.strip() == f"jaxenvs {jaxenvs.__version__}"

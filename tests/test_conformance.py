@@ -23,12 +23,10 @@ from __future__ import annotations
 import importlib.util
 import os
 
-import numpy as np
 import pytest
 
 import jaxenvs
 from jaxenvs.adapters import registration as adapters
-from jaxenvs.envs.bsuite import mnist_data
 from jaxenvs.registry import EXTRA_LIBRARIES
 from jaxenvs.testing import check_env
 
@@ -66,14 +64,6 @@ def _ids() -> list:
                 continue
         ids.append(pytest.param(env_id, marks=marks, id=env_id))
     return ids
-
-
-@pytest.fixture
-def mnist_data_dir(tmp_path, monkeypatch):
-    rng = np.random.default_rng(0)
-    mnist_data.write_idx(tmp_path / mnist_data.IMAGES, rng.integers(0, 256, (20, 28, 28), dtype=np.uint8))
-    mnist_data.write_idx(tmp_path / mnist_data.LABELS, (np.arange(20) % 10).astype(np.uint8))
-    monkeypatch.setenv(mnist_data.ENV_VAR, str(tmp_path))
 
 
 def _renders(env, params) -> bool:

@@ -133,3 +133,52 @@ def test_register_rejects_unknown_notes_and_a_doubled_reference(monkeypatch):
         jaxenvs.register("user/X-v0", "m:a", reference="pkg.refs:ref", parity="pkg.refs:other")
     spec = jaxenvs.register("user/X-v0", "m:a", reference="a reference in words")
     assert spec.reference == "a reference in words" and spec.parity is None
+
+
+def test_register_checks_its_arguments_at_once():
+    """Bad registrations are refused at `register`, naming what was wrong, not later elsewhere."""
+    from jaxenvs.registry import register
+
+    for bad_id in (123, "", None):
+        with pytest.raises(TypeError, match="id must be a non-empty str"):
+            register(bad_id, "jaxenvs.envs.classic.cartpole:CartPole")
+    for malformed in ("nocolon", "a b:c", "a:b:c", "mod:"):
+        with pytest.raises(ValueError, match="module:attribute"):
+            register("mine/Malformed-v0", malformed)
+    with pytest.raises(TypeError, match="callable"):
+        register("mine/NotCallable-v0", 5)
+    assert "mine/Malformed-v0" not in jaxenvs.registered_envs()
+
+
+def test_a_user_registration_is_never_replaced_by_a_built_in(monkeypatch):
+    """Registered before the built-in families are loaded, a user's id still wins (or, without
+    overwrite=True, is refused as a duplicate); it used to be silently replaced."""
+    from jaxenvs import registry
+
+    monkeypatch.setattr(registry, "_REGISTRY", {})
+    monkeypatch.setattr(registry, "_FAMILIES_LOADED", False)
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register("CartPole-v1", "jaxenvs.envs.classic.acrobot:Acrobot")
+    registry.register("CartPole-v1", "jaxenvs.envs.classic.acrobot:Acrobot", overwrite=True)
+    env, _ = jaxenvs.make("CartPole-v1", autoreset=False)
+    assert type(env).__name__ == "Acrobot"
+
+
+def test_make_names_the_id_when_its_entry_point_is_broken(monkeypatch):
+    from jaxenvs import registry
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    registry.register("mine/Missing-v0", "no_such_module_xyz.sub:Env")
+    registry.register("mine/NoAttr-v0", "jaxenvs.envs.classic.cartpole:Nope")
+    registry.register("mine/NotAnEnv-v0", lambda: 3)
+    with pytest.raises(ImportError, match="mine/Missing-v0.*no_such_module_xyz"):
+        jaxenvs.make("mine/Missing-v0")
+    with pytest.raises(ImportError, match="mine/NoAttr-v0.*Nope"):
+        jaxenvs.make("mine/NoAttr-v0")
+    with pytest.raises(TypeError, match="mine/NotAnEnv-v0.*returned int, not an environment"):
+        jaxenvs.make("mine/NotAnEnv-v0")
+
+
+def test_make_vec_says_it_always_auto_resets():
+    with pytest.raises(TypeError, match="make_vec always auto-resets"):
+        jaxenvs.make_vec("CartPole-v1", 4, autoreset=True)

@@ -256,7 +256,8 @@ def make_gymnax_env(env_id: str, **kwargs: Any) -> GymnaxEnv:
     """The `gymnax/<env_id>` entry point: `gymnax.make(env_id, **kwargs)` through `from_gymnax`."""
     gymnax = import_library("gymnax", "gymnax")
     if env_id not in gymnax.registered_envs:
-        raise ValueError(f"gymnax has no env {env_id!r}; it has: {', '.join(gymnax.registered_envs)}")
+        own = [i for i in gymnax.registered_envs if not i.startswith("jaxenvs/")]  # not jaxenvs' exports
+        raise ValueError(f"gymnax has no env {env_id!r}; it has: {', '.join(own)}")
     env, env_params = gymnax.make(env_id, **kwargs)
     return from_gymnax(env, env_params, name=f"gymnax/{env_id}", api="1.x" if _is_gymnax_1(env) else "0.x")
 

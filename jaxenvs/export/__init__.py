@@ -1,5 +1,6 @@
-"""Ways out of JAX: gymnasium `Env` / `VectorEnv` (`export.gymnasium`), a Stable-Baselines3
-`VecEnv` (`export.sb3`), a dm_env `Environment` (`export.dm_env`) and videos (`export.video`);
+"""Ways out: gymnasium `Env` / `VectorEnv` (`export.gymnasium`), a Stable-Baselines3
+`VecEnv` (`export.sb3`), a dm_env `Environment` (`export.dm_env`), videos (`export.video`),
+and a gymnax `Environment` for code written against gymnax (`export.gymnax`);
 `python -m jaxenvs.export.check` runs gymnasium's checker over the registered ids.
 
 Each submodule imports its library when imported itself; this package imports none of them.

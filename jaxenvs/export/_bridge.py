@@ -21,7 +21,10 @@ from jaxenvs.tree import where_done
 
 
 def key_from_seed(seed: int) -> jax.Array:
-    """A JAX key from any non-negative int seed (numpy's SeedSequence takes arbitrary size)."""
+    """A JAX key from any non-negative int seed (numpy's SeedSequence takes arbitrary size);
+    a float, string or bool is refused (1.5 would silently become 1, "12" is no number)."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be a non-negative integer, got {seed!r} ({type(seed).__name__})")
     seed = int(seed)
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed}")
@@ -192,7 +195,7 @@ class Batch:
             per_env = jnp.stack([key_from_seed(s) for s in seeds])
             return jax.random.fold_in(per_env[0], self.num_envs), per_env
         if seeds is not None:
-            key = key_from_seed(int(seeds))
+            key = key_from_seed(seeds)
         key, k = jax.random.split(key)
         return key, jax.random.split(k, self.num_envs)
 

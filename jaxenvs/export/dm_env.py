@@ -82,9 +82,11 @@ class JaxDmEnv(dm_env.Environment):
         return dm_env.restart(_numpy(obs))
 
     def step(self, action: Any) -> dm_env.TimeStep:
+        # checked first: after LAST the action is ignored (dm_env starts a new episode), but an
+        # invalid one is still a caller's bug
+        check_actions(action, self._action_space, self.jax_env.name)
         if self._ended:
             return self.reset()
-        check_actions(action, self._action_space, self.jax_env.name)
         self._key, obs, self._state, reward, terminated, truncated, _ = self._fns.step(
             self._key, self._state, to_jax(action, self._action_space)
         )

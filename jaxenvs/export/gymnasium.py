@@ -209,6 +209,11 @@ class JaxEnv(gymnasium.Env):
         self._terminated: tuple[Any, Any] | None = None  # (observation, info) the episode ended on
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if options:
+            raise ValueError(
+                f"{self.jax_env.name}: reset options are not supported (got {sorted(options)}); a jaxenvs env draws "
+                "its start from its params: pass them when making it, e.g. gymnasium.make(id, <param>=...)"
+            )
         super().reset(seed=seed)
         if seed is not None:
             self._key = key_from_seed(seed)
@@ -305,6 +310,9 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         if self._key is None and seed is None:
             self._key = key_from_seed(int(self.np_random.integers(2**63)))
         self._key, keys = self._batch.keys(self._key, seed)
+        unknown = sorted(set(options or {}) - {"reset_mask"})
+        if unknown:
+            raise ValueError(f"{self.jax_env.name}: the only reset option is 'reset_mask', got {unknown}")
         mask = None if options is None else options.get("reset_mask")
         if mask is None or self._state is None:
             self._obs, self._state = self._batch.reset(keys)

@@ -73,8 +73,15 @@ class JaxSB3VecEnv(VecEnv):
         self._actions: Any = None
 
     # --- the VecEnv API ----------------------------------------------------------------
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """SB3's `seed`: env `i` gets `seed + i` at the next `reset()`; a seed that is not a
+        non-negative int is refused here (1.5 would become 1, "12" is no number)."""
+        if seed is not None:
+            key_from_seed(seed)
+        return super().seed(seed)
+
     def reset(self):
-        seeds = None if self._seeds[0] is None else [int(s) for s in self._seeds]
+        seeds = None if self._seeds[0] is None else list(self._seeds)
         self._key, keys = self._batch.keys(self._key, seeds)
         obs, self._state = self._batch.reset(keys)
         self._reset_seeds()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from jaxenvs.parity.checks import Check, ParityResult, Sizes
+from jaxenvs.parity.checks import ALPHA_ENV, ALPHA_RUN, ENVS_PER_RUN, Check, ParityResult, Sizes, two_stage
 from jaxenvs.parity.harness import (
     assert_parity,
     check,
@@ -31,6 +31,9 @@ from jaxenvs.parity.harness import (
 from jaxenvs.parity.reference import DmEnvReference, GymnasiumReference, JaxReference, Reference, Transitions
 
 __all__ = [
+    "ALPHA_ENV",
+    "ALPHA_RUN",
+    "ENVS_PER_RUN",
     "Check",
     "DmEnvReference",
     "GymnasiumReference",
@@ -73,7 +76,13 @@ def _is_suite(obj: Any) -> bool:
 
 
 def run_parity(env_id: str, scale: float = 1.0, seed: int = 0) -> ParityResult:
-    """Run the parity check `env_id` declares; a missing reference library gives a skipped result."""
+    """Run the parity check `env_id` declares, decided in one or two stages (`checks.two_stage`:
+    a correct env FAILs with probability at most `checks.ALPHA_ENV`); a missing reference
+    library gives a skipped result."""
+    return two_stage(lambda factor, stage_seed: _run_once(env_id, scale * factor, stage_seed), seed)
+
+
+def _run_once(env_id: str, scale: float, seed: int) -> ParityResult:
     import jaxenvs
     from jaxenvs.registry import resolve, spec
 

@@ -1,13 +1,20 @@
-"""The comparisons parity is made of, and what they return.
+"""The comparisons parity is made of, what they return, and how a run of them is decided.
 
 A `Check` is one number measured against one threshold: a worst error (`error_check`,
-`angle_check`), a count of exact mismatches (`exact_check`), the p-value of a test
-(`chi_square_check`, `stratified_chi_square_check`, `ks_check`) or a distance in standard
-errors (`mean_check`). A `ParityResult` gathers the checks of one env. Nothing here knows
+`angle_check`, `bounded_check`), a count of exact mismatches (`exact_check`), or the p-value
+of a test (`chi_square_check`, `stratified_chi_square_check`, `ks_check`, `mean_check`,
+`unseen_outcomes_check`). A `ParityResult` gathers the checks of one env. Nothing here knows
 about references or environments: `jaxenvs.parity.harness` collects the values compared.
 
-Thresholds stated once: distribution tests fail below `P_THRESHOLD`; means must agree within
-3 standard errors; the tolerances of state injection are `ATOL_*` (float32 and float64).
+False alarms are budgeted, not assumed away. Deterministic checks (state injection, exact
+replays) cannot fail by chance: their tolerances follow from the arithmetic (float32 results
+are bounded by the same step run in float64, `bounded_check`). Every check that can fail by
+chance is a p-value, and the p-values of one env are decided together (`ParityResult.decide`,
+Holm's step-down procedure) so that a correct env FAILs with probability at most `ALPHA_ENV`;
+a run over up to `ENVS_PER_RUN` envs (a family, `jaxenvs report`, `jaxenvs parity` over every
+built-in id) then raises a false alarm with probability at most `ALPHA_RUN`. `two_stage` makes
+the verdict decisive without making every check slow: a borderline first stage draws four
+times the samples, fresh, before deciding.
 """
 
 from __future__ import annotations
@@ -20,14 +27,36 @@ from typing import Any
 
 import numpy as np
 
-# A stated significance level for every distribution test: p-values below it fail.
-P_THRESHOLD = 1e-3
+# The false-alarm budget: a run of up to ENVS_PER_RUN correct envs FAILs one with probability
+# at most ALPHA_RUN, so each env's checks together get ALPHA_ENV (a union bound over envs).
+ALPHA_RUN = 0.01
+ENVS_PER_RUN = 40
+ALPHA_ENV = ALPHA_RUN / ENVS_PER_RUN
+# Two stages (`two_stage`): the first rejects at Holm level ALPHA_ENV / 2; a first stage whose
+# smallest Holm-adjusted p-value is below CONTINUE_BELOW is borderline and draws a second,
+# independent stage of STAGE_TWO_SIZE times the samples. Under a correct env the second stage
+# runs with probability at most CONTINUE_BELOW, so it may test at (ALPHA_ENV / 2) /
+# CONTINUE_BELOW and the two together still FAIL a correct env with probability <= ALPHA_ENV.
+CONTINUE_BELOW = 0.01
+STAGE_ONE_LEVEL = ALPHA_ENV / 2
+STAGE_TWO_LEVEL = ALPHA_ENV / 2 / CONTINUE_BELOW
+STAGE_TWO_SIZE = 4
+# Means: Welch's t-test where the sample mean is near normal by Cochran's rule (n >= 25 G1^2,
+# G1 the sample skewness), else a permutation test with this many resamples.
+PERMUTATIONS = 10_000
 # State-injection tolerances: float64 runs per step and along whole episodes (the targets of
-# the classic-control references), float32 per step, and float32 observations.
+# the classic-control references), float32 observations of float32 references. A float32 JAX
+# step against a float64 reference is bounded by the same step in float64 (`bounded_check`):
+# each value may differ from the reference by twice its own float32 rounding plus
+# FLOAT32_ULPS units of float32 rounding of its magnitude, and one step's float32 rounding may
+# not exceed FLOAT32_ROUNDING, relative (about 1,000 ulps; one classic-control step measures
+# at most 12).
 ATOL_F64_STEP = 1e-9
 ATOL_F64_EPISODE = 1e-6
 ATOL_F32_STEP = 1e-5
 ATOL_F32_OBS = 1e-6
+FLOAT32_ULPS = 4
+FLOAT32_ROUNDING = 2.0**-13
 
 
 @dataclasses.dataclass
@@ -60,16 +89,41 @@ class Check:
 
 @dataclasses.dataclass
 class ParityResult:
-    """Every check of one env against its reference."""
+    """Every check of one env against its reference, and the verdict on them together.
+
+    The p-value checks are decided together by `decide(level)` (Holm's step-down procedure:
+    the probability that any of them fails on a correct env is at most `level`); until then
+    at `ALPHA_ENV`. `stages` says how the verdict was reached (`two_stage`).
+    """
 
     env_id: str
     reference: str
     checks: list[Check] = dataclasses.field(default_factory=list)
     seconds: float = 0.0
     skipped: str | None = None  # why the reference could not run, if it could not
+    level: float | None = None  # the family-wise level the p-values were decided at
+    stages: str = ""
+    first_stage: ParityResult | None = None  # a borderline first stage, when a second decided
+
+    def p_checks(self) -> list[Check]:
+        return [c for c in self.checks if c.kind == "p-value"]
+
+    def decide(self, level: float = ALPHA_ENV) -> ParityResult:
+        """Decide the p-value checks together at family-wise level `level` (Holm): each gets
+        the threshold of its rank and passes unless rejected. Returns self."""
+        p_checks = self.p_checks()
+        rejected, thresholds = holm([c.value for c in p_checks], level)
+        for c, r, t in zip(p_checks, rejected, thresholds):
+            c.threshold, c.passed = t, not r
+        self.level = level
+        return self
+
+    def _decided(self) -> ParityResult:
+        return self if self.level is not None else self.decide()
 
     @property
     def passed(self) -> bool:
+        self._decided()
         return self.skipped is None and bool(self.checks) and all(c.passed for c in self.checks)
 
     @property
@@ -82,6 +136,11 @@ class ParityResult:
     def transitions(self) -> int:
         return sum(c.transitions for c in self.checks)
 
+    @property
+    def num_tests(self) -> int:
+        """How many p-values were decided together (the family of Holm's procedure)."""
+        return len(self.p_checks())
+
     def worst(self, prefix: str = "") -> float:
         errs = [c.value for c in self.checks if c.kind == "error" and c.name.startswith(prefix)]
         return max(errs) if errs else float("nan")
@@ -90,19 +149,86 @@ class ParityResult:
         ps = [c.value for c in self.checks if c.kind == "p-value"]
         return min(ps) if ps else float("nan")
 
+    def min_adjusted_p(self) -> float:
+        """Holm's adjusted p-value of the smallest p: m * min p (1 when there is none)."""
+        ps = [c.value for c in self.p_checks()]
+        return min(1.0, len(ps) * min(ps)) if ps else 1.0
+
     def failures(self) -> list[Check]:
+        self._decided()
         return [c for c in self.checks if not c.passed]
 
     def summary(self) -> str:
+        self._decided()
         lines = [f"{self.env_id} vs {self.reference}: {self.verdict}"]
         if self.skipped is not None:
             lines.append(f"  skipped: {self.skipped}")
+        if self.num_tests:
+            lines.append(
+                f"  {self.num_tests} p-values decided together at family-wise level {self.level:.2g} (Holm)"
+                + (f"; {self.stages}" if self.stages else "")
+            )
         lines += ["  " + c.describe() for c in self.checks]
         lines += [f"  first mismatch of {c.name}: {c.mismatch}" for c in self.failures() if c.mismatch]
         return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.summary()
+
+
+def holm(p_values: Sequence[float], level: float) -> tuple[list[bool], list[float]]:
+    """Holm's step-down procedure: which of `p_values` are rejected at family-wise level
+    `level`, and the threshold each was compared with (`level / (m - rank)`, rank from 0 in
+    ascending order; the ones after the first acceptance keep their rank's threshold).
+
+    Args:
+        p_values: the p-values of one family of tests.
+        level: the probability, under every null hypothesis at once, of rejecting any.
+
+    Returns:
+        `(rejected, thresholds)`, each in the order of `p_values`.
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    rejected, thresholds = [False] * m, [level] * m
+    stopped = False
+    for rank, i in enumerate(order):
+        thresholds[i] = level / (m - rank)
+        if not stopped and p_values[i] <= thresholds[i]:
+            rejected[i] = True
+        else:
+            stopped = True
+    return rejected, thresholds
+
+
+def two_stage(run: Callable[[int, int], ParityResult], seed: int = 0) -> ParityResult:
+    """A verdict from one or two independent stages of the same checks.
+
+    Args:
+        run: `(size factor, seed) -> ParityResult`: the checks at the given multiple of their
+            size, drawing with the given seed (a different seed must give fresh samples).
+        seed: the first stage's seed.
+
+    Returns:
+        The first stage's result, decided at `STAGE_ONE_LEVEL`, if it FAILs (a deterministic
+        check or a rejected p-value) or is clearly correct; when borderline (smallest
+        Holm-adjusted p-value below `CONTINUE_BELOW`), the second stage's result
+        (`STAGE_TWO_SIZE` times the samples, a fresh seed) decided at `STAGE_TWO_LEVEL`, with
+        the first stage's result kept as its `first_stage`, for the record.
+    """
+    first = run(1, seed).decide(STAGE_ONE_LEVEL)
+    if first.skipped is not None or not first.passed or first.min_adjusted_p() >= CONTINUE_BELOW:
+        first.stages = "one stage"
+        return first
+    second = run(STAGE_TWO_SIZE, seed + 1_000_003).decide(STAGE_TWO_LEVEL)
+    second.stages = (
+        f"two stages: stage 1 was borderline (smallest adjusted p {first.min_adjusted_p():.2g} < "
+        f"{CONTINUE_BELOW:g}); stage 2 drew {STAGE_TWO_SIZE}x the samples afresh, decided at "
+        f"{STAGE_TWO_LEVEL:.2g}"
+    )
+    second.first_stage = first
+    second.seconds += first.seconds
+    return second
 
 
 class Timer:
@@ -195,6 +321,72 @@ def angle_check(name: str, jax_values: Any, ref_values: Any, atol: float) -> Che
     return check
 
 
+def bounded_check(name: str, jax_values: Any, ref_values: Any, jax64_values: Any, angle: bool = False) -> list[Check]:
+    """A float32 JAX value against a float64 reference, bounded by its own arithmetic: the same
+    JAX step run in float64 (`jax64_values`) measures the float32 rounding this step
+    propagated into each value.
+
+    Each value may differ from the reference by twice its own rounding plus `FLOAT32_ULPS`
+    float32 units of `|ref| + 1`; and the rounding itself may not exceed `FLOAT32_ROUNDING` of
+    `|ref| + 1` (so a bug only the float32 path has cannot hide in its own bound).
+
+    Args:
+        name: the checks' name ("<name>" and "<name> float32 rounding").
+        jax_values: `[n, ...]` the float32 step's values.
+        ref_values: `[n, ...]` the reference's.
+        jax64_values: `[n, ...]` the same step's values in float64.
+        angle: differences taken modulo 2 pi.
+
+    Returns:
+        Two checks: the error against the reference (its threshold the bound at the worst
+        value), and the float32 rounding (relative) against `FLOAT32_ROUNDING`.
+    """
+    a, b, c = (np.asarray(x, np.float64) for x in (jax_values, ref_values, jax64_values))
+    n = int(a.shape[0]) if a.ndim else 1
+    if a.shape != b.shape or a.shape != c.shape:
+        return [Check(name, n, math.inf, 0.0, False, detail=f"shapes {a.shape} vs {b.shape} vs {c.shape}", first=0)]
+
+    def diff(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        d = np.abs(x - y)
+        if angle:
+            d = np.minimum(d % (2 * np.pi), 2 * np.pi - d % (2 * np.pi))
+        d[np.isnan(x) & np.isnan(y)] = 0.0
+        return np.where(np.isnan(d), np.inf, d)
+
+    error, rounding = diff(a, b), diff(a, c)
+    scale = np.abs(b) + 1.0
+    bound = 2 * rounding + FLOAT32_ULPS * float(np.finfo(np.float32).eps) * scale
+    if error.size == 0:
+        return [Check(name, n, 0.0, 0.0, True), Check(f"{name} float32 rounding", n, 0.0, FLOAT32_ROUNDING, True)]
+    worst = int(np.argmax(error / bound))
+    bad = np.flatnonzero(np.any(_per_row(error > bound), axis=1))
+    ratio = float(error.flat[worst] / bound.flat[worst])
+    checks = [
+        Check(
+            name,
+            n,
+            float(error.max()),
+            float(bound.flat[worst]),
+            not len(bad),
+            detail=f"bound 2 x own float32 rounding + {FLOAT32_ULPS} ulp; worst error/bound {ratio:.2g}",
+            first=int(bad[0]) if len(bad) else None,
+        )
+    ]
+    relative = float(np.max(rounding / scale))
+    checks.append(
+        Check(
+            f"{name} float32 rounding",
+            n,
+            relative,
+            FLOAT32_ROUNDING,
+            relative <= FLOAT32_ROUNDING,
+            kind="relative error",
+            detail="the float32 step against itself in float64",
+        )
+    )
+    return checks
+
+
 def exact_check(name: str, jax_values: Any, ref_values: Any) -> Check:
     """Mismatch count of exactly-compared values (flags, integer states, rewards), per row."""
     a, b = np.asarray(jax_values), np.asarray(ref_values)
@@ -212,8 +404,10 @@ def exact_check(name: str, jax_values: Any, ref_values: Any) -> Check:
 
 
 def p_value_check(name: str, n: int, p: float, detail: str) -> Check:
-    """A test's p-value against the stated threshold."""
-    return Check(name, n, p, P_THRESHOLD, p >= P_THRESHOLD, kind="p-value", detail=detail)
+    """A test's p-value; passes at `ALPHA_ENV` until its `ParityResult` decides it with the
+    env's other p-values (Holm)."""
+    p = float(min(max(p, 0.0), 1.0))
+    return Check(name, n, p, ALPHA_ENV, p >= ALPHA_ENV, kind="p-value", detail=detail)
 
 
 def _hashable(x: Any) -> Any:
@@ -224,6 +418,7 @@ def _hashable(x: Any) -> Any:
 
 
 def _support_check(name: str, outside: list, n: int, outside_ref: int | None = None, known: str = "") -> Check:
+    """Outcomes outside a support known from the reference's definition: none may occur."""
     detail = []
     if outside_ref is not None:
         detail.append(f"reference {outside_ref} outside")
@@ -233,6 +428,38 @@ def _support_check(name: str, outside: list, n: int, outside_ref: int | None = N
         detail.append(known)
     ok = not outside and not outside_ref
     return Check(f"{name} support", n, float(len(outside)), 0.0, ok, kind="mismatches", detail="; ".join(detail))
+
+
+def unseen_outcomes_check(name: str, jax_samples: Sequence[Any], ref_samples: Sequence[Any]) -> Check:
+    """Outcomes one side produced and the other never did, where the support is known only
+    from the reference's sample: a rare outcome one sample reaches and the other misses is
+    chance, many are not.
+
+    Under equal distributions, each sample that falls in an outcome only one side produced
+    came from the JAX side with probability `n_jax / (n_jax + n_ref)`, independently of how
+    many such samples there are; the p-value is the binomial tail of the JAX side's count.
+
+    Args:
+        name: the check's name prefix ("<name> support").
+        jax_samples: the JAX side's outcomes (hashable once converted by `_hashable`).
+        ref_samples: the reference's.
+
+    Returns:
+        A p-value check; its detail names a few of the JAX-only outcomes.
+    """
+    from scipy import stats
+
+    a = [_hashable(x) for x in jax_samples]
+    b = [_hashable(x) for x in ref_samples]
+    seen_a, seen_b = set(a), set(b)
+    only_a = [x for x in a if x not in seen_b]
+    only_b = sum(x not in seen_a for x in b)
+    k, total = len(only_a), len(only_a) + only_b
+    p = float(stats.binom.sf(k - 1, total, len(a) / (len(a) + len(b)))) if k else 1.0
+    detail = f"{k} JAX samples in outcomes the reference never produced, {only_b} the other way round (binomial)"
+    if only_a:
+        detail += f"; JAX-only: {sorted(set(only_a), key=str)[:3]}"
+    return p_value_check(f"{name} support", len(a), p, detail)
 
 
 def _pooled(ca: np.ndarray, cb: np.ndarray) -> list[list[float]]:
@@ -253,16 +480,15 @@ def chi_square_check(
 ) -> list[Check]:
     """Discrete outcomes: support and a two-sample chi-square test of the frequencies.
 
-    Support: every JAX outcome must be one the reference produced, or, where `support` (the
-    set the reference can produce, known from its definition) is given, lie in it, as every
-    reference outcome must."""
+    Support: with `support` (the set the reference can produce, known from its definition),
+    every outcome of both sides must lie in it; without, outcomes only one side produced are
+    tested as chance (`unseen_outcomes_check`)."""
     from scipy import stats
 
     a = [_hashable(x) for x in jax_samples]
     b = [_hashable(x) for x in ref_samples]
     if support is None:
-        seen = set(b)
-        checks = [_support_check(name, [x for x in a if x not in seen], len(a))]
+        checks = [unseen_outcomes_check(name, a, b)]
     else:
         support = {_hashable(x) for x in support}
         outside_ref = sum(x not in support for x in b)
@@ -304,26 +530,57 @@ def stratified_chi_square_check(
     return p_value_check(f"{name} frequencies", len(jax_samples), p, detail)
 
 
+def tail_check(name: str, jax_samples: Any, ref_samples: Any) -> Check:
+    """Continuous outcomes beyond the reference sample's range, where the support is known only
+    from that sample: under equal distributions, the `k` largest of both samples together all
+    come from the JAX side with probability `C(n_jax, k) / C(n_jax + n_ref, k)` (the same below
+    the smallest); Bonferroni over both tails and over coordinates.
+
+    Args:
+        name: the check's name prefix ("<name> support").
+        jax_samples: `[n, ...]` JAX outcomes.
+        ref_samples: `[m, ...]` reference outcomes.
+
+    Returns:
+        A p-value check.
+    """
+    from scipy.special import gammaln
+
+    a = np.asarray(jax_samples, dtype=np.float64).reshape(len(jax_samples), -1)
+    b = np.asarray(ref_samples, dtype=np.float64).reshape(len(ref_samples), -1)
+    n, m = len(a), len(b)
+
+    def tail(k: int) -> float:  # C(n, k) / C(n + m, k)
+        return float(np.exp(gammaln(n + 1) - gammaln(n - k + 1) - gammaln(n + m + 1) + gammaln(n + m - k + 1)))
+
+    p, beyond = 1.0, 0
+    for j in range(a.shape[1]):
+        hi, lo = b[:, j].max(), b[:, j].min()
+        # a float32 JAX value equal to a float64 reference bound is not beyond it
+        above = int(np.sum(a[:, j] > hi + 1e-6 * (1 + abs(hi))))
+        below = int(np.sum(a[:, j] < lo - 1e-6 * (1 + abs(lo))))
+        p = min(p, 2 * min(tail(above), tail(below)) * a.shape[1])
+        beyond = max(beyond, above, below)
+    detail = f"at most {beyond} JAX samples beyond one end of the reference's range (exact tail, Bonferroni)"
+    return p_value_check(f"{name} support", n, min(p, 1.0), detail)
+
+
 def ks_check(
     name: str, jax_samples: Any, ref_samples: Any, support: Callable[[np.ndarray], np.ndarray] | str | None = None
 ) -> list[Check]:
     """Continuous outcomes: support, and a two-sample Kolmogorov-Smirnov test per coordinate
     (Bonferroni over coordinates).
 
-    support: None, the JAX samples must lie within the reference's range (widened by 1%);
-    a predicate `x[n, d] -> bool[n]` (the reference's definition of its support), which both
-    sides' samples must satisfy; "unbounded", no support test (normal noise, whose tails one
-    sample reaches and the other does not)."""
+    support: None, JAX samples beyond the reference sample's range are tested as chance
+    (`tail_check`); a predicate `x[n, d] -> bool[n]` (the reference's definition of its
+    support), which both sides' samples must satisfy; "unbounded", no support test."""
     from scipy import stats
 
     a = np.asarray(jax_samples, dtype=np.float64).reshape(len(jax_samples), -1)
     b = np.asarray(ref_samples, dtype=np.float64).reshape(len(ref_samples), -1)
     checks = []
     if support is None:
-        lo, hi = b.min(axis=0), b.max(axis=0)
-        pad = 0.01 * (hi - lo) + 1e-12
-        outside = int(np.sum(np.any((a < lo - pad) | (a > hi + pad), axis=1)))
-        checks.append(Check(f"{name} support", len(a), float(outside), 0.0, outside == 0, kind="mismatches"))
+        checks.append(tail_check(name, a, b))
     elif callable(support):
         outside, outside_ref = int(np.sum(~support(a))), int(np.sum(~support(b)))
         checks.append(_support_check(name, [None] * outside, len(a), outside_ref))
@@ -332,15 +589,49 @@ def ks_check(
     return checks + [p_value_check(f"{name} distribution", len(a), min(p, 1.0), detail)]
 
 
-def mean_check(name: str, jax_values: Any, ref_values: Any, num_se: float = 3.0) -> Check:
-    """Means agree within `num_se` standard errors of their difference; value = |z|."""
-    a, b = np.asarray(jax_values, np.float64), np.asarray(ref_values, np.float64)
-    se = math.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b)) if len(a) > 1 and len(b) > 1 else 0.0
-    diff = abs(a.mean() - b.mean())
-    z = 0.0 if diff == 0 else (math.inf if se == 0 else diff / se)
-    return Check(
-        name, len(a), z, num_se, z <= num_se, kind="|z|", detail=f"jax {a.mean():.4g} vs reference {b.mean():.4g}"
+def _near_normal_mean(x: np.ndarray) -> bool:
+    """Cochran's rule: the mean of `n` draws is near normal when n >= 25 G1^2 (G1: skewness)."""
+    sd = x.std()
+    if len(x) < 30 or sd == 0:
+        return False
+    g1 = float(np.mean(((x - x.mean()) / sd) ** 3))
+    return len(x) >= 25 * g1 * g1
+
+
+def mean_check(name: str, jax_values: Any, ref_values: Any, seed: int = 0) -> Check:
+    """Means agree: a p-value for "the two samples come from one distribution", read through
+    their means. Welch's t-test where both means are near normal (Cochran's rule), else an
+    exact permutation test (`PERMUTATIONS` resamples; sparse rewards, skewed lengths).
+
+    Args:
+        name: the check's name.
+        jax_values: one value per JAX episode (or sample).
+        ref_values: one value per reference episode.
+        seed: the permutations' seed.
+
+    Returns:
+        A p-value check whose detail gives both means and the test used.
+    """
+    from scipy import stats
+
+    a, b = np.asarray(jax_values, np.float64).ravel(), np.asarray(ref_values, np.float64).ravel()
+    means = f"jax {a.mean():.4g} vs reference {b.mean():.4g}"
+    if np.ptp(np.concatenate([a, b])) == 0:
+        return p_value_check(name, len(a), 1.0, f"{means}; all equal")
+    if np.ptp(a) == 0 and np.ptp(b) == 0:  # two different constants
+        return p_value_check(name, len(a), 0.0, f"{means}; each side constant")
+    if _near_normal_mean(a) and _near_normal_mean(b):
+        p = float(stats.ttest_ind(a, b, equal_var=False).pvalue)
+        return p_value_check(name, len(a), p, f"{means}; Welch t")
+    result = stats.permutation_test(
+        (a, b),
+        lambda x, y, axis: np.mean(x, axis=axis) - np.mean(y, axis=axis),
+        permutation_type="independent",
+        vectorized=True,
+        n_resamples=PERMUTATIONS,
+        rng=np.random.default_rng(seed),
     )
+    return p_value_check(name, len(a), float(result.pvalue), f"{means}; permutation ({PERMUTATIONS} resamples, skewed)")
 
 
 def rare_events_check(name: str, counts: Mapping[str, int], n: int) -> Check:

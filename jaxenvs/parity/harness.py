@@ -10,8 +10,9 @@
 - `check_step_distribution`: a random event, sampled many times from the same injected states
   on both sides: support and frequencies (chi-square, stratified by case) or KS.
 - `check_resets`: the reset distribution the same way.
-- `check_episode_statistics`: episode length and return under uniform random actions, within
-  3 standard errors.
+- `check_episode_statistics`: episode length and return under uniform random actions, their
+  means compared by a p-value (`checks.mean_check`: Welch's t, or a permutation test where
+  the mean is far from normal).
 
 `check(env, params, reference)` runs the standard set and returns a `ParityResult`;
 `assert_parity(...)` raises an `AssertionError` naming the first mismatch (field, step, the
@@ -38,12 +39,15 @@ from jaxenvs.parity.checks import (
     Sizes,
     Timer,
     angle_check,
+    bounded_check,
     chi_square_check,
     error_check,
     exact_check,
     ks_check,
     mean_check,
     stratified_chi_square_check,
+    two_stage,
+    unseen_outcomes_check,
 )
 from jaxenvs.parity.reference import Reference, State, Transitions
 
@@ -66,6 +70,15 @@ def _compiled(env: Any, kind: str, build: Callable[[], Callable]) -> Callable:
             _COMPILED.clear()
         held = _COMPILED[key] = (env, build())
     return held[1]
+
+
+def _compiled_replay(env: Any, replay: Callable, in_axes: tuple) -> Callable:
+    """The jitted, vmapped `replay`, compiled once per env: a replay is a function of the env
+    alone (its code, closing over the env), so one built again for the same env is the same."""
+    code = getattr(replay, "__code__", None)
+    if code is None:
+        return jax.jit(jax.vmap(replay, in_axes=in_axes))
+    return _compiled(env, f"replay {in_axes} {id(code)}", lambda: jax.jit(jax.vmap(replay, in_axes=in_axes)))
 
 
 def default_to_jax(env: Any, params: Any) -> Callable[[State, Any], Any]:
@@ -142,7 +155,7 @@ def _jax_step_batch(env, params, ref, data: Transitions, seed: int, replay: Repl
             lambda *xs: np.stack([np.asarray(x) for x in xs]),
             *[ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)],
         )
-        obs, nxt, reward, terminated = jax.jit(replay)(states, actions, draws, params)
+        obs, nxt, reward, terminated = replay(states, actions, draws, params)
         return obs, nxt, reward, terminated, None, {}
     keys = jax.random.split(jax.random.key(seed), len(data))
     axes = (0, 0, 0, 0 if batched_params else None)
@@ -161,10 +174,14 @@ def _compare(
     reward_atol: float,
     canonical: Callable | None,
     info_fields: Sequence[str] = (),
+    out64: tuple | None = None,
 ) -> list[Check]:
     """Every next-state field, observation, reward and flag of `rows` (and the `info_fields`
-    of `info`); steps with a random part (`ref.random_step`) leave out `ref.random_step_fields`."""
+    of `info`); steps with a random part (`ref.random_step`) leave out `ref.random_step_fields`.
+    With `out64` (the same steps in float64), float values are bounded by their own float32
+    rounding (`bounded_check`) instead of `atol` / `reward_atol`."""
     obs, mine, reward, terminated, truncated, info = out
+    obs64, mine64, reward64 = out64[:3] if out64 is not None else (None, None, None)
     sub = data.select(rows)
     random_rows = np.zeros(len(rows), bool)
     if ref.random_step is not None:
@@ -193,6 +210,10 @@ def _compare(
             a, b = canonical(k, a, b, {f: v[kept] for f, v in sub.next_states.items()})
         if k in ref.exact_fields or ref.exact_fields == "*":
             add(exact_check(f"{label} {k}", a, b), k, kept, a, b)
+        elif mine64 is not None and k in mine64:
+            c64 = np.asarray(mine64[k])[rows][kept]
+            for c in bounded_check(f"{label} {k}", a, b, c64, angle=k in ref.angle_fields):
+                add(c, k, kept, a, b)
         elif k in ref.angle_fields:
             add(angle_check(f"{label} {k}", a, b, atol), k, kept, a, b)
         else:
@@ -200,16 +221,26 @@ def _compare(
     kept = keep("observation")
     if kept.any():
         a, b = _flat(obs, len(data))[rows][kept], _flat(sub.obs, len(rows))[kept]
+        c64 = None if obs64 is None else _flat(obs64, len(data))[rows][kept]
         if ref.obs_mask is not None:
             a, b = ref.obs_mask(a), ref.obs_mask(b)
-        # observations are float32 on both sides: compared at float32 resolution
-        add(error_check(f"{label} observation", a, b, max(atol, ATOL_F32_OBS), rtol=2e-7), "observation", kept, a, b)
+            c64 = None if c64 is None else ref.obs_mask(c64)
+        if c64 is not None:
+            for c in bounded_check(f"{label} observation", a, b, c64):
+                add(c, "observation", kept, a, b)
+        else:  # observations are float32 on both sides: compared at float32 resolution
+            c = error_check(f"{label} observation", a, b, max(atol, ATOL_F32_OBS), rtol=2e-7)
+            add(c, "observation", kept, a, b)
     kept = keep("reward")
     if kept.any():
         a, b = np.asarray(reward)[rows][kept], sub.rewards[kept]
-        if np.asarray(reward).dtype == np.float32:  # rewards are float32 by contract: compare rounded alike
-            b = b.astype(np.float32)
-        add(error_check(f"{label} reward", a, b, reward_atol), "reward", kept, a, b)
+        if reward64 is not None:
+            for c in bounded_check(f"{label} reward", a, b, np.asarray(reward64)[rows][kept]):
+                add(c, "reward", kept, a, b)
+        else:
+            if np.asarray(reward).dtype == np.float32:  # rewards are float32 by contract: compare rounded alike
+                b = b.astype(np.float32)
+            add(error_check(f"{label} reward", a, b, reward_atol), "reward", kept, a, b)
     kept = keep("terminated")
     if kept.any():
         a, b = np.asarray(terminated)[rows][kept], sub.terminated[kept]
@@ -248,6 +279,7 @@ def check_transitions(
     params_of: Mapping[str, Any] | None = None,
     canonical: Callable | None = None,
     info_fields: Sequence[str] = (),
+    float32_bound: bool = False,
 ) -> list[Check]:
     """Per-step parity by state injection; `env` is the raw env (no auto-reset).
 
@@ -260,6 +292,9 @@ def check_transitions(
     canonical: `(field, jax, ref, ref_next_states) -> (jax, ref)` puts a field in canonical
         form before the comparison (e.g. empty slots a reference lacks).
     info_fields: `info` entries compared too (to 1e-7), e.g. toy text's `prob`, `action_mask`.
+    float32_bound: a float32 env against a float64 reference: the same steps are run again
+        under `jax_enable_x64`, and every float value is bounded by its own float32 rounding
+        (`checks.bounded_check`) instead of `atol` / `reward_atol`.
     """
     if data is None:
         data = ref.transitions(num_steps, seed, policy, scramble)
@@ -271,23 +306,30 @@ def check_transitions(
     batched = bool(params_of)
     if batched:
         per_row = [params_of.get(k, params) for k in labels for _ in range(len(sets[k]))]
-        params = jax.tree_util.tree_map(lambda *xs: jnp.stack([jnp.asarray(x) for x in xs]), *per_row)
-    if replay is not None and batched:
-        step_replay = jax.vmap(replay, in_axes=(0, 0, 0, 0))
-    elif replay is not None:
-        step_replay = jax.vmap(replay, in_axes=(0, 0, 0, None))
+        params = jax.tree_util.tree_map(lambda *xs: jnp.asarray(np.stack([np.asarray(x) for x in xs])), *per_row)
+    if replay is not None:
+        step_replay = _compiled_replay(env, replay, (0, 0, 0, 0 if batched else None))
     else:
         step_replay = None
     obs, nxt, reward, terminated, truncated, info = _jax_step_batch(env, params, ref, total, seed, step_replay, batched)
     mine = _from_jax(ref, nxt, list(total.next_states))
     out = (obs, mine, reward, terminated, truncated, info)
+    out64 = None
+    if float32_bound:
+        with jax.enable_x64(True):
+            obs64, nxt64, reward64, *_ = _jax_step_batch(env, params, ref, total, seed, step_replay, batched)
+            out64 = (
+                jax.tree_util.tree_map(np.asarray, obs64),
+                _from_jax(ref, nxt64, list(total.next_states)),
+                reward64,
+            )
     checks: list[Check] = []
     start = 0
     for k in labels:
         rows = np.arange(start, start + len(sets[k]))
         start += len(sets[k])
         if len(rows):
-            checks += _compare(k, ref, total, rows, out, atol, reward_atol, canonical, info_fields)
+            checks += _compare(k, ref, total, rows, out, atol, reward_atol, canonical, info_fields, out64)
     return checks
 
 
@@ -333,7 +375,7 @@ def check_episodes(
         draws = [ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)]
         draws = jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *draws)
         draws = jax.tree_util.tree_map(lambda x: x[index], draws)
-        replay_step = jax.jit(jax.vmap(replay, in_axes=(0, 0, 0, None)))
+        replay_step = _compiled_replay(env, replay, (0, 0, 0, None))
 
         def step(t, state):
             o, nxt, r, te = replay_step(state, actions[:, t], jax.tree_util.tree_map(lambda x: x[:, t], draws), params)
@@ -431,7 +473,8 @@ def check_step_distribution(
     outcome: `Transitions -> [outcome per row]` (the same function reads both sides: the JAX
         side's next states are read by `from_jax` into the reference's field names).
     support: `(state, action) -> set of outcomes` the reference can produce from that case
-        (from its definition, not its sample); default: the outcomes the reference produced.
+        (from its definition, not its sample); default: outcomes only one side produced are
+        tested as chance (`checks.unseen_outcomes_check`).
     continuous: KS per coordinate instead of chi-square (a support predicate, "unbounded", or True).
     Discrete outcomes from several cases are tested by a chi-square stratified by case.
     """
@@ -461,17 +504,7 @@ def check_step_distribution(
             detail=detail,
         )
     else:
-        seen = set(zip(case_ids, ref_out))
-        outside = [(c, o) for c, o in zip(case_ids, jax_out) if (c, o) not in seen]
-        support_check = Check(
-            f"{label} support",
-            len(jax_out),
-            float(len(outside)),
-            0.0,
-            not outside,
-            kind="mismatches",
-            detail=f"outside: {sorted(set(outside), key=str)[:3]}" if outside else "",
-        )
+        support_check = unseen_outcomes_check(label, list(zip(case_ids, jax_out)), list(zip(case_ids, ref_out)))
     if len(cases) == 1:
         return [support_check, chi_square_check(label, jax_out, ref_out)[1]]
     return [support_check, stratified_chi_square_check(label, case_ids, jax_out, case_ids, ref_out)]
@@ -528,7 +561,7 @@ def check_episode_statistics(
     label: str = "random-policy",
     require_end: bool = False,
 ) -> list[Check]:
-    """Episode length and return under uniform random actions, within 3 standard errors; both
+    """Episode length and return under uniform random actions, compared by a p-value (`mean_check`); both
     sides cut an episode at `max_steps` (and the JAX side at its time limit). With
     `require_end`, no episode of either side may have been cut."""
     from jaxenvs.parity.reference import jax_episode_statistics
@@ -536,8 +569,8 @@ def check_episode_statistics(
     ref_len, ref_ret = ref.episode_statistics(num_episodes, seed, max_steps)
     length, ret = jax_episode_statistics(env, params, num_episodes, seed, max_steps)
     checks = [
-        mean_check(f"{label} episode length", length, ref_len),
-        mean_check(f"{label} episode return", ret, ref_ret),
+        mean_check(f"{label} episode length", length, ref_len, seed),
+        mean_check(f"{label} episode return", ret, ref_ret, seed + 1),
     ]
     if require_end:
         cut = int(np.sum(length >= max_steps) + np.sum(ref_len >= max_steps))
@@ -584,9 +617,36 @@ def check(
     3. with `resets`, the reset distribution (`discrete_resets`: chi-square, else KS);
     4. with `statistics`, random-policy episode length and return (`sizes.episodes` each).
 
-    Returns a `ParityResult`: `.passed`, `.summary()`, `.failures()`.
+    Decided in one or two stages (`checks.two_stage`): a correct env FAILs with probability at
+    most `checks.ALPHA_ENV`. Returns a `ParityResult`: `.passed`, `.summary()`, `.failures()`.
     """
     sizes = sizes or Sizes()
+    options = dict(atol=atol, reward_atol=reward_atol, float64=float64, whole_episodes=whole_episodes)
+    options.update(resets=resets, discrete_resets=discrete_resets, statistics=statistics, name=name)
+
+    def run(factor: int, stage_seed: int) -> ParityResult:
+        scaled = Sizes(sizes.steps * factor, sizes.samples * factor, sizes.episodes * factor)
+        return _check_once(env, params, reference, scaled, stage_seed, **options)
+
+    return two_stage(run, seed)
+
+
+def _check_once(
+    env,
+    params,
+    reference,
+    sizes,
+    seed,
+    *,
+    atol,
+    reward_atol,
+    float64,
+    whole_episodes,
+    resets,
+    discrete_resets,
+    statistics,
+    name,
+) -> ParityResult:
     result = ParityResult(name or getattr(env, "name", type(env).__name__), reference.name)
     with Timer() as timer:
         label = "f32 step" if float64 else "step"

@@ -9,7 +9,7 @@ how to read a JAX state the same way (`from_jax`).
 
 Transitions are compared with sticky actions off on both sides (`sticky_action_prob=0`); the
 sticky draw is checked apart, with random play (`check_random_play`: episode length and
-return within 3 standard errors under MinAtar's defaults, and the executed action after a
+return compared by a p-value (`mean_check`) under MinAtar's defaults, and the executed action after a
 sticky draw, by distribution).
 
 Random draws are recorded and replayed: the game's `random` is replaced by `RecordingRandom`,
@@ -250,8 +250,8 @@ def check_random_play(
     env_id: str, module: Any, num_episodes: int, seed: int = 0, max_steps: int = 5000, **overrides: Any
 ) -> list[Check]:
     """Random play as the agent sees it (sticky actions on, MinAtar's defaults; `overrides`
-    set params on both sides, e.g. `use_minimal_action_set`): episode length and return within
-    3 standard errors, no episode cut at `max_steps`; and the sticky draw by distribution:
+    set params on both sides, e.g. `use_minimal_action_set`): episode length and return
+    agreeing (`checks.mean_check`), no episode cut at `max_steps`; and the sticky draw by distribution:
     from a reference state whose previous action differs from the chosen one, the executed
     action must be one of the two, as often as in MinAtar."""
     import jaxenvs

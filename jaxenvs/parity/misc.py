@@ -19,7 +19,7 @@ translation is needed. Per env:
    outcome must lie in gymnax's support, frequencies by chi-square (discrete) or KS
    (continuous) at the harness's threshold.
 3. reset distributions the same way (a deterministic reset: its single outcome must agree).
-4. first-episode length and return under uniform random actions within 3 standard errors.
+4. first-episode length and return under uniform random actions compared by a p-value (`mean_check`).
 """
 
 from __future__ import annotations

@@ -562,25 +562,34 @@ class JaxReference(Reference):
 
 def _first_episodes(reset_fn, step_fn, space, num_steps: int, keys: jax.Array):
     """Length and return of the first episode of each of `len(keys)` envs, uniform random
-    actions, each cut at `num_steps` (one vmapped scan)."""
+    actions, each cut at `num_steps`: one vmapped step per iteration of a loop that stops when
+    every episode has ended (a random policy's episodes are far shorter than the cut)."""
+    step = jax.vmap(lambda k, s: step_fn(k, s, space.sample(jax.random.fold_in(k, 1))))
 
-    def episode(key):
-        k_reset, k_run = jax.random.split(key)
-        _, state = reset_fn(k_reset)
+    def run(keys):
+        k_reset, k_run = jax.vmap(jax.random.split, out_axes=1)(keys)
+        _, state = jax.vmap(reset_fn)(k_reset)
+        n = keys.shape[0]
 
-        def body(carry, k):
-            state, done, length, ret = carry
-            ka, ks = jax.random.split(k)
-            _, nstate, r, te, tr, _ = step_fn(ks, state, space.sample(ka))
+        def cond(carry):
+            t, _, done, _, _ = carry
+            return (t < num_steps) & ~jnp.all(done)
+
+        def body(carry):
+            t, state, done, length, ret = carry
+            ks = jax.vmap(jax.random.fold_in, in_axes=(0, None))(k_run, t)
+            _, nstate, r, te, tr, _ = step(ks, state)
             alive = ~done
-            state = jax.tree_util.tree_map(lambda n, o: jnp.where(alive, n, o), nstate, state)
-            return (state, done | te | tr, length + alive, ret + jnp.where(alive, r, 0.0)), None
+            state = jax.tree_util.tree_map(
+                lambda new, old: jnp.where(alive.reshape((n,) + (1,) * (new.ndim - 1)), new, old), nstate, state
+            )
+            return t + 1, state, done | te | tr, length + alive, ret + jnp.where(alive, r, 0.0)
 
-        init = (state, jnp.asarray(False), jnp.asarray(0, jnp.int32), jnp.asarray(0.0, jnp.float32))
-        (_, _, length, ret), _ = jax.lax.scan(body, init, jax.random.split(k_run, num_steps))
+        init = (jnp.int32(0), state, jnp.zeros(n, bool), jnp.zeros(n, jnp.int32), jnp.zeros(n, jnp.float32))
+        _, _, _, length, ret = jax.lax.while_loop(cond, body, init)
         return length, ret
 
-    return _numpy(jax.jit(jax.vmap(episode))(keys))
+    return _numpy(jax.jit(run)(keys))
 
 
 def jax_episode_statistics(env: Any, params: Any, num_episodes: int, seed: int = 0, max_steps: int = 100_000):

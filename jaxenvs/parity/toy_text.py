@@ -17,7 +17,7 @@ Per env:
   branch of its `np_random.choice` draws (`_enumerated_support`);
 - reset distributions (Taxi's 300 starts, its fickle draw, Blackjack's deals, FrozenLake's
   start cells on a map with two);
-- random-policy episode length and return within 3 standard errors (CliffWalking's
+- random-policy episode length and return compared by a p-value (`mean_check`) (CliffWalking's
   ~7,000-step random walks compared over their first 1,000 steps, the same cap on both; the
   rainy fickle Taxi and Blackjack's natural rules too, from `scale` 0.25 up).
 """

@@ -37,8 +37,13 @@ def test_truncation_has_discount_one():
 def test_step_after_last_starts_a_new_episode_and_seed_is_deterministic():
     env = JaxDmEnv("CartPole-v1", seed=3, max_steps_in_episode=3)
     first = _run_episode(env)
+    with pytest.raises(ValueError, match="action"):
+        env.step(7)  # after LAST the action is ignored, but an invalid one is still refused
     again = env.step(0)
     assert again.first()
+    for bad in (1.5, "12", True, -1):
+        with pytest.raises((TypeError, ValueError), match="seed must be a non-negative integer"):
+            JaxDmEnv("CartPole-v1", seed=bad)
     twin = JaxDmEnv("CartPole-v1", seed=3, max_steps_in_episode=3)
     np.testing.assert_array_equal(_run_episode(twin)[0].observation, first[0].observation)
 

@@ -494,3 +494,15 @@ def test_adapter_ids_export(env_id):
         if ends[-1]:
             break
     assert any(ends), "a 5-step limit must end an episode within 5 steps"
+
+
+def test_reset_options_are_refused_not_ignored():
+    """gymnasium's CartPole honours options={"low", "high"}; ours draws its start from params, so
+    an option is an error naming what to do, never silently dropped."""
+    env = gymnasium.make("jaxenvs/CartPole-v1")
+    with pytest.raises(ValueError, match="reset options are not supported.*low"):
+        env.reset(seed=0, options={"low": -0.1, "high": 0.1})
+    env.reset(seed=0, options={})  # empty options are no options
+    venv = gymnasium.make_vec("jaxenvs/CartPole-v1", num_envs=2)
+    with pytest.raises(ValueError, match="only reset option is 'reset_mask'"):
+        venv.reset(seed=0, options={"low": -0.1})

@@ -52,6 +52,10 @@ def test_seed_gives_the_same_batch():
 
     np.testing.assert_array_equal(first_obs(3), first_obs(3))
     assert not np.array_equal(first_obs(3), first_obs(4))
+    venv = JaxSB3VecEnv("CartPole-v1", num_envs=4)
+    for bad in (1.5, "12", True, -2):
+        with pytest.raises((TypeError, ValueError), match="seed must be a non-negative integer"):
+            venv.seed(bad)
 
 
 @pytest.fixture

@@ -174,13 +174,15 @@ class Taxi(Environment[TaxiState, TaxiParams]):
         # one of the 300 starts (the modulo favours some by 1 part in 14 million)
         index = lax.rem(words[0], jnp.uint32(300)).astype(jnp.int32)
         # index = (taxi * 4 + pass_loc) * 3 + other; all non-negative, so truncating division
-        taxi, rest = lax.div(index, 12), lax.rem(index, 12)
-        pass_loc, other = lax.div(rest, 3), lax.rem(rest, 3)
+        # (int32 divisors: lax.div does not promote a Python int, which is int64 under x64)
+        twelve, three, five = jnp.int32(12), jnp.int32(3), jnp.int32(5)
+        taxi, rest = lax.div(index, twelve), lax.rem(index, twelve)
+        pass_loc, other = lax.div(rest, three), lax.rem(rest, three)
         u = (words[1] >> 8).astype(jnp.float32) * (1.0 / (1 << 24))
         state = TaxiState(
             time=jnp.zeros((), jnp.int32),
-            taxi_row=lax.div(taxi, 5),
-            taxi_col=lax.rem(taxi, 5),
+            taxi_row=lax.div(taxi, five),
+            taxi_col=lax.rem(taxi, five),
             pass_loc=pass_loc,
             dest_idx=other + (other >= pass_loc),  # any stand but the passenger's
             fickle_step=jnp.asarray(params.fickle_passenger) & (u < params.fickle_probability),
@@ -218,8 +220,8 @@ class Taxi(Environment[TaxiState, TaxiParams]):
 
         state = TaxiState(
             time=state.time + 1,
-            taxi_row=row,
-            taxi_col=col,
+            taxi_row=row.astype(jnp.int32),  # the move table's ints are int64 under x64
+            taxi_col=col.astype(jnp.int32),
             pass_loc=pass_loc,
             dest_idx=dest_idx,
             fickle_step=fickle_step,
