@@ -178,3 +178,18 @@ def test_overriding_observe_changes_every_observation():
     assert obs.shape == (16, 2) and b_obs.shape == final.shape == (6, 16, 2) and bool(truncated.any())
     np.testing.assert_array_equal(obs, jnp.stack([state.x, state.theta], -1))
     np.testing.assert_array_equal(b_obs, jnp.stack([b_state.x, b_state.theta], -1))
+
+
+def test_the_auto_resetting_layers_trace_the_step_without_the_guard():
+    """`stepping_live_states` (what `AutoReset` and `make_vec` trace the step in) leaves the
+    guard out: from a terminal state the transition then runs as `step_env` says."""
+    from jaxenvs.environment import stepping_live_states
+
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    _, state = env.reset(jax.random.key(0), params)
+    fallen = state.replace(theta=jnp.float32(0.5))
+    absorbed = env.step(jax.random.key(1), fallen, 1, params)
+    assert float(absorbed[2]) == 0.0 and float(absorbed[1].theta) == 0.5
+    with stepping_live_states():
+        moved = env.step(jax.random.key(1), fallen, 1, params)
+    assert float(moved[2]) == 1.0 and float(moved[1].theta) != 0.5 and bool(moved[3])
