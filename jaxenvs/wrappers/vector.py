@@ -18,9 +18,9 @@ exactly as on the per-env path. Per-env step keys are split only if the env's st
 random numbers (otherwise XLA drops them as dead code).
 
 An env whose observation is a function of its state alone can say so by defining
-`observe(state, params)` (classic control, the MinAtar games, Pong): then the finished
-envs' resets replace only their state, and the batch's observation is built once, from the
-returned state.
+`observe(state, params)` (classic control, FrozenLake, CliffWalking, Taxi, the MinAtar games,
+Pong, bsuite's Catch and DeepSea): then the finished envs' resets replace only their state,
+and the batch's observation is built once, from the returned state.
 Otherwise the step's observation is built, then the reset observations are scattered into
 it inside the reset passes' loop: more writes of the largest array of a step (a 10x10x4
 MinAtar grid, a Pong image) and, for CartPole, a change of layout of `float32[n, 4]`.
