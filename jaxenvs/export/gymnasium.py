@@ -16,9 +16,21 @@ moment gymnasium finishes importing (or at once, if gymnasium was imported first
 
 `JaxEnv` (one env): jitted reset/step/render on the raw env, numpy outputs (Discrete
 observations as Python ints, like gymnasium's toy-text envs), `reset(seed=...)` deterministic,
-`render_mode="rgb_array"`. Time limits come from the env's `params.max_steps_in_episode`
-(override with e.g. `gymnasium.make(id, max_steps_in_episode=100)`); the gymnasium spec has no
-`max_episode_steps`, so gymnasium adds no second TimeLimit.
+`render_mode="rgb_array"`.
+
+Time limits and thresholds: an id that declares its time limit (`params={"max_steps_in_episode":
+L}` in its registration: the classic-control and toy-text ids) is registered with gymnasium as
+`max_episode_steps=L`, and with its gymnasium peer's `reward_threshold` (`CartPole-v1`: 475),
+so `gymnasium.spec(id)` and `env.spec` carry both, as gymnasium's own ids do. gymnasium's
+`TimeLimit` is then the one limit of `gymnasium.make`: the env's own time-limit truncation is
+off (`truncate_at_time_limit=False`, passed by the registration), so
+`gymnasium.make(id, max_episode_steps=N)` ends episodes after N steps, N larger or smaller than
+L, and `max_episode_steps=-1` means no time limit, as gymnasium documents; pass the limit that
+way, not as `max_steps_in_episode=` (refused there, with a message saying so). Other ids keep
+their own `params.max_steps_in_episode` (change it with `max_steps_in_episode=N`) and report
+it as `env.spec.max_episode_steps`; for them `gymnasium.make(id, max_episode_steps=N)` can
+only shorten episodes (their own limit still ends them). `gymnasium.make_vec(id,
+max_episode_steps=N)` sets the limit of every id.
 
 `JaxVectorEnv` (a batch): one jitted, vmapped call per `step`, numpy arrays out, and the
 autoreset mode in `metadata["autoreset_mode"]`:
@@ -44,6 +56,7 @@ other action spaces follow the env's documented in-jit behaviour.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import jax
@@ -73,6 +86,8 @@ from jaxenvs.export._bridge import (
 
 NAMESPACE = "jaxenvs"
 RENDER_FPS = 30
+# what the toy-text ids without a time limit declare (`jaxenvs.envs.toy_text._common`)
+NO_TIME_LIMIT = 2**31 - 1
 
 __all__ = ["JaxEnv", "JaxVectorEnv", "NAMESPACE", "gymnasium_id", "register_gymnasium_envs"]
 
@@ -120,12 +135,16 @@ def register_gymnasium_envs(ids: list[str] | None = None, namespace: str = NAMES
             bare.append(env_id)
             continue
         if gym_id not in gymnasium.registry:
+            limit = _declared_time_limit(env_id)
+            kwargs = {"env_id": env_id} if limit is None else {"env_id": env_id, "truncate_at_time_limit": False}
             try:
                 gymnasium.register(
                     id=gym_id,
                     entry_point=f"{__name__}:JaxEnv",
                     vector_entry_point=f"{__name__}:JaxVectorEnv",
-                    kwargs={"env_id": env_id},
+                    kwargs=kwargs,
+                    max_episode_steps=limit,
+                    reward_threshold=_peer_reward_threshold(env_id),
                 )
             except gymnasium.error.Error as e:
                 warnings.warn(f"jaxenvs: {env_id!r} not registered with gymnasium: {e}", stacklevel=2)
@@ -134,6 +153,45 @@ def register_gymnasium_envs(ids: list[str] | None = None, namespace: str = NAMES
     for env_id in bare:
         _hide_from_latest(env_id, *parsed[env_id][:2])
     return done
+
+
+def _declared_time_limit(env_id: str) -> int | None:
+    """The time limit the id's registration declares (`params["max_steps_in_episode"]`); None
+    where it declares none (its env's default then holds) or declares no limit. Read from the
+    registration alone: building every env here would import every family."""
+    from jaxenvs.registry import spec
+
+    limit = spec(env_id).params.get("max_steps_in_episode")
+    return int(limit) if limit is not None and int(limit) < NO_TIME_LIMIT else None
+
+
+def _peer_reward_threshold(env_id: str) -> float | None:
+    """The `reward_threshold` of the id's gymnasium peer (`peers["gymnasium"]`), where it has one."""
+    from jaxenvs.registry import spec
+
+    peer = spec(env_id).peers.get("gymnasium")
+    if not isinstance(peer, str) or peer not in gymnasium.registry:
+        return None
+    return gymnasium.registry[peer].reward_threshold
+
+
+def _own_time_limit(params: Any) -> int | None:
+    limit = int(getattr(params, "max_steps_in_episode", NO_TIME_LIMIT))
+    return None if limit >= NO_TIME_LIMIT else limit
+
+
+def _check_options(options: Any, name: str) -> None:
+    if options is not None and not isinstance(options, dict):
+        raise TypeError(f"{name}: reset options must be a dict or None, got {type(options).__name__}")
+
+
+def _refuse_params_time_limit(name: str, overrides: dict[str, Any]) -> None:
+    if "max_steps_in_episode" in overrides:
+        raise ValueError(
+            f"{name}: gymnasium's TimeLimit sets this id's time limit (spec.max_episode_steps); pass "
+            f"max_episode_steps={overrides['max_steps_in_episode']!r} to gymnasium.make / make_vec, "
+            "not max_steps_in_episode"
+        )
 
 
 def _builds(env_id: str) -> tuple:
@@ -190,12 +248,25 @@ class JaxEnv(gymnasium.Env):
 
     env_id: a registered id, or a raw `jaxenvs.Environment` (with `params`).
     render_mode: `None` or `"rgb_array"` (`render()` then returns `uint8[H, W, 3]`).
+    truncate_at_time_limit: whether the env's own `params.max_steps_in_episode` truncates;
+        False where gymnasium's `TimeLimit` applies the limit instead (what the registration
+        of an id with a declared limit passes: see the module docstring).
     overrides: params fields, e.g. `max_steps_in_episode=100`.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
 
-    def __init__(self, env_id: Any, params: Any = None, render_mode: str | None = None, **overrides: Any):
+    def __init__(
+        self,
+        env_id: Any,
+        params: Any = None,
+        render_mode: str | None = None,
+        truncate_at_time_limit: bool = True,
+        **overrides: Any,
+    ):
+        self._truncate_at_time_limit = bool(truncate_at_time_limit)
+        if not self._truncate_at_time_limit:
+            _refuse_params_time_limit(env_id if isinstance(env_id, str) else env_id.name, overrides)
         self._fns = compiled(env_id, params, overrides)
         env, params = self.jax_env, self.params = self._fns.env, self._fns.params
         self.render_mode = _render_mode(env, params, render_mode)
@@ -209,6 +280,7 @@ class JaxEnv(gymnasium.Env):
         self._terminated: tuple[Any, Any] | None = None  # (observation, info) the episode ended on
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        _check_options(options, self.jax_env.name)
         if options:
             raise ValueError(
                 f"{self.jax_env.name}: reset options are not supported (got {sorted(options)}); a jaxenvs env draws "
@@ -239,6 +311,9 @@ class JaxEnv(gymnasium.Env):
             self._key, self._state, action
         )
         obs, reward, terminated, truncated, info = host((obs, reward, terminated, truncated, info))
+        if not self._truncate_at_time_limit and truncated:
+            # gymnasium's TimeLimit is the limit: drop the env's own time-limit truncation
+            truncated = bool(truncated) and not bool(self._state.time >= self.params.max_steps_in_episode)
         obs, info = to_numpy(obs, self.observation_space, batched=False), info_to_numpy(info)
         if terminated:
             self._terminated = (obs, info)
@@ -257,13 +332,29 @@ class JaxEnv(gymnasium.Env):
         """The current JAX state (for inspection; do not mutate)."""
         return self._state
 
+    @property
+    def spec(self) -> Any:
+        """gymnasium's `EnvSpec` of this env (set by `gymnasium.make`), its `max_episode_steps`
+        the env's own time limit where that limit truncates (gymnasium's `TimeLimit` reports
+        its own above it)."""
+        return getattr(self, "_spec", None)
+
+    @spec.setter
+    def spec(self, value: Any) -> None:
+        if value is not None and self._truncate_at_time_limit:
+            value = dataclasses.replace(value, max_episode_steps=_own_time_limit(self.params))
+        self._spec = value
+
 
 class JaxVectorEnv(gymnasium.vector.VectorEnv):
     """`num_envs` copies of a jaxenvs env as a `gymnasium.vector.VectorEnv`.
 
     env_id: a registered id, or a raw `jaxenvs.Environment` (with `params`).
     autoreset_mode: `AutoresetMode` (or its string value); SAME_STEP by default.
-    max_episode_steps: sets `params.max_steps_in_episode` (what gymnasium.make_vec passes).
+    max_episode_steps: sets `params.max_steps_in_episode` (what gymnasium.make_vec passes:
+        `make_vec(id, max_episode_steps=N)`, or the registered limit).
+    truncate_at_time_limit: False (what the registration of an id with a declared limit
+        passes) refuses `max_steps_in_episode=` beside `max_episode_steps`: one way to say it.
     overrides: params fields.
     """
 
@@ -277,8 +368,11 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         render_mode: str | None = None,
         max_episode_steps: int | None = None,
+        truncate_at_time_limit: bool = True,
         **overrides: Any,
     ):
+        if not truncate_at_time_limit:
+            _refuse_params_time_limit(env_id if isinstance(env_id, str) else env_id.name, overrides)
         if max_episode_steps is not None:
             overrides["max_steps_in_episode"] = int(max_episode_steps)
         self._batch = compiled(env_id, params, overrides, num_envs)
@@ -306,6 +400,13 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         self._all = np.ones(self.num_envs, np.bool_)
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        _check_options(options, self.jax_env.name)
+        per_env = isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim == 1)
+        if seed is not None and not (per_env or isinstance(seed, (int, np.integer))):
+            raise TypeError(
+                f"{self.jax_env.name}: seed must be a non-negative int or a list of {self.num_envs} of them, "
+                f"got {seed!r} ({type(seed).__name__})"
+            )
         super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
         if self._key is None and seed is None:
             self._key = key_from_seed(int(self.np_random.integers(2**63)))
@@ -400,6 +501,18 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
     def state(self) -> Any:
         """The current batched JAX state (for inspection; do not mutate)."""
         return self._state
+
+    @property
+    def spec(self) -> Any:
+        """gymnasium's `EnvSpec` of this batch (set by `gymnasium.make_vec`), its
+        `max_episode_steps` the limit the envs run under (gymnasium copies the registered one)."""
+        return getattr(self, "_spec", None)
+
+    @spec.setter
+    def spec(self, value: Any) -> None:
+        if value is not None:
+            value = dataclasses.replace(value, max_episode_steps=_own_time_limit(self.params))
+        self._spec = value
 
 
 # importing this module directly (before gymnasium was imported) registers the ids too

@@ -65,6 +65,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
+from jaxenvs.environment import check_key
 from jaxenvs.export import missing_extra
 
 try:
@@ -292,27 +293,32 @@ class GymnaxExport(gymnax_environment.Environment):
         obs, env_state, reward, terminated, _, info = self._env.step(key, state.env_state, action, params)
         return obs, self._wrap(obs, env_state, terminated), reward, terminated, info
 
-    @functools.partial(jax.jit, static_argnames=("self",))
     def reset(self, key: jax.Array, params: Any = None) -> tuple[Any, GymnaxExportState]:
         """A new episode.
 
         Args:
-            key: a JAX PRNG key.
+            key: a JAX PRNG key (anything else is a `TypeError` naming the env, raised
+                before tracing: inside `jit` JAX's own error would name neither).
             params: the env's params; `default_params` when None.
 
         Returns:
             `(obs, state)`.
         """
+        check_key(key, f"{self._name}.reset")
+        return self._reset(key, params)
+
+    @functools.partial(jax.jit, static_argnames=("self",))
+    def _reset(self, key: jax.Array, params: Any = None) -> tuple[Any, GymnaxExportState]:
         if params is None:
             params = self.default_params
         return self.reset_env(key, params)
 
-    @functools.partial(jax.jit, static_argnames=("self",))
     def step(self, key: jax.Array, state: GymnaxExportState, action: Any, params: Any = None) -> tuple:
         """One step with auto-reset, as gymnax 1.x's `Environment.step` (module docstring).
 
         Args:
-            key: a JAX PRNG key (split into the step's and the reset's).
+            key: a JAX PRNG key (split into the step's and the reset's; anything else is a
+                `TypeError` naming the env).
             state: the current `GymnaxExportState`.
             action: an action of `action_space(params)`.
             params: the env's params; `default_params` when None.
@@ -321,6 +327,11 @@ class GymnaxExport(gymnax_environment.Environment):
             gymnax1: `(obs, state, reward, terminated, truncated, info)`;
             gymnax0: `(obs, state, reward, done, info)`.
         """
+        check_key(key, f"{self._name}.step")
+        return self._step(key, state, action, params)
+
+    @functools.partial(jax.jit, static_argnames=("self",))
+    def _step(self, key: jax.Array, state: GymnaxExportState, action: Any, params: Any = None) -> tuple:
         if params is None:
             params = self.default_params
         key_step, key_reset = jax.random.split(key)

@@ -5,6 +5,12 @@
 return and length (updated on that step), `timestep` counts all steps. Every finished episode
 is counted exactly once: on the step that ends it. Put it over an auto-resetting env, or over
 a batched env from `make_vec` (the counters then have one entry per env).
+
+The counters are int32 (as PureJaxRL's) and saturate rather than wrap: after 2**31 - 1 steps
+of one env `timestep` stays at 2**31 - 1 (`TIMESTEP_MAX`) instead of turning negative, so a
+plot of `info["timestep"]` never jumps back; episodes are still counted, once each, by
+`returned_episode`, which does not read the counter. An episode's length saturates the same
+way. Count steps past that yourself (e.g. `num_updates * num_steps * num_envs`, in Python).
 """
 
 from __future__ import annotations
@@ -15,6 +21,13 @@ from flax import struct
 
 from jaxenvs.wrappers.base import Wrapper
 
+TIMESTEP_MAX = 2**31 - 1  # where the int32 counters stop
+
+
+def _count(counter: jax.Array) -> jax.Array:
+    """`counter + 1`, held at `TIMESTEP_MAX` instead of wrapping to a negative int32."""
+    return jnp.where(counter < TIMESTEP_MAX, counter + 1, counter).astype(jnp.int32)
+
 
 @struct.dataclass
 class LogEnvState:
@@ -23,10 +36,13 @@ class LogEnvState:
     episode_lengths: jax.Array  # int32: steps of the running episode so far
     returned_episode_returns: jax.Array  # float32: return of the last finished episode
     returned_episode_lengths: jax.Array  # int32: length of the last finished episode
-    timestep: jax.Array  # int32: steps taken since the first reset
+    timestep: jax.Array  # int32: steps taken since the first reset, held at TIMESTEP_MAX
 
 
 class LogWrapper(Wrapper):
+    """PureJaxRL's episode statistics in `info` (the keys and the saturating counters are in
+    the module docstring)."""
+
     def reset(self, key, params=None):
         obs, env_state = self.env.reset(key, params)
         batch = (self.env.num_envs,) if hasattr(self.env, "num_envs") else ()
@@ -45,14 +61,14 @@ class LogWrapper(Wrapper):
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         done = jnp.logical_or(terminated, truncated)
         new_return = state.episode_returns + reward.astype(jnp.float32)
-        new_length = state.episode_lengths + 1
+        new_length = _count(state.episode_lengths)
         state = LogEnvState(
             env_state=env_state,
             episode_returns=jnp.where(done, 0.0, new_return).astype(jnp.float32),
             episode_lengths=jnp.where(done, 0, new_length).astype(jnp.int32),
             returned_episode_returns=jnp.where(done, new_return, state.returned_episode_returns).astype(jnp.float32),
             returned_episode_lengths=jnp.where(done, new_length, state.returned_episode_lengths).astype(jnp.int32),
-            timestep=state.timestep + 1,
+            timestep=_count(state.timestep),
         )
         info = dict(info)
         info["returned_episode_returns"] = state.returned_episode_returns

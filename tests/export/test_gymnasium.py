@@ -76,7 +76,7 @@ def test_every_registered_id_reaches_gymnasium():
             continue  # gymnasium keeps only the versioned ids of a name (e.g. Breakout-MinAtar-v0/-v1)
         assert gymnasium_id(env_id) in gym_ids
         spec = gymnasium.spec(gymnasium_id(env_id))
-        assert spec.kwargs == {"env_id": env_id} and spec.vector_entry_point is not None
+        assert spec.kwargs["env_id"] == env_id and spec.vector_entry_point is not None
 
 
 # --- the single env -------------------------------------------------------------------------
@@ -115,7 +115,7 @@ def test_reset_seed_is_deterministic():
 
 
 def test_time_limit_override_and_truncation():
-    env = gymnasium.make("jaxenvs/CartPole-v1", max_steps_in_episode=5)
+    env = gymnasium.make("jaxenvs/CartPole-v1", max_episode_steps=5)
     env.reset(seed=0)
     flags = [env.step(t % 2)[2:4] for t in range(5)]
     assert flags[-1] == (False, True) and all(f == (False, False) for f in flags[:-1])
@@ -291,7 +291,7 @@ def test_next_step_and_same_step_agree_up_to_where_they_differ():
 
 def _run_with_statistics(mode, steps, seed=0):
     envs = RecordEpisodeStatistics(
-        gymnasium.make_vec("jaxenvs/CartPole-v1", num_envs=4, autoreset_mode=mode, max_steps_in_episode=30)
+        gymnasium.make_vec("jaxenvs/CartPole-v1", num_envs=4, autoreset_mode=mode, max_episode_steps=30)
     )
     envs.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -506,3 +506,56 @@ def test_reset_options_are_refused_not_ignored():
     venv = gymnasium.make_vec("jaxenvs/CartPole-v1", num_envs=2)
     with pytest.raises(ValueError, match="only reset option is 'reset_mask'"):
         venv.reset(seed=0, options={"low": -0.1})
+
+
+# --- time limits and reward thresholds in the spec (issue 26) -------------------------------
+
+
+def test_spec_carries_the_time_limit_and_the_peers_reward_threshold():
+    for env_id, limit, threshold in [("CartPole-v1", 500, 475.0), ("Pendulum-v1", 200, None)]:
+        spec = gymnasium.spec(gymnasium_id(env_id))
+        assert spec.max_episode_steps == limit == jaxenvs.make(env_id)[1].max_steps_in_episode
+        assert spec.reward_threshold == threshold == gymnasium.spec(env_id).reward_threshold
+        env = gymnasium.make(gymnasium_id(env_id))
+        assert (env.spec.max_episode_steps, env.spec.reward_threshold) == (limit, threshold)
+    # an id that declares no limit in its registration reports its env's own
+    assert (
+        gymnasium.make("jaxenvs/Catch-bsuite").spec.max_episode_steps
+        == jaxenvs.make("Catch-bsuite")[1].max_steps_in_episode
+    )
+    assert gymnasium.make("jaxenvs/Blackjack-v1").spec.max_episode_steps is None  # no limit
+
+
+def _truncation_step(env, steps):
+    env.reset(seed=0)
+    for t in range(1, steps + 1):
+        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        assert not terminated  # Pendulum never terminates
+        if truncated:
+            return t
+    return None
+
+
+def test_make_max_episode_steps_is_the_one_limit_larger_or_smaller():
+    """One TimeLimit, gymnasium's: N below and above the registered 200, and -1 for none."""
+    assert _truncation_step(gymnasium.make("jaxenvs/Pendulum-v1"), 300) == 200
+    assert _truncation_step(gymnasium.make("jaxenvs/Pendulum-v1", max_episode_steps=7), 300) == 7
+    env = gymnasium.make("jaxenvs/Pendulum-v1", max_episode_steps=230)
+    assert env.spec.max_episode_steps == 230 and _truncation_step(env, 300) == 230
+    assert _truncation_step(gymnasium.make("jaxenvs/Pendulum-v1", max_episode_steps=-1), 260) is None
+    # a JaxEnv built directly keeps the env's own limit
+    assert _truncation_step(JaxEnv("Pendulum-v1"), 300) == 200
+
+
+def test_make_vec_max_episode_steps_sets_the_limit_and_the_spec():
+    for n in (3, 230):
+        venv = gymnasium.make_vec("jaxenvs/Pendulum-v1", num_envs=2, max_episode_steps=n)
+        assert venv.spec.max_episode_steps == n and venv.unwrapped.params.max_steps_in_episode == n
+    assert gymnasium.make_vec("jaxenvs/Pendulum-v1", num_envs=2).spec.max_episode_steps == 200
+
+
+def test_max_steps_in_episode_beside_gymnasiums_time_limit_is_refused():
+    with pytest.raises(ValueError, match="pass max_episode_steps=9 to gymnasium.make"):
+        gymnasium.make("jaxenvs/Pendulum-v1", max_steps_in_episode=9)
+    with pytest.raises(ValueError, match="pass max_episode_steps=9 to gymnasium.make"):
+        gymnasium.make_vec("jaxenvs/Pendulum-v1", num_envs=2, max_steps_in_episode=9)

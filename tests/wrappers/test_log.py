@@ -3,6 +3,7 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.wrappers import LogWrapper
+from jaxenvs.wrappers.log import TIMESTEP_MAX
 
 
 def test_log_wrapper_matches_python_recount():
@@ -48,3 +49,25 @@ def test_log_wrapper_matches_python_recount():
     np.testing.assert_array_equal(sorted(logged_lengths), sorted(expected_lengths))
     assert (np.asarray(infos["returned_episode_lengths"]) <= 30).all()
     np.testing.assert_array_equal(np.asarray(infos["timestep"])[:, 0], np.arange(1, num_steps + 1))
+
+
+def test_counters_saturate_at_the_int32_limit_and_episodes_still_count_once():
+    """A state injected 2 steps below 2**31 - 1: `timestep` stops there instead of wrapping
+    negative; every 2-step episode is still reported once, on the step that ends it."""
+    env, params = jaxenvs.make("Pendulum-v1", max_steps_in_episode=2)
+    env = LogWrapper(env)
+    _, state = env.reset(jax.random.key(0), params)
+    state = state.replace(timestep=np.int32(TIMESTEP_MAX - 2), episode_lengths=np.int32(TIMESTEP_MAX - 1))
+
+    def body(state, k):
+        _, state, _, te, tr, info = env.step(k, state, np.zeros(1, np.float32), params)
+        return state, (te | tr, info)
+
+    _, (dones, infos) = jax.jit(lambda s: jax.lax.scan(body, s, jax.random.split(jax.random.key(1), 6)))(state)
+    timestep = np.asarray(infos["timestep"])
+    assert timestep.dtype == np.int32
+    np.testing.assert_array_equal(timestep, [TIMESTEP_MAX - 1] + [TIMESTEP_MAX] * 5)
+    np.testing.assert_array_equal(np.asarray(infos["returned_episode"]), np.asarray(dones))
+    np.testing.assert_array_equal(np.asarray(dones), [False, True] * 3)
+    # the injected episode ends at the limit (saturated, not negative); the next ones are 2 long
+    np.testing.assert_array_equal(np.asarray(infos["returned_episode_lengths"])[1::2], [TIMESTEP_MAX, 2, 2])
