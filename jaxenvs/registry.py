@@ -280,8 +280,13 @@ def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
     return env, params
 
 
-def make_vec(id: str, num_envs: int, **overrides: Any) -> tuple[Any, Any]:
-    """A batched env of `num_envs` copies of `id` (one key per call; resets only finished envs)."""
+def make_vec(id: str, num_envs: int, allow_vmap: bool = False, **overrides: Any) -> tuple[Any, Any]:
+    """A batched env of `num_envs` copies of `id` (one key per call; resets only finished envs).
+
+    allow_vmap: let `jax.vmap` batch its key, making a batch of batches (a training loop
+        vmapped over seeds); without it that raises a `ValueError` (see `VecEnv`).
+    overrides: params fields to change, as in `make`.
+    """
     from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 
     check_num_envs(num_envs, where=id)
@@ -291,7 +296,7 @@ def make_vec(id: str, num_envs: int, **overrides: Any) -> tuple[Any, Any]:
             "for raw envs in a batch, jax.vmap the env of make(id, autoreset=False)"
         )
     env, params = make(id, autoreset=False, **overrides)
-    return VecEnv(env, num_envs), params
+    return VecEnv(env, num_envs, allow_vmap=allow_vmap), params
 
 
 class RegisteredDefaults(Wrapper):
