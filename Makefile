@@ -11,9 +11,11 @@ $(BIN)/python:
 	$(BIN)/pip install --quiet --upgrade pip
 
 # stamps: reinstall when pyproject.toml changes. The demo reports on every family, so it installs
-# every library the report rolls out or checks against (no row may say "not installed").
+# the references and every library the package adapts (a fresh resolve of these extras gives the
+# versions pyproject.toml names as tested together).
+DEMO_EXTRAS := parity,brax,jumanji,pgx,gymnax,craftax,playground,xminigrid,navix
 $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[parity,brax,jumanji,pgx]"
+	$(BIN)/pip install --quiet -e ".[$(DEMO_EXTRAS)]"
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python

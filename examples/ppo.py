@@ -131,14 +131,15 @@ def make_train(args):
     act_space = env.action_space(params)
     continuous = isinstance(act_space, spaces.Box)
     action_dim = int(np.prod(act_space.shape)) if continuous else act_space.n
+    # `train` is vmapped over seeds, so each batch is one of a batch of batches
     if args.continuous:
         if not continuous:
             raise ValueError(f"--continuous needs a Box action space; {args.env} has {act_space!r}")
         # PureJaxRL's stack; the returns are logged before the rewards are normalized
-        venv = jaxenvs.wrappers.VecEnv(ClipAction(env), args.num_envs)
+        venv = jaxenvs.wrappers.VecEnv(ClipAction(env), args.num_envs, allow_vmap=True)
         venv = NormalizeReward(NormalizeObservation(LogWrapper(venv)), gamma=args.gamma)
     else:
-        venv = LogWrapper(jaxenvs.wrappers.VecEnv(env, args.num_envs))
+        venv = LogWrapper(jaxenvs.wrappers.VecEnv(env, args.num_envs, allow_vmap=True))
     network = ActorCritic(action_dim, continuous, hidden=args.hidden)
     num_updates = args.total_timesteps // (args.num_envs * args.num_steps)
     minibatch_size = args.num_envs * args.num_steps // args.num_minibatches

@@ -6,12 +6,21 @@ transition alone); this base adds the truncation (`truncation(state, params)`: b
 time limit `params.max_steps_in_episode`, counted in `state.time`, like gymnasium's TimeLimit;
 an adapter answers from its library too) and the `discount` info key.
 
+Past the end of an episode, the raw env is absorbing: a `step` from a state that is already
+terminal (`is_terminal`) or truncated returns that state and its observation unchanged,
+reward 0 and the same flags (gymnasium's envs warn there and step on; CartPole would keep
+paying reward 1). `jaxenvs.wrappers.Checked` makes such a step an error. An env opts in by
+defining `is_terminal(state, params)` and `observe(state, params)`; the auto-resetting layers
+(`AutoReset`, `make_vec`) never step a finished state and skip the guard (`stepping_live_states`).
+
 `params=None` is resolved to `default_params` here, once, for every subclass's `reset`, `step`,
 `observation_space`, `action_space`, `render` and `action_mask`: their bodies always see params.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import inspect
 from typing import Any, Generic, TypeVar
@@ -93,6 +102,31 @@ def defaults_params(method):
     return with_params
 
 
+# set while an auto-resetting layer traces the step of a state it knows is not finished
+_LIVE_STATES = contextvars.ContextVar("jaxenvs_live_states", default=False)
+
+
+@contextlib.contextmanager
+def stepping_live_states():
+    """Within it, `Environment.step` is traced without its end-of-episode guard.
+
+    For the auto-resetting layers (`AutoReset`, `VecEnv`): they reset every finished episode
+    in the step that ends it, so they never step a finished state, and the guard would cost
+    a select of the whole state per step for nothing. It acts while `step` is traced, so the
+    step must be traced inside it (not a jitted function traced elsewhere)."""
+    token = _LIVE_STATES.set(True)
+    try:
+        yield
+    finally:
+        _LIVE_STATES.reset(token)
+
+
+def defines(env: Any, method: str) -> bool:
+    """Whether `env`'s class defines `method` (`observe`, `is_terminal`: optional, so that
+    code can ask an env whether it has them, as `make_vec` and the gymnax export do)."""
+    return callable(getattr(type(env), method, None))
+
+
 def float_dtype() -> jnp.dtype:
     """float64 when `jax_enable_x64` is on (as the numpy references compute), else float32."""
     return jnp.result_type(float)
@@ -103,8 +137,19 @@ class Environment(Generic[TEnvState, TEnvParams]):
 
     Subclasses implement `default_params`, `reset_env`, `step_env`, `observation_space`,
     `action_space`, and usually `render`. `step_env` returns
-    `(obs, state, reward, terminated, info)`; `step` adds `truncation(state, params)` and
-    `info["discount"]`.
+    `(obs, state, reward, terminated, info)`; `step` adds `truncation(state, params)`,
+    `info["discount"]` and, for an env with `observe` and `is_terminal`, the end-of-episode
+    guard (see the module docstring).
+
+    Two optional methods, with gymnax 1.x's names (an env without them works, with less):
+
+    - `observe(state, params)`: the observation of `state`, what `reset` and `step` return
+      with it (gymnax's hook without its key and action: here an observation is a function of
+      the state). It is the one method to override to change an observation: a built-in env's
+      `reset_env` and `step_env` build their observation with it, and `make_vec` rebuilds
+      the batch's observations with it (override `observation_space` to match).
+    - `is_terminal(state, params)`: whether `state` ended its episode by the MDP's own
+      termination, the `terminated` of the step into it (the time limit is `truncation`).
     """
 
     def __init_subclass__(cls, **kwargs):
@@ -159,12 +204,26 @@ class Environment(Generic[TEnvState, TEnvParams]):
         """One transition, no reset: `(obs, state, reward, terminated, truncated, info)`."""
         check_key(key, self.name)
         self._check_action_eagerly(action, params)
-        obs, state, reward, terminated, info = self.step_env(key, state, action, params)
+        obs, next_state, reward, terminated, info = self.step_env(key, state, action, params)
         terminated = jnp.asarray(terminated, dtype=jnp.bool_)
-        truncated = jnp.asarray(self.truncation(state, params), dtype=jnp.bool_)
+        truncated = jnp.asarray(self.truncation(next_state, params), dtype=jnp.bool_)
+        reward = jnp.asarray(reward, jnp.float32)
+        if not _LIVE_STATES.get() and defines(self, "is_terminal") and defines(self, "observe"):
+            # absorbing past the end of an episode (see the module docstring)
+            was_terminated = jnp.asarray(self.is_terminal(state, params), jnp.bool_)
+            was_truncated = jnp.asarray(self.truncation(state, params), jnp.bool_)
+            over = was_terminated | was_truncated
+            obs, next_state = jax.tree_util.tree_map(
+                lambda old, new: jnp.where(over, jnp.asarray(old, new.dtype), new),
+                (self.observe(state, params), state),
+                (obs, next_state),
+            )
+            reward = jnp.where(over, jnp.float32(0), reward)
+            terminated = jnp.where(over, was_terminated, terminated)
+            truncated = jnp.where(over, was_truncated, truncated)
         info = dict(info)
         info["discount"] = 1.0 - terminated.astype(jnp.float32)
-        return obs, state, jnp.asarray(reward, jnp.float32), terminated, truncated, info
+        return obs, next_state, reward, terminated, truncated, info
 
     @property
     def name(self) -> str:

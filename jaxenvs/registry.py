@@ -55,7 +55,13 @@ class EnvSpec:
     peers: the same env in other libraries, for `jaxenvs bench --compare`:
         `{"gymnax": id or (id, kwargs), "gymnasium": id, "envpool": id,
         "loop": ("minatar", game) or ("bsuite", name, kwargs)}`.
-    notes: report notes, `{"needs_download" | "broken_upstream" | "slow_on_cpu": why}`.
+    notes: run policy, `{kind: why}`, read by `jaxenvs report` and the tests:
+        `"needs_download"` (constructing it downloads data: run only when asked, `--all`),
+        `"broken_upstream"` (it fails inside its library: never run, the reason shown),
+        `"slow_on_cpu"` (compiling dominates on a CPU: the report's rollout is smaller),
+        `"representative"` (it stands for its family: where a family declares some, the
+        report rolls out only those by default, the summary line naming the command for the
+        rest, and the shared conformance test compiles only those).
     """
 
     id: str
@@ -70,7 +76,7 @@ class EnvSpec:
     notes: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
 
-NOTE_KINDS = ("needs_download", "broken_upstream", "slow_on_cpu")
+NOTE_KINDS = ("needs_download", "broken_upstream", "slow_on_cpu", "representative")
 # extra -> the module whose absence means "pip install jaxenvs[extra]" (`jaxenvs report`)
 EXTRA_LIBRARIES = {
     "brax": "brax",
@@ -274,8 +280,13 @@ def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
     return env, params
 
 
-def make_vec(id: str, num_envs: int, **overrides: Any) -> tuple[Any, Any]:
-    """A batched env of `num_envs` copies of `id` (one key per call; resets only finished envs)."""
+def make_vec(id: str, num_envs: int, allow_vmap: bool = False, **overrides: Any) -> tuple[Any, Any]:
+    """A batched env of `num_envs` copies of `id` (one key per call; resets only finished envs).
+
+    allow_vmap: let `jax.vmap` batch its key, making a batch of batches (a training loop
+        vmapped over seeds); without it that raises a `ValueError` (see `VecEnv`).
+    overrides: params fields to change, as in `make`.
+    """
     from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 
     check_num_envs(num_envs, where=id)
@@ -285,7 +296,7 @@ def make_vec(id: str, num_envs: int, **overrides: Any) -> tuple[Any, Any]:
             "for raw envs in a batch, jax.vmap the env of make(id, autoreset=False)"
         )
     env, params = make(id, autoreset=False, **overrides)
-    return VecEnv(env, num_envs), params
+    return VecEnv(env, num_envs, allow_vmap=allow_vmap), params
 
 
 class RegisteredDefaults(Wrapper):

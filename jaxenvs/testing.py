@@ -5,8 +5,12 @@ space with its dtype; rewards are float32 scalars, flags booleans; `info` has th
 and shapes at every step (terminal or not) and always `discount`; a fixed key gives the same
 result twice; the step compiles once for repeated calls; a state survives
 `flax.serialization` unchanged; a vmapped batch (reset and step) matches the single env,
-floats to 1e-5 (batched kernels round differently), integers and booleans exactly. Users can
-run it on their own environments. It raises `AssertionError` saying what failed.
+floats to 1e-5 (batched kernels round differently), integers and booleans exactly. For an env
+(raw, or under wrappers that keep its states) that defines `observe` and `is_terminal`: every
+observation is `observe` of its state, every `terminated` is `is_terminal` of the state
+stepped into, and without auto-reset a step past the end of an episode is absorbing (same
+state and observation, reward 0, the same flags). Users can run it on their own
+environments. It raises `AssertionError` saying what failed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import numpy as np
 from flax import serialization
 
 from jaxenvs import spaces
+from jaxenvs.environment import defines
+from jaxenvs.wrappers.base import transparent_raw
 
 
 def _tree_equal(a: Any, b: Any) -> bool:
@@ -64,6 +70,19 @@ def _check_obs(space: spaces.Space, obs: Any, where: str) -> None:
         )
 
 
+def _check_absorbing(step, key, state, action, obs, terminated, truncated, params, where) -> None:
+    """A step from a finished state (no auto-reset) changes nothing and pays nothing."""
+    out = step(key, state, action, params)
+    assert _tree_equal((out[0], out[1]), (obs, state)), (
+        f"{where}: a step past the end of the episode changed the state or observation (it must absorb)"
+    )
+    assert float(out[2]) == 0.0, f"{where}: a step past the end of the episode paid reward {float(out[2])}, not 0"
+    assert (bool(out[3]), bool(out[4])) == (bool(terminated), bool(truncated)), (
+        f"{where}: past the end of the episode the flags must stay (terminated, truncated) = "
+        f"{(bool(terminated), bool(truncated))}, got {(bool(out[3]), bool(out[4]))}"
+    )
+
+
 def check_env(
     env: Any,
     params: Any = None,
@@ -98,8 +117,17 @@ def check_env(
         out = traced(k_step, state, act_space.sample(k_act), params)
         return out, obs_space.contains(out[0])
 
+    raw = transparent_raw(env)
+    if raw is not None and defines(raw, "observe") and defines(raw, "is_terminal"):
+        observe_terminal = jax.jit(lambda s: (raw.observe(s, params), raw.is_terminal(s, params)))
+    else:
+        observe_terminal = None
+    if observe_terminal is not None:
+        _assert_batch_matches(observe_terminal(state)[0], obs, f"{name}.reset: the observation is not observe(state)")
+
     keys = jax.random.split(jax.random.key(seed + 1), num_steps)
     info_structure = None
+    ended = None  # the first finished step of a raw env: stepped again below
     for i in range(num_steps):
         (obs, state, reward, terminated, truncated, info), obs_ok = random_step(keys[i], state)
         where = f"{name}.step (step {i})"
@@ -122,8 +150,15 @@ def check_env(
             assert _structure(info) == info_structure, (
                 f"{where}: info keys or shapes changed: {info_structure} -> {_structure(info)}"
             )
+        if observe_terminal is not None:
+            observed, is_terminal = observe_terminal(state)
+            _assert_batch_matches(observed, obs, f"{where}: the observation is not observe(state)")
+            assert bool(is_terminal) == bool(terminated), (
+                f"{where}: terminated={bool(terminated)} but is_terminal(state)={bool(is_terminal)}"
+            )
         if (bool(terminated) or bool(truncated)) and "final_observation" not in info:
-            # a raw env (no auto-reset) is undefined past the end of an episode, as in gymnasium
+            if observe_terminal is not None and ended is None:
+                ended = (keys[i], state, obs, terminated, truncated, where)
             obs, state = reset(keys[i], params)
     chex.clear_trace_counter()
 
@@ -133,6 +168,11 @@ def check_env(
     out1 = step(k_step, state, action, params)
     out2 = step(k_step, state, action, params)
     assert _tree_equal(out1, out2), f"{name}.step is not deterministic for a fixed key"
+
+    # past the end of an episode, a raw env with `is_terminal` and `observe` absorbs
+    if ended is not None:
+        k, s, o, te, tr, where = ended
+        _check_absorbing(step, k, s, action, o, te, tr, params, where)
 
     # serialization round trip
     restored = serialization.from_bytes(state, serialization.to_bytes(state))

@@ -4,8 +4,9 @@ the raw env.
 
 - bsuite's 468 sweep ids are the ten base envs with other settings: one id per experiment;
 - the gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX families run one adapter over
-  many ids of one library: the ids in `CONFORMANCE_SAMPLE` only; jumanji's and pgx's other
-  ids (each its own task code) are traced, as the slow ids below;
+  many ids of one library: the ids in `CONFORMANCE_SAMPLE` (the registrations' representative
+  ids) only; brax's, jumanji's and pgx's other ids (each its own task code) are traced, as the
+  slow ids below;
 - adapter ids run where their library is installed, auto-reset env only and short (compiling
   the library's step is what costs; the raw step runs inside the auto-reset one); ids whose
   construction downloads data are skipped, ids that fail inside their library are expected to
@@ -30,9 +31,9 @@ from jaxenvs.adapters import registration as adapters
 from jaxenvs.registry import EXTRA_LIBRARIES
 from jaxenvs.testing import check_env
 
-# sampled families whose other ids are traced rather than left out: every jumanji and pgx task
-# is its own code, while gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX ids share theirs
-TRACED_FAMILIES = ("jumanji", "pgx")
+# sampled families whose other ids are traced rather than left out: every brax, jumanji and pgx
+# task is its own code, while gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX ids share theirs
+TRACED_FAMILIES = ("brax", "jumanji", "pgx")
 
 
 def _ids() -> list:

@@ -54,3 +54,142 @@ def test_an_int_or_none_key_into_an_adapter_is_a_clear_error(env_id):
     for key in (None, 0):
         with pytest.raises(TypeError, match=f"{env_id}: key must be one JAX PRNG key"):
             env.reset(key, params)
+
+
+def _run_past_the_end(env_id, extra_steps=3, action=0, **overrides):
+    """Steps of the raw env from reset until the episode ends, then `extra_steps` more, in
+    one jitted scan: the per-step outputs and the index of the ending step."""
+    env, params = jaxenvs.make(env_id, autoreset=False, **overrides)
+    space = env.action_space(params)
+    act = jnp.zeros(space.shape, space.dtype) + action
+
+    def run(key):
+        _, state = env.reset(key, params)
+
+        def body(state, k):
+            obs, state, reward, terminated, truncated, info = env.step(k, state, act, params)
+            return state, (obs, state, reward, terminated, truncated, info["discount"])
+
+        return jax.lax.scan(body, state, jax.random.split(key, 40))[1]
+
+    out = jax.tree_util.tree_map(np.asarray, jax.jit(run)(jax.random.key(0)))
+    done = out[3] | out[4]
+    assert done.any(), f"{env_id}: the episode did not end within 40 steps"
+    end = int(np.argmax(done))
+    assert end + extra_steps < 40
+    return out, end
+
+
+@pytest.mark.parametrize(
+    "env_id, overrides, ended_by",
+    [
+        ("CartPole-v1", {}, "terminated"),  # pushed left only, the pole falls within 40 steps
+        ("Pendulum-v1", {"max_steps_in_episode": 5}, "truncated"),
+        ("Breakout-MinAtar", {"max_steps_in_episode": 7}, "truncated"),
+    ],
+)
+def test_the_raw_env_is_absorbing_past_the_end_of_an_episode(env_id, overrides, ended_by):
+    """After `terminated` or `truncated`, a raw step returns the same state and observation,
+    reward 0, and the same flags (CartPole used to pay reward 1 forever)."""
+    (obs, state, reward, terminated, truncated, discount), end = _run_past_the_end(env_id, **overrides)
+    flags = terminated if ended_by == "terminated" else truncated
+    assert flags[end] and flags[end:].all()
+    np.testing.assert_array_equal(terminated[end:], terminated[end])
+    np.testing.assert_array_equal(truncated[end:], truncated[end])
+    np.testing.assert_array_equal(discount[end:], discount[end])
+    assert (reward[end + 1 :] == 0).all()
+    assert reward[end] != 0 or env_id != "CartPole-v1"  # the ending step itself still pays
+    for leaf in jax.tree_util.tree_leaves((obs, state)):
+        np.testing.assert_array_equal(leaf[end + 1 :], np.broadcast_to(leaf[end], leaf[end + 1 :].shape))
+    assert not (obs[end] == obs[end - 1]).all()  # before the end the env moved
+
+
+def test_checked_turns_a_step_past_the_end_into_an_error():
+    from jax.experimental import checkify
+
+    from jaxenvs.wrappers import Checked
+
+    env, params = jaxenvs.make("Pendulum-v1", autoreset=False, max_steps_in_episode=2)
+    checked = Checked(env)
+    _, state = checked.reset(jax.random.key(0), params)
+    action = jnp.zeros((1,), jnp.float32)
+    for t in range(2):
+        _, state = checked.step(jax.random.key(t), state, action, params)[:2]
+    with pytest.raises(checkify.JaxRuntimeError, match=r"episode has ended .* at time 2.*reset it first"):
+        checked.step(jax.random.key(9), state, action, params)
+
+
+def test_is_terminal_is_the_terminated_flag_and_wrappers_do_not_expose_it():
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    raw = env.unwrapped
+    _, state = raw.reset(jax.random.key(0), params)
+    assert not bool(raw.is_terminal(state, params))
+    assert bool(raw.is_terminal(state.replace(theta=jnp.float32(0.5)), params))
+    auto, _ = jaxenvs.make("CartPole-v1")
+    for name in ("is_terminal", "observe"):
+        with pytest.raises(TypeError, match=f"is a wrapper: call reset/step \\(its {name} would skip"):
+            getattr(auto, name)(state, params)
+
+
+def test_the_auto_reset_env_never_absorbs():
+    """Under auto-reset a finished episode starts again in the same step, as before."""
+    env, params = jaxenvs.make("Pendulum-v1", max_steps_in_episode=3)
+    _, state = env.reset(jax.random.key(0), params)
+    step = jax.jit(env.step)
+    for t in range(7):
+        _, state, reward, _, truncated, _ = step(jax.random.key(t), state, jnp.zeros((1,), jnp.float32), params)
+        assert bool(truncated) == (t % 3 == 2) and float(reward) != 0.0
+
+
+def test_overriding_observe_changes_every_observation():
+    """`observe` is the one method to override: reset, step, the absorbing step and
+    make_vec (which rebuilds observations from states with it) all return the new one."""
+    from jaxenvs import spaces
+    from jaxenvs.envs.classic.cartpole import CartPole
+    from jaxenvs.wrappers import VecEnv
+
+    class PositionsOnly(CartPole):
+        def observe(self, state, params):
+            return jnp.stack([state.x, state.theta]).astype(jnp.float32)
+
+        def observation_space(self, params=None):
+            return spaces.Box(-jnp.inf, jnp.inf, (2,), jnp.float32)
+
+    env = PositionsOnly()
+    params = env.default_params.replace(max_steps_in_episode=4)
+    obs, state = env.reset(jax.random.key(0), params)
+    np.testing.assert_array_equal(obs, [state.x, state.theta])
+    for t in range(5):  # the last step is past the end (absorbing)
+        obs, state, *_ = env.step(jax.random.key(t), state, 1, params)
+        np.testing.assert_array_equal(obs, [state.x, state.theta])
+    venv = VecEnv(env, 16)
+    assert venv._observe is not None  # the fast path, observations rebuilt with `observe`
+
+    def rollout(key):
+        obs, state = venv.reset(key, params)
+
+        def body(state, k):
+            obs, state, _, _, truncated, info = venv.step(k, state, jnp.ones(16, jnp.int32), params)
+            return state, (obs, state, truncated, info["final_observation"])
+
+        return obs, state, jax.lax.scan(body, state, jax.random.split(key, 6))[1]
+
+    obs, state, (b_obs, b_state, truncated, final) = jax.jit(rollout)(jax.random.key(1))
+    assert obs.shape == (16, 2) and b_obs.shape == final.shape == (6, 16, 2) and bool(truncated.any())
+    np.testing.assert_array_equal(obs, jnp.stack([state.x, state.theta], -1))
+    np.testing.assert_array_equal(b_obs, jnp.stack([b_state.x, b_state.theta], -1))
+
+
+def test_the_auto_resetting_layers_trace_the_step_without_the_guard():
+    """`stepping_live_states` (what `AutoReset` and `make_vec` trace the step in) leaves the
+    guard out: from a terminal state the transition then runs as `step_env` says."""
+    from jaxenvs.environment import stepping_live_states
+
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    _, state = env.reset(jax.random.key(0), params)
+    fallen = state.replace(theta=jnp.float32(0.5))
+    absorbed = env.step(jax.random.key(1), fallen, 1, params)
+    assert float(absorbed[2]) == 0.0 and float(absorbed[1].theta) == 0.5
+    with stepping_live_states():
+        moved = env.step(jax.random.key(1), fallen, 1, params)
+    assert float(moved[2]) == 1.0 and float(moved[1].theta) != 0.5 and bool(moved[3])

@@ -127,7 +127,9 @@ def test_register_rejects_unknown_notes_and_a_doubled_reference(monkeypatch):
     from jaxenvs import registry
 
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    with pytest.raises(ValueError, match="valid: \\['needs_download', 'broken_upstream', 'slow_on_cpu'\\]"):
+    with pytest.raises(
+        ValueError, match="valid: \\['needs_download', 'broken_upstream', 'slow_on_cpu', 'representative'\\]"
+    ):
         jaxenvs.register("user/X-v0", "jaxenvs.envs.misc.grid_world:GridWorld", notes={"slow": "why"})
     with pytest.raises(ValueError, match="once"):
         jaxenvs.register("user/X-v0", "m:a", reference="pkg.refs:ref", parity="pkg.refs:other")

@@ -88,3 +88,19 @@ def test_vmapped_reset_float_difference_fails():
 def test_vmapped_reset_integer_difference_fails():
     with pytest.raises(AssertionError, match="vmapped reset"):
         check_env(_WobbleEnv(int_offset=1), num_steps=5)
+
+
+def test_the_end_of_episode_rules_fail_what_they_should():
+    """An `is_terminal` that disagrees with `terminated`, and a raw step that does not absorb
+    past the end of an episode (its guard left out), each fail `check_env`."""
+    from jaxenvs.environment import stepping_live_states
+    from jaxenvs.envs.classic.cartpole import CartPole
+
+    class NeverTerminal(CartPole):
+        def is_terminal(self, state, params):
+            return jnp.zeros((), jnp.bool_)
+
+    with pytest.raises(AssertionError, match="terminated=True but is_terminal"):
+        check_env(NeverTerminal(), num_steps=40, num_envs=2)
+    with stepping_live_states(), pytest.raises(AssertionError, match="past the end of the episode"):
+        check_env(CartPole(), num_steps=40, num_envs=2)

@@ -268,29 +268,35 @@ PLAYGROUND_MANIPULATION = (
     "AeroCubeRotateZAxis",
 )
 
-# Families whose many ids all run one adapter over one library's code: the shared conformance
-# test (tests/test_conformance.py) checks these of their ids and leaves the others out, as it
-# does bsuite's sweeps; `jaxenvs report` and `jaxenvs bench` take every id.
-CONFORMANCE_SAMPLE = {
-    # jumanji and pgx: each task is its own code; the others are traced (not compiled) there
-    "jumanji": (
-        "jumanji/Snake-v1",
-        "jumanji/Game2048-v1",
-        "jumanji/Minesweeper-v0",
-        "jumanji/Maze-v0",
-        "jumanji/LevelBasedForaging-v0",
-        "jumanji/Connector-v3",
-    ),
-    "pgx": ("pgx/tic_tac_toe", "pgx/connect_four", "pgx/minatar-breakout", "pgx/2048", "pgx/kuhn_poker"),
-    "gymnax": ("gymnax/Catch-bsuite", "gymnax/Pendulum-v1", "gymnax/MetaMaze-misc"),
-    "craftax": ("craftax/Craftax-Classic-Symbolic-v1",),
-    "playground": ("playground/CartpoleBalance",),
-    "xminigrid": ("xminigrid/MiniGrid-Empty-5x5",),
-    "navix": ("navix/Navix-Empty-5x5-v0",),
+# The ids that stand for their family: `jaxenvs report` rolls out only these of a family that
+# declares some (its summary line names the command for the rest), and the shared conformance
+# test compiles only these (`CONFORMANCE_SAMPLE`, below, is read from these notes). The smallest
+# of each family, plus, where the family's tasks are each their own code (jumanji, pgx), a few
+# unlike ones; brax/inverted_pendulum is the quickest physics task measured (SLOW_ON_CPU below).
+_SAME_ADAPTER = "the family's smallest task; every id of the family runs the same adapter code"
+REPRESENTATIVE = {
+    "brax/fast": "brax's toy task (no physics): the adapter at its cheapest",
+    "brax/inverted_pendulum": "the quickest brax physics task measured here",
+    **{
+        f"jumanji/{env_id}": "one of jumanji's cheaper tasks, each its own code"
+        for env_id in ("Snake-v1", "Game2048-v1", "Minesweeper-v0", "Maze-v0", "LevelBasedForaging-v0", "Connector-v3")
+    },
+    **{
+        f"pgx/{env_id}": "one of pgx's cheaper games, each its own code"
+        for env_id in ("tic_tac_toe", "connect_four", "minatar-breakout", "2048", "kuhn_poker")
+    },
+    **{
+        f"gymnax/{env_id}": "a cheap gymnax env; every id runs the same adapter code"
+        for env_id in ("Catch-bsuite", "Pendulum-v1", "MetaMaze-misc")
+    },
+    "craftax/Craftax-Classic-Symbolic-v1": _SAME_ADAPTER,
+    "playground/CartpoleBalance": _SAME_ADAPTER,
+    "xminigrid/MiniGrid-Empty-5x5": _SAME_ADAPTER,
+    "navix/Navix-Empty-5x5-v0": _SAME_ADAPTER,
 }
 
-# Ids whose construction downloads data: tests leave them out, `jaxenvs report` skips them
-# unless given --all.
+# Ids whose construction downloads data: tests leave them out; `jaxenvs report` names them in
+# their family's line and runs them only when given --all.
 _MENAGERIE = "clones MuJoCo Menagerie's robot models from GitHub when constructed"
 NEEDS_DOWNLOAD = {
     "jumanji/Sokoban-v0": "downloads its Boxoban levels from Hugging Face when constructed",
@@ -306,7 +312,9 @@ BROKEN_UPSTREAM = {
 }
 
 # Ids too slow for `jaxenvs report`'s quick pass (a random rollout of 1,024 envs x 100 steps,
-# compile included) on a CPU; `report --all` runs them, `jaxenvs bench ID` times them.
+# compile included) on a CPU, compiling dominating: where the report rolls one out on a CPU
+# (a representative, one named, or --all), it rolls out fewer envs and steps
+# (`cli.SMALL_ROLLOUT`); `jaxenvs bench ID` times the full rollout.
 # Measured 2026-11 on the project's 2-core CPU machine (wall time, shared with other jobs):
 # brax/inverted_pendulum 47 s (the cheapest physics task), brax/ant 85 s, brax/pusher 342 s;
 # pgx/chess 80 s, pgx/gardner_chess 86 s, pgx/go_19x19 209 s, pgx/shogi 385 s; jumanji/BinPack-v2 87 s,
@@ -314,7 +322,7 @@ BROKEN_UPSTREAM = {
 # jumanji/Snake-v1.
 _CRAFTAX = "its 1,024-env bench compiled in 128 s and ran 52 steps/s on a 2-core CPU"
 _MJX = "MJX physics on a CPU: CartpoleBalance's 1,024-env bench compiled in 366 s on a 2-core CPU"
-_BRAX_PHYSICS = "brax physics on a CPU: the report's rollout takes from ~45 s to ~6 min here"
+_BRAX_PHYSICS = "brax physics on a CPU: even 16 envs x 10 steps take 60-90 s to compile and run here"
 SLOW_ON_CPU = {
     **{f"brax/{name}": _BRAX_PHYSICS for name in BRAX_ENVS if name not in ("fast", "swimmer")},
     "pgx/chess": "its 1,024-env rollout took 80 s on a 2-core CPU",
@@ -325,6 +333,27 @@ SLOW_ON_CPU = {
     "jumanji/FlatPack-v0": "its 1,024-env rollout took over 400 s on a 2-core CPU",
     **{f"craftax/{env_id}": _CRAFTAX for env_id in CRAFTAX_IDS},
     **{f"playground/{name}": _MJX for name in PLAYGROUND_DM_CONTROL_SUITE},
+}
+
+# About how long `jaxenvs report --family F --all` takes on the project's 2-core CPU, in minutes
+# (the line under a family's table quotes it for the ids the default report leaves out).
+# Estimated from rollouts measured 2026-11 while other jobs kept the machine's load near 10-15:
+# an id costs about what its family's representatives did at the report's defaults (brax/fast
+# 10 s; jumanji's 9-32 s, 20 s on average; pgx's 7-16 s; gymnax's 7-10 s; xminigrid and navix
+# 17 s), a compile-dominated one what its 16-env x 10-step rollout took (brax 58-86 s: ant 75,
+# humanoid 86, pusher 80; pgx/chess 25, go_19x19 24, shogi 57; jumanji/BinPack-v2 49,
+# FlatPack-v0 22; craftax/Craftax-Classic-Symbolic-v1 45; playground/CartpoleBalance 42, the
+# other Playground tasks assumed alike or up to twice that). Ids that download data are not
+# counted.
+REPORT_ALL_MINUTES = {
+    "brax": 13,
+    "jumanji": 9,
+    "pgx": 5,
+    "gymnax": 4,
+    "craftax": 4,
+    "playground": 25,
+    "xminigrid": 13,
+    "navix": 12,
 }
 
 REGISTRATIONS: list[dict] = (
@@ -426,8 +455,15 @@ for _entry in REGISTRATIONS:
             ("needs_download", NEEDS_DOWNLOAD),
             ("broken_upstream", BROKEN_UPSTREAM),
             ("slow_on_cpu", SLOW_ON_CPU),
+            ("representative", REPRESENTATIVE),
         )
         if _entry["id"] in table
     }
     if _notes:
         _entry["notes"] = _notes
+
+# family -> its representative ids, for the tests and docs that sample a family
+CONFORMANCE_SAMPLE: dict[str, tuple[str, ...]] = {}
+for _entry in REGISTRATIONS:
+    if "representative" in _entry.get("notes", {}):
+        CONFORMANCE_SAMPLE[_entry["family"]] = (*CONFORMANCE_SAMPLE.get(_entry["family"], ()), _entry["id"])

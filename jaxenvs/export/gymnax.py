@@ -65,7 +65,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import check_key
+from jaxenvs.environment import check_key, stepping_live_states
 from jaxenvs.export import missing_extra
 
 try:
@@ -335,7 +335,10 @@ class GymnaxExport(gymnax_environment.Environment):
         if params is None:
             params = self.default_params
         key_step, key_reset = jax.random.split(key)
-        obs, env_state, reward, terminated, truncated, info = self._env.step(key_step, state.env_state, action, params)
+        with stepping_live_states():  # a finished episode never reaches the step: it was reset
+            obs, env_state, reward, terminated, truncated, info = self._env.step(
+                key_step, state.env_state, action, params
+            )
         stepped = self._wrap(obs, env_state, terminated)
         done = jnp.logical_or(terminated, truncated)
         obs_out, state_out = self._reset_if_done(done, key_reset, obs, stepped, params)

@@ -31,6 +31,20 @@ def row(r: ParityResult) -> tuple[str, ...]:
 HEADER = ("env", "reference", "transitions compared", "worst error", "min p-value", "seconds", "verdict")
 
 
+def summary_line(results: Sequence[ParityResult]) -> str:
+    """A run of checks in one line, as the summaries of `jaxenvs parity` and `jaxenvs report`
+    print it: how many ids passed, failed, were skipped.
+
+    Args:
+        results: the run's results, one per id.
+
+    Returns:
+        e.g. `"parity: 46 pass, 1 FAIL"`.
+    """
+    counts = {v: sum(r.verdict == v for r in results) for v in ("pass", "FAIL", "skipped")}
+    return "parity: " + (", ".join(f"{n} {v}" for v, n in counts.items() if n) or "no ids checked")
+
+
 def run_summary(results: Sequence[ParityResult]) -> str:
     """One line on a run's false-alarm budget: how many envs and p-values it decided, at which
     level each env, and the bound on a false alarm anywhere in the run."""
@@ -50,14 +64,31 @@ def run_summary(results: Sequence[ParityResult]) -> str:
     return text + "."
 
 
-def rich_table(results: Sequence[ParityResult]):
+def rich_table(results: Sequence[ParityResult], compact: bool = False):
+    """The results as a `rich.table.Table`, one row per env (`HEADER`'s columns).
+
+    Args:
+        results: one per env.
+        compact: for a narrow terminal (80 columns): no reference or seconds column, and a
+            skipped env's verdict reads "skipped" (its reason goes under the table), so that
+            nothing is cut or wrapped.
+
+    Returns:
+        the table.
+    """
+    from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title="jaxenvs parity")
-    for col in HEADER:
-        table.add_column(col)
+    table = Table(title="jaxenvs parity", title_justify="left")
+    keep = [i for i, col in enumerate(HEADER) if not (compact and col in ("reference", "seconds"))]
+    for i in keep:
+        header = "transitions" if compact and HEADER[i] == "transitions compared" else HEADER[i]
+        table.add_column(header, no_wrap=compact or HEADER[i] == "env")
     for r in results:
-        table.add_row(*row(r))
+        cells = list(row(r))
+        if compact and r.skipped is not None:
+            cells[-1] = "skipped"
+        table.add_row(*(escape(cells[i]) for i in keep))
     return table
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from jaxenvs.environment import check_key
+from jaxenvs.environment import check_key, stepping_live_states
 from jaxenvs.wrappers.base import Wrapper
 from jaxenvs.wrappers.batched_reset import final_info, reset_if_done_fn
 
@@ -38,7 +38,8 @@ class AutoReset(Wrapper):
     def step(self, key, state, action, params=None):
         check_key(key, self.name)  # before the split, which would fail with JAX's own message
         key_step, key_reset = jax.random.split(key)
-        obs, next_state, reward, terminated, truncated, info = self.env.step(key_step, state, action, params)
+        with stepping_live_states():  # a finished episode never reaches the step: it was reset
+            obs, next_state, reward, terminated, truncated, info = self.env.step(key_step, state, action, params)
         done = jnp.logical_or(terminated, truncated)
         obs_out, state_out = reset_if_done_fn(self.env)(done, key_reset, obs, next_state, params)
         info = final_info(self.env, info, obs, terminated, truncated, state_out, params)

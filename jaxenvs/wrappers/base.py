@@ -15,7 +15,7 @@ from jaxenvs.environment import Environment
 W = TypeVar("W")
 
 # the raw env's transition, which a wrapper must not expose (it would skip the wrapper)
-_RAW_ONLY = ("reset_env", "step_env", "truncation")
+_RAW_ONLY = ("reset_env", "step_env", "truncation", "observe", "is_terminal")
 
 
 class Wrapper(Environment):
@@ -67,6 +67,12 @@ class Wrapper(Environment):
     def truncation(self, state, params):
         self._raw_only("truncation")
 
+    def observe(self, state, params):
+        self._raw_only("observe")
+
+    def is_terminal(self, state, params):
+        self._raw_only("is_terminal")
+
     @property
     def name(self) -> str:
         return self.env.name
@@ -83,6 +89,19 @@ class Wrapper(Environment):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.env!r})"
+
+
+def transparent_raw(env: Any) -> Environment | None:
+    """The raw env under `env` when every wrapper between them passes states and observations
+    through unchanged (declares the class attribute `keeps_observation = True`, as the
+    registry's defaults do), so the raw env's `observe` and `is_terminal` hold for `env`;
+    else None."""
+    layer = env
+    while isinstance(layer, Wrapper):
+        if not getattr(type(layer), "keeps_observation", False):
+            return None
+        layer = layer.env
+    return layer
 
 
 def find_wrapper(env: Any, cls: type[W]) -> W | None:

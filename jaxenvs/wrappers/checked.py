@@ -1,10 +1,13 @@
-"""`Checked`: invalid actions and NaNs raise a clear error, even from jitted code (JAX checkify).
+"""`Checked`: invalid actions, NaNs and steps past the end of an episode raise a clear error,
+even from jitted code (JAX checkify).
 
 Inside `jit` nothing can raise, so an env alone does what its docstring says with an invalid
 action (usually clips it). For debugging runs wrap it in `Checked`:
 
 - called from Python, `Checked(env).step(...)` runs a jitted, checkified step and raises
-  `checkify.JaxRuntimeError` naming the env, the action and the valid range, or the NaN;
+  `checkify.JaxRuntimeError` naming the env, the action and the valid range, or the NaN, or
+  the state that was already terminal or truncated (where a raw env without auto-reset
+  would absorb: see `jaxenvs.environment`);
 - inside your own jitted function (a `lax.scan` rollout), its checks are `checkify.check`s:
   run that function through `checked_jit(fn)` (jit + checkify + throw), or `checkify.checkify`
   it yourself.
@@ -24,7 +27,8 @@ import jax.numpy as jnp
 from jax.experimental import checkify
 
 from jaxenvs import spaces
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.environment import defines
+from jaxenvs.wrappers.base import Wrapper, transparent_raw
 
 # what `Checked` and `checked_jit` check: their own `checkify.check`s (the action, and NaN or
 # inf in observations and rewards). Not checkify's `nan_checks` on every operation: those
@@ -97,6 +101,14 @@ class Checked(Wrapper):
             f"{self.name}: invalid action {{action}}; valid actions are {space.describe()}",
             action=jnp.asarray(jax.tree_util.tree_leaves(action)[0]),
         )
+        raw = transparent_raw(self.env)
+        if raw is not None and defines(raw, "is_terminal") and defines(raw, "observe"):
+            checkify.check(
+                ~(jnp.asarray(raw.is_terminal(state, params)) | jnp.asarray(raw.truncation(state, params))),
+                f"{self.name}: step from a state whose episode has ended (terminated or truncated at "
+                f"time {{time}}); reset it first, or make the env with auto-reset (`jaxenvs.make(id)`)",
+                time=jnp.asarray(state.time),
+            )
         out = self.env.step(key, state, action, params)
         obs, _, reward = out[0], out[1], out[2]
         checkify.check(_all_finite(obs), f"{self.name}: the step produced a NaN or inf observation")

@@ -18,15 +18,22 @@ exactly as on the per-env path. Per-env step keys are split only if the env's st
 random numbers (otherwise XLA drops them as dead code).
 
 An env whose observation is a function of its state alone can say so by defining
-`obs_from_state(state, params)` (classic control, the MinAtar games, Pong): then the finished
-envs' resets replace only their state, and the batch's observation is built once, from the
-returned state.
+`observe(state, params)` (classic control, FrozenLake, CliffWalking, Taxi, the MinAtar games,
+Pong, bsuite's Catch and DeepSea): then the finished envs' resets replace only their state,
+and the batch's observation is built once, from the returned state.
 Otherwise the step's observation is built, then the reset observations are scattered into
 it inside the reset passes' loop: more writes of the largest array of a step (a 10x10x4
 MinAtar grid, a Pong image) and, for CartPole, a change of layout of `float32[n, 4]`.
 Wrappers between `VecEnv` and the raw env must declare `keeps_observation = True` for this
 (a wrapper that changes observations does not), so a wrapped env falls back to the general
 way.
+
+`jax.vmap` over a `VecEnv`'s `reset` or `step` with a batched key raises a `ValueError`: it
+would batch the batch (`jax.vmap(venv.reset)(keys)` with 8 keys and `num_envs=8` gives 8 x 8
+envs), which is never what `jax.vmap(env.reset)` over a single env means. For one env per
+key use `jaxenvs.make` and `jax.vmap`; for one batch, call with one key. A batch of batches
+on purpose (a training loop vmapped over seeds, as `examples/ppo.py`) says so with
+`allow_vmap=True`. Vmapping with one shared key (over params, say) is always allowed.
 """
 
 from __future__ import annotations
@@ -36,11 +43,12 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.custom_batching import custom_vmap
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, check_key
+from jaxenvs.environment import Environment, check_key, defines, stepping_live_states
 from jaxenvs.tree import cast_like
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.base import Wrapper, transparent_raw
 from jaxenvs.wrappers.batched_reset import (
     default_capacity,
     final_info,
@@ -64,15 +72,33 @@ def check_num_envs(num_envs: Any, where: str = "make_vec") -> int:
     return int(num_envs)
 
 
-def obs_from_state_fn(env):
-    """The raw env's `obs_from_state`, when every wrapper between `env` and it declares (as a
-    class attribute) `keeps_observation = True`; else None."""
-    layer = env
-    while layer is not layer.unwrapped:
-        if not getattr(type(layer), "keeps_observation", False):
-            return None
-        layer = layer.env
-    return layer.obs_from_state if callable(getattr(type(layer), "obs_from_state", None)) else None
+def observe_fn(env):
+    """The raw env's `observe`, when every wrapper between `env` and it declares (as a class
+    attribute) `keeps_observation = True` and the raw env defines one; else None."""
+    raw = transparent_raw(env)
+    return raw.observe if raw is not None and defines(raw, "observe") else None
+
+
+def one_key(key, venv: VecEnv, method: str):
+    """`key`, or a `ValueError` when it is batched by a `jax.vmap` (the batching rule of an
+    identity `custom_vmap`: nothing is added to the computation)."""
+
+    @custom_vmap
+    def same(k):
+        return k
+
+    @same.def_vmap
+    def refuse(axis_size, in_batched, k):
+        raise ValueError(
+            f"jax.vmap over {venv.name}'s make_vec {method} with a batched key: make_vec already batches "
+            f"(num_envs={venv.num_envs}), so this would give {axis_size} batches of {venv.num_envs} envs. "
+            f"For one env per key use `env, params = jaxenvs.make(id)` and `jax.vmap(env.{method})`; "
+            f"for one batch call `venv.{method}` with one key; for a batch of batches on purpose "
+            f"(a training loop vmapped over seeds) build it with `make_vec(id, n, allow_vmap=True)` "
+            f"(or `VecEnv(env, n, allow_vmap=True)`)."
+        )
+
+    return same(key)
 
 
 class VecEnv(Wrapper):
@@ -80,11 +106,13 @@ class VecEnv(Wrapper):
 
     reset_capacity: how many finished envs one reset pass handles (default: a sixteenth of
         the batch, at least 16 or the whole batch); a step where more finish runs more passes.
+    allow_vmap: let `jax.vmap` batch the key of `reset` and `step` (a batch of batches, see
+        the module docstring); without it that raises a `ValueError`.
 
     `observation_space` and `action_space` are ONE env's (the batch adds a leading axis).
     """
 
-    def __init__(self, env: Environment, num_envs: int, reset_capacity: int | None = None):
+    def __init__(self, env: Environment, num_envs: int, reset_capacity: int | None = None, allow_vmap: bool = False):
         super().__init__(env)
         self.num_envs = check_num_envs(num_envs, where=env.name)
         if reset_capacity is None:
@@ -92,7 +120,10 @@ class VecEnv(Wrapper):
         if not 1 <= int(reset_capacity) <= self.num_envs:
             raise ValueError(f"reset_capacity must be in [1, num_envs], got {reset_capacity}")
         self.reset_capacity = int(reset_capacity)
-        self._obs_from_state = obs_from_state_fn(env)
+        if not isinstance(allow_vmap, (bool, np.bool_)):
+            raise TypeError(f"{env.name}: allow_vmap must be True or False, got {allow_vmap!r}")
+        self.allow_vmap = bool(allow_vmap)
+        self._observe = observe_fn(env)
 
     def sample_actions(self, key, params=None):
         """One action per env from the action space, drawn with one key."""
@@ -106,10 +137,18 @@ class VecEnv(Wrapper):
 
     def reset(self, key, params=None):
         check_key(key, self.name)
+        if not self.allow_vmap:
+            key = one_key(key, self, "reset")
         return self._reset_batch(key, params, self.num_envs)
 
     def step(self, key, state, actions, params=None):
         check_key(key, self.name)
+        if not self.allow_vmap:
+            key = one_key(key, self, "step")
+        with stepping_live_states():  # every finished env is reset in the step that ends it
+            return self._step(key, state, actions, params)
+
+    def _step(self, key, state, actions, params):
         leaves = jax.tree_util.tree_leaves((actions, params))
         if not any(isinstance(x, jax.core.Tracer) for x in leaves):
             # called eagerly: check every env's action exactly (inside the vmap below they are traced)
@@ -127,8 +166,8 @@ class VecEnv(Wrapper):
         )
         done = jnp.logical_or(terminated, truncated)
 
-        obs_fn = self._obs_from_state
-        # with `obs_from_state`, resets replace state rows only; the observation is built once, after them
+        obs_fn = self._observe
+        # with `observe`, resets replace state rows only; the observation is built once, after them
         batch_obs = () if obs_fn is not None else obs
 
         def keep_obs(new_obs, new_state):

@@ -1,39 +1,85 @@
-"""`jaxenvs report` on adapter ids: what it skips, and that it says why."""
+"""`jaxenvs report` on adapter ids: which it rolls out (the registrations' notes decide), and
+that every other id is named in its family's line, never a table row."""
 
 import importlib.util
 
+import pytest
+
+import jaxenvs
 from jaxenvs import cli
 from jaxenvs.adapters import registration
+from jaxenvs.cli import BROKEN, DOWNLOAD, FULL, NOT_INSTALLED, REST, SMALL, SWEEP, report_policy
 
 
 def test_missing_library_is_named(monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "brax" else real(name, *a))
-    assert cli._report_skip("brax/fast", "brax", run_all=True) == 'needs pip install "jaxenvs[brax]"'
+    assert report_policy("brax/fast", run_all=True) == NOT_INSTALLED
 
 
-def test_downloads_and_slow_compiles_are_skipped_unless_all():
-    for env_id, why in list(registration.NEEDS_DOWNLOAD.items()) + list(registration.SLOW_ON_CPU.items()):
-        extra = env_id.split("/")[0]
-        reason = cli._report_skip(env_id, extra, run_all=False)
-        assert reason is not None and reason.startswith("skipped: ") and why in reason
-        assert cli._report_skip(env_id, extra, run_all=True) is None
-    assert cli._report_skip("brax/fast", "brax", run_all=False) is None
-    assert cli._report_skip("brax/swimmer", "brax", run_all=True).startswith("not run: fails inside brax")
-    assert cli._report_skip("CartPole-v1", None, run_all=False) is None
+@pytest.mark.parametrize("family", list(registration.REPORT_ALL_MINUTES))
+def test_each_adapted_family_rolls_out_its_representatives_by_default(family):
+    ids = jaxenvs.registered_envs(family)
+    rolled = [i for i in ids if report_policy(i) in (FULL, SMALL)]
+    assert rolled == list(registration.CONFORMANCE_SAMPLE[family])  # read from the notes, in order
+    for env_id in ids:
+        notes = jaxenvs.spec(env_id).notes
+        policy = report_policy(env_id)
+        if "broken_upstream" in notes:
+            assert policy == BROKEN and report_policy(env_id, run_all=True) == BROKEN
+        elif "needs_download" in notes:
+            assert policy == DOWNLOAD and report_policy(env_id, run_all=True) in (FULL, SMALL)
+        elif "representative" not in notes:
+            assert policy == REST and report_policy(env_id, run_all=True) in (FULL, SMALL)
+        # named on the command line, a slow id runs; on a CPU, smaller, even with --all
+        if "slow_on_cpu" in notes and "needs_download" not in notes and "broken_upstream" not in notes:
+            assert report_policy(env_id, named=True) == SMALL == report_policy(env_id, run_all=True)
 
 
-def test_report_prints_the_reason_without_rolling_out(capsys, monkeypatch):
+def test_built_in_ids_all_roll_out_in_full_and_sweeps_on_request():
+    for env_id in jaxenvs.registered_envs("classic") + jaxenvs.registered_envs("minatar"):
+        assert report_policy(env_id) == FULL
+    assert report_policy("Catch-bsuite") == FULL
+    assert report_policy("bsuite/catch/0") == SWEEP
+    assert report_policy("bsuite/catch/0", sweeps=True) == FULL
+    assert report_policy("bsuite/catch/0", named=True) == FULL
+
+
+def test_compile_dominated_representatives_roll_out_smaller(monkeypatch, capsys):
+    import jaxenvs.bench
+
+    sizes = {}
+
+    def fake_rollout(env_id, num_envs, num_steps, repeats):
+        sizes[env_id] = (num_envs, num_steps)
+        return jaxenvs.bench.Throughput(env_id, num_envs, num_steps, 1000.0, 42.0, repeats)
+
+    monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", fake_rollout)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert cli.main(["report", "--family", "brax", "--no-parity"]) == 0
+    assert sizes == {"brax/fast": (1024, 100), "brax/inverted_pendulum": cli.SMALL_ROLLOUT}
+    out = capsys.readouterr().out
+    assert "1k *" in out and "compile:\n  brax/inverted_pendulum 42 s" in out
+    assert "not rolled out: 9 more brax ids: `jaxenvs report --family brax --all`" in out
+    assert "brax/swimmer not run: fails inside brax" in out
+    assert "brax/ant" not in out  # the rest are counted, not listed
+
+
+def test_a_download_is_named_without_rolling_out(capsys, monkeypatch):
     import jaxenvs.bench
 
     def no_rollout(*args, **kwargs):
-        raise AssertionError("a skipped id must not be rolled out")
+        raise AssertionError("an id that downloads data must not be rolled out without --all")
 
     monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", no_rollout)
-    monkeypatch.setenv("COLUMNS", "300")  # rich wraps cells to the terminal width
+    monkeypatch.setenv("COLUMNS", "300")
     assert cli.main(["report", "jumanji/Sokoban-v0", "--no-parity"]) == 0
     out = capsys.readouterr().out
-    assert "skipped: downloads its Boxoban levels" in out
+    assert (
+        "not rolled out: jumanji/Sokoban-v0 downloads its Boxoban levels from Hugging Face when constructed "
+        "(`jaxenvs report jumanji/Sokoban-v0 --all` runs it)" in out
+    )
+    assert "│" not in out  # no table: nothing was rolled out
 
 
 def test_a_failing_rollout_is_a_row_not_a_crash(capsys, monkeypatch):
@@ -43,7 +89,15 @@ def test_a_failing_rollout_is_a_row_not_a_crash(capsys, monkeypatch):
         raise AttributeError("'MultiDiscrete' object has no attribute 'low'")
 
     monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", broken)
-    monkeypatch.setenv("COLUMNS", "300")  # rich wraps cells to the terminal width
+    monkeypatch.setenv("COLUMNS", "300")
     assert cli.main(["report", "jumanji/Minesweeper-v0", "--no-parity"]) == 1
     out = capsys.readouterr().out
-    assert "failed: AttributeError" in out
+    assert "│ jumanji/Minesweeper-v0 │  failed │" in out
+    assert "rollout failed: AttributeError: 'MultiDiscrete' object has no attribute 'low'" in out
+
+
+def test_every_adapted_family_declares_representatives_and_an_estimate():
+    adapted = {entry["family"] for entry in registration.REGISTRATIONS}
+    assert set(registration.CONFORMANCE_SAMPLE) == adapted == set(registration.REPORT_ALL_MINUTES)
+    for env_id in registration.REPRESENTATIVE:  # a representative is one the report can roll out
+        assert not {"needs_download", "broken_upstream"} & set(jaxenvs.spec(env_id).notes), env_id

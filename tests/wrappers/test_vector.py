@@ -259,21 +259,21 @@ def test_a_reset_without_randomness_is_selected_where_done(env_id):
     np.testing.assert_array_equal(vobs[~vdone], vfinal[~vdone])
 
 
-OBS_FROM_STATE = ["Breakout-MinAtar", "Asterix-MinAtar", "Freeway-MinAtar", "Seaquest-MinAtar", "SpaceInvaders-MinAtar"]
-OBS_FROM_STATE += ["Pong-misc", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0"]
-OBS_FROM_STATE += ["Pendulum-v1"]
+OBSERVE = ["Breakout-MinAtar", "Asterix-MinAtar", "Freeway-MinAtar", "Seaquest-MinAtar", "SpaceInvaders-MinAtar"]
+OBSERVE += ["Pong-misc", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0"]
+OBSERVE += ["Pendulum-v1", "Taxi-v4", "FrozenLake-v1", "CliffWalking-v1", "Catch-bsuite", "DeepSeaStochastic-bsuite"]
 
 
-@pytest.mark.parametrize("env_id", OBS_FROM_STATE)
-def test_obs_from_state_is_the_observation(env_id):
-    """`obs_from_state` (which `make_vec` trusts to rebuild observations) gives exactly what
+@pytest.mark.parametrize("env_id", OBSERVE)
+def test_observe_is_the_observation(env_id):
+    """`observe` (which `make_vec` trusts to rebuild observations) gives exactly what
     `reset` and `step` return with the state."""
     env, params = jaxenvs.make(env_id, autoreset=False)
-    assert VecEnv(env, 2)._obs_from_state is not None
+    assert VecEnv(env, 2)._observe is not None
 
-    obs_from_state = jax.vmap(env.unwrapped.obs_from_state, in_axes=(0, None))
+    observe = jax.vmap(env.unwrapped.observe, in_axes=(0, None))
     venv = VecEnv(env, 8)
-    venv._obs_from_state = None  # the observations the env itself returns
+    venv._observe = None  # the observations the env itself returns
 
     def run(key):
         obs, state = venv.reset(key, params)
@@ -281,25 +281,25 @@ def test_obs_from_state_is_the_observation(env_id):
         def body(state, k):
             actions = jax.vmap(env.action_space(params).sample)(jax.random.split(k, 8))
             obs, state, *_ = venv.step(k, state, actions, params)
-            return state, jnp.array_equal(obs_from_state(state, params), obs)
+            return state, jnp.array_equal(observe(state, params), obs)
 
         _, same = jax.lax.scan(body, state, jax.random.split(key, 40))
-        return same.all() & jnp.array_equal(obs_from_state(state, params), obs)
+        return same.all() & jnp.array_equal(observe(state, params), obs)
 
     assert bool(jax.jit(run)(jax.random.key(3)))
 
 
 @pytest.mark.parametrize("env_id", ["Breakout-MinAtar", "Asterix-MinAtar", "CartPole-v1"])
-def test_make_vec_obs_from_state_changes_nothing(env_id):
-    """With `obs_from_state` (observation rebuilt once from the returned state) and without it
+def test_make_vec_observe_changes_nothing(env_id):
+    """With `observe` (observation rebuilt once from the returned state) and without it
     (reset observations scattered into the step's), `make_vec` returns the same arrays (bit for
     bit, floats up to XLA's rounding): the random stream and every result are unchanged
     (Breakout's and CartPole's resets draw, Asterix's does not)."""
     n, steps = 64, 120
     env, params = jaxenvs.make(env_id, autoreset=False)
     fast, general = VecEnv(env, n, reset_capacity=16), VecEnv(env, n, reset_capacity=16)
-    general._obs_from_state = None
-    assert fast._obs_from_state is not None
+    general._observe = None
+    assert fast._observe is not None
 
     def roll(venv):
         def body(carry, k):
@@ -326,8 +326,8 @@ def test_a_wrapper_that_changes_observations_keeps_the_general_way():
     from jaxenvs.wrappers.pixel import PixelObservation
 
     env, _ = jaxenvs.make("Breakout-MinAtar", autoreset=False)
-    assert VecEnv(PixelObservation(env), 4)._obs_from_state is None
-    assert VecEnv(env, 4)._obs_from_state is not None
+    assert VecEnv(PixelObservation(env), 4)._observe is None
+    assert VecEnv(env, 4)._observe is not None
 
 
 def test_eager_step_checks_every_action_of_the_batch():
@@ -340,3 +340,45 @@ def test_eager_step_checks_every_action_of_the_batch():
     pend, params = jaxenvs.make_vec("Pendulum-v1", 2)
     with pytest.raises(ValueError, match=r"Pendulum: invalid action .* \(not finite"):
         pend.step(jax.random.key(1), state, np.array([[0.0], [np.nan]], np.float32), params)
+
+
+def test_vmap_with_a_batched_key_over_make_vec_is_a_clear_error():
+    """`jax.vmap(venv.reset)` would batch the batch ((8, 8, 4) for 8 keys): it raises, eagerly
+    and under jit, naming what to do instead."""
+    venv, params = jaxenvs.make_vec("CartPole-v1", 8)
+    keys = jax.random.split(jax.random.key(0), 8)
+    _, state = venv.reset(jax.random.key(0), params)
+    needles = r"make_vec already batches \(num_envs=8\).*jaxenvs.make\(id\).*one key.*allow_vmap=True"
+    with pytest.raises(ValueError, match=needles):
+        jax.vmap(venv.reset, in_axes=(0, None))(keys, params)
+    with pytest.raises(ValueError, match=needles):
+        jax.jit(jax.vmap(venv.reset, in_axes=(0, None)))(keys, params)
+    batched_state = jax.tree_util.tree_map(lambda x: jnp.stack([x, x]), state)
+    with pytest.raises(ValueError, match="make_vec step with a batched key"):
+        jax.vmap(venv.step, in_axes=(0, 0, None, None))(keys[:2], batched_state, jnp.zeros(8, jnp.int32), params)
+
+
+def test_a_batch_of_batches_on_purpose():
+    """With one key, vmapping over params is allowed; with `allow_vmap=True` a vmap over keys
+    gives each key's batch, exactly as calling the batch with that key alone."""
+    venv, params = jaxenvs.make_vec("CartPole-v1", 8)
+    many = jax.tree_util.tree_map(lambda x: jnp.stack([x, x]), params.replace(gravity=9.8))
+    many = many.replace(gravity=jnp.asarray([9.8, 20.0]))
+    obs, _ = jax.jit(jax.vmap(venv.reset, in_axes=(None, 0)))(jax.random.key(0), many)
+    assert obs.shape == (2, 8, 4)
+
+    nested, params = jaxenvs.make_vec("CartPole-v1", 8, allow_vmap=True, max_steps_in_episode=1)
+    keys = jax.random.split(jax.random.key(1), 2)
+
+    def rollout(key):
+        obs, state = nested.reset(key, params)
+        return nested.step(jax.random.fold_in(key, 1), state, jnp.ones(8, jnp.int32), params)
+
+    batched = jax.jit(jax.vmap(rollout))(keys)
+    assert batched[0].shape == (2, 8, 4) and bool(batched[4].all())  # truncated, and reset
+    alone = jax.jit(rollout)
+    for i in range(2):
+        for x, y in zip(jax.tree_util.tree_leaves(batched), jax.tree_util.tree_leaves(alone(keys[i]))):
+            np.testing.assert_allclose(np.asarray(x[i]), np.asarray(y), rtol=1e-6, atol=1e-7)
+    with pytest.raises(TypeError, match="allow_vmap must be True or False"):
+        VecEnv(jaxenvs.make("CartPole-v1", autoreset=False)[0], 4, allow_vmap="yes")

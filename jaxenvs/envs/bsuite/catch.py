@@ -60,6 +60,15 @@ class Catch(Environment[CatchState, CatchParams]):
     def default_params(self) -> CatchParams:
         return CatchParams(bsuite_num_episodes=NUM_EPISODES)
 
+    def observe(self, state, params):
+        """The observation of `state`, what `reset` and `step` return with it (override to
+        change it; see `Environment.observe`)."""
+        return board(state, self.rows, self.columns)
+
+    def is_terminal(self, state, params):
+        """Whether the ball has reached the paddle's row (the `terminated` of the step into `state`)."""
+        return state.ball_y == state.paddle_y
+
     def reset_env(self, key, params):
         state = CatchState(
             time=jnp.zeros((), jnp.int32),
@@ -68,7 +77,7 @@ class Catch(Environment[CatchState, CatchParams]):
             paddle_x=jnp.asarray(self.columns // 2, jnp.int32),
             paddle_y=jnp.asarray(self.rows - 1, jnp.int32),
         )
-        return board(state, self.rows, self.columns), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         state = state.replace(
@@ -79,7 +88,7 @@ class Catch(Environment[CatchState, CatchParams]):
         terminated = state.ball_y == state.paddle_y
         caught = state.paddle_x == state.ball_x
         reward = jnp.where(terminated, jnp.where(caught, 1.0, -1.0), 0.0)
-        return board(state, self.rows, self.columns), state, reward, terminated, {}
+        return self.observe(state, params), state, reward, terminated, {}
 
     def observation_space(self, params=None):
         return spaces.Box(0.0, 1.0, shape=(self.rows, self.columns), dtype=jnp.float32)

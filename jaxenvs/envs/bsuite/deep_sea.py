@@ -103,10 +103,19 @@ class DeepSea(Environment[DeepSeaState, DeepSeaParams]):
             bsuite_num_episodes=NUM_EPISODES,
         )
 
+    def observe(self, state, params):
+        """The observation of `state`, what `reset` and `step` return with it (override to
+        change it; see `Environment.observe`)."""
+        return observation(state.row, state.column, self.size)
+
+    def is_terminal(self, state, params):
+        """Whether the diver has passed the last row (the `terminated` of the step into `state`)."""
+        return state.row == self.size
+
     def reset_env(self, key, params):
         zero = jnp.zeros((), jnp.int32)
         state = DeepSeaState(time=zero, row=zero, column=zero, bad_episode=jnp.asarray(False))
-        return observation(state.row, state.column, self.size), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         size = self.size
@@ -132,7 +141,7 @@ class DeepSea(Environment[DeepSeaState, DeepSeaParams]):
             time=state.time + 1,
         )
         terminated = state.row == size
-        return observation(state.row, state.column, size), state, reward, terminated, {}
+        return self.observe(state, params), state, reward, terminated, {}
 
     def observation_space(self, params=None):
         return spaces.Box(0.0, 1.0, shape=(self.size, self.size), dtype=jnp.float32)

@@ -172,9 +172,14 @@ class Acrobot(Environment[AcrobotState, AcrobotParams]):
     def default_params(self) -> AcrobotParams:
         return AcrobotParams()
 
-    def obs_from_state(self, state, params):
-        """The observation of `state` (what `reset` and `step` return with it)."""
+    def observe(self, state, params):
+        """The observation of `state`, what `reset` and `step` return with it (override to
+        change it; see `Environment.observe`)."""
         return get_obs(state)
+
+    def is_terminal(self, state, params):
+        """Whether `state` ends the episode (the `terminated` of the step into it)."""
+        return is_terminal(state)
 
     def reset_env(self, key, params):
         dtype = float_dtype()
@@ -188,7 +193,7 @@ class Acrobot(Environment[AcrobotState, AcrobotParams]):
             dtheta1=dtheta1,
             dtheta2=dtheta2,
         )
-        return get_obs(state), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         dtype = state.theta1.dtype
@@ -201,7 +206,7 @@ class Acrobot(Environment[AcrobotState, AcrobotParams]):
         state = state.replace(time=state.time + 1)
         terminated = is_terminal(state)
         reward = jnp.where(terminated, 0.0, -1.0)
-        return get_obs(state), state, reward, terminated, {}
+        return self.observe(state, params), state, reward, terminated, {}
 
     def observation_space(self, params=None):
         high = np.array([1.0, 1.0, 1.0, 1.0, params.max_vel_1, params.max_vel_2], dtype=np.float32)

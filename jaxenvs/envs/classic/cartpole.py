@@ -96,14 +96,19 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
     def default_params(self) -> CartPoleParams:
         return CartPoleParams()
 
-    def obs_from_state(self, state, params):
-        """The observation of `state` (what `reset` and `step` return with it)."""
+    def observe(self, state, params):
+        """The observation of `state`, what `reset` and `step` return with it (override to
+        change it; see `Environment.observe`)."""
         return get_obs(state)
+
+    def is_terminal(self, state, params):
+        """Whether `state` ends the episode (the `terminated` of the step into it)."""
+        return is_terminal(state, params)
 
     def reset_env(self, key, params):
         x, x_dot, theta, theta_dot = jax.random.uniform(key, (4,), dtype=float_dtype(), minval=-0.05, maxval=0.05)
         state = CartPoleState(time=jnp.zeros((), jnp.int32), x=x, x_dot=x_dot, theta=theta, theta_dot=theta_dot)
-        return get_obs(state), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         state = dynamics(state, action, params)
@@ -113,7 +118,7 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
             reward = jnp.where(terminated, -1.0, 0.0)
         else:
             reward = jnp.ones(())
-        return get_obs(state), state, reward, terminated, {}
+        return self.observe(state, params), state, reward, terminated, {}
 
     def observation_space(self, params=None):
         high = np.array(

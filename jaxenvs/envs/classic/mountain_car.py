@@ -82,9 +82,14 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
     def default_params(self) -> MountainCarParams:
         return MountainCarParams()
 
-    def obs_from_state(self, state, params):
-        """The observation of `state` (what `reset` and `step` return with it)."""
+    def observe(self, state, params):
+        """The observation of `state`, what `reset` and `step` return with it (override to
+        change it; see `Environment.observe`)."""
         return get_obs(state)
+
+    def is_terminal(self, state, params):
+        """Whether `state` ends the episode (the `terminated` of the step into it)."""
+        return is_terminal(state, params)
 
     def reset_env(self, key, params):
         dtype = float_dtype()
@@ -93,13 +98,13 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
             position=reset_position(key, dtype),
             velocity=jnp.zeros((), dtype),
         )
-        return get_obs(state), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         state = dynamics(state, action, params)
         state = state.replace(time=state.time + 1)
         terminated = is_terminal(state, params)
-        return get_obs(state), state, jnp.full((), -1.0), terminated, {}
+        return self.observe(state, params), state, jnp.full((), -1.0), terminated, {}
 
     def observation_space(self, params=None):
         return observation_box(params)

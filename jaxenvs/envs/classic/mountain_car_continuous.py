@@ -20,6 +20,15 @@ bit. Without x64 everything is float32.
 Invalid action: the force clips any action to [-1, 1] (the reference's behaviour); the reward
 still charges the unclipped action. Inside jit a NaN action is 0, and the reward charges at
 most `CHARGED_ACTION_LIMIT` (1e6) in magnitude, so inf or a huge action gives a finite reward.
+
+Differentiable: nothing stops gradients (gymnax 1.x's `with_transition_gradients` is always
+on here); `jax.grad` of a trajectory (`make(id, autoreset=False)`, a `lax.scan` of `step`)
+with respect to the actions and the params' float fields (`power`, `gravity`, ..., pytree
+leaves) is exact, tested against finite differences. The return depends on the physics only
+through the goal bonus, a step function (gradient 0): its gradient is the action cost's,
+`-0.2 * action`. At the limits it is the clipped function's: the force's gradient is 0 in an
+action beyond [-1, 1], the velocity's at +-`max_speed`, the position's at the walls. The
+float32 roundings pass the gradient as is.
 """
 
 from __future__ import annotations
@@ -124,9 +133,14 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
     def default_params(self) -> MountainCarContinuousParams:
         return MountainCarContinuousParams()
 
-    def obs_from_state(self, state, params):
-        """The observation of `state` (what `reset` and `step` return with it)."""
+    def observe(self, state, params):
+        """The observation of `state`, what `reset` and `step` return with it (override to
+        change it; see `Environment.observe`)."""
         return get_obs(state)
+
+    def is_terminal(self, state, params):
+        """Whether `state` ends the episode (the `terminated` of the step into it)."""
+        return (state.position >= params.goal_position) & (state.velocity >= params.goal_velocity)
 
     def reset_env(self, key, params):
         dtype = float_dtype()
@@ -135,7 +149,7 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
             position=reset_position(key, dtype),
             velocity=jnp.zeros((), dtype),
         )
-        return get_obs(state), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         f32_state = state.time > 0
@@ -143,7 +157,7 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
         state = state.replace(time=state.time + 1)
         terminated = is_terminal(position, velocity, params, f32_state)
         reward = reward_of(action, terminated, state.position.dtype)
-        return get_obs(state), state, reward, terminated, {}
+        return self.observe(state, params), state, reward, terminated, {}
 
     def observation_space(self, params=None):
         return observation_box(params)

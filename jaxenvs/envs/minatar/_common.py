@@ -221,11 +221,16 @@ class MinAtarEnvironment(Environment):
         next_state = next_state.replace(
             time=state.time + 1, last_action=jnp.asarray(action, jnp.int32), terminal=terminal
         )
-        return self.get_obs(next_state), next_state, reward, terminal
+        return self.observe(next_state, params), next_state, reward, terminal
 
-    def obs_from_state(self, state, params):
-        """The observation of `state` (what `reset` and `step` return with it)."""
+    def observe(self, state, params):
+        """The observation of `state`, what `reset` and `step` return with it (by default
+        the game's channels, `get_obs`; override to change it, see `Environment.observe`)."""
         return self.get_obs(state)
+
+    def is_terminal(self, state, params):
+        """Whether the game is over (`state.terminal`, MinAtar's own flag)."""
+        return state.terminal
 
     def observation_space(self, params=None):
         return observation_space(self.num_channels)

@@ -208,7 +208,7 @@ class Asterix(MinAtarEnvironment):
 
     def reset_env(self, key, params):
         state = initial_state()
-        return get_obs(state), state
+        return self.observe(state, params), state
 
     def draws_from_bits(self, bits, state, params):
         return draw_spawn(bits, state.entity_active)

@@ -160,7 +160,7 @@ class Breakout(MinAtarEnvironment):
     def reset_env(self, key, params):
         ball_start = (jax.random.bits(key, (), jnp.uint32) >> 31).astype(jnp.int32)
         state = initial_state(ball_start)
-        return get_obs(state), state
+        return self.observe(state, params), state
 
     def transition(self, state, action, draws, params):
         return transition(state, action, draws, params)

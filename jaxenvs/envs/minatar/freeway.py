@@ -159,7 +159,7 @@ class Freeway(MinAtarEnvironment):
 
     def reset_env(self, key, params):
         state = initial_state(draw_cars(jax.random.bits(key, (NUM_CARS,), jnp.uint32)))
-        return get_obs(state), state
+        return self.observe(state, params), state
 
     def draws_from_bits(self, bits, state, params):
         return draw_cars(bits)

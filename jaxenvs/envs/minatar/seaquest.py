@@ -550,7 +550,7 @@ class Seaquest(MinAtarEnvironment):
 
     def reset_env(self, key, params):
         state = initial_state()
-        return get_obs(state), state
+        return self.observe(state, params), state
 
     def draws_from_bits(self, bits, state, params):
         return draws_from_bits(bits[0])

@@ -226,7 +226,7 @@ class SpaceInvaders(MinAtarEnvironment):
 
     def reset_env(self, key, params):
         state = initial_state()
-        return get_obs(state), state
+        return self.observe(state, params), state
 
     def transition(self, state, action, draws, params):
         return transition(state, action, params.difficulty_ramping)

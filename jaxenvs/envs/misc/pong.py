@@ -116,9 +116,14 @@ class Pong(Environment[PongState, PongParams]):
     def default_params(self) -> PongParams:
         return PongParams()
 
-    def obs_from_state(self, state: PongState, params: PongParams) -> jax.Array:
-        """The observation of `state` (what `reset` and `step` return with it)."""
+    def observe(self, state: PongState, params: PongParams) -> jax.Array:
+        """The observation of `state`, what `reset` and `step` return with it (override to
+        change it; see `Environment.observe`)."""
         return self.get_obs(state)
+
+    def is_terminal(self, state: PongState, params: PongParams) -> jax.Array:
+        """Whether the ball has left the board (the `terminated` of the step into `state`)."""
+        return ball_out(state, self.width)
 
     def get_obs(self, state: PongState) -> jax.Array:
         """Channels: paddles, ball, the ball's previous cell (cells clipped onto the board).
@@ -151,7 +156,7 @@ class Pong(Environment[PongState, PongParams]):
             last_ball_position=middle,
             ball_velocity=jnp.stack([jnp.zeros((), jnp.int32), jnp.asarray(params.ball_x_speed, jnp.int32)]),
         )
-        return self.get_obs(state), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         last_ball_position = state.ball_position
@@ -162,7 +167,7 @@ class Pong(Environment[PongState, PongParams]):
         state = state.replace(last_ball_position=last_ball_position, time=state.time + 1)
         terminated = ball_out(state, self.width)
         reward = 1.0 - terminated.astype(jnp.float32)
-        return self.get_obs(state), state, reward, terminated, {}
+        return self.observe(state, params), state, reward, terminated, {}
 
     def observation_space(self, params=None):
         return spaces.Box(0.0, 1.0, self.obs_shape, jnp.float32)

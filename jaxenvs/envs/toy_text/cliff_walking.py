@@ -100,9 +100,14 @@ class CliffWalking(Environment[CliffWalkingState, CliffWalkingParams]):
     def default_params(self) -> CliffWalkingParams:
         return CliffWalkingParams()
 
+    def observe(self, state, params):
+        """The observation of `state`, what `reset` and `step` return with it (override to
+        change it; see `Environment.observe`)."""
+        return state.s
+
     def reset_env(self, key, params):
         state = CliffWalkingState(time=jnp.zeros((), jnp.int32), s=jnp.asarray(START, jnp.int32))
-        return state.s, state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         action = jnp.clip(jnp.asarray(action, jnp.int32), 0, 3)
@@ -110,7 +115,7 @@ class CliffWalking(Environment[CliffWalkingState, CliffWalkingParams]):
         direction, prob = slip(u, action, params)
         s, reward, terminated = move(state.s, direction)
         state = CliffWalkingState(time=state.time + 1, s=s)
-        return s, state, reward, terminated, {"prob": prob}
+        return self.observe(state, params), state, reward, terminated, {"prob": prob}
 
     def observation_space(self, params=None):
         return spaces.Discrete(SHAPE[0] * SHAPE[1])

@@ -193,6 +193,11 @@ class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
         steps = 100 if self.map_name == "4x4" else 200
         return FrozenLakeParams(desc=MAPS[self.map_name], max_steps_in_episode=steps)
 
+    def observe(self, state, params):
+        """The observation of `state`, what `reset` and `step` return with it (override to
+        change it; see `Environment.observe`)."""
+        return state.s
+
     def reset_env(self, key, params):
         starts = lake_tables(params.desc)["start_cells"]
         if len(starts) == 1:
@@ -200,7 +205,7 @@ class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
         else:
             s = jnp.asarray(starts)[jax.random.randint(key, (), 0, len(starts))]
         state = FrozenLakeState(time=jnp.zeros((), jnp.int32), s=s)
-        return state.s, state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         action = jnp.clip(jnp.asarray(action, jnp.int32), 0, 3)
@@ -209,7 +214,7 @@ class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
         prob = jnp.where(jnp.asarray(lake_tables(params.desc)["terminal"])[state.s], 1.0, prob)
         s, reward, terminated = move(state.s, direction, params)
         state = FrozenLakeState(time=state.time + 1, s=s)
-        return s, state, reward, terminated, {"prob": prob.astype(jnp.float32)}
+        return self.observe(state, params), state, reward, terminated, {"prob": prob.astype(jnp.float32)}
 
     def observation_space(self, params=None):
         return spaces.Discrete(len(params.desc) * len(params.desc[0]))

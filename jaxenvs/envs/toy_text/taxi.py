@@ -187,7 +187,7 @@ class Taxi(Environment[TaxiState, TaxiParams]):
             dest_idx=other + (other >= pass_loc),  # any stand but the passenger's
             fickle_step=jnp.asarray(params.fickle_passenger) & (u < params.fickle_probability),
         )
-        return self.get_obs(state), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         action = jnp.clip(jnp.asarray(action, jnp.int32), 0, 5)
@@ -227,7 +227,12 @@ class Taxi(Environment[TaxiState, TaxiParams]):
             fickle_step=fickle_step,
         )
         info = {"prob": prob.astype(jnp.float32), "action_mask": action_mask(state)}
-        return self.get_obs(state), state, reward, terminated, info
+        return self.observe(state, params), state, reward, terminated, info
+
+    def observe(self, state: TaxiState, params: TaxiParams) -> jax.Array:
+        """The observation of `state`, what `reset` and `step` return with it (override to
+        change it; see `Environment.observe`): gymnasium's encoded state, `get_obs`."""
+        return self.get_obs(state)
 
     @staticmethod
     def get_obs(state: TaxiState) -> jax.Array:

@@ -5,6 +5,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.classic import mountain_car_continuous as mcc
+from tests.envs.classic import gradcheck
 
 ENV_ID = "MountainCarContinuous-v0"
 
@@ -86,3 +87,41 @@ def test_parity():
     assert checks["f64 step reward"].value == 0.0
     assert checks["episode reward"].value <= 1e-6
     assert checks["episode terminated"].value == 0 and checks["episode truncated"].value == 0
+
+
+def test_gradients_of_an_episode_match_finite_differences():
+    """`jax.grad` of a 10-step episode with respect to every action and to `power` and
+    `gravity`, against central differences (float64; the float32 rounding of the stored
+    state, the reference's, limits their precision). The return depends on the physics only
+    through the goal bonus, a step (gradient 0), so the trajectory is checked through the
+    last observation; the return's gradient in each action is the action cost's, -0.2 a."""
+    with jax.enable_x64(True):
+        env, params = jaxenvs.make(ENV_ID, autoreset=False)
+        state = _state(-0.5, 0.01, dtype=jnp.float64)
+        actions = jnp.asarray(np.random.default_rng(0).uniform(-0.9, 0.9, (10, 1)))
+        fields = {name: jnp.float64(getattr(params, name)) for name in ("power", "gravity")}
+        last = gradcheck.episode(env, params, state, observe_last=True)
+        g_actions, g_fields = gradcheck.assert_gradients_match(last, actions, fields, rtol=1e-2, atol=1e-6)
+        assert float(jnp.abs(g_actions).min()) > 1e-4 and all(abs(float(v)) > 1.0 for v in g_fields.values())
+        episode_return = gradcheck.episode(env, params, state)
+        g_actions, g_fields = gradcheck.assert_gradients_match(episode_return, actions, fields, rtol=1e-2, atol=1e-6)
+        np.testing.assert_allclose(np.asarray(g_actions), -0.2 * np.asarray(actions), rtol=1e-6)
+        assert float(g_fields["power"]) == 0.0
+
+
+def test_gradients_at_the_action_limit():
+    """Beyond +-1 the force is clipped (gradient 0 in the action) while the reward still
+    charges the unclipped action: the next position's gradient is 0, the reward's -0.2 a."""
+    with jax.enable_x64(True):
+        env, params = jaxenvs.make(ENV_ID, autoreset=False)
+        state = _state(-0.5, 0.01, dtype=jnp.float64)
+
+        def position_and_reward(action):
+            obs, _, reward, *_ = env.step(jax.random.key(0), state, action, params)
+            return obs[0].astype(jnp.float64), reward.astype(jnp.float64)
+
+        jac = jax.jit(jax.jacobian(position_and_reward))
+        d_position, d_reward = jac(jnp.asarray([1.5]))
+        assert float(d_position[0]) == 0.0 and float(d_reward[0]) == pytest.approx(-0.3)
+        d_position, _ = jac(jnp.asarray([0.5]))
+        assert float(d_position[0]) == pytest.approx(params.power, rel=1e-6)

@@ -5,6 +5,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.classic import pendulum
+from tests.envs.classic import gradcheck
 
 ENV_ID = "Pendulum-v1"
 
@@ -90,3 +91,35 @@ def test_parity():
     assert checks["f64 step reward"].value == 0.0
     assert checks["episode reward"].value <= 1e-6
     assert checks["episode terminated"].value == 0 and checks["episode truncated"].value == 0
+
+
+def test_gradients_of_an_episode_return_match_finite_differences():
+    """`jax.grad` of a 10-step return with respect to every action and to the physics params
+    `g`, `m`, `l`, `dt` agrees with central differences (float64; the reference's float32
+    torque terms limit the differences' precision, hence the tolerance)."""
+    with jax.enable_x64(True):
+        env, params = jaxenvs.make(ENV_ID, autoreset=False)
+        f = gradcheck.episode(env, params, _state(2.0, 0.3, dtype=jnp.float64))
+        actions = jnp.asarray(np.random.default_rng(0).uniform(-1.5, 1.5, (10, 1)))
+        fields = {name: jnp.float64(getattr(params, name)) for name in ("g", "m", "l", "dt")}
+        g_actions, g_fields = gradcheck.assert_gradients_match(f, actions, fields, rtol=1e-2, atol=1e-3)
+        assert all(abs(float(v)) > 0.1 for v in g_fields.values()) and float(jnp.abs(g_actions).min()) > 1e-3
+
+
+def test_gradients_at_the_limits_and_through_params_as_leaves():
+    """The documented choices: beyond `max_torque` the clipped torque has gradient 0 in the
+    action (and the clip's bound takes it); params are pytree leaves, so `jax.grad` with
+    respect to the whole params (`allow_int` for the integer time limit) gives each field's."""
+    with jax.enable_x64(True):
+        env, params = jaxenvs.make(ENV_ID, autoreset=False)
+        state = _state(2.0, 0.3, dtype=jnp.float64)
+
+        def reward(action, p):
+            return env.step(jax.random.key(0), state, action, p)[2]
+
+        grad = jax.jit(jax.grad(reward, argnums=(0, 1), allow_int=True))
+        g_action, g_params = grad(jnp.asarray([3.0]), params)
+        assert float(g_action[0]) == 0.0
+        assert float(g_params.max_torque) == pytest.approx(-0.002 * 2.0)  # d(-0.001 u**2)/du at u = 2
+        g_action, _ = grad(jnp.asarray([1.0]), params)
+        assert float(g_action[0]) == pytest.approx(-0.002)
