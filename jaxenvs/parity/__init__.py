@@ -28,6 +28,7 @@ from jaxenvs.parity.checks import (
     FirstFailure,
     ParityResult,
     Sizes,
+    check_scale,
     two_stage,
 )
 from jaxenvs.parity.harness import (
@@ -196,6 +197,9 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, 
         TypeError: `env` has no `reset` / `step`, `params` is not of the env's params type,
             or `env_id`'s suite cannot check another env.
     """
+    check_scale(scale)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"run_parity({env_id!r}): seed must be a non-negative int, got {seed!r}")
     given = env is not None or params is not None
     _check_env(env_id, env)
     if env is not None and params is not None:
@@ -230,5 +234,22 @@ def _run_once(env_id: str, scale: float, seed: int, env: Any, params: Any, given
     except FirstFailure as e:  # under checks.stop_at_first_failure(): the verdict is known
         return ParityResult(env_id, s.reference or "-", checks=[e.check])
     except ImportError as e:
+        if not _library_missing(e):  # a typo in a module path is an error, never a skip
+            raise
         extra = f'pip install "jaxenvs[{s.extra}]"' if s.extra else 'pip install "jaxenvs[parity]"'
         return ParityResult(env_id, s.reference or "-", skipped=f"reference not installed ({e.name}): {extra}")
+
+
+def _library_missing(error: ImportError) -> bool:
+    """Whether `error` says an installable library is absent (a skip), rather than that a
+    module of an installed package (jaxenvs's own, a user's) does not exist (a bug)."""
+    import importlib.util
+
+    name = error.name or ""
+    top = name.split(".")[0]
+    if not top or top == "jaxenvs":
+        return False
+    try:
+        return importlib.util.find_spec(top) is None
+    except (ImportError, ValueError):
+        return True

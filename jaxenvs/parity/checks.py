@@ -277,9 +277,25 @@ class Sizes:
     samples: int = 2000
     episodes: int = 200
 
+    def __post_init__(self) -> None:
+        for name in ("steps", "samples", "episodes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"Sizes.{name} must be a positive int, got {value!r}")
+
     @classmethod
     def at(cls, scale: float, steps: int = 2000, samples: int = 2000, episodes: int = 200) -> Sizes:
+        check_scale(scale)
         return cls(max(50, int(steps * scale)), max(200, int(samples * scale)), max(20, int(episodes * scale)))
+
+
+def check_scale(scale: Any) -> float:
+    """`scale` as a float, or a `ValueError`: a parity size is a positive, finite number."""
+    if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
+        raise TypeError(f"scale must be a positive number (1.0 = the full suite), got {scale!r}")
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"scale must be a positive, finite number (1.0 = the full suite), got {scale!r}")
+    return float(scale)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -673,6 +673,7 @@ def check(
     Decided in one or two stages (`checks.two_stage`): a correct env FAILs with probability at
     most `checks.ALPHA_ENV`. Returns a `ParityResult`: `.passed`, `.summary()`, `.failures()`.
     """
+    _check_inputs(env, reference, sizes)
     sizes = sizes or Sizes()
     options = dict(atol=atol, reward_atol=reward_atol, float64=float64, whole_episodes=whole_episodes)
     options.update(resets=resets, discrete_resets=discrete_resets, statistics=statistics, name=name)
@@ -682,6 +683,34 @@ def check(
         return _check_once(env, params, reference, scaled, stage_seed, **options)
 
     return two_stage(run, seed)
+
+
+def _check_inputs(env: Any, reference: Any, sizes: Any) -> None:
+    """A clear error for what `check` cannot check: an id instead of an env, an auto-resetting
+    env (its step would reset where the reference's episode ends), something that is not a
+    `Reference`, sizes that are not `Sizes`."""
+    if isinstance(env, str):
+        raise TypeError(
+            f"check: env must be an environment object, got the string {env!r}; for a registered id use "
+            f"jaxenvs.parity.run_parity({env!r}), or pass jaxenvs.make({env!r}, autoreset=False)[0]"
+        )
+    if not (callable(getattr(env, "reset", None)) and callable(getattr(env, "step", None))):
+        raise TypeError(f"check: env must have reset(key, params) and step(key, state, action, params), got {env!r}")
+    from jaxenvs.wrappers.autoreset import AutoReset
+    from jaxenvs.wrappers.base import find_wrapper
+
+    if find_wrapper(env, AutoReset) is not None:
+        raise ValueError(
+            f"check: {getattr(env, 'name', env)!r} auto-resets, so its step would start a new episode where the "
+            "reference's ends; pass the raw env: jaxenvs.make(id, autoreset=False) or env.unwrapped"
+        )
+    if not isinstance(reference, Reference):
+        raise TypeError(
+            f"check: reference must be a jaxenvs.parity.Reference (GymnasiumReference, DmEnvReference, "
+            f"JaxReference, ...), got {type(reference).__name__}"
+        )
+    if sizes is not None and not isinstance(sizes, Sizes):
+        raise TypeError(f"check: sizes must be a jaxenvs.parity.Sizes, got {type(sizes).__name__}")
 
 
 def _check_once(
