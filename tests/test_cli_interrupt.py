@@ -2,12 +2,6 @@
 rows of the ids already finished and exit 130, without a traceback. The rollouts and checks
 are stand-ins (nothing compiles); one test sends a real SIGINT to a real process."""
 
-import os
-import signal
-import subprocess
-import sys
-import textwrap
-
 import pytest
 
 import jaxenvs
@@ -76,44 +70,6 @@ def test_report_seed_is_validated_before_any_work(capsys):
         main(["report", "CartPole-v1", "--seed", "-1"])
     assert exit_info.value.code == 2
     assert "argument --seed: expected a non-negative integer seed" in capsys.readouterr().err
-
-
-@pytest.mark.slow  # a fresh process imports jax (about 5-10 s here)
-def test_a_real_sigint_keeps_the_finished_rows():
-    # the first rollout returns at once and says so; the second waits for the signal
-    script = textwrap.dedent(
-        """
-        import sys, time
-        import jaxenvs.bench
-        from jaxenvs import cli
-
-        def rollout(env_id, num_envs, num_steps, repeats):
-            if env_id != "CartPole-v1":
-                print("first row done", file=sys.stderr, flush=True)
-                time.sleep(60)
-            return jaxenvs.bench.Throughput(env_id, num_envs, num_steps, 3.0e6, 0.5, repeats)
-
-        jaxenvs.bench.rollout_throughput = rollout
-        sys.exit(cli.main(["report", "CartPole-v1", "CartPole-v0", "--no-parity"]))
-        """
-    )
-    root = os.path.dirname(os.path.dirname(jaxenvs.__file__))
-    env = {**os.environ, "COLUMNS": "80", "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-    )
-    try:
-        for line in proc.stderr:
-            if "first row done" in line:
-                break
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err
-    assert _rows(out) == ["CartPole-v1"]
-    assert "interrupted (Ctrl-C): the 1 of 2 ids finished are shown above" in out
-    assert "Traceback" not in out + err
 
 
 def test_each_family_prints_as_soon_as_it_is_done(monkeypatch, capsys):

@@ -134,7 +134,7 @@ def test_report_lists_missing_data_without_failing(no_data, capsys):
     from jaxenvs.cli import main
 
     assert main(["report", "MNISTBandit-bsuite", "--no-parity", "--num-envs", "2", "--num-steps", "2"]) == 0
-    assert "needs data" in capsys.readouterr().out
+    assert "no data" in capsys.readouterr().out
 
 
 def test_parity():
