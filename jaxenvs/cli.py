@@ -1,4 +1,4 @@
-"""`jaxenvs list | parity | report | bench | render`.
+"""`jaxenvs list | parity | report | bench | fingerprint | render`.
 
 Bad input: every argument is checked before any work starts; a usage error prints one
 `jaxenvs: error: ...` line and exits 2, a runtime error one `error: ...` line and exits 1;
@@ -688,6 +688,21 @@ def cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_fingerprint(args: argparse.Namespace) -> int:
+    """Print each id's behaviour fingerprint and whether it is the pinned one (exit 1 if not)."""
+    from jaxenvs import fingerprint
+    from jaxenvs.registry import spec
+
+    for env_id in args.ids:
+        spec(env_id)  # an unknown id is named before any work
+    changed = 0
+    for env_id in args.ids:
+        same, text = fingerprint.compare(env_id)
+        changed += same is False
+        print(text)
+    return 1 if changed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from jaxenvs import __version__
 
@@ -744,6 +759,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(benchmarks/throughput.py's comparison), in one process, taking turns",
     )
     p.set_defaults(fn=cmd_bench)
+
+    p = sub.add_parser(
+        "fingerprint", help="hash of an id's fixed-key rollout, compared with the pinned one (cite it in a paper)"
+    )
+    p.add_argument("ids", nargs="+")
+    p.set_defaults(fn=cmd_fingerprint)
 
     p = sub.add_parser("render", help="record a random policy to a GIF or MP4")
     p.add_argument("id")

@@ -1,0 +1,149 @@
+"""Behaviour fingerprints: one hash per built-in id of a fixed-key rollout, pinned in the package.
+
+A fingerprint is the SHA-256 of what `jaxenvs.make(id)` returns over `NUM_STEPS` steps of
+uniformly random actions from `jax.random.key(0)` (observations, rewards, terminations,
+truncations; CPU, float32). `PINNED` (`fingerprints.json`, beside this module) holds each id's
+with the jax version it was taken under; `tests/test_fingerprint.py` compares every id, and
+`jaxenvs fingerprint ID` prints one, so a paper can name the exact env it trained on.
+
+The rule: an id's bits may change only with the same distribution (the parity checks prove
+it), the fingerprint re-pinned (`python -m jaxenvs.fingerprint --pin`) and a line in
+`CHANGELOG.md`; a change of distribution is a new id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pathlib
+from typing import Any
+
+import numpy as np
+
+NUM_STEPS = 1000
+SEED = 0
+PINNED_PATH = pathlib.Path(__file__).with_name("fingerprints.json")
+_FAMILIES = ("classic", "toy_text", "minatar", "bsuite", "misc")
+_DATA_DEPENDENT = ("MNISTBandit-bsuite",)  # its images are the user's MNIST files
+
+
+def fingerprint_ids() -> list[str]:
+    """The ids that are pinned: every built-in id except the bsuite sweep ids (settings of their
+    base env), MNISTBandit (its images are the user's data), and the adapters (their behaviour is
+    their library's)."""
+    from jaxenvs.registry import registered_envs, spec
+
+    return [
+        env_id
+        for env_id in registered_envs()
+        if spec(env_id).family in _FAMILIES
+        and not env_id.startswith("bsuite/")
+        and env_id not in _DATA_DEPENDENT
+    ]
+
+
+def _rollout(env_id: str) -> dict[str, np.ndarray]:
+    import jax
+
+    import jaxenvs
+
+    if jax.config.jax_enable_x64:
+        raise RuntimeError("fingerprints are taken in float32: run without jax_enable_x64")
+    env, params = jaxenvs.make(env_id)
+
+    def run(key):
+        key_reset, key_steps = jax.random.split(key)
+        obs, state = env.reset(key_reset, params)
+
+        def body(carry, key):
+            obs, state = carry
+            key_action, key_step = jax.random.split(key)
+            action = env.action_space(params).sample(key_action)
+            obs, state, reward, terminated, truncated, _ = env.step(key_step, state, action, params)
+            return (obs, state), (obs, reward, terminated, truncated)
+
+        _, out = jax.lax.scan(body, (obs, state), jax.random.split(key_steps, NUM_STEPS))
+        return obs, out
+
+    with jax.default_device(jax.devices("cpu")[0]):
+        first_obs, (obs, reward, terminated, truncated) = jax.jit(run)(jax.random.key(SEED))
+    return {
+        "first_observation": first_obs,
+        "observation": obs,
+        "reward": reward,
+        "terminated": terminated,
+        "truncated": truncated,
+    }
+
+
+def fingerprint(env_id: str) -> str:
+    """The SHA-256 (hex) of `env_id`'s fixed-key rollout (see the module docstring).
+
+    Args:
+        env_id: a registered id.
+
+    Returns:
+        64 hex digits.
+    """
+    import jax
+
+    digest = hashlib.sha256()
+    for name, tree in _rollout(env_id).items():
+        for path, leaf in jax.tree_util.tree_leaves_with_path(tree):
+            array = np.ascontiguousarray(np.asarray(leaf))
+            header = f"{name}{jax.tree_util.keystr(path)}:{array.dtype.str}:{array.shape};"
+            digest.update(header.encode())
+            digest.update(array.tobytes())
+    return digest.hexdigest()
+
+
+def pinned() -> dict[str, Any]:
+    """The pinned fingerprints: `{"jax": version, "fingerprints": {id: hex}}`."""
+    return json.loads(PINNED_PATH.read_text())
+
+
+def compare(env_id: str) -> tuple[bool | None, str]:
+    """`env_id`'s fingerprint against the pinned one.
+
+    Returns:
+        `(True, text)` when they match, `(False, text)` when they differ under the jax version
+        they were pinned under, `(None, text)` when there is nothing to compare (the id is not
+        pinned, or this is another jax version: the same code may give other bits there).
+    """
+    import jax
+
+    now = fingerprint(env_id)
+    data = pinned()
+    want = data["fingerprints"].get(env_id)
+    if want is None:
+        return None, f"{env_id}: {now} (not pinned)"
+    if data["jax"] != jax.__version__:
+        same = "the same as" if now == want else "differs from"
+        return None, f"{env_id}: {now} under jax {jax.__version__}; {same} the one pinned under jax {data['jax']}"
+    if now == want:
+        return True, f"{env_id}: {now} (as pinned under jax {data['jax']})"
+    return False, f"{env_id}: {now}, but {want} is pinned under jax {data['jax']}: its behaviour changed"
+
+
+def pin(env_ids: list[str] | None = None) -> dict[str, Any]:
+    """Take every id's fingerprint (or `env_ids`' only, keeping the others) and write them."""
+    import jax
+
+    data = pinned() if PINNED_PATH.exists() and env_ids is not None else {"fingerprints": {}}
+    data["jax"] = jax.__version__
+    for env_id in env_ids or fingerprint_ids():
+        data["fingerprints"][env_id] = fingerprint(env_id)
+    data["fingerprints"] = dict(sorted(data["fingerprints"].items()))
+    PINNED_PATH.write_text(json.dumps(data, indent=1) + "\n")
+    return data
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Pin the behaviour fingerprints (fingerprints.json).")
+    parser.add_argument("--pin", nargs="*", metavar="ID", help="re-pin these ids (all when none is named)")
+    args = parser.parse_args()
+    if args.pin is None:
+        parser.error("nothing to do: --pin [ID ...] re-pins")
+    print(json.dumps(pin(args.pin or None), indent=1))
