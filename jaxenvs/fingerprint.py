@@ -36,9 +36,7 @@ def fingerprint_ids() -> list[str]:
     return [
         env_id
         for env_id in registered_envs()
-        if spec(env_id).family in _FAMILIES
-        and not env_id.startswith("bsuite/")
-        and env_id not in _DATA_DEPENDENT
+        if spec(env_id).family in _FAMILIES and not env_id.startswith("bsuite/") and env_id not in _DATA_DEPENDENT
     ]
 
 
