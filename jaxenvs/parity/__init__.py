@@ -41,6 +41,8 @@ from jaxenvs.parity.harness import (
     check_transitions,
 )
 from jaxenvs.parity.reference import DmEnvReference, GymnasiumReference, JaxReference, Reference, Transitions
+from jaxenvs.parity.spec import ParitySpec
+from jaxenvs.parity.spec import run as run_spec
 
 __all__ = [
     "ALPHA_ENV",
@@ -51,6 +53,7 @@ __all__ = [
     "GymnasiumReference",
     "JaxReference",
     "ParityResult",
+    "ParitySpec",
     "Reference",
     "Sizes",
     "Transitions",
@@ -215,6 +218,8 @@ def _run_once(env_id: str, scale: float, seed: int, env: Any, params: Any, given
         return ParityResult(env_id, s.reference or "-", skipped="no reference declared")
     try:
         target = resolve(s.parity)
+        if isinstance(target, ParitySpec):
+            return run_spec(target, env_id, scale=scale, seed=seed, env=env, params=params)
         if _is_suite(target):
             if _suite_takes_env(target):
                 return target(env_id, scale=scale, seed=seed, env=env, params=params)

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 import jaxenvs
-from jaxenvs.parity import checks, classic, harness
+from jaxenvs.envs.classic.acrobot.parity import SPEC as ACROBOT
+from jaxenvs.envs.classic.cartpole.parity import SPEC as CARTPOLE
+from jaxenvs.parity import checks, harness
 
 pytest.importorskip("gymnasium")
 pytest.importorskip("scipy")
@@ -12,7 +14,7 @@ pytest.importorskip("scipy")
 
 def test_perturbed_cartpole_fails_state_injection():
     env, params = jaxenvs.make("CartPole-v1", autoreset=False, gravity=9.9)
-    result = harness.check_transitions(env, params, classic.REFERENCES["CartPole-v1"](), num_steps=100, atol=1e-5)
+    result = harness.check_transitions(env, params, CARTPOLE.reference("CartPole-v1"), num_steps=100, atol=1e-5)
     failed = {c.name: c for c in result if not c.passed}
     assert "step theta_dot" in failed
     assert "step x" not in failed  # position integrates the old velocity: unchanged by gravity
@@ -21,7 +23,7 @@ def test_perturbed_cartpole_fails_state_injection():
 
 def test_wrong_time_limit_fails_truncation():
     env, params = jaxenvs.make("CartPole-v1", autoreset=False, max_steps_in_episode=5)
-    result = harness.check_transitions(env, params, classic.REFERENCES["CartPole-v1"](), num_steps=60, atol=1e-5)
+    result = harness.check_transitions(env, params, CARTPOLE.reference("CartPole-v1"), num_steps=60, atol=1e-5)
     assert any(c.name == "step truncated" and not c.passed for c in result)
 
 
@@ -151,7 +153,7 @@ def test_float32_bound_follows_the_arithmetic():
 def test_acrobot_float32_step_is_bounded_by_its_float64_twin():
     env, params = jaxenvs.make("Acrobot-v1", autoreset=False)
     result = harness.check_transitions(
-        env, params, classic.REFERENCES["Acrobot-v1"](), num_steps=200, seed=3, float32_bound=True
+        env, params, ACROBOT.reference("Acrobot-v1"), num_steps=200, seed=3, float32_bound=True
     )
     assert all(c.passed for c in result), [c.describe() for c in result if not c.passed]
     assert any(c.name.endswith("float32 rounding") for c in result)

@@ -7,11 +7,10 @@ import pytest
 
 import jaxenvs
 from jaxenvs.parity.mutants import MUTANTS, observable_change
-from tests.envs.bsuite.bsuite_test_helpers import PARITY_SCALE as BSUITE_SCALE
-from tests.envs.misc.misc_env_helpers import PARITY_SCALE as MISC_SCALE
+from tests.parity.test_parity import SCALES
 
-# the size each family's own parity tests run at (tests/envs/<family>/)
-TEST_SCALE = {"classic": 0.25, "toy_text": 0.05, "minatar": 0.05, "bsuite": BSUITE_SCALE, "misc": MISC_SCALE}
+# the size each family's parity tests run at (tests/parity/test_parity.py)
+TEST_SCALE = {family: SCALES[family] for family in ("classic", "toy_text", "minatar", "bsuite", "misc")}
 REFERENCE_LIBRARY = {
     "classic": "gymnasium",
     "toy_text": "gymnasium",
@@ -52,9 +51,9 @@ def test_stopping_at_the_first_failure_gives_the_full_runs_verdict():
     from jaxenvs.parity.checks import stop_at_first_failure
 
     env, params = MUTANTS["deepsea-move-cost"].build()
-    full = run_parity("DeepSea-bsuite", scale=BSUITE_SCALE, env=env, params=params)
+    full = run_parity("DeepSea-bsuite", scale=SCALES["bsuite"], env=env, params=params)
     with stop_at_first_failure():
-        short = run_parity("DeepSea-bsuite", scale=BSUITE_SCALE, env=env, params=params)
+        short = run_parity("DeepSea-bsuite", scale=SCALES["bsuite"], env=env, params=params)
     assert full.verdict == short.verdict == "FAIL"
     assert len(short.checks) == 1 and short.checks[0].name in {c.name for c in full.failures()}
 

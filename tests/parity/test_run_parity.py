@@ -11,7 +11,7 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.bsuite.catch import Catch, board, move_paddle
 from jaxenvs.parity import run_parity
-from tests.envs.bsuite.bsuite_test_helpers import PARITY_SCALE
+from tests.parity.test_parity import SCALES
 
 pytest.importorskip("bsuite")
 
@@ -43,20 +43,20 @@ def test_signature_is_kept():
 
 def test_a_users_correct_copy_passes_and_a_wrong_one_fails():
     kwargs = jaxenvs.spec("Catch-bsuite").env_kwargs
-    good = run_parity("Catch-bsuite", scale=PARITY_SCALE, env=MyCatch(**kwargs))
+    good = run_parity("Catch-bsuite", scale=SCALES["bsuite"], env=MyCatch(**kwargs))
     assert good.passed, good.summary()
-    bad = run_parity("Catch-bsuite", scale=PARITY_SCALE, env=MyCatchOffByOne(**kwargs))
+    bad = run_parity("Catch-bsuite", scale=SCALES["bsuite"], env=MyCatchOffByOne(**kwargs))
     assert not bad.passed
     assert any("paddle_x" in c.name for c in bad.failures()), bad.summary()
 
 
 def test_wrong_params_are_checked_not_mirrored_into_the_reference():
     env, params = jaxenvs.make("DeepSea-bsuite", autoreset=False, unscaled_move_cost=0.02)
-    result = run_parity("DeepSea-bsuite", scale=PARITY_SCALE, env=env, params=params)
+    result = run_parity("DeepSea-bsuite", scale=SCALES["bsuite"], env=env, params=params)
     assert not result.passed
     assert any(c.name == "step reward" for c in result.failures()), result.summary()
     # the params alone, on the built-in env
-    assert not run_parity("DeepSea-bsuite", scale=PARITY_SCALE, params=params).passed
+    assert not run_parity("DeepSea-bsuite", scale=SCALES["bsuite"], params=params).passed
 
 
 def test_bad_input_is_named():
@@ -66,7 +66,7 @@ def test_bad_input_is_named():
     with pytest.raises(TypeError, match="params must be a CatchParams .* got DeepSeaParams"):
         run_parity("Catch-bsuite", env=Catch(), params=jaxenvs.make("DeepSea-bsuite")[1])
     with pytest.raises(TypeError, match="params must be a DeepSeaParams .* got CatchParams"):
-        run_parity("DeepSea-bsuite", scale=PARITY_SCALE, params=catch_params)
+        run_parity("DeepSea-bsuite", scale=SCALES["bsuite"], params=catch_params)
     with pytest.raises(jaxenvs.UnknownEnvError):
         run_parity("NoSuch-v0", env=Catch())
 

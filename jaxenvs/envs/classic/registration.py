@@ -1,64 +1,62 @@
-"""Ids of the classic-control family, as data: entry points are imported only by `make`."""
+"""The classic-control ids, one entry each with every fact of the id: its env (imported only
+by `make`), params, reference, parity spec (beside the env, imported only when a check runs)
+and peers in other libraries (`jaxenvs bench --compare`)."""
 
-_REF = "gymnasium {} (classic_control)"
+_E = "jaxenvs.envs.classic."
+
+
+def _peers(gym_id: str) -> dict:
+    return {"gymnax": gym_id, "gymnasium": gym_id, "envpool": gym_id}
+
 
 REGISTRATIONS: list[dict] = [
     dict(
         id="CartPole-v1",
-        entry_point="jaxenvs.envs.classic.cartpole:CartPole",
+        entry_point=_E + "cartpole:CartPole",
         params={"max_steps_in_episode": 500},
-        reference=_REF.format("CartPole-v1"),
-        family="classic",
+        reference="gymnasium CartPole-v1 (classic_control)",
+        parity=_E + "cartpole.parity:SPEC",
+        peers=_peers("CartPole-v1"),
     ),
     dict(
         id="CartPole-v0",
-        entry_point="jaxenvs.envs.classic.cartpole:CartPole",
+        entry_point=_E + "cartpole:CartPole",
         params={"max_steps_in_episode": 200},
-        reference=_REF.format("CartPole-v0"),
-        family="classic",
+        reference="gymnasium CartPole-v0 (classic_control)",
+        parity=_E + "cartpole.parity:SPEC",
     ),
     dict(
         id="Acrobot-v1",
-        entry_point="jaxenvs.envs.classic.acrobot:Acrobot",
+        entry_point=_E + "acrobot:Acrobot",
         params={"max_steps_in_episode": 500},
-        reference=_REF.format("Acrobot-v1"),
-        family="classic",
+        reference="gymnasium Acrobot-v1 (classic_control)",
+        parity=_E + "acrobot.parity:SPEC",
+        peers=_peers("Acrobot-v1"),
     ),
     dict(
         id="MountainCar-v0",
-        entry_point="jaxenvs.envs.classic.mountain_car:MountainCar",
+        entry_point=_E + "mountain_car:MountainCar",
         params={"max_steps_in_episode": 200},
-        reference=_REF.format("MountainCar-v0"),
-        family="classic",
+        reference="gymnasium MountainCar-v0 (classic_control)",
+        parity=_E + "mountain_car.parity:SPEC",
+        peers=_peers("MountainCar-v0"),
     ),
     dict(
         id="MountainCarContinuous-v0",
-        entry_point="jaxenvs.envs.classic.mountain_car_continuous:MountainCarContinuous",
+        entry_point=_E + "mountain_car_continuous:MountainCarContinuous",
         params={"max_steps_in_episode": 999},
-        reference=_REF.format("MountainCarContinuous-v0"),
-        family="classic",
+        reference="gymnasium MountainCarContinuous-v0 (classic_control)",
+        parity=_E + "mountain_car_continuous.parity:SPEC",
+        peers=_peers("MountainCarContinuous-v0"),
     ),
     dict(
         id="Pendulum-v1",
-        entry_point="jaxenvs.envs.classic.pendulum:Pendulum",
+        entry_point=_E + "pendulum:Pendulum",
         params={"max_steps_in_episode": 200},
-        reference=_REF.format("Pendulum-v1"),
-        family="classic",
+        reference="gymnasium Pendulum-v1 (classic_control)",
+        parity=_E + "pendulum.parity:SPEC",
+        peers=_peers("Pendulum-v1"),
     ),
 ]
-
-# Where each id's parity check lives, and the same env in other libraries (`jaxenvs bench --compare`).
-_PEERS = {
-    "CartPole-v1": {"gymnax": "CartPole-v1", "gymnasium": "CartPole-v1", "envpool": "CartPole-v1"},
-    "Acrobot-v1": {"gymnax": "Acrobot-v1", "gymnasium": "Acrobot-v1", "envpool": "Acrobot-v1"},
-    "MountainCar-v0": {"gymnax": "MountainCar-v0", "gymnasium": "MountainCar-v0", "envpool": "MountainCar-v0"},
-    "MountainCarContinuous-v0": {
-        "gymnax": "MountainCarContinuous-v0",
-        "gymnasium": "MountainCarContinuous-v0",
-        "envpool": "MountainCarContinuous-v0",
-    },
-    "Pendulum-v1": {"gymnax": "Pendulum-v1", "gymnasium": "Pendulum-v1", "envpool": "Pendulum-v1"},
-}
 for _entry in REGISTRATIONS:
-    _entry["parity"] = "jaxenvs.parity.classic:run"
-    _entry["peers"] = _PEERS.get(_entry["id"], {})
+    _entry["family"] = "classic"

@@ -5,27 +5,6 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pytest
-
-# parity size for tests: the harness's minimums (50 transitions, 200 samples, 20 episodes)
-PARITY_SCALE = 0.01
-
-
-def parity(env_id: str, **worst) -> None:
-    """The env's parity suite passes at test size; `worst={prefix: bound}` bounds the state
-    errors of the checks whose name starts with `prefix` ("f64", "episode")."""
-    pytest.importorskip("bsuite")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity(env_id, scale=PARITY_SCALE)
-    assert result.passed, result.summary()
-    for prefix, bound in worst.items():  # bounds the state fields (rewards are float32 by contract)
-        errors = [
-            c.value
-            for c in result.checks
-            if c.kind == "error" and c.name.startswith(prefix) and not c.name.endswith(("reward", "observation"))
-        ]
-        assert errors and max(errors) <= bound, result.summary()
 
 
 def play(env, params, actions, state=None, key=0):

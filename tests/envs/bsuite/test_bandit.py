@@ -5,11 +5,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.bsuite import bandit
-from tests.envs.bsuite.bsuite_test_helpers import parity, play
-
-
-def test_parity():
-    parity("SimpleBandit-bsuite")
+from tests.envs.bsuite.bsuite_test_helpers import play
 
 
 def test_arm_rewards_are_bsuites_for_each_mapping_seed():

@@ -5,11 +5,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.bsuite import discounting_chain
-from tests.envs.bsuite.bsuite_test_helpers import parity, play
-
-
-def test_parity():
-    parity("DiscountingChain-bsuite")
+from tests.envs.bsuite.bsuite_test_helpers import play
 
 
 @pytest.mark.parametrize("chain", range(5))

@@ -4,11 +4,7 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.bsuite import memory_chain
-from tests.envs.bsuite.bsuite_test_helpers import parity, play
-
-
-def test_parity():
-    parity("MemoryChain-bsuite")
+from tests.envs.bsuite.bsuite_test_helpers import play
 
 
 def _state(context, query):

@@ -11,7 +11,7 @@ from jaxenvs.envs.bsuite import mnist_data
 from jaxenvs.envs.bsuite.mnist import MNISTBandit
 from jaxenvs.envs.bsuite.mnist_data import DataNotFoundError, read_idx, write_idx
 from jaxenvs.testing import check_env
-from tests.envs.bsuite.bsuite_test_helpers import parity, play
+from tests.envs.bsuite.bsuite_test_helpers import play
 
 
 def _idx_bytes(code: int, array: np.ndarray) -> bytes:
@@ -135,7 +135,3 @@ def test_report_lists_missing_data_without_failing(no_data, capsys):
 
     assert main(["report", "MNISTBandit-bsuite", "--no-parity", "--num-envs", "2", "--num-steps", "2"]) == 0
     assert "no data" in capsys.readouterr().out
-
-
-def test_parity():
-    parity("MNISTBandit-bsuite")

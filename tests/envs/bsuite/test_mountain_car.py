@@ -5,12 +5,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.bsuite import mountain_car
-from tests.envs.bsuite.bsuite_test_helpers import parity, play
-
-
-@pytest.mark.slow
-def test_parity():
-    parity("MountainCar-bsuite", f64=1e-9, episode=1e-6)
+from tests.envs.bsuite.bsuite_test_helpers import play
 
 
 def _state(position, velocity=0.0, time=0):

@@ -3,11 +3,7 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.bsuite import umbrella_chain
-from tests.envs.bsuite.bsuite_test_helpers import parity, play
-
-
-def test_parity():
-    parity("UmbrellaChain-bsuite")
+from tests.envs.bsuite.bsuite_test_helpers import play
 
 
 def _state(need, has=0):

@@ -1,6 +1,5 @@
 import jax
 import jax.numpy as jnp
-import pytest
 
 import jaxenvs
 from jaxenvs.envs.classic import cartpole
@@ -40,14 +39,3 @@ def test_x64_dynamics_are_float64():
         obs, state = env.reset(jax.random.key(0), params)
         assert state.x.dtype == jnp.float64
         assert obs.dtype == jnp.float32
-
-
-@pytest.mark.parametrize("env_id", ["CartPole-v1"])
-def test_parity(env_id):
-    pytest.importorskip("gymnasium")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity(env_id, scale=0.25)
-    assert result.passed, result.summary()
-    assert result.worst("f64") <= 1e-9
-    assert result.worst("episode") <= 1e-6

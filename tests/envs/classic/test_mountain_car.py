@@ -77,17 +77,3 @@ def test_reset_distribution_and_dtypes():
         assert states.position.dtype == jnp.float64 and obs.dtype == jnp.float32
         pos = np.asarray(states.position)
         assert pos.min() >= -0.6 and pos.max() <= -0.4 and np.all(np.asarray(states.velocity) == 0)
-
-
-def test_parity():
-    pytest.importorskip("gymnasium")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity(ENV_ID, scale=0.25)
-    assert result.passed, result.summary()
-    assert result.worst("f64") <= 1e-9
-    assert result.worst("episode") <= 1e-6
-    checks = {c.name: c for c in result.checks}
-    assert checks["f64 step reward"].value == 0.0
-    assert checks["episode reward"].value <= 1e-6
-    assert checks["episode terminated"].value == 0 and checks["episode truncated"].value == 0

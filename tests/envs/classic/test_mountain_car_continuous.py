@@ -75,20 +75,6 @@ def test_state_stored_as_float32_like_the_reference():
             assert value == float(np.float32(value))
 
 
-def test_parity():
-    pytest.importorskip("gymnasium")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity(ENV_ID, scale=0.25)
-    assert result.passed, result.summary()
-    assert result.worst("f64") <= 1e-9
-    assert result.worst("episode") <= 1e-6
-    checks = {c.name: c for c in result.checks}
-    assert checks["f64 step reward"].value == 0.0
-    assert checks["episode reward"].value <= 1e-6
-    assert checks["episode terminated"].value == 0 and checks["episode truncated"].value == 0
-
-
 def test_gradients_of_an_episode_match_finite_differences():
     """`jax.grad` of a 10-step episode with respect to every action and to `power` and
     `gravity`, against central differences (float64; the float32 rounding of the stored

@@ -79,20 +79,6 @@ def test_x64_dynamics_are_float64():
         assert abs(float(state.theta)) <= np.pi and abs(float(state.theta_dot)) <= 1.0
 
 
-def test_parity():
-    pytest.importorskip("gymnasium")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity(ENV_ID, scale=0.25)
-    assert result.passed, result.summary()
-    assert result.worst("f64") <= 1e-9
-    assert result.worst("episode") <= 1e-6
-    checks = {c.name: c for c in result.checks}
-    assert checks["f64 step reward"].value == 0.0
-    assert checks["episode reward"].value <= 1e-6
-    assert checks["episode terminated"].value == 0 and checks["episode truncated"].value == 0
-
-
 def test_gradients_of_an_episode_return_match_finite_differences():
     """`jax.grad` of a 10-step return with respect to every action and to the physics params
     `g`, `m`, `l`, `dt` agrees with central differences (float64; the reference's float32

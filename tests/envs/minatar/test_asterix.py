@@ -95,15 +95,3 @@ def test_observation_channels():
     obs = np.asarray(asterix.get_obs(state))
     assert obs[5, 5, 0] and obs[1, 0, 1] and obs[8, 5, 3] and obs[8, 6, 2]
     assert obs[:, :, 2].sum() == 1  # the enemy at the left edge has its trail off screen
-
-
-@pytest.mark.slow
-def test_parity():
-    pytest.importorskip("minatar")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity("Asterix-MinAtar", scale=0.05)
-    assert result.passed, result.summary()
-    assert result.transitions >= 1500
-    rare = next(c for c in result.checks if c.name == "rare events reached")
-    assert rare.value == 0, rare.detail

@@ -105,15 +105,3 @@ def test_render_uses_minatar_colours():
     assert np.array_equal(cell(4, 4), colours[3])  # trail
     assert np.array_equal(cell(2, 5), colours[4])  # brick
     assert np.array_equal(cell(6, 6), colours[0])  # empty
-
-
-@pytest.mark.slow
-def test_parity():
-    pytest.importorskip("minatar")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity("Breakout-MinAtar", scale=0.05)
-    assert result.passed, result.summary()
-    assert result.transitions >= 1500
-    rare = next(c for c in result.checks if c.name == "rare events reached")
-    assert rare.value == 0, rare.detail

@@ -95,15 +95,3 @@ def test_episode_lasts_2501_steps_and_ends_terminated():
         lambda s: jax.lax.scan(body, (s, jnp.int32(-1)), jax.random.split(jax.random.key(1), 2600))
     )(state)
     assert int(ended_at) == 2501 and not bool(truncated.any())
-
-
-@pytest.mark.slow
-def test_parity():
-    pytest.importorskip("minatar")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity("Freeway-MinAtar", scale=0.05)
-    assert result.passed, result.summary()
-    assert result.transitions >= 1500
-    rare = next(c for c in result.checks if c.name == "rare events reached")
-    assert rare.value == 0, rare.detail

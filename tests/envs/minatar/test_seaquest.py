@@ -261,14 +261,3 @@ def test_capacity_worst_case_schedule(act):
         most = max(most, int(state.enemy_valid.sum()))
     assert int(state.e_spawn_speed) == 1 and int(state.move_speed) == 2
     assert 25 <= most <= sq.NUM_ENEMIES - 1, most  # 29: close to the proven bound, 30
-
-
-@pytest.mark.slow
-def test_parity():
-    pytest.importorskip("minatar")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity("Seaquest-MinAtar", scale=0.05)
-    assert result.passed, result.summary()
-    rare = next(c for c in result.checks if c.name == "rare events reached")
-    assert rare.value == 0, rare.detail

@@ -4,13 +4,8 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import bernoulli_bandit
-from tests.envs.misc.misc_env_helpers import parity
 
 ID = "BernoulliBandit-misc"
-
-
-def test_parity():
-    parity(ID)
 
 
 def test_arm_reward_probabilities():

@@ -5,7 +5,6 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.misc import four_rooms
-from tests.envs.misc.misc_env_helpers import parity
 
 ID = "FourRooms-misc"
 
@@ -22,10 +21,6 @@ def test_visual_observation_conformance():
     assert obs.shape == (13, 13, 2)
     assert float(obs[4, 1, 1]) == 1.0 and float(obs[:, :, 1].sum()) == 1.0  # agent at (row, col)
     assert float(obs[0, 0, 0]) == 1.0 and float(obs[1, 1, 0]) == 0.0  # walls channel
-
-
-def test_parity():
-    parity(ID)
 
 
 def test_defaults():

@@ -4,13 +4,8 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import gaussian_bandit
-from tests.envs.misc.misc_env_helpers import parity
 
 ID = "GaussianBandit-misc"
-
-
-def test_parity():
-    parity(ID)
 
 
 def test_arm_rewards():

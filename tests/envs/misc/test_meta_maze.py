@@ -5,7 +5,6 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.misc import meta_maze
-from tests.envs.misc.misc_env_helpers import parity
 
 ID = "MetaMaze-misc"
 
@@ -18,10 +17,6 @@ def _state(pos, goal, last_action=0, time=0):
         pos=jnp.asarray(pos, jnp.int32),
         goal=jnp.asarray(goal, jnp.int32),
     )
-
-
-def test_parity():
-    parity(ID)
 
 
 def test_layout_and_start():

@@ -4,7 +4,6 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import point_robot
-from tests.envs.misc.misc_env_helpers import parity
 
 ID = "PointRobot-misc"
 
@@ -18,10 +17,6 @@ def _state(pos, goal=(0.0, 1.0), time=0):
         goal=jnp.asarray(goal, jnp.float32),
         goals_reached=jnp.int32(0),
     )
-
-
-def test_parity():
-    parity(ID)
 
 
 def test_move_is_clipped_and_reported_as_given():

@@ -3,7 +3,6 @@ import jax.numpy as jnp
 
 import jaxenvs
 from jaxenvs.envs.misc import pong
-from tests.envs.misc.misc_env_helpers import parity
 
 ID = "Pong-misc"
 
@@ -17,10 +16,6 @@ def _state(ball, velocity, paddles=(15.0, 15.0), last=None):
         last_ball_position=ball if last is None else jnp.asarray(last, jnp.float32),
         ball_velocity=jnp.asarray(velocity, jnp.int32),
     )
-
-
-def test_parity():
-    parity(ID)
 
 
 def test_reset_and_observation():

@@ -4,13 +4,8 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import reacher
-from tests.envs.misc.misc_env_helpers import parity
 
 ID = "Reacher-misc"
-
-
-def test_parity():
-    parity(ID)
 
 
 def test_semi_implicit_euler_step():

@@ -4,7 +4,6 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.misc import swimmer
-from tests.envs.misc.misc_env_helpers import parity
 
 ID = "Swimmer-misc"
 
@@ -17,10 +16,6 @@ def _state(xy, goal, urchins, vel=(0.0, 0.0)):
         xy_vel=jnp.asarray(vel, jnp.float32),
         goal_xy=jnp.asarray(goal, jnp.float32),
     )
-
-
-def test_parity():
-    parity(ID)
 
 
 def test_step_and_rewards():

@@ -148,11 +148,3 @@ def test_render_shows_the_sums():
     c = np.asarray(render(_state((10, 9), (7, 5)), params))
     assert a.shape == (160, 240, 3) and a.dtype == np.uint8
     assert not np.array_equal(a, b) and not np.array_equal(a, c)
-
-
-def test_parity():
-    pytest.importorskip("gymnasium")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity("Blackjack-v1", scale=0.05)
-    assert result.passed, result.summary()

@@ -82,12 +82,3 @@ def test_render_shows_the_player():
     b = np.asarray(jax.jit(env.render)(_state(0), params))
     assert a.shape == (128, 384, 3) and not np.array_equal(a, b)
     assert tuple(a[3 * 32 + 16, 16]) == cliff_walking.PLAYER
-
-
-@pytest.mark.parametrize("env_id", ["CliffWalking-v1", "CliffWalkingSlippery-v1"])
-def test_parity(env_id):
-    pytest.importorskip("gymnasium")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity(env_id, scale=0.05)
-    assert result.passed, result.summary()

@@ -142,13 +142,3 @@ def test_render_shows_the_player():
     assert a.shape == (256, 256, 3) and a.dtype == np.uint8
     assert not np.array_equal(a, b)
     assert tuple(a[32, 32]) == frozen_lake.PLAYER and tuple(b[32, 32]) != frozen_lake.PLAYER
-
-
-@pytest.mark.parametrize("env_id", ["FrozenLake-v1", "FrozenLake8x8-v1"])
-def test_parity(env_id):
-    pytest.importorskip("gymnasium")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity(env_id, scale=0.05)
-    assert result.passed, result.summary()
-    assert any("slippery step frequencies" in c.name for c in result.checks)

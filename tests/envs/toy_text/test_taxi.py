@@ -208,13 +208,3 @@ def test_render_follows_the_taxi():
     b = np.asarray(render(_state(2, 3, 4, 1), params))
     assert a.shape == (240, 240, 3) and a.dtype == np.uint8 and not np.array_equal(a, b)
     assert tuple(a[2 * 48 + 15, 2 * 48 + 15]) == taxi.TAXI and tuple(b[2 * 48 + 15, 2 * 48 + 15]) != taxi.TAXI
-
-
-def test_parity():
-    pytest.importorskip("gymnasium")
-    from jaxenvs.parity import run_parity
-
-    result = run_parity("Taxi-v4", scale=0.05)
-    assert result.passed, result.summary()
-    names = {c.name for c in result.checks}
-    assert {"step action_mask", "rainy step frequencies", "fickle step frequencies"} <= names

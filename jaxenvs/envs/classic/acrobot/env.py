@@ -216,6 +216,6 @@ class Acrobot(Environment[AcrobotState, AcrobotParams]):
         return spaces.Discrete(3)
 
     def render(self, state, params=None):
-        from jaxenvs.envs.classic import _draw
+        from jaxenvs.envs.classic.acrobot.render import render
 
-        return _draw.acrobot(state, params)
+        return render(state, params)

@@ -131,6 +131,6 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
         return spaces.Discrete(2)
 
     def render(self, state, params=None):
-        from jaxenvs.envs.classic import _draw
+        from jaxenvs.envs.classic.cartpole.render import render
 
-        return _draw.cartpole(state, params)
+        return render(state, params)

@@ -113,6 +113,6 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
         return spaces.Discrete(3)
 
     def render(self, state, params=None):
-        from jaxenvs.envs.classic import _draw
+        from jaxenvs.envs.classic.mountain_car.render import render
 
-        return _draw.mountain_car(state, params)
+        return render(state, params)

@@ -126,6 +126,6 @@ class Pendulum(Environment[PendulumState, PendulumParams]):
         return spaces.Box(-params.max_torque, params.max_torque, shape=(1,), dtype=jnp.float32)
 
     def render(self, state, params=None):
-        from jaxenvs.envs.classic import _draw
+        from jaxenvs.envs.classic.pendulum.render import render
 
-        return _draw.pendulum(state, params)
+        return render(state, params)

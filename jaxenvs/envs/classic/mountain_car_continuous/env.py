@@ -166,6 +166,6 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
         return spaces.Box(params.min_action, params.max_action, shape=(1,), dtype=jnp.float32)
 
     def render(self, state, params=None):
-        from jaxenvs.envs.classic import _draw
+        from jaxenvs.envs.classic.mountain_car.render import render
 
-        return _draw.mountain_car(state, params)
+        return render(state, params)

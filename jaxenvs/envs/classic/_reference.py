@@ -1,0 +1,53 @@
+"""gymnasium's classic-control envs as parity references: their state is a vector (a tuple for
+MountainCar) in `unwrapped.state`, whose entries are the JAX state's fields in order; the
+time comes from their `TimeLimit`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from jaxenvs.parity.reference import GymnasiumReference, elapsed_steps, set_elapsed_steps
+
+
+def vector_reference(
+    fields: tuple[str, ...], stored_dtype: Callable[[int], Any] = lambda time: np.float64, policy: Any = None
+) -> Callable[[str], GymnasiumReference]:
+    """A reference factory `env_id -> GymnasiumReference` for a vector-state gymnasium env.
+
+    Args:
+        fields: the JAX state's field of each entry of `unwrapped.state`, in order.
+        stored_dtype: `time -> numpy dtype` the reference keeps its state in (`write_state`
+            writes that dtype).
+        policy: the reference's policy for per-step checks (`Reference.policy`), or None for
+            uniform random actions.
+
+    Returns:
+        A function of the gymnasium id building the reference.
+    """
+
+    def read_state(env: Any) -> dict[str, Any]:
+        vec = np.asarray(env.unwrapped.state, dtype=np.float64)
+        out = {k: vec[i] for i, k in enumerate(fields)}
+        out["time"] = np.int32(elapsed_steps(env))
+        return out
+
+    def write_state(env: Any, state: dict[str, Any]) -> None:
+        dtype = stored_dtype(int(state["time"]))
+        env.unwrapped.state = np.array([state[k] for k in fields], dtype=dtype)
+        set_elapsed_steps(env, int(state["time"]))
+
+    def build(env_id: str) -> GymnasiumReference:
+        import gymnasium
+
+        return GymnasiumReference(
+            make=lambda: gymnasium.make(env_id, disable_env_checker=True),  # its checker warns on injected states
+            read_state=read_state,
+            write_state=write_state,
+            policy=policy,
+            name=f"gymnasium {env_id}",
+        )
+
+    return build

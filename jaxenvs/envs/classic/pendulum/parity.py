@@ -1,0 +1,27 @@
+"""Pendulum against gymnasium's: per step in float32 and float64, the time limit, whole
+episodes in float64, resets, random-policy statistics. The per-step policy reaches the
+clipped torque and speed (torques beyond the limit half the time)."""
+
+import numpy as np
+
+from jaxenvs.envs.classic._reference import vector_reference
+from jaxenvs.parity import spec as p
+
+
+def _pump(ref, rng: np.random.Generator):
+    if rng.random() < 0.5:
+        return np.array([rng.uniform(-3.0, 3.0)], dtype=np.float32)
+    return np.array([2.5 if ref.env.unwrapped.state[1] >= 0 else -2.5], dtype=np.float32)
+
+
+SPEC = p.ParitySpec(
+    reference=vector_reference(("theta", "theta_dot"), policy=_pump),
+    checks=p.chain(
+        p.transitions("f32"),
+        p.time_limit(),
+        p.transitions("f64", seed_offset=1),
+        p.episodes("f64"),
+        p.resets(),
+        p.statistics(),
+    ),
+)

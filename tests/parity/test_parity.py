@@ -1,0 +1,56 @@
+"""Every built-in id with a parity spec passes it at the tests' size: one test for all families.
+
+The sizes are test policy (here, not in the specs): the smallest a check can run at for most
+ids, larger where a family's checks need it; the MinAtar games and the bsuite physics are the
+slow ones. `jaxenvs parity` and docs/parity.md run the full sizes.
+"""
+
+import pytest
+
+import jaxenvs
+from jaxenvs.parity import parity_ids, run_parity
+
+_FAMILIES = ("classic", "toy_text", "minatar", "bsuite", "misc")
+IDS = [i for i in parity_ids() if jaxenvs.spec(i).family in _FAMILIES]
+
+# scale per family, and per id where it differs
+SCALES = {"classic": 0.25, "toy_text": 0.05, "minatar": 0.05, "bsuite": 0.01, "misc": 0.02, "CartPole-v0": 0.02}
+SLOW = {
+    "Asterix-MinAtar",
+    "Breakout-MinAtar",
+    "Freeway-MinAtar",
+    "Seaquest-MinAtar",
+    "SpaceInvaders-MinAtar",
+    "CartPole-bsuite",
+    "CartPoleSwingup-bsuite",
+    "MountainCar-bsuite",
+}
+
+
+# checks an id must have run (a spec that silently lost one fails here), and least transitions
+MINATAR = {"names": {"rare events reached"}, "transitions": 1500}
+MUST_HAVE = {
+    "Taxi-v4": {"names": {"step action_mask", "rainy step frequencies", "fickle step frequencies"}},
+    **{f"{game}-MinAtar": MINATAR for game in ("Asterix", "Breakout", "Freeway", "Seaquest", "SpaceInvaders")},
+}
+
+
+def scale_of(env_id: str) -> float:
+    return SCALES.get(env_id, SCALES[jaxenvs.spec(env_id).family])
+
+
+@pytest.mark.parametrize("env_id", [pytest.param(i, marks=pytest.mark.slow) if i in SLOW else i for i in IDS])
+def test_parity(env_id):
+    result = run_parity(env_id, scale=scale_of(env_id))
+    if result.skipped is not None:
+        pytest.skip(result.skipped)  # the reference library is not installed
+    assert result.passed, result.summary()
+    assert result.transitions > 0 or result.num_tests > 0
+    must = MUST_HAVE.get(env_id, {})
+    assert must.get("names", set()) <= {c.name for c in result.checks}, result.summary()
+    assert result.transitions >= must.get("transitions", 0)
+
+
+def test_every_built_in_family_is_checked():
+    assert {jaxenvs.spec(i).family for i in IDS} == set(_FAMILIES)
+    assert len(IDS) >= 36
