@@ -674,6 +674,7 @@ def check(
     most `checks.ALPHA_ENV`. Returns a `ParityResult`: `.passed`, `.summary()`, `.failures()`.
     """
     _check_inputs(env, reference, sizes)
+    check_reference_fields(env, params, reference)
     sizes = sizes or Sizes()
     options = dict(atol=atol, reward_atol=reward_atol, float64=float64, whole_episodes=whole_episodes)
     options.update(resets=resets, discrete_resets=discrete_resets, statistics=statistics, name=name)
@@ -711,6 +712,58 @@ def _check_inputs(env: Any, reference: Any, sizes: Any) -> None:
         )
     if sizes is not None and not isinstance(sizes, Sizes):
         raise TypeError(f"check: sizes must be a jaxenvs.parity.Sizes, got {type(sizes).__name__}")
+
+
+def check_reference_fields(env: Any, params: Any, reference: Reference) -> None:
+    """A clear error, before any check runs, for a reference whose fields cannot be compared.
+
+    The reference's state (read after a reset) must name only fields the JAX state has (unless
+    `from_jax` translates the JAX state), and every field named in `exact_fields`,
+    `angle_fields`, `random_fields` and `random_step_fields` must be one of them.
+
+    Args:
+        env: the raw JAX env under test.
+        params: its params.
+        reference: the reference.
+
+    Raises:
+        TypeError: `read_state` does not return a dict.
+        ValueError: a field the JAX state does not have, or a misspelt field name.
+    """
+    import difflib
+
+    reference.reset(0)
+    fields = set(reference.state())
+    if reference.from_jax is None:
+        _, template = env.reset(jax.random.key(0), params)
+        jax_fields = set(getattr(template, "__dataclass_fields__", ()))
+        extra = sorted(fields - jax_fields)
+        if jax_fields and extra:
+            raise ValueError(
+                f"{reference.name}: read_state gives {extra}, which the JAX state ({type(template).__name__}) does "
+                f"not have (it has {sorted(jax_fields)}); leave them out of read_state, or give the reference "
+                "from_jax= (JAX state -> {field: value}) to translate"
+            )
+    for option in ("exact_fields", "angle_fields", "random_fields", "random_step_fields"):
+        names = getattr(reference, option)
+        if names == "*":
+            continue
+        if isinstance(names, str):
+            raise TypeError(f"{reference.name}: {option} must be a sequence of field names (or '*'), got {names!r}")
+        unknown = [
+            n
+            for n in names
+            if n not in fields
+            and n not in ("observation", "reward", "terminated")
+            and not (option == "exact_fields" and n == "time")  # the default, for states that have a time
+        ]
+        if unknown:
+            hints = {n: difflib.get_close_matches(n, sorted(fields), n=1) for n in unknown}
+            hint = "; ".join(f"{n!r}: did you mean {h[0]!r}?" for n, h in hints.items() if h)
+            raise ValueError(
+                f"{reference.name}: {option} names {unknown}, not fields of the reference's state "
+                f"{sorted(fields)}" + (f" ({hint})" if hint else "")
+            )
 
 
 def _check_once(

@@ -165,7 +165,13 @@ class Reference:
         """The current state as `{field: numpy value}`."""
         if self.read_state is None:
             raise TypeError(f"{type(self).__name__} needs read_state=(env -> {{field: value}}) to read its state")
-        return {k: np.asarray(v).copy() for k, v in self.read_state(self.env).items()}
+        state = self.read_state(self.env)
+        if not isinstance(state, Mapping):
+            raise TypeError(
+                f"{self.name}: read_state must return a dict {{field name: value}} named like the JAX state's "
+                f"fields, got {type(state).__name__}"
+            )
+        return {k: np.asarray(v).copy() for k, v in state.items()}
 
     def load(self, state: State) -> None:
         """Write a state read by `state()` (possibly changed) into the reference."""

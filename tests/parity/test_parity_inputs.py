@@ -4,9 +4,13 @@ in a registered id's reference (an error, never a skip)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import string
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import jaxenvs
 from jaxenvs import registry
@@ -51,9 +55,48 @@ def test_check_names_what_it_cannot_check():
 def test_a_typo_in_a_reference_module_is_an_error_and_a_missing_library_a_skip(monkeypatch):
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     entry = "jaxenvs.envs.classic.cartpole:CartPole"
-    registry.register("mine/Typo-v0", entry, reference="jaxenvs.parity.clasic:REFERENCES")
+    registry.register("mine/Typo-v0", entry, reference="jaxenvs.envs.classic.cartpole.paritty:SPEC")
     registry.register("mine/Missing-v0", entry, reference="no_such_reference_lib_xyz.refs:CARTPOLE")
-    with pytest.raises(ImportError, match="clasic"):
+    with pytest.raises(ImportError, match="paritty"):
         run_parity("mine/Typo-v0", scale=0.1)
     skipped = run_parity("mine/Missing-v0", scale=0.1)
     assert skipped.verdict == "skipped" and "no_such_reference_lib_xyz" in skipped.skipped
+
+
+# --- a reference whose fields cannot be compared is named before any check runs -------------
+
+_FIELDS = ("theta", "theta_dot", "time", "x", "x_dot")
+_names = st.text(alphabet=string.ascii_letters + "_", min_size=1, max_size=12).filter(lambda n: n not in _FIELDS)
+
+
+def _cartpole_reference(**changes):
+    from jaxenvs.envs.classic.cartpole.parity import SPEC
+
+    return dataclasses.replace(SPEC.reference("CartPole-v1"), **changes)
+
+
+@given(option=st.sampled_from(["exact_fields", "angle_fields", "random_fields", "random_step_fields"]), name=_names)
+def test_a_misspelt_field_option_is_named(option, name):
+    pytest.importorskip("gymnasium")
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    with pytest.raises(ValueError, match=f"{option} names \\[{name!r}\\], not fields of the reference's state"):
+        check(env, params, _cartpole_reference(**{option: ("x", name)}))
+
+
+@given(name=_names)
+def test_a_field_the_jax_state_lacks_is_named(name):
+    pytest.importorskip("gymnasium")
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    ref = _cartpole_reference()
+    read = ref.read_state
+    ref = dataclasses.replace(ref, read_state=lambda e: {**read(e), name: 0.0})
+    with pytest.raises(ValueError, match=f"read_state gives \\[{name!r}\\], which the JAX state"):
+        check(env, params, ref)
+
+
+@pytest.mark.parametrize("bad", [[("x", 0.0)], None, 3.0, "x"])
+def test_read_state_must_return_a_dict(bad):
+    pytest.importorskip("gymnasium")
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    with pytest.raises(TypeError, match=f"read_state must return a dict .* got {type(bad).__name__}"):
+        check(env, params, _cartpole_reference(read_state=lambda e: bad))
