@@ -18,10 +18,13 @@ from jaxenvs.parity import Sizes, check, run_parity
 from jaxenvs.parity.reference import JaxReference
 
 
-@pytest.mark.parametrize("bad", [0, -5, 2.5, True, "10"])
-def test_sizes_must_be_positive_ints(bad):
-    with pytest.raises(ValueError, match="Sizes.steps must be a positive int"):
-        Sizes(steps=bad)
+@given(
+    field=st.sampled_from(["steps", "samples", "episodes"]),
+    bad=st.one_of(st.integers(max_value=0), st.floats(), st.booleans(), st.text(max_size=3), st.none()),
+)
+def test_sizes_must_be_positive_ints(field, bad):
+    with pytest.raises(ValueError, match=f"Sizes.{field} must be a positive int"):
+        Sizes(**{field: bad})
 
 
 @pytest.mark.parametrize("bad", [0, -1.0, math.nan, math.inf])
