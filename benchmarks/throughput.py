@@ -3,6 +3,8 @@ gymnasium, envpool and the reference packages' own Python loops, in one process.
 
     python benchmarks/throughput.py                          # every shared env, batch 1..8192
     python benchmarks/throughput.py --ids CartPole-v1 --num-envs 64 1024 --repeats 5
+    python benchmarks/throughput.py --ids Breakout-MinAtar Seaquest-MinAtar SpaceInvaders-MinAtar \\
+        --num-envs 1024 --out /tmp/minatar                   # a few envs, docs/benchmarks.* untouched
     XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1" \\
         python benchmarks/throughput.py --clock cpu          # steps per CPU-second, one core
 
