@@ -42,30 +42,20 @@ import jaxenvs
 from jaxenvs import spaces
 from jaxenvs.wrappers import ClipAction, FlattenObservation, LogWrapper, NormalizeObservation, NormalizeReward
 
-# the flags `--continuous` changes, and to what: PureJaxRL's ppo_continuous_action.py config
-# (its env is a brax task; Pendulum-v1 trains on a CPU in minutes)
-CONTINUOUS_DEFAULTS = dict(
-    env="Pendulum-v1",
-    num_envs=2048,
-    num_steps=10,
-    total_timesteps=5_000_000,
-    lr=3e-4,
-    anneal_lr=0,
-    num_minibatches=32,
-    ent_coef=0.0,
-    hidden=256,
-)
-DISCRETE_DEFAULTS = dict(
-    env="CartPole-v1",
-    num_envs=4,
-    num_steps=128,
-    total_timesteps=500_000,
-    lr=2.5e-4,
-    anneal_lr=1,
-    num_minibatches=4,
-    ent_coef=0.01,
-    hidden=64,
-)
+# the flags without a fixed default: (discrete default, `--continuous` default); the continuous
+# column is PureJaxRL's ppo_continuous_action.py config (its env is a brax task; Pendulum-v1
+# trains on a CPU in minutes)
+DEFAULTS = {
+    "env": ("CartPole-v1", "Pendulum-v1"),
+    "num_envs": (4, 2048),
+    "num_steps": (128, 10),
+    "total_timesteps": (500_000, 5_000_000),
+    "lr": (2.5e-4, 3e-4),
+    "anneal_lr": (1, 0),
+    "num_minibatches": (4, 32),
+    "ent_coef": (0.01, 0.0),
+    "hidden": (64, 256),
+}
 
 
 class ActorCritic(nn.Module):
@@ -284,9 +274,9 @@ def main(argv=None):
     p.add_argument("--hidden", type=int, help="units per hidden layer")
     p.add_argument("--quiet", dest="verbose", action="store_false", help="no progress line per update")
     args = p.parse_args(argv)
-    for name, value in (CONTINUOUS_DEFAULTS if args.continuous else DISCRETE_DEFAULTS).items():
+    for name, (discrete, continuous) in DEFAULTS.items():
         if getattr(args, name) is None:
-            setattr(args, name, value)
+            setattr(args, name, continuous if args.continuous else discrete)
     if (args.num_envs * args.num_steps) % args.num_minibatches:
         p.error("--num-minibatches must divide num_envs * num_steps")
 

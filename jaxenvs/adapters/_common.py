@@ -6,6 +6,11 @@
 - `strong` / `cast_like`: fixed, non-weak dtypes for every state leaf, so that `jit` traces a
   step once and `AutoReset`'s `lax.cond` sees the same types from reset and step;
 - `space_for`: a `Box` for an array of a given shape and dtype;
+- `float_obs` / `float_obs_space`: a physics library's observation (an array or a dict of
+  them, as brax and MuJoCo Playground give) in float32, and its space;
+- `LibraryParams` / `LibraryTruncatedState`: the params of an adapter whose library has
+  params of its own, and a state that keeps the library's own truncation flag;
+- `side_view`: the picture the brax and Playground adapters render (bodies and their links);
 - `AdapterEnvironment`: truncation by the time limit or by the library's own flag, which each
   adapter keeps in its state.
 """
@@ -20,10 +25,11 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from flax import serialization
+from flax import serialization, struct
 
-from jaxenvs import spaces
-from jaxenvs.environment import Environment
+from jaxenvs import rendering, spaces
+from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.params import custom
 
 # An episode limit no counter reaches: the library's own end of episode applies.
 NO_LIMIT = 2**31 - 1
@@ -59,6 +65,20 @@ def space_for(shape: tuple[int, ...], dtype: Any) -> spaces.Box:
     if dtype == jnp.bool_:
         return spaces.Box(False, True, shape=shape, dtype=jnp.bool_)
     return spaces.Box(-np.inf, np.inf, shape=shape, dtype=dtype)
+
+
+def float_obs(obs: Any) -> Any:
+    """`obs` (an array, or a dict of arrays) in float32, a dict with its keys sorted."""
+    if isinstance(obs, dict):
+        return {k: jnp.asarray(v, jnp.float32) for k, v in sorted(obs.items())}
+    return jnp.asarray(obs, jnp.float32)
+
+
+def float_obs_space(shape: Any) -> spaces.Space:
+    """The space of `float_obs(obs)`, from `obs`'s shape (a `jax.ShapeDtypeStruct`, or a dict of them)."""
+    if isinstance(shape, dict):
+        return spaces.Dict({k: space_for(v.shape, jnp.float32) for k, v in sorted(shape.items())})
+    return space_for(shape.shape, jnp.float32)
 
 
 def register_dataclass_serialization(tree: Any) -> None:
@@ -103,6 +123,39 @@ def library_params(value: Any) -> str | None:
     if value is None or dataclasses.is_dataclass(value) or isinstance(value, dict) or hasattr(value, "_fields"):
         return None
     return f"got a {type(value).__name__}, not a params structure"
+
+
+def side_view(pos: jax.Array, parents: list[int], ground: Any = 0.0) -> jax.Array:
+    """A 200x200 side view (x to the right, z up, 40 pixels a metre) of bodies at `pos`
+    (float[n, 3]), centred on the first; body `i` is drawn joined to body `parents[i]` (none
+    where it is negative); z = `ground` sits a quarter of the height above the bottom."""
+    size, scale = 200, 40.0
+    px = size / 2 + (pos[:, 0] - pos[0, 0]) * scale
+    pz = size * 0.75 - (pos[:, 2] - ground) * scale
+    img = rendering.canvas(size, size)
+    img = rendering.rect(img, 0, size * 0.75, size, size, (200, 200, 200))  # the ground
+    for child, parent in enumerate(parents):
+        if parent >= 0:
+            img = rendering.line(img, px[parent], pz[parent], px[child], pz[child], 4, (60, 60, 160))
+    for i in range(pos.shape[0]):
+        img = rendering.circle(img, px[i], pz[i], 5, (200, 60, 60))
+    return img
+
+
+@struct.dataclass
+class LibraryParams(EnvParams):
+    """No time limit of jaxenvs' own by default, and the library's own params."""
+
+    max_steps_in_episode: int = NO_LIMIT
+    # the library's own params (a pytree: vmap-able where the library's are); None: its defaults
+    env_params: Any = custom(None, library_params, "the library's own params (a pytree of arrays) or None")
+
+
+@struct.dataclass
+class LibraryTruncatedState(EnvState):
+    """A state that keeps whether the library ended the last step by its own time limit."""
+
+    library_truncated: jax.Array = False  # bool[]; False after reset
 
 
 class AdapterEnvironment(Environment):

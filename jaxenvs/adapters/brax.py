@@ -38,13 +38,15 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from jaxenvs import rendering, spaces
+from jaxenvs import spaces
 from jaxenvs.adapters._common import (
     AdapterEnvironment,
+    float_obs,
+    float_obs_space,
     import_library,
     library_key,
     rebuild,
-    space_for,
+    side_view,
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState
@@ -122,9 +124,7 @@ class BraxEnv(AdapterEnvironment):
 
     def observation_space(self, params: BraxParams | None = None) -> spaces.Space:
         shape = self._obs_shape(params.backend)
-        if isinstance(shape, dict):
-            return spaces.Dict({k: space_for(v.shape, jnp.float32) for k, v in sorted(shape.items())})
-        return space_for(shape.shape, jnp.float32)
+        return float_obs_space(shape)
 
     def action_space(self, params: BraxParams | None = None) -> spaces.Box:
         env = self.brax_env(params.backend)
@@ -138,10 +138,7 @@ class BraxEnv(AdapterEnvironment):
     # --- transitions ------------------------------------------------------------------
     @staticmethod
     def _observe(brax_state: Any) -> Any:
-        obs = brax_state.obs
-        if isinstance(obs, dict):
-            return {k: jnp.asarray(v, jnp.float32) for k, v in sorted(obs.items())}
-        return jnp.asarray(obs, jnp.float32)
+        return float_obs(brax_state.obs)
 
     def reset_env(self, key: jax.Array, params: BraxParams) -> tuple[Any, BraxState]:
         brax_state = strong(self.brax_env(params.backend).reset(library_key(key)))
@@ -165,18 +162,7 @@ class BraxEnv(AdapterEnvironment):
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: BraxState, params: BraxParams | None = None) -> jax.Array:
-        size, scale = 200, 40.0  # pixels, pixels per metre
         pos = jnp.reshape(state.brax_state.pipeline_state.x.pos, (-1, 3))
-        centre = pos[0]
-        px = size / 2 + (pos[:, 0] - centre[0]) * scale
-        pz = size * 0.75 - pos[:, 2] * scale
-        img = rendering.canvas(size, size)
-        img = rendering.rect(img, 0, size * 0.75, size, size, (200, 200, 200))  # ground, z < 0
         sys = getattr(self.brax_env(params.backend), "sys", None)
         parents = np.asarray(sys.link_parents) if sys is not None else np.full(pos.shape[0], -1)
-        for child, parent in enumerate(parents.tolist()):
-            if parent >= 0:
-                img = rendering.line(img, px[parent], pz[parent], px[child], pz[child], 4, (60, 60, 160))
-        for i in range(pos.shape[0]):
-            img = rendering.circle(img, px[i], pz[i], 5, (200, 60, 60))
-        return img
+        return side_view(pos, parents.tolist())

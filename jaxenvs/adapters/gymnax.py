@@ -49,32 +49,26 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.adapters._common import (
-    NO_LIMIT,
     AdapterEnvironment,
+    LibraryParams,
+    LibraryTruncatedState,
     import_library,
     library_key,
-    library_params,
     register_dataclass_serialization,
     strong,
 )
-from jaxenvs.environment import EnvParams, EnvState
-from jaxenvs.params import custom
 from jaxenvs.tree import cast_like
 
 APIS = ("1.x", "0.x")
 
 
 @struct.dataclass
-class GymnaxParams(EnvParams):
-    max_steps_in_episode: int = NO_LIMIT
-    # the library's own params (a pytree: vmap-able where the library's are); None: its defaults
-    env_params: Any = custom(None, library_params, "the library's own params (a pytree of arrays) or None")
+class GymnaxParams(LibraryParams):
+    """The params of a gymnax-API env: no limit of jaxenvs' own, the library's params."""
 
 
 @struct.dataclass
-class GymnaxState(EnvState):
-    # bool[]: the library ended the last step by its own time limit (False after reset)
-    library_truncated: jax.Array = False
+class GymnaxState(LibraryTruncatedState):
     # the library's env state (a flax or chex dataclass)
     env_state: Any = None
 

@@ -40,13 +40,15 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from jaxenvs import rendering, spaces
+from jaxenvs import spaces
 from jaxenvs.adapters._common import (
     AdapterEnvironment,
+    float_obs,
+    float_obs_space,
     import_library,
     library_key,
     register_dataclass_serialization,
-    space_for,
+    side_view,
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState
@@ -98,9 +100,7 @@ class PlaygroundEnv(AdapterEnvironment):
             state = jax.eval_shape(self.playground_env.reset, jax.ShapeDtypeStruct((2,), jnp.uint32))
             self._obs_shape = state.obs
         shape = self._obs_shape
-        if isinstance(shape, dict):
-            return spaces.Dict({k: space_for(v.shape, jnp.float32) for k, v in sorted(shape.items())})
-        return space_for(shape.shape, jnp.float32)
+        return float_obs_space(shape)
 
     def action_space(self, params: PlaygroundParams | None = None) -> spaces.Box:
         return spaces.Box(-1.0, 1.0, shape=(int(self.playground_env.action_size),), dtype=jnp.float32)
@@ -108,10 +108,7 @@ class PlaygroundEnv(AdapterEnvironment):
     # --- transitions ------------------------------------------------------------------
     @staticmethod
     def _observe(pg_state: Any) -> Any:
-        obs = pg_state.obs
-        if isinstance(obs, dict):
-            return {k: jnp.asarray(v, jnp.float32) for k, v in sorted(obs.items())}
-        return jnp.asarray(obs, jnp.float32)
+        return float_obs(pg_state.obs)
 
     def reset_env(self, key: jax.Array, params: PlaygroundParams) -> tuple[Any, PlaygroundState]:
         pg_state = strong(self.playground_env.reset(library_key(key)))
@@ -136,17 +133,6 @@ class PlaygroundEnv(AdapterEnvironment):
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: PlaygroundState, params: PlaygroundParams | None = None) -> jax.Array:
-        size, scale = 200, 40.0  # pixels, pixels per metre
         pos = jnp.reshape(state.playground_state.data.xpos, (-1, 3))[1:]  # body 0 is the world
-        centre = pos[0]
-        px = size / 2 + (pos[:, 0] - centre[0]) * scale
-        pz = size * 0.75 - (pos[:, 2] - jnp.minimum(centre[2], 0.0)) * scale
-        img = rendering.canvas(size, size)
-        img = rendering.rect(img, 0, size * 0.75, size, size, (200, 200, 200))  # ground, z < 0
         parents = np.asarray(self.playground_env.mj_model.body_parentid)[1:] - 1
-        for child, parent in enumerate(parents.tolist()):
-            if parent >= 0:
-                img = rendering.line(img, px[parent], pz[parent], px[child], pz[child], 4, (60, 60, 160))
-        for i in range(pos.shape[0]):
-            img = rendering.circle(img, px[i], pz[i], 5, (200, 60, 60))
-        return img
+        return side_view(pos, parents.tolist(), ground=jnp.minimum(pos[0, 2], 0.0))

@@ -33,14 +33,14 @@ from flax import struct
 
 from jaxenvs import rendering, spaces
 from jaxenvs.adapters._common import (
-    NO_LIMIT,
     AdapterEnvironment,
+    LibraryParams,
+    LibraryTruncatedState,
     import_library,
     library_key,
     library_params,
     strong,
 )
-from jaxenvs.environment import EnvParams, EnvState
 from jaxenvs.params import custom
 from jaxenvs.tree import cast_like
 
@@ -48,37 +48,20 @@ from jaxenvs.tree import cast_like
 NUM_TILES, NUM_COLORS = 13, 12
 EMPTY, FLOOR, WALL = 0, 1, 2
 # xminigrid.rendering.rgb_render's COLORS_MAP, by colour id
-PALETTE = np.array(
-    [
-        (0, 0, 0),
-        (255, 0, 0),
-        (0, 255, 0),
-        (0, 0, 255),
-        (112, 39, 195),
-        (255, 255, 0),
-        (100, 100, 100),
-        (0, 0, 0),
-        (255, 140, 0),
-        (255, 255, 255),
-        (160, 82, 45),
-        (225, 20, 147),
-    ],
-    np.uint8,
-)
+PALETTE = np.frombuffer(
+    bytes.fromhex("000000 ff0000 00ff00 0000ff 7027c3 ffff00 646464 000000 ff8c00 ffffff a0522d e11493"), np.uint8
+).reshape(-1, 3)
 CELL_PIXELS = 12
 
 
 @struct.dataclass
-class XMiniGridParams(EnvParams):
-    max_steps_in_episode: int = NO_LIMIT
+class XMiniGridParams(LibraryParams):
     # xminigrid's EnvParams (static fields; XLand's ruleset is a pytree); None: its defaults
     env_params: Any = custom(None, library_params, "xminigrid's EnvParams (a pytree) or None")
 
 
 @struct.dataclass
-class XMiniGridState(EnvState):
-    # bool[]: the library ended the last step by its own time limit (False after reset)
-    library_truncated: jax.Array = False
+class XMiniGridState(LibraryTruncatedState):
     # xminigrid's TimeStep: state (key, step_num, grid uint8[H, W, 2], agent, goal and rule
     # encodings), step_type, reward, discount, observation
     timestep: Any = None

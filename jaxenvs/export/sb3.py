@@ -28,15 +28,7 @@ try:
 except ImportError as e:
     raise missing_extra(e, "sb3", __name__) from e
 
-from jaxenvs.export._bridge import (
-    check_actions,
-    compiled,
-    host,
-    index,
-    key_from_seed,
-    to_jax,
-    to_numpy,
-)
+from jaxenvs.export._bridge import check_actions, compiled, host, index, key_from_seed, to_jax, to_numpy
 
 __all__ = ["JaxSB3VecEnv"]
 

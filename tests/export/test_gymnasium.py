@@ -32,6 +32,15 @@ def _is_reset_obs(obs):
 # --- registration ---------------------------------------------------------------------------
 
 
+def _fresh_interpreter(code: str) -> str:
+    """Run `code` in a new Python (a UserWarning is an error there); its stdout."""
+    out = subprocess.run(
+        [sys.executable, "-W", "error::UserWarning", "-c", code], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
 def test_import_jaxenvs_does_not_import_gymnasium_but_registers_when_it_is_imported():
     code = (
         "import sys, jaxenvs\n"
@@ -44,11 +53,12 @@ def test_import_jaxenvs_does_not_import_gymnasium_but_registers_when_it_is_impor
         "assert obs.shape == (4,)\n"
         "print(len(ids))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-W", "error::UserWarning", "-c", code], capture_output=True, text=True, timeout=300
-    )
-    assert out.returncode == 0, out.stderr
-    assert int(out.stdout.split()[-1]) >= 2
+    assert int(_fresh_interpreter(code).split()[-1]) >= 2
+
+
+def test_importing_gymnasium_first_registers_when_jaxenvs_is_imported():
+    code = "import gymnasium, jaxenvs\nassert gymnasium.spec('jaxenvs/CartPole-v1').kwargs['env_id'] == 'CartPole-v1'\n"
+    _fresh_interpreter(code)
 
 
 def test_importing_the_export_module_first_registers_too():
@@ -58,10 +68,7 @@ def test_importing_the_export_module_first_registers_too():
         "import gymnasium\n"
         "assert 'jaxenvs/CartPole-v1' in gymnasium.registry\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-W", "error::UserWarning", "-c", code], capture_output=True, text=True, timeout=300
-    )
-    assert out.returncode == 0, out.stderr
+    _fresh_interpreter(code)
 
 
 def test_every_registered_id_reaches_gymnasium():

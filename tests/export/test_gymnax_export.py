@@ -17,7 +17,6 @@ from gymnax.wrappers.purerl import FlattenObservationWrapper, LogWrapper  # noqa
 
 import jaxenvs  # noqa: E402
 from jaxenvs import spaces  # noqa: E402
-from jaxenvs.envs.bsuite import mnist_data  # noqa: E402
 from jaxenvs.export import gymnax as jaxenvs_gymnax  # noqa: E402
 from jaxenvs.export.gymnax import GymnaxExport, gymnax_space  # noqa: E402
 from jaxenvs.wrappers import LogWrapper as JaxenvsLogWrapper  # noqa: E402
@@ -30,14 +29,6 @@ BUILT_IN = [
 # compiled and run; the rest are traced (jax.eval_shape), which checks every shape and dtype
 RUN = ("CartPole-v1", "Pendulum-v1", "FrozenLake-v1", "Breakout-MinAtar", "Catch-bsuite")
 KEY = jax.random.key(0)
-
-
-@pytest.fixture
-def mnist_data_dir(tmp_path, monkeypatch):
-    rng = np.random.default_rng(0)
-    mnist_data.write_idx(tmp_path / mnist_data.IMAGES, rng.integers(0, 256, (20, 28, 28), dtype=np.uint8))
-    mnist_data.write_idx(tmp_path / mnist_data.LABELS, (np.arange(20) % 10).astype(np.uint8))
-    monkeypatch.setenv(mnist_data.ENV_VAR, str(tmp_path))
 
 
 def _random_actions(space, key, n):
