@@ -24,6 +24,7 @@ from flax import serialization
 
 from jaxenvs import spaces
 from jaxenvs.environment import Environment
+from jaxenvs.extras import not_installed
 
 # An episode limit no counter reaches: the library's own end of episode applies.
 NO_LIMIT = 2**31 - 1
@@ -34,11 +35,7 @@ def import_library(module: str, extra: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as e:
-        missing = e.name or module
-        raise ImportError(
-            f'jaxenvs\' {extra} adapter needs {missing!r}, which is not installed: pip install "jaxenvs[{extra}]"',
-            name=missing,
-        ) from e
+        raise not_installed(f"jaxenvs' {extra} adapter", e.name or module, extra) from e
 
 
 def library_key(key: jax.Array) -> jax.Array:
