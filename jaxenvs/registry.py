@@ -226,8 +226,8 @@ class Availability:
             `NEEDS_DOWNLOAD` (constructing it downloads data), `BROKEN_UPSTREAM` (it fails
             inside its library); None where it is runnable.
         reason: why not, in words (the registration's note, or the missing library).
-        install: the command that makes it runnable (`pip install "jaxenvs[extra]"`), where
-            one does.
+        install: the command that makes it runnable (`pip install "jaxenvs[extra]"`) where an
+            extra is missing, else None.
     """
 
     env_id: str
@@ -258,9 +258,7 @@ def availability(id: str, *, download: bool = False) -> Availability:
     s = spec(id)
     library = _library_of(s)
     if library is not None and importlib.util.find_spec(library) is None:
-        return Availability(
-            id, False, MISSING_EXTRA, f"{library!r} is not installed", install_line(s.extra) if s.extra else None
-        )
+        return Availability(id, False, MISSING_EXTRA, f"{library!r} is not installed", install_line(s.extra))
     if "needs_download" in s.notes and not download:
         return Availability(id, False, NEEDS_DOWNLOAD, s.notes["needs_download"])
     if "broken_upstream" in s.notes:
