@@ -5,8 +5,10 @@ same-named id, with the overrides that reproduce gymnax's, computed by building 
     python docs/gen_pages.py            # both pages (the adapters' ids need their libraries)
     python docs/gen_pages.py --check    # exit 1 if a committed page is out of date
 
-The adapters' spaces are read by building each env (about two minutes with every library
-installed); an id whose library or data is missing says so in its row.
+The adapters' spaces are read by building each env (every library installed: a few minutes);
+an id that cannot be built here (`jaxenvs.registry.availability`: its library missing, its
+construction downloading data) is not built, and its row says why; an id whose data is
+missing when built says so too.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 import jaxenvs
-from jaxenvs.adapters.registration import CONFORMANCE_SAMPLE
+from jaxenvs.registry import BROKEN_UPSTREAM, availability, representatives
 
 sys.path.insert(0, str(Path(__file__).parent))
 from env_table import ADAPTER_FAMILIES, FAMILY_TITLES  # noqa: E402
@@ -76,6 +78,12 @@ def quiet():
 
 
 def spaces_of(env_id: str) -> tuple[str, str]:
+    """`(observation space, action space)` of `env_id` as table cells, or why it is not built."""
+    available = availability(env_id)
+    if available.install is not None:
+        return f"needs `{available.install}`", "-"
+    if not available.runnable and available.kind != BROKEN_UPSTREAM:  # its spaces build; its step fails
+        return f"not built here: it {available.reason}", "-"
     try:
         with quiet():
             env, params = jaxenvs.make(env_id, autoreset=False)
@@ -172,7 +180,7 @@ def envs_page(families: list[str] | None = None) -> str:
         if families is None or family in families:
             lines += family_section(family, ids, parity)
             if family in ADAPTER_FAMILIES:
-                sample = CONFORMANCE_SAMPLE.get(family)
+                sample = representatives(family) or None
                 checked = (
                     "every id passes `jaxenvs.testing.check_env` in the tests"
                     if sample is None

@@ -10,11 +10,13 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import importlib
+import importlib.util
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
+from jaxenvs.extras import EXTRA_LIBRARIES, install_line, not_installed
 from jaxenvs.params import check_params
 from jaxenvs.wrappers.autoreset import AutoReset
 from jaxenvs.wrappers.base import Wrapper
@@ -55,13 +57,13 @@ class EnvSpec:
     peers: the same env in other libraries, for `jaxenvs bench --compare`:
         `{"gymnax": id or (id, kwargs), "gymnasium": id, "envpool": id,
         "loop": ("minatar", game) or ("bsuite", name, kwargs)}`.
-    notes: run policy, `{kind: why}`, read by `jaxenvs report` and the tests:
-        `"needs_download"` (constructing it downloads data: run only when asked, `--all`),
-        `"broken_upstream"` (it fails inside its library: never run, the reason shown),
-        `"slow_on_cpu"` (compiling dominates on a CPU: the report's rollout is smaller),
-        `"representative"` (it stands for its family: where a family declares some, the
-        report rolls out only those by default, the summary line naming the command for the
-        rest, and the shared conformance test compiles only those).
+    notes: run policy, `{kind: why}`, the why in words (no timings: `jaxenvs report` and
+        `jaxenvs bench` measure them): `"needs_download"` (constructing it downloads data: run
+        only when asked, `--all`), `"broken_upstream"` (it fails inside its library: never run,
+        the reason shown), both read by `availability`; `"slow_on_cpu"` (compiling dominates on
+        a CPU: the report's rollout is smaller), `"representative"` (it stands for its family,
+        `representatives`: where a family declares some, the report rolls out only those by
+        default, the summary line naming the command for the rest, and the tests sample them).
     """
 
     id: str
@@ -77,17 +79,6 @@ class EnvSpec:
 
 
 NOTE_KINDS = ("needs_download", "broken_upstream", "slow_on_cpu", "representative")
-# extra -> the module whose absence means "pip install jaxenvs[extra]" (`jaxenvs report`)
-EXTRA_LIBRARIES = {
-    "brax": "brax",
-    "jumanji": "jumanji",
-    "pgx": "pgx",
-    "gymnax": "gymnax",
-    "craftax": "craftax",
-    "playground": "mujoco_playground",
-    "xminigrid": "xminigrid",
-    "navix": "navix",
-}
 
 _REGISTRY: dict[str, EnvSpec] = {}
 _FAMILIES_LOADED = False
@@ -130,6 +121,13 @@ def register(
     _load_families()
     if not overwrite and id in _REGISTRY:
         raise ValueError(f"{id!r} is already registered; pass overwrite=True to replace it")
+    if extra is not None:
+        try:
+            install_line(extra)
+        except ValueError:
+            raise ValueError(
+                f"register({id!r}): extra must be the name of a pip extra such as 'brax', got {extra!r}"
+            ) from None
     unknown = sorted(set(notes or {}) - set(NOTE_KINDS))
     if unknown:
         raise ValueError(f"unknown note kinds {unknown}; valid: {list(NOTE_KINDS)}")
@@ -213,6 +211,80 @@ def spec(id: str) -> EnvSpec:
         ) from None
 
 
+# Why an id cannot run here (`Availability.kind`), in the order `availability` looks.
+MISSING_EXTRA, NEEDS_DOWNLOAD, BROKEN_UPSTREAM = "missing_extra", "needs_download", "broken_upstream"
+
+
+@dataclasses.dataclass(frozen=True)
+class Availability:
+    """Whether an id can run here, and if not, why and what to do (`availability`).
+
+    Attributes:
+        env_id: the id.
+        runnable: `make(env_id)` and a rollout can run here as it is.
+        kind: why not: `MISSING_EXTRA` (its extra's library is not installed),
+            `NEEDS_DOWNLOAD` (constructing it downloads data), `BROKEN_UPSTREAM` (it fails
+            inside its library); None where it is runnable.
+        reason: why not, in words (the registration's note, or the missing library).
+        install: the command that makes it runnable (`pip install "jaxenvs[extra]"`) where an
+            extra is missing, else None.
+    """
+
+    env_id: str
+    runnable: bool
+    kind: str | None = None
+    reason: str | None = None
+    install: str | None = None
+
+
+def availability(id: str, *, download: bool = False) -> Availability:
+    """Can `id` run here, and if not, why and the install line.
+
+    Reads only the registration and which libraries are installed: nothing is imported or
+    built. The CLI (`jaxenvs report`), the tests and the docs generator ask this.
+
+    Args:
+        id: a registered id.
+        download: count an id whose construction downloads data as runnable (`jaxenvs report
+            --all`); by default it is not (`NEEDS_DOWNLOAD`).
+
+    Returns:
+        An `Availability`; where several reasons hold, the first of a missing extra, a
+        download (nothing is fetched unless asked), a failure upstream.
+
+    Raises:
+        UnknownEnvError: `id` is not registered (naming the closest ids).
+    """
+    s = spec(id)
+    library = _library_of(s)
+    if library is not None and importlib.util.find_spec(library) is None:
+        return Availability(id, False, MISSING_EXTRA, f"{library!r} is not installed", install_line(s.extra))
+    if "needs_download" in s.notes and not download:
+        return Availability(id, False, NEEDS_DOWNLOAD, s.notes["needs_download"])
+    if "broken_upstream" in s.notes:
+        return Availability(id, False, BROKEN_UPSTREAM, s.notes["broken_upstream"])
+    return Availability(id, True)
+
+
+def _library_of(s: EnvSpec) -> str | None:
+    """The top-level module an id's extra provides: the known extras' library, else the module
+    of its entry point where that is not jaxenvs' own; None where it needs no extra."""
+    if s.extra is None:
+        return None
+    if s.extra in EXTRA_LIBRARIES:
+        return EXTRA_LIBRARIES[s.extra]
+    if isinstance(s.entry_point, str):
+        top = s.entry_point.split(":")[0].split(".")[0]
+        return None if top == "jaxenvs" else top
+    return None
+
+
+def representatives(family: str) -> list[str]:
+    """The ids noted `representative` of `family`, in registration order (empty where it
+    declares none): they stand for their family in `jaxenvs report` and the tests."""
+    return [i for i in registered_envs(family) if "representative" in _REGISTRY[i].notes]
+
+
 def _resolve(entry_point: str | Callable[..., Any], extra: str | None, id: str = "") -> Callable[..., Any]:
     if callable(entry_point):
         return entry_point
@@ -222,10 +294,7 @@ def _resolve(entry_point: str | Callable[..., Any], extra: str | None, id: str =
     except ImportError as e:
         missing = e.name or ""
         if extra is not None and missing.split(".")[0] != "jaxenvs":
-            raise ImportError(
-                f'{entry_point} needs {missing!r}, which is not installed: pip install "jaxenvs[{extra}]"',
-                name=missing,
-            ) from e
+            raise not_installed(entry_point, missing, extra) from e
         raise ImportError(
             f"{id}: its entry point {entry_point!r} cannot be imported ({e}); register it with an importable "
             "'module:attribute' or a callable",

@@ -37,3 +37,16 @@ def mnist_data_dir(tmp_path, monkeypatch):
     mnist_data.write_idx(tmp_path / mnist_data.IMAGES, rng.integers(0, 256, (20, 28, 28), dtype=np.uint8))
     mnist_data.write_idx(tmp_path / mnist_data.LABELS, (np.arange(20) % 10).astype(np.uint8))
     monkeypatch.setenv(mnist_data.ENV_VAR, str(tmp_path))
+
+
+# Test-only sampling policy: of an adapted family (one adapter over many ids of one library) the
+# tests that compile per id run its representatives (the `representative` note of its
+# registrations, `jaxenvs.registry.representatives`), family -> ids in registration order.
+import jaxenvs  # noqa: E402
+from jaxenvs.registry import representatives  # noqa: E402
+
+CONFORMANCE_SAMPLE: dict[str, tuple[str, ...]] = {
+    family: tuple(representatives(family))
+    for family in dict.fromkeys(jaxenvs.spec(i).family for i in jaxenvs.registered_envs())
+    if representatives(family)
+}

@@ -39,11 +39,11 @@ from jax.experimental import checkify
 
 import jaxenvs
 from jaxenvs import registry, spaces
-from jaxenvs.adapters.registration import CONFORMANCE_SAMPLE
 from jaxenvs.params import INT32_MAX, declared
 from jaxenvs.wrappers import AutoReset, Checked
 from jaxenvs.wrappers.checked import ERRORS
 from jaxenvs.wrappers.vector import VecEnv
+from tests.conftest import CONFORMANCE_SAMPLE
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 EXAMPLES = settings.default.max_examples
@@ -97,15 +97,11 @@ COMPILED = [pytest.param(i, marks=pytest.mark.slow, id=i) for i in _compiled_sco
 @functools.cache
 def made(env_id: str):
     """`(raw env, params)`, or a skip naming why the id cannot be built here."""
-    s = registry.spec(env_id)
-    if "needs_download" in s.notes:
-        return None, f"downloads data: {s.notes['needs_download']}"
-    library = registry.EXTRA_LIBRARIES.get(s.extra or "")
-    if library is not None:
-        import importlib.util
-
-        if importlib.util.find_spec(library) is None:
-            return None, f'needs pip install "jaxenvs[{s.extra}]"'
+    available = registry.availability(env_id)
+    if available.kind == registry.NEEDS_DOWNLOAD:
+        return None, f"downloads data: {available.reason}"
+    if available.kind == registry.MISSING_EXTRA:
+        return None, f"needs {available.install}"
     try:
         return jaxenvs.make(env_id, autoreset=False), None
     except FileNotFoundError as e:  # DataNotFoundError: MNIST without a local copy

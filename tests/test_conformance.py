@@ -4,13 +4,14 @@ the raw env.
 
 - bsuite's 468 sweep ids are the ten base envs with other settings: one id per experiment;
 - the gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX families run one adapter over
-  many ids of one library: the ids in `CONFORMANCE_SAMPLE` (the registrations' representative
-  ids) only; brax's, jumanji's and pgx's other ids (each its own task code) are traced, as the
+  many ids of one library: the ids in `tests.conftest.CONFORMANCE_SAMPLE` (the registrations'
+  representative ids) only; brax's, jumanji's and pgx's other ids (each its own task code) are traced, as the
   slow ids below;
 - adapter ids run where their library is installed, auto-reset env only and short (compiling
-  the library's step is what costs; the raw step runs inside the auto-reset one); ids whose
-  construction downloads data are skipped, ids that fail inside their library are expected to
-  fail (strictly, so a fix upstream is noticed). Ids whose library step takes minutes to
+  the library's step is what costs; the raw step runs inside the auto-reset one); what
+  `jaxenvs.registry.availability` says cannot run here is skipped (a missing extra, a
+  download), except that ids failing inside their library are expected to fail (strictly, so a
+  fix upstream is noticed). Ids whose library step takes minutes to
   compile on a CPU (the registry's "slow on CPU" note: brax physics, chess, shogi, ...) are
   traced, not compiled, here: reset and step under `jax.eval_shape`, their shapes and dtypes
   checked against the spaces; the full `check_env` of those (and of every
@@ -21,15 +22,14 @@ the raw env.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 
 import pytest
 
 import jaxenvs
-from jaxenvs.adapters import registration as adapters
-from jaxenvs.registry import EXTRA_LIBRARIES
+from jaxenvs.registry import BROKEN_UPSTREAM, availability
 from jaxenvs.testing import check_env
+from tests.conftest import CONFORMANCE_SAMPLE
 
 # sampled families whose other ids are traced rather than left out: every brax, jumanji and pgx
 # task is its own code, while gymnax, Craftax, Playground, XLand-MiniGrid and NAVIX ids share theirs
@@ -55,7 +55,7 @@ def _ids() -> list:
         if build in builds:
             continue
         builds.add(build)
-        sample = adapters.CONFORMANCE_SAMPLE.get(s.family)
+        sample = CONFORMANCE_SAMPLE.get(s.family)
         traced = "slow_on_cpu" in s.notes
         if sample is not None and env_id not in sample:
             if s.family not in TRACED_FAMILIES:
@@ -63,12 +63,13 @@ def _ids() -> list:
             traced = True
         if s.family in TRACED_FAMILIES and sample is not None and env_id in sample[FULL_CHECKS_PER_TRACED_FAMILY:]:
             traced = True
-        if s.extra is not None and importlib.util.find_spec(EXTRA_LIBRARIES.get(s.extra, s.extra)) is None:
-            marks.append(pytest.mark.skip(reason=f'needs pip install "jaxenvs[{s.extra}]"'))
-        if "needs_download" in s.notes:
-            marks.append(pytest.mark.skip(reason=s.notes["needs_download"]))
-        if "broken_upstream" in s.notes:
-            marks.append(pytest.mark.xfail(reason=s.notes["broken_upstream"], strict=True))
+        available = availability(env_id)
+        if available.kind == BROKEN_UPSTREAM:
+            marks.append(pytest.mark.xfail(reason=available.reason, strict=True))
+        elif not available.runnable:
+            marks.append(
+                pytest.mark.skip(reason=f"needs {available.install}" if available.install else available.reason)
+            )
         if traced:
             marks.append(pytest.mark.slow)
             if not os.environ.get("JAXENVS_TEST_SLOW_ENVS"):

@@ -54,10 +54,40 @@ def test_register_user_env_and_duplicate():
 
 
 def test_missing_optional_library_names_the_extra(monkeypatch):
-    jaxenvs.register("NeedsLib-v0", "jaxenvs_fake_missing_library_xyz:Env", extra="fakeextra", overwrite=True)
+    from jaxenvs import registry
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    jaxenvs.register("NeedsLib-v0", "jaxenvs_fake_missing_library_xyz:Env", extra="fakeextra")
+    available = registry.availability("NeedsLib-v0")  # asked before anything is imported
+    assert (available.runnable, available.kind) == (False, registry.MISSING_EXTRA)
+    assert available.install == 'pip install "jaxenvs[fakeextra]"'
     with pytest.raises(ImportError) as info:
         jaxenvs.make("NeedsLib-v0")
-    assert 'pip install "jaxenvs[fakeextra]"' in str(info.value)
+    assert available.install in str(info.value)  # the same line, built once
+
+
+def test_availability_reads_the_installed_libraries_and_the_notes(monkeypatch):
+    import importlib.util
+
+    from jaxenvs import registry
+
+    assert registry.availability("CartPole-v1") == registry.Availability("CartPole-v1", True)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "brax" else real(name, *a))
+    brax = registry.availability("brax/fast")
+    assert (brax.runnable, brax.kind, brax.reason) == (False, registry.MISSING_EXTRA, "'brax' is not installed")
+    assert brax.install == 'pip install "jaxenvs[brax]"'
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    notes = {"needs_download": "downloads its levels", "broken_upstream": "fails inside its library"}
+    jaxenvs.register("user/Both-v0", "jaxenvs.envs.misc.grid_world:GridWorld", notes=notes)
+    # a download is named first (nothing is fetched unless asked), then the failure upstream
+    assert registry.availability("user/Both-v0").kind == registry.NEEDS_DOWNLOAD
+    asked = registry.availability("user/Both-v0", download=True)
+    assert (asked.runnable, asked.kind, asked.reason) == (False, registry.BROKEN_UPSTREAM, notes["broken_upstream"])
+    with pytest.raises(jaxenvs.UnknownEnvError, match="CartPole-v1"):
+        registry.availability("CartPol-v1")
+    with pytest.raises(ValueError, match="extra must be the name of a pip extra such as 'brax', got 'my extra'"):
+        jaxenvs.register("user/Extra-v0", "m:a", extra="my extra")
 
 
 def test_import_is_lazy():

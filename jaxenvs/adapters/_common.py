@@ -29,6 +29,7 @@ from flax import serialization, struct
 
 from jaxenvs import rendering, spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.extras import not_installed
 from jaxenvs.params import custom
 
 # An episode limit no counter reaches: the library's own end of episode applies.
@@ -40,11 +41,7 @@ def import_library(module: str, extra: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as e:
-        missing = e.name or module
-        raise ImportError(
-            f'jaxenvs\' {extra} adapter needs {missing!r}, which is not installed: pip install "jaxenvs[{extra}]"',
-            name=missing,
-        ) from e
+        raise not_installed(f"jaxenvs' {extra} adapter", e.name or module, extra) from e
 
 
 def library_key(key: jax.Array) -> jax.Array:

@@ -268,15 +268,15 @@ PLAYGROUND_MANIPULATION = (
     "AeroCubeRotateZAxis",
 )
 
-# The ids that stand for their family: `jaxenvs report` rolls out only these of a family that
-# declares some (its summary line names the command for the rest), and the shared conformance
-# test compiles only these (`CONFORMANCE_SAMPLE`, below, is read from these notes). The smallest
-# of each family, plus, where the family's tasks are each their own code (jumanji, pgx), a few
-# unlike ones; brax/inverted_pendulum is the quickest physics task measured (SLOW_ON_CPU below).
+# The ids that stand for their family (`registry.representatives`): `jaxenvs report` rolls out
+# only these of a family that declares some (its summary line names the command for the rest),
+# and the tests sample them. The smallest of each family, plus, where the family's tasks are each
+# their own code (jumanji, pgx), a few unlike ones; brax/inverted_pendulum is the cheapest brax
+# physics task (`jaxenvs report --family brax --all` times them all).
 _SAME_ADAPTER = "the family's smallest task; every id of the family runs the same adapter code"
 REPRESENTATIVE = {
     "brax/fast": "brax's toy task (no physics): the adapter at its cheapest",
-    "brax/inverted_pendulum": "the quickest brax physics task measured here",
+    "brax/inverted_pendulum": "brax's cheapest physics task: the adapter with physics",
     **{
         f"jumanji/{env_id}": "one of jumanji's cheaper tasks, each its own code"
         for env_id in ("Snake-v1", "Game2048-v1", "Minesweeper-v0", "Maze-v0", "LevelBasedForaging-v0", "Connector-v3")
@@ -311,49 +311,23 @@ BROKEN_UPSTREAM = {
     "which jax 0.10 no longer accepts",
 }
 
-# Ids too slow for `jaxenvs report`'s quick pass (a random rollout of 1,024 envs x 100 steps,
-# compile included) on a CPU, compiling dominating: where the report rolls one out on a CPU
-# (a representative, one named, or --all), it rolls out fewer envs and steps
-# (`cli.SMALL_ROLLOUT`); `jaxenvs bench ID` times the full rollout.
-# Measured 2026-11 on the project's 2-core CPU machine (wall time, shared with other jobs):
-# brax/inverted_pendulum 47 s (the cheapest physics task), brax/ant 85 s, brax/pusher 342 s;
-# pgx/chess 80 s, pgx/gardner_chess 86 s, pgx/go_19x19 209 s, pgx/shogi 385 s; jumanji/BinPack-v2 87 s,
-# jumanji/FlatPack-v0 over 400 s (stopped). Against 7 s for pgx/tic_tac_toe, 12 s for
-# jumanji/Snake-v1.
-_CRAFTAX = "its 1,024-env bench compiled in 128 s and ran 52 steps/s on a 2-core CPU"
-_MJX = "MJX physics on a CPU: CartpoleBalance's 1,024-env bench compiled in 366 s on a 2-core CPU"
-_BRAX_PHYSICS = "brax physics on a CPU: even 16 envs x 10 steps take 60-90 s to compile and run here"
+# Ids whose compiling dominates `jaxenvs report`'s quick pass on a CPU (a random rollout of
+# 1,024 envs x 100 steps, compile included): where the report rolls one out on a CPU (a
+# representative, one named, or --all), it rolls out fewer envs and steps
+# (`jaxenvs.cli.report.SMALL_ROLLOUT`) and prints the compile time it measured;
+# `jaxenvs bench ID` times the full rollout. The reasons say what costs, never how long: the
+# timings are the commands' to measure on the machine at hand.
+_CRAFTAX = "Craftax's step is large: compiling it dominates on a CPU"
+_MJX = "MJX physics: compiling the step dominates on a CPU"
+_BRAX_PHYSICS = "brax physics: compiling the step dominates on a CPU"
+_BOARD = "a large board game: compiling its step dominates on a CPU"
+_PACKING = "a large packing task: compiling its step dominates on a CPU"
 SLOW_ON_CPU = {
     **{f"brax/{name}": _BRAX_PHYSICS for name in BRAX_ENVS if name not in ("fast", "swimmer")},
-    "pgx/chess": "its 1,024-env rollout took 80 s on a 2-core CPU",
-    "pgx/gardner_chess": "its 1,024-env rollout took 86 s on a 2-core CPU",
-    "pgx/go_19x19": "its 1,024-env rollout took 209 s on a 2-core CPU",
-    "pgx/shogi": "its 1,024-env rollout took 385 s on a 2-core CPU",
-    "jumanji/BinPack-v2": "its 1,024-env rollout took 87 s on a 2-core CPU",
-    "jumanji/FlatPack-v0": "its 1,024-env rollout took over 400 s on a 2-core CPU",
+    **{f"pgx/{name}": _BOARD for name in ("chess", "gardner_chess", "go_19x19", "shogi")},
+    **{f"jumanji/{env_id}": _PACKING for env_id in ("BinPack-v2", "FlatPack-v0")},
     **{f"craftax/{env_id}": _CRAFTAX for env_id in CRAFTAX_IDS},
     **{f"playground/{name}": _MJX for name in PLAYGROUND_DM_CONTROL_SUITE},
-}
-
-# About how long `jaxenvs report --family F --all` takes on the project's 2-core CPU, in minutes
-# (the line under a family's table quotes it for the ids the default report leaves out).
-# Estimated from rollouts measured 2026-11 while other jobs kept the machine's load near 10-15:
-# an id costs about what its family's representatives did at the report's defaults (brax/fast
-# 10 s; jumanji's 9-32 s, 20 s on average; pgx's 7-16 s; gymnax's 7-10 s; xminigrid and navix
-# 17 s), a compile-dominated one what its 16-env x 10-step rollout took (brax 58-86 s: ant 75,
-# humanoid 86, pusher 80; pgx/chess 25, go_19x19 24, shogi 57; jumanji/BinPack-v2 49,
-# FlatPack-v0 22; craftax/Craftax-Classic-Symbolic-v1 45; playground/CartpoleBalance 42, the
-# other Playground tasks assumed alike or up to twice that). Ids that download data are not
-# counted.
-REPORT_ALL_MINUTES = {
-    "brax": 13,
-    "jumanji": 9,
-    "pgx": 5,
-    "gymnax": 4,
-    "craftax": 4,
-    "playground": 25,
-    "xminigrid": 13,
-    "navix": 12,
 }
 
 REGISTRATIONS: list[dict] = (
@@ -461,9 +435,3 @@ for _entry in REGISTRATIONS:
     }
     if _notes:
         _entry["notes"] = _notes
-
-# family -> its representative ids, for the tests and docs that sample a family
-CONFORMANCE_SAMPLE: dict[str, tuple[str, ...]] = {}
-for _entry in REGISTRATIONS:
-    if "representative" in _entry.get("notes", {}):
-        CONFORMANCE_SAMPLE[_entry["family"]] = (*CONFORMANCE_SAMPLE.get(_entry["family"], ()), _entry["id"])

@@ -10,6 +10,6 @@ Each submodule imports its library when imported itself; this package imports no
 def missing_extra(error: ImportError, extra: str, user: str) -> ImportError:
     """The `ImportError` an export module raises when its library is missing: it names the
     missing module and the extra that installs it."""
-    return ImportError(
-        f'{user} needs {error.name!r}, which is not installed: pip install "jaxenvs[{extra}]"', name=error.name
-    )
+    from jaxenvs.extras import not_installed
+
+    return not_installed(user, error.name, extra)

@@ -67,6 +67,7 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.environment import check_key, stepping_live_states
 from jaxenvs.export import missing_extra
+from jaxenvs.extras import install_line
 
 try:
     import gymnax
@@ -503,6 +504,6 @@ def register_gymnax_envs(ids: list[str] | None = None, namespace: str = NAMESPAC
 if not callable(getattr(gymnax, "register", None)):
     raise ImportError(
         f"{__name__} needs gymnax >= 1.0.1 (its public gymnax.register); installed: "
-        f'{getattr(gymnax, "__version__", "older")}: pip install "jaxenvs[clients]"'
+        f"{getattr(gymnax, '__version__', 'older')}: {install_line('clients')}"
     )
 register_gymnax_envs()

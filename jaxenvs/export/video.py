@@ -22,6 +22,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs.extras import install_line
 from jaxenvs.wrappers.pixel import resize
 
 Policy = Callable[[jax.Array, Any], Any]
@@ -90,7 +91,7 @@ def _require_ffmpeg() -> None:
     if missing:
         raise ImportError(
             f"writing an MP4 needs imageio with its ffmpeg backend ({', '.join(missing)} missing): "
-            "pip install 'jaxenvs[video]' (imageio, imageio-ffmpeg), or write a .gif"
+            f"{install_line('video')} (imageio, imageio-ffmpeg), or write a .gif"
         )
 
 
@@ -98,7 +99,7 @@ def _require_pillow() -> None:
     try:
         importlib.import_module("PIL")
     except ImportError as e:
-        raise ImportError('writing a GIF needs pillow: pip install "jaxenvs[export]"') from e
+        raise ImportError(f"writing a GIF needs pillow: {install_line('export')}") from e
 
 
 def check_writable(out: str | Path) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from jaxenvs.extras import install_line
 from jaxenvs.parity.checks import (
     ALPHA_ENV,
     ALPHA_RUN,
@@ -241,8 +242,8 @@ def _run_once(env_id: str, scale: float, seed: int, env: Any, params: Any, given
     except ImportError as e:
         if not _library_missing(e):  # a typo in a module path is an error, never a skip
             raise
-        extra = f'pip install "jaxenvs[{s.extra}]"' if s.extra else 'pip install "jaxenvs[parity]"'
-        return ParityResult(env_id, s.reference or "-", skipped=f"reference not installed ({e.name}): {extra}")
+        install = install_line(s.extra or "parity")
+        return ParityResult(env_id, s.reference or "-", skipped=f"reference not installed ({e.name}): {install}")
 
 
 def _library_missing(error: ImportError) -> bool:

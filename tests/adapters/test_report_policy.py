@@ -9,6 +9,9 @@ import jaxenvs
 from jaxenvs import cli
 from jaxenvs.adapters import registration
 from jaxenvs.cli import BROKEN, DOWNLOAD, FULL, NOT_INSTALLED, REST, SMALL, SWEEP, report_policy
+from tests.conftest import CONFORMANCE_SAMPLE
+
+ADAPTED = list(dict.fromkeys(entry["family"] for entry in registration.REGISTRATIONS))
 
 
 def test_missing_library_is_named(monkeypatch):
@@ -17,11 +20,11 @@ def test_missing_library_is_named(monkeypatch):
     assert report_policy("brax/fast", run_all=True) == NOT_INSTALLED
 
 
-@pytest.mark.parametrize("family", list(registration.REPORT_ALL_MINUTES))
+@pytest.mark.parametrize("family", ADAPTED)
 def test_each_adapted_family_rolls_out_its_representatives_by_default(family):
     ids = jaxenvs.registered_envs(family)
     rolled = [i for i in ids if report_policy(i) in (FULL, SMALL)]
-    assert rolled == list(registration.CONFORMANCE_SAMPLE[family])  # read from the notes, in order
+    assert rolled == jaxenvs.registry.representatives(family) == list(CONFORMANCE_SAMPLE[family])  # in order
     for env_id in ids:
         notes = jaxenvs.spec(env_id).notes
         policy = report_policy(env_id)
@@ -96,8 +99,7 @@ def test_a_failing_rollout_is_a_row_not_a_crash(capsys, monkeypatch):
     assert "rollout failed: AttributeError: 'MultiDiscrete' object has no attribute 'low'" in out
 
 
-def test_every_adapted_family_declares_representatives_and_an_estimate():
-    adapted = {entry["family"] for entry in registration.REGISTRATIONS}
-    assert set(registration.CONFORMANCE_SAMPLE) == adapted == set(registration.REPORT_ALL_MINUTES)
+def test_every_adapted_family_declares_representatives():
+    assert set(CONFORMANCE_SAMPLE) == set(ADAPTED)
     for env_id in registration.REPRESENTATIVE:  # a representative is one the report can roll out
         assert not {"needs_download", "broken_upstream"} & set(jaxenvs.spec(env_id).notes), env_id

@@ -1,0 +1,149 @@
+"""What the `jaxenvs` subcommands share: argument types and checks, the console, the progress
+bar and the wrapped summary lines."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from collections.abc import Sequence
+
+# `jaxenvs report` and `jaxenvs parity` print every column from this terminal width up
+WIDE_COLUMNS = 140
+
+
+class UsageError(Exception):
+    """A bad argument found after parsing (an unknown family, an unwritable path): exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors as one line (exit 2), not the usage text too."""
+
+    def error(self, message: str):
+        print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(2)
+
+
+def positive_int(text: str) -> int:
+    """An argument type: an integer from 1 to 2**31 - 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if not 1 <= value <= 2**31 - 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer (1 to 2**31 - 1), got {text!r}")
+    return value
+
+
+def seed(text: str) -> int:
+    """An argument type: a non-negative integer seed."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An argument type: a positive finite number."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive finite number, got {text!r}")
+    return value
+
+
+def console():
+    """A `rich` console that prints text as it is: no markup (an install hint's `jaxenvs[brax]`
+    is text, not a style tag)."""
+    from rich.console import Console
+
+    return Console(markup=False)
+
+
+def check_family(family: str | None) -> None:
+    """A `UsageError` naming the valid families unless `family` is one (or None)."""
+    from jaxenvs.registry import registered_envs, spec
+
+    if family is None:
+        return
+    families = sorted({spec(i).family for i in registered_envs()})
+    if family not in families:
+        raise UsageError(f"unknown family {family!r}; valid families: {', '.join(families)}")
+
+
+def check_ids(ids: Sequence[str]) -> None:
+    """A `UsageError` naming the closest ids for the first id that is not registered."""
+    from jaxenvs.registry import UnknownEnvError, spec
+
+    for env_id in ids:
+        try:
+            spec(env_id)
+        except UnknownEnvError as e:
+            raise UsageError(str(e)) from None
+
+
+def check_output_path(path: str) -> None:
+    """The file `path` can be written: its folder exists and is writable, it is no folder."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"{path!r} is a directory; give a file path")
+    if not os.path.isdir(folder):
+        raise UsageError(f"cannot write {path!r}: the directory {folder!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"cannot write {path!r}: the directory {folder!r} is not writable")
+
+
+def select(ids: Sequence[str] | None, family: str | None) -> list[str]:
+    """The ids given (checked), else every id of `family` (checked), else every id."""
+    from jaxenvs.registry import registered_envs
+
+    check_family(family)
+    if ids:
+        check_ids(ids)  # early, naming the closest ids
+        return list(ids)
+    return registered_envs(family)
+
+
+def progress(console=None):
+    """A progress bar; what `console` prints while it runs appears above the bar."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("{task.description}", markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    )
+
+
+def print_line(console, parts: Sequence[str], style: str | None = None) -> None:
+    """Parts of one line, joined by "; " and wrapped at the terminal's width, preferably
+    between parts, continued indented."""
+    import textwrap
+
+    width = max(console.width, 40)
+    lines: list[str] = []
+    for part in parts:
+        joined = f"{lines[-1]}; {part}" if lines else part
+        if lines and len(joined) > width:
+            lines[-1] += ";"
+            lines.append("  " + part)
+        else:
+            lines[-1:] = [joined]
+    wrapped = [
+        w for line in lines for w in textwrap.wrap(line, width=width, subsequent_indent="  ", break_on_hyphens=False)
+    ]
+    console.print("\n".join(wrapped), markup=False, soft_wrap=True, style=style)
+
+
+def interrupted_line(done: int, total: int) -> str:
+    """What a command interrupted by Ctrl-C prints last."""
+    return f"interrupted (Ctrl-C): the {done} of {total} ids finished are shown above"
