@@ -208,6 +208,7 @@ def reset_if_done_fn(env: Any, capacity: int | None = None) -> Callable:
 
         old = ((), state) if observe is not None else (obs, state)
         if not uses_key[signature]:  # every episode starts alike: one reset (one per env if params are batched)
+
             def reset_once():
                 if any(jax.tree_util.tree_leaves(params_b)):
                     return reset(one_key, params, n)

@@ -6,8 +6,9 @@ nothing about what the envs do.
   env (the parity harness's chi-square, KS and mean checks).
 - Many envs finishing in one step (more than `reset_capacity`, every env every step): every
   finished env is reset from its own key, `final_observation` is the raw step's observation.
-- The vmapped `AutoReset` step equals stepping each env alone (`lax.map`), params batched too,
-  and gradients still go through it.
+- The vmapped `AutoReset` step (which `make_vec` is) equals stepping each env alone
+  (`lax.map`) bit for bit, params batched too, and gradients still go through it.
+- `num_envs` beyond what int32 indexes is refused before anything is built.
 """
 
 import jax
@@ -18,7 +19,8 @@ import pytest
 import jaxenvs
 from jaxenvs.parity.checks import chi_square_check, ks_check, mean_check
 from jaxenvs.parity.reference import jax_episode_statistics
-from jaxenvs.wrappers import AutoReset, VecEnv
+from jaxenvs.wrappers import AutoReset, VecEnv, Wrapper
+from jaxenvs.wrappers.batched_reset import observe_fn
 
 MAX_STEPS = 60  # CartPole truncated at 60 steps: both ways an episode ends are exercised
 NUM_ENVS = 128
@@ -153,7 +155,9 @@ def test_some_envs_finishing_only_those_reset():
 @pytest.mark.parametrize("n", [40, 1])
 def test_vmapped_autoreset_equals_each_env_alone(n):
     """`jax.vmap(AutoReset(env).step)` (the compacting batching rule; for one env, the plain
-    `cond`) returns what stepping each env alone returns (`lax.map`), params batched too."""
+    `cond`) returns exactly what stepping each env alone returns (`lax.map`), params batched
+    too: reset observations included, which are built from the returned states with
+    `observe` (scattered from the batched reset, XLA rounded some a ulp apart)."""
     env, params = jaxenvs.make("CartPole-v1", max_steps_in_episode=4)
     # per-env params: a different pole length per env
     batch_params = jax.tree_util.tree_map(lambda x: jnp.full((n,), x), params)
@@ -178,7 +182,7 @@ def test_vmapped_autoreset_equals_each_env_alone(n):
     alone = roll(lambda ks, s, a, p: jax.lax.map(lambda x: env.step(*x), (ks, s, a, p)))
     assert int(batched[1][2].sum()) >= 2 * n  # every env ended at least twice
     for a, b in zip(jax.tree_util.tree_leaves(batched), jax.tree_util.tree_leaves(alone)):
-        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
 
 
 def test_gradients_through_autoreset_batched_and_alone():
@@ -264,16 +268,20 @@ OBSERVE += ["Pong-misc", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "Mountai
 OBSERVE += ["Pendulum-v1", "Taxi-v4", "FrozenLake-v1", "CliffWalking-v1", "Catch-bsuite", "DeepSeaStochastic-bsuite"]
 
 
+class Opaque(Wrapper):
+    """Changes nothing, but does not declare `keeps_observation`: the batching rule cannot
+    rebuild its observations with `observe`, and scatters the reset observations instead."""
+
+
 @pytest.mark.parametrize("env_id", OBSERVE)
 def test_observe_is_the_observation(env_id):
     """`observe` (which `make_vec` trusts to rebuild observations) gives exactly what
     `reset` and `step` return with the state."""
     env, params = jaxenvs.make(env_id, autoreset=False)
-    assert VecEnv(env, 2)._observe is not None
+    assert observe_fn(env) is not None and observe_fn(Opaque(env)) is None
 
     observe = jax.vmap(env.unwrapped.observe, in_axes=(0, None))
-    venv = VecEnv(env, 8)
-    venv._observe = None  # the observations the env itself returns
+    venv = VecEnv(Opaque(env), 8)  # the observations the env itself returns
 
     def run(key):
         obs, state = venv.reset(key, params)
@@ -297,9 +305,7 @@ def test_make_vec_observe_changes_nothing(env_id):
     (Breakout's and CartPole's resets draw, Asterix's does not)."""
     n, steps = 64, 120
     env, params = jaxenvs.make(env_id, autoreset=False)
-    fast, general = VecEnv(env, n, reset_capacity=16), VecEnv(env, n, reset_capacity=16)
-    general._observe = None
-    assert fast._observe is not None
+    fast, general = VecEnv(env, n, reset_capacity=16), VecEnv(Opaque(env), n, reset_capacity=16)
 
     def roll(venv):
         def body(carry, k):
@@ -326,8 +332,8 @@ def test_a_wrapper_that_changes_observations_keeps_the_general_way():
     from jaxenvs.wrappers.pixel import PixelObservation
 
     env, _ = jaxenvs.make("Breakout-MinAtar", autoreset=False)
-    assert VecEnv(PixelObservation(env), 4)._observe is None
-    assert VecEnv(env, 4)._observe is not None
+    assert observe_fn(PixelObservation(env)) is None
+    assert observe_fn(env) is not None
 
 
 def test_eager_step_checks_every_action_of_the_batch():
@@ -382,3 +388,26 @@ def test_a_batch_of_batches_on_purpose():
             np.testing.assert_allclose(np.asarray(x[i]), np.asarray(y), rtol=1e-6, atol=1e-7)
     with pytest.raises(TypeError, match="allow_vmap must be True or False"):
         VecEnv(jaxenvs.make("CartPole-v1", autoreset=False)[0], 4, allow_vmap="yes")
+
+
+def test_num_envs_is_limited_to_what_int32_indexes():
+    """A step of 2**30 envs traces without an int32 overflow (traced only: nothing is
+    allocated); more envs (2**31 - 1 overflowed) are refused before anything is built, naming
+    num_envs, the value and the range; so is a capacity that would overflow with them."""
+    from jaxenvs.wrappers.vector import MAX_NUM_ENVS
+
+    assert MAX_NUM_ENVS == 2**30
+    for bad in (MAX_NUM_ENVS + 1, 2**31 - 1):
+        with pytest.raises(
+            ValueError, match=rf"CartPole-v1: num_envs must be an int in \[1, {MAX_NUM_ENVS}\].*got {bad}"
+        ):
+            jaxenvs.make_vec("CartPole-v1", bad)
+    venv, params = jaxenvs.make_vec("CartPole-v1", MAX_NUM_ENVS)
+    key = jax.random.key(0)
+    _, state = jax.eval_shape(venv.reset, key, params)
+    obs, *_ = jax.eval_shape(venv.step, key, state, jax.ShapeDtypeStruct((MAX_NUM_ENVS,), jnp.int32), params)
+    assert obs.shape == (MAX_NUM_ENVS, 4)
+    with pytest.raises(
+        ValueError, match=rf"reset_capacity must be an int in \[1, {MAX_NUM_ENVS - 1}\], got {MAX_NUM_ENVS}"
+    ):
+        VecEnv(venv.env, MAX_NUM_ENVS, reset_capacity=MAX_NUM_ENVS)
