@@ -17,13 +17,13 @@ Stepped alone, the reset sits in `lax.cond`: an env that did not finish skips it
 `jax.vmap` (gymnax's way of batching, and `make_vec`'s, which is this step vmapped) a `cond`
 would turn into computing a reset, with fresh random numbers, for every env at every step;
 here a batching rule (`batched_reset.reset_if_done_fn`) resets only the envs that finished,
-each from its own reset key, so every env gets what it would get alone: the same reset
-(from the same key), and, for an env that defines `observe`, exactly the same observations,
-built once for the batch from the returned states (without `observe`, reset observations are
-scattered into the batch and XLA may round a float differently, by one ulp, than when
-resetting a single env). An env whose reset ignores its key gets one reset, selected where an
-env finished. Gradients go through the plain `cond` (a `custom_jvp`), so `jax.grad` works
-as before, batched or not.
+each from its own reset key, so a finished env gets, bit for bit, the reset state it would get
+alone, and, for an env that defines `observe`, the same observation, built once for the batch
+from the returned states (without `observe`, reset observations are scattered into the batch
+and XLA may round a float one ulp away from a single env's; the env's own step, vmapped, is
+XLA's to compile, and can also round apart, e.g. with batched params). An env whose reset
+ignores its key gets one reset, selected where an env finished. Gradients go through the
+plain `cond` (a `custom_jvp`), so `jax.grad` works as before, batched or not.
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
-"""The batched-reset engine: resetting only the envs of a batch whose episodes ended.
+"""The batched-reset engine: `AutoReset`'s batching rule, which resets only the envs of a
+batch whose episodes ended (`make_vec` is `AutoReset` vmapped, so it is its engine too):
 
-Used by `AutoReset` (its `jax.vmap` batching rule) and by `VecEnv` (`make_vec`) alike:
-
+- `reset_if_done_fn(env)`: `env.reset` where `done`, in a `lax.cond` alone and, under
+  `jax.vmap` (a `custom_vmap` rule), through the functions below, with observations rebuilt
+  by `observe` where the env has it (`observe_fn`); differentiable through the plain `cond`;
 - `reset_where_done`: the finished envs are listed in order and reset `capacity` at a time,
   each from its own key, the rows scattered into place; the work grows with the number of
   finished envs, not with the batch; a step where most finish takes one batched reset;
 - `select_where_done`: for a reset that ignores its key (`reset_uses_key` reads the reset's
   jaxpr), one reset selected where an env finished;
-- `reset_if_done_fn(env)`: `env.reset` where `done`, in a `lax.cond` alone and through the
-  above under `jax.vmap` (a `custom_vmap` rule), differentiable through the plain `cond`;
 - `final_info`: the `info` bookkeeping of every same-step reset (`final_observation`, the
   final flags, and the action mask of the returned state).
 """
