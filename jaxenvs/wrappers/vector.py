@@ -35,6 +35,7 @@ from jaxenvs.environment import Environment, actions_checked, check_key
 from jaxenvs.wrappers.autoreset import AutoReset
 from jaxenvs.wrappers.base import Wrapper
 from jaxenvs.wrappers.batched_reset import default_capacity
+from jaxenvs.wrappers.batched_reset import observe_fn as observe_fn  # its old home
 
 _STEP_KEY_DATA = 2**32 - 1  # folded into the step's key for the per-env step keys
 # The batch is indexed in int32: a step lists the finished envs in `num_envs +
