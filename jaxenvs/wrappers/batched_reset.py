@@ -198,8 +198,12 @@ def reset_if_done_fn(env: Any, capacity: int | None = None) -> Callable:
         one_key = key[0] if key_b else key
         one_params = jax.tree_util.tree_map(lambda x, b: x[0] if b else x, params, params_b)
         signature = (_signature(one_key), _signature(one_params))
-        if signature not in uses_key:
-            uses_key[signature] = reset_uses_key(env, one_key, one_params)
+        try:
+            keyed = uses_key[signature]
+        except KeyError:
+            keyed = uses_key[signature] = reset_uses_key(env, one_key, one_params)
+        except TypeError:  # a static params field that does not hash: asked every time
+            keyed = reset_uses_key(env, one_key, one_params)
 
         def reset(keys, reset_params, size):  # `size` resets, rows of `(obs, state)`
             axes = (0 if jnp.ndim(keys) > jnp.ndim(one_key) else None, params_axes)
@@ -207,7 +211,7 @@ def reset_if_done_fn(env: Any, capacity: int | None = None) -> Callable:
             return ((), new_state) if observe is not None else (new_obs, new_state)
 
         old = ((), state) if observe is not None else (obs, state)
-        if not uses_key[signature]:  # every episode starts alike: one reset (one per env if params are batched)
+        if not keyed:  # every episode starts alike: one reset (one per env if params are batched)
 
             def reset_once():
                 if any(jax.tree_util.tree_leaves(params_b)):
