@@ -121,6 +121,24 @@ def stepping_live_states():
         _LIVE_STATES.reset(token)
 
 
+# the env whose actions a batching layer has just checked exactly (`actions_checked`)
+_ACTIONS_CHECKED = contextvars.ContextVar("jaxenvs_actions_checked", default=None)
+
+
+@contextlib.contextmanager
+def actions_checked(env: Any):
+    """Within it, `env.step` (`env` a raw env) skips its own action check.
+
+    For `make_vec`: it checks the whole batch's actions exactly, once, then steps `env`
+    under `jax.vmap`, where the check would only see traced actions and build the action
+    space again to compare their shapes."""
+    token = _ACTIONS_CHECKED.set(env)
+    try:
+        yield
+    finally:
+        _ACTIONS_CHECKED.reset(token)
+
+
 def defines(env: Any, method: str) -> bool:
     """Whether `env`'s class defines `method` (`observe`, `is_terminal`: optional, so that
     code can ask an env whether it has them, as `make_vec` and the gymnax export do)."""
@@ -247,6 +265,8 @@ class Environment(Generic[TEnvState, TEnvParams]):
         """A clear `ValueError` for an action outside the space: exactly, when the action is
         concrete (even while `step` is traced: a constant in a scan); by its shape alone
         when it is traced (shapes are static: a wrong one must not broadcast into garbage)."""
+        if _ACTIONS_CHECKED.get() is self:
+            return
         leaves = jax.tree_util.tree_leaves(action)
         space = self.action_space(params)
         if any(isinstance(leaf, jax.core.Tracer) for leaf in leaves):

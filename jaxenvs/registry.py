@@ -373,6 +373,7 @@ class RegisteredDefaults(Wrapper):
     so that `env.step(key, state, action)` without params uses them."""
 
     keeps_observation = True  # observations pass through unchanged (see `VecEnv`)
+    passes_actions = True  # and actions (`make_vec` checks them once, for the raw env)
 
     def __init__(self, env: Any, params: Any):
         super().__init__(env)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import jaxenvs
+from jaxenvs.wrappers.batched_reset import observe_fn
 
 
 def test_integer_actions_are_checked_exactly_eagerly():
@@ -163,7 +164,7 @@ def test_overriding_observe_changes_every_observation():
         obs, state, *_ = env.step(jax.random.key(t), state, 1, params)
         np.testing.assert_array_equal(obs, [state.x, state.theta])
     venv = VecEnv(env, 16)
-    assert venv._observe is not None  # the fast path, observations rebuilt with `observe`
+    assert observe_fn(venv.env) is not None  # the fast path, observations rebuilt with `observe`
 
     def rollout(key):
         obs, state = venv.reset(key, params)

@@ -133,10 +133,10 @@ def test_bad_make_arguments_are_clear_errors():
     with pytest.raises(TypeError, match="autoreset must be True or False, got 'no'"):
         jaxenvs.make("CartPole-v1", autoreset="no")
     for bad in (2.5, "4", True, None):
-        with pytest.raises(TypeError, match=r"num_envs must be an int in \[1, 2147483647\]"):
+        with pytest.raises(TypeError, match=r"num_envs must be an int in \[1, 1073741824\]"):
             jaxenvs.make_vec("CartPole-v1", num_envs=bad)
     for bad in (0, -3, 2**31):
-        with pytest.raises(ValueError, match=r"num_envs must be an int in \[1, 2147483647\]"):
+        with pytest.raises(ValueError, match=r"num_envs must be an int in \[1, 1073741824\]"):
             jaxenvs.make_vec("CartPole-v1", num_envs=bad)
 
 

@@ -14,15 +14,21 @@ An env whose `info` has `action_mask` and that defines `action_mask(state, param
 mask of the returned state, so after a reset it is the new episode's, as gymnasium's is.
 
 Stepped alone, the reset sits in `lax.cond`: an env that did not finish skips it. Under
-`jax.vmap` (gymnax's way of batching) a `cond` would turn into computing a reset, with fresh
-random numbers, for every env at every step; here a batching rule (`jax.custom_batching`)
-resets only the envs that finished instead (`batched_reset.reset_where_done`), each from its own reset key,
-so the vmapped step returns exactly what stepping each env alone returns; an env whose reset
-ignores its key gets one reset, selected where an env finished. Gradients go
-through the plain `cond` (a `custom_jvp`), so `jax.grad` works as before, batched or not.
+`jax.vmap` (gymnax's way of batching, and `make_vec`'s, which is this step vmapped) a `cond`
+would turn into computing a reset, with fresh random numbers, for every env at every step;
+here a batching rule (`batched_reset.reset_if_done_fn`) resets only the envs that finished,
+each from its own reset key, so a finished env gets, bit for bit, the reset state it would get
+alone, and, for an env that defines `observe`, the same observation, built once for the batch
+from the returned states (without `observe`, reset observations are scattered into the batch
+and XLA may round a float one ulp away from a single env's; the env's own step, vmapped, is
+XLA's to compile, and can also round apart, e.g. with batched params). An env whose reset
+ignores its key gets one reset, selected where an env finished. Gradients go through the
+plain `cond` (a `custom_jvp`), so `jax.grad` works as before, batched or not.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -33,14 +39,41 @@ from jaxenvs.wrappers.batched_reset import final_info, reset_if_done_fn
 
 
 class AutoReset(Wrapper):
-    """Resets a finished episode in the step that ends it (see the module docstring)."""
+    """Resets a finished episode in the step that ends it (see the module docstring).
+
+    Args:
+        env: the env to reset (no auto-reset of its own).
+        reset_capacity: under `jax.vmap`, how many finished envs one reset pass handles
+            (default: a sixteenth of the batch, at least 16); None for the default.
+    """
+
+    def __init__(self, env: Any, reset_capacity: int | None = None):
+        super().__init__(env)
+        self.reset_capacity = reset_capacity
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_resets"}  # a closure, built again
+
+    def _reset_if_done(self) -> Any:
+        """`batched_reset.reset_if_done_fn(self.env)`, built once (it caches what it learns)."""
+        resets = self.__dict__.get("_resets")
+        if resets is None:
+            resets = self.__dict__["_resets"] = reset_if_done_fn(self.env, self.__dict__.get("reset_capacity"))
+        return resets
 
     def step(self, key, state, action, params=None):
         check_key(key, self.name)  # before the split, which would fail with JAX's own message
         key_step, key_reset = jax.random.split(key)
+        return self.step_with_keys(key_step, key_reset, state, action, params)
+
+    def step_with_keys(self, key_step, key_reset, state, action, params, reset_index=None):
+        """`step` with its keys given: the raw step draws from `key_step`, a reset from
+        `key_reset`, or from `fold_in(key_reset, reset_index)` with a `reset_index` (how
+        `make_vec` gives each env its own reset key while deriving only the finished envs')."""
+        params = self.default_params if params is None else params
         with stepping_live_states():  # a finished episode never reaches the step: it was reset
             obs, next_state, reward, terminated, truncated, info = self.env.step(key_step, state, action, params)
         done = jnp.logical_or(terminated, truncated)
-        obs_out, state_out = reset_if_done_fn(self.env)(done, key_reset, obs, next_state, params)
+        obs_out, state_out = self._reset_if_done()(done, key_reset, obs, next_state, params, reset_index)
         info = final_info(self.env, info, obs, terminated, truncated, state_out, params)
         return obs_out, state_out, reward, terminated, truncated, info

@@ -1,14 +1,14 @@
-"""The batched-reset engine: resetting only the envs of a batch whose episodes ended.
+"""The batched-reset engine: `AutoReset`'s batching rule, which resets only the envs of a
+batch whose episodes ended (`make_vec` is `AutoReset` vmapped, so it is its engine too):
 
-Used by `AutoReset` (its `jax.vmap` batching rule) and by `VecEnv` (`make_vec`) alike:
-
+- `reset_if_done_fn(env)`: `env.reset` where `done`, in a `lax.cond` alone and, under
+  `jax.vmap` (a `custom_vmap` rule), through the functions below, with observations rebuilt
+  by `observe` where the env has it (`observe_fn`); differentiable through the plain `cond`;
 - `reset_where_done`: the finished envs are listed in order and reset `capacity` at a time,
   each from its own key, the rows scattered into place; the work grows with the number of
   finished envs, not with the batch; a step where most finish takes one batched reset;
 - `select_where_done`: for a reset that ignores its key (`reset_uses_key` reads the reset's
   jaxpr), one reset selected where an env finished;
-- `reset_if_done_fn(env)`: `env.reset` where `done`, in a `lax.cond` alone and through the
-  above under `jax.vmap` (a `custom_vmap` rule), differentiable through the plain `cond`;
 - `final_info`: the `info` bookkeeping of every same-step reset (`final_observation`, the
   final flags, and the action mask of the returned state).
 """
@@ -24,7 +24,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax.custom_batching import custom_vmap
 
+from jaxenvs.environment import defines
 from jaxenvs.tree import cast_like, where_done
+from jaxenvs.wrappers.base import transparent_raw
 
 # `reset_where_done` resets at most this fraction of the batch per pass (at least
 # `MIN_CAPACITY` envs); more finished envs take more passes.
@@ -74,13 +76,20 @@ def reset_uses_key(env, key, params) -> bool:
     """Whether `env.reset(key, params)` depends on `key` at all, read off the reset's jaxpr
     (any operation with the key or a value computed from it among its operands counts). A
     reset that does not (every episode starts alike: DeepSea, Asterix, Pong) needs no index
-    work: one reset, selected where an env finished."""
+    work: one reset, selected where an env finished. The answer depends only on the types
+    of `key` and `params` (their tree, shapes and dtypes), so callers cache it."""
     jaxpr = jax.make_jaxpr(env.reset)(key, params).jaxpr
     depends = {id(jaxpr.invars[0])}
     for eqn in jaxpr.eqns:
         if any(id(v) in depends for v in eqn.invars if not hasattr(v, "val")):
             depends.update(id(v) for v in eqn.outvars)
     return any(id(v) in depends for v in jaxpr.outvars if not hasattr(v, "val"))
+
+
+def _signature(tree: Any) -> tuple:
+    """What a trace of a function of `tree` depends on: its tree and its leaves' shapes and dtypes."""
+    leaves, treedef = jax.tree_util.tree_flatten(tree)
+    return treedef, tuple((jnp.shape(x), jnp.result_type(x), isinstance(x, (int, float))) for x in leaves)
 
 
 def select_where_done(done: jax.Array, reset: Callable[[], Any], old: Any) -> Any:
@@ -138,73 +147,118 @@ def reset_where_done(
     return jax.lax.cond(count > capacity * FULL_RESET_PASSES, everything, passes, None)
 
 
-def reset_if_done_fn(env) -> Callable:
-    """`f(done, key, obs, state, params) -> (obs, state)`: `env.reset(key, params)` where
-    `done`, else `(obs, state)`; batched, it resets only the finished envs."""
+def observe_fn(env: Any) -> Callable | None:
+    """The raw env's `observe`, when every wrapper between `env` and it declares (as a class
+    attribute) `keeps_observation = True` and the raw env defines one; else None."""
+    raw = transparent_raw(env)
+    return raw.observe if raw is not None and defines(raw, "observe") else None
 
-    def plain(done, key, obs, state, params):
+
+def reset_if_done_fn(env: Any, capacity: int | None = None) -> Callable:
+    """`f(done, key, obs, state, params, index=None) -> (obs, state)`: `env.reset(k, params)`
+    where `done`, else `(obs, state)`; `k` is `key`, or `fold_in(key, index)` with an `index`
+    (`make_vec`'s reset keys: one key for the batch, derived only for the envs that finished).
+
+    Alone, a `lax.cond`. Under `jax.vmap` (a `custom_vmap` rule) only the finished envs are
+    reset, `capacity` at a time (default `default_capacity` of the batch), by
+    `reset_where_done`; a reset that ignores its key (`reset_uses_key`, asked once per type
+    of params) is computed once and selected where done. For an env with `observe`
+    (`observe_fn`), the resets replace state rows only and the batch's observations are built
+    once from the returned states (fewer writes of the largest array, and exactly the
+    observations a single env returns). Differentiable through the plain `cond`.
+    """
+    observe = observe_fn(env)
+    uses_key: dict = {}
+
+    def reset_key(key, index):
+        return key if index is None else jax.random.fold_in(key, index)
+
+    def plain(done, key, index, obs, state, params):
         def reset(_):
-            return cast_like(env.reset(key, params), (obs, state))
+            return cast_like(env.reset(reset_key(key, index), params), (obs, state))
 
         return jax.lax.cond(done, reset, lambda _: (obs, state), None)
 
     fast = custom_vmap(plain)
 
     @fast.def_vmap
-    def batched(axis_size, in_batched, done, key, obs, state, params):
-        done_b, key_b, obs_b, state_b, params_b = in_batched
+    def batched(axis_size, in_batched, done, key, index, obs, state, params):
+        done_b, key_b, index_b, _, _, params_b = in_batched
+        args = (done, key, index, obs, state, params)
         if axis_size == 1:  # one env: the plain `cond`, which skips the reset when not done
-            args = (done, key, obs, state, params)
             one = jax.tree_util.tree_map(lambda x, b: x[0] if b else x, args, tuple(in_batched))
             out = jax.tree_util.tree_map(lambda x: x[None], plain(*one))
             return out, jax.tree_util.tree_map(lambda _: True, out)
 
-        def full(tree, flags):
-            return jax.tree_util.tree_map(
-                lambda x, b: x if b else jnp.broadcast_to(x, (axis_size,) + jnp.shape(x)), tree, flags
-            )
-
-        done, obs, state = full(done, done_b), full(obs, obs_b), full(state, state_b)
-        capacity = default_capacity(axis_size)
+        n = axis_size
+        done, _, _, obs, state, _ = jax.tree_util.tree_map(
+            lambda x, b: x if b else jnp.broadcast_to(x, (n,) + jnp.shape(x)), args, tuple(in_batched)
+        )
         params_axes = jax.tree_util.tree_map(lambda b: 0 if b else None, params_b)
         one_key = key[0] if key_b else key
-        if not reset_uses_key(env, one_key, jax.tree_util.tree_map(lambda x, b: x[0] if b else x, params, params_b)):
-            # every episode starts alike: one reset (one per env if params are batched)
-            def reset():
+        one_params = jax.tree_util.tree_map(lambda x, b: x[0] if b else x, params, params_b)
+        signature = (_signature(one_key), _signature(one_params))
+        try:
+            keyed = uses_key[signature]
+        except KeyError:
+            keyed = uses_key[signature] = reset_uses_key(env, one_key, one_params)
+        except TypeError:  # a static params field that does not hash: asked every time
+            keyed = reset_uses_key(env, one_key, one_params)
+
+        def reset(keys, reset_params, size):  # `size` resets, rows of `(obs, state)`
+            axes = (0 if jnp.ndim(keys) > jnp.ndim(one_key) else None, params_axes)
+            new_obs, new_state = jax.vmap(env.reset, in_axes=axes, axis_size=size)(keys, reset_params)
+            return ((), new_state) if observe is not None else (new_obs, new_state)
+
+        old = ((), state) if observe is not None else (obs, state)
+        if not keyed:  # every episode starts alike: one reset (one per env if params are batched)
+
+            def reset_once():
                 if any(jax.tree_util.tree_leaves(params_b)):
-                    return jax.vmap(env.reset, in_axes=(None, params_axes))(one_key, params)
-                return env.reset(one_key, params)
+                    return reset(one_key, params, n)
+                new_obs, new_state = env.reset(one_key, params)
+                return (() if observe is not None else new_obs), new_state
 
-            out = select_where_done(done, reset, (obs, state))
-            return out, jax.tree_util.tree_map(lambda _: True, out)
+            obs_out, state_out = select_where_done(done, reset_once, old)
+        else:
+            cap = default_capacity(n) if capacity is None else min(int(capacity), n)
+            if n + cap > 2**31 - 1:  # `finished_index` lists the batch in int32
+                raise ValueError(f"a batch of {n} envs with a reset capacity of {cap} is more than int32 indexes")
 
-        def resets(_, index):
-            rows = jnp.minimum(index, axis_size - 1)
-            keys = key[rows] if key_b else key
-            chunk_params = jax.tree_util.tree_map(lambda x, b: x[rows] if b else x, params, params_b)
-            return jax.vmap(env.reset, in_axes=(0 if key_b else None, params_axes), axis_size=capacity)(
-                keys, chunk_params
-            )
+            def keys_at(rows):
+                keys = key[rows] if key_b else key
+                if index is None:
+                    return keys
+                at = index[rows] if index_b else jnp.broadcast_to(index, rows.shape)
+                return jax.vmap(jax.random.fold_in, in_axes=(0 if key_b else None, 0))(keys, at)
 
-        def reset_all():
-            keys = key if key_b else jnp.broadcast_to(key, (axis_size,) + key.shape)
-            return jax.vmap(env.reset, in_axes=(0, params_axes))(keys, params)
+            def resets(_, chunk):
+                rows = jnp.minimum(chunk, n - 1)
+                chunk_params = jax.tree_util.tree_map(lambda x, b: x[rows] if b else x, params, params_b)
+                return reset(keys_at(rows), chunk_params, cap)
 
-        out = cast_like(reset_where_done(done, obs, state, resets, capacity, reset_all), (obs, state))
+            def reset_all():
+                return reset(keys_at(jnp.arange(n)), params, n)
+
+            obs_out, state_out = reset_where_done(done, *old, resets, cap, reset_all)
+        if observe is not None:
+            obs_out = jax.vmap(observe, in_axes=(0, params_axes))(state_out, params)
+        out = cast_like((obs_out, state_out), (obs, state))
         return out, jax.tree_util.tree_map(lambda _: True, out)
 
     # custom_vmap has no reverse mode of its own: the tangent is the reset's (with respect
     # to params) where done, else the incoming one, as the plain `cond` gives
     @jax.custom_jvp
-    def reset_if_done(done, key, obs, state, params):
-        return fast(done, key, obs, state, params)
+    def reset_if_done(done, key, index, obs, state, params):
+        return fast(done, key, index, obs, state, params)
 
     @reset_if_done.defjvp
     def _jvp(primals, tangents):
-        done, key, obs, state, params = primals
-        _, _, obs_dot, state_dot, params_dot = tangents
+        done, key, index, obs, state, params = primals
+        obs_dot, state_dot, params_dot = tangents[3:]
         out = fast(*primals)
-        _, reset_dot = jax.jvp(lambda p: cast_like(env.reset(key, p), (obs, state)), (params,), (params_dot,))
+        new = lambda p: cast_like(env.reset(reset_key(key, index), p), (obs, state))  # noqa: E731
+        _, reset_dot = jax.jvp(new, (params,), (params_dot,))
 
         def pick(new, old):
             if new.dtype == jax.dtypes.float0:
@@ -213,7 +267,10 @@ def reset_if_done_fn(env) -> Callable:
 
         return out, jax.tree_util.tree_map(pick, reset_dot, (obs_dot, state_dot))
 
-    return reset_if_done
+    def call(done, key, obs, state, params, index=None):
+        return reset_if_done(done, key, index, obs, state, params)
+
+    return call
 
 
 def final_info(

@@ -1,13 +1,15 @@
 """`make_vec` (`VecEnv`) and batched `AutoReset`: resetting only the finished envs changes
 nothing about what the envs do.
 
-- Episode statistics (lengths, returns) and reset distributions under random actions, via
-  `make_vec` and via `jax.vmap(AutoReset(env).step)`, against independent episodes of the raw
-  env (the parity harness's chi-square, KS and mean checks).
+- Episode statistics (lengths, returns) and reset distributions under random actions of
+  `make_vec` (its own key derivation) against independent episodes of the raw env (the parity
+  harness's chi-square, KS and mean checks); `jax.vmap(AutoReset(env).step)` with a key per env
+  needs no such check: it steps and resets each env exactly as alone (tested below).
 - Many envs finishing in one step (more than `reset_capacity`, every env every step): every
   finished env is reset from its own key, `final_observation` is the raw step's observation.
-- The vmapped `AutoReset` step equals stepping each env alone (`lax.map`), params batched too,
-  and gradients still go through it.
+- The vmapped `AutoReset` step (which `make_vec` is) equals stepping each env alone
+  (`lax.map`), params batched too, its resets bit for bit, and gradients still go through it.
+- `num_envs` beyond what int32 indexes is refused before anything is built.
 """
 
 import jax
@@ -18,7 +20,8 @@ import pytest
 import jaxenvs
 from jaxenvs.parity.checks import chi_square_check, ks_check, mean_check
 from jaxenvs.parity.reference import jax_episode_statistics
-from jaxenvs.wrappers import AutoReset, VecEnv
+from jaxenvs.wrappers import AutoReset, VecEnv, Wrapper
+from jaxenvs.wrappers.batched_reset import observe_fn
 
 MAX_STEPS = 60  # CartPole truncated at 60 steps: both ways an episode ends are exercised
 NUM_ENVS = 128
@@ -88,19 +91,6 @@ def test_make_vec_episodes_and_resets_match_independent_episodes(cartpole, truth
     _assert_same_process("make_vec", lengths, returns, first_obs, truth)
 
 
-def test_vmapped_autoreset_episodes_and_resets_match_independent_episodes(cartpole, truth):
-    env, params = cartpole
-    auto = AutoReset(env)
-    step = jax.vmap(auto.step, in_axes=(0, 0, 0, None))
-    obs, state = jax.vmap(auto.reset, in_axes=(0, None))(jax.random.split(jax.random.key(3), NUM_ENVS), params)
-
-    def batched_step(key, state, actions, params):
-        return step(jax.random.split(key, NUM_ENVS), state, actions, params)
-
-    lengths, returns, first_obs = _episodes(batched_step, obs, state, params, NUM_ENVS, HORIZON, jax.random.key(4))
-    _assert_same_process("vmap(AutoReset)", lengths, returns, first_obs, truth)
-
-
 @pytest.mark.parametrize("num_envs,capacity", [(24, 16), (23, 5), (1, 1)])
 def test_every_env_finishing_at_once(num_envs, capacity):
     """`max_steps_in_episode=1`: every env ends every step, more than `reset_capacity` (two
@@ -153,7 +143,9 @@ def test_some_envs_finishing_only_those_reset():
 @pytest.mark.parametrize("n", [40, 1])
 def test_vmapped_autoreset_equals_each_env_alone(n):
     """`jax.vmap(AutoReset(env).step)` (the compacting batching rule; for one env, the plain
-    `cond`) returns what stepping each env alone returns (`lax.map`), params batched too."""
+    `cond`) returns what stepping each env alone returns (`lax.map`), params batched too; the
+    resets exactly, observations included, which are built from the returned states with
+    `observe` (scattered from the batched reset, XLA rounded some a ulp apart)."""
     env, params = jaxenvs.make("CartPole-v1", max_steps_in_episode=4)
     # per-env params: a different pole length per env
     batch_params = jax.tree_util.tree_map(lambda x: jnp.full((n,), x), params)
@@ -178,7 +170,13 @@ def test_vmapped_autoreset_equals_each_env_alone(n):
     alone = roll(lambda ks, s, a, p: jax.lax.map(lambda x: env.step(*x), (ks, s, a, p)))
     assert int(batched[1][2].sum()) >= 2 * n  # every env ended at least twice
     for a, b in zip(jax.tree_util.tree_leaves(batched), jax.tree_util.tree_leaves(alone)):
+        # the dynamics, vmapped over batched params, are compiled apart from the single env's
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-6)
+    # the resets are a single env's bit for bit, observations included
+    done = np.asarray(batched[1][2])
+    np.testing.assert_array_equal(np.asarray(batched[1][0])[done], np.asarray(alone[1][0])[done])
+    for a, b in zip(jax.tree_util.tree_leaves(batched[1][1]), jax.tree_util.tree_leaves(alone[1][1])):
+        np.testing.assert_array_equal(np.asarray(a)[done], np.asarray(b)[done])
 
 
 def test_gradients_through_autoreset_batched_and_alone():
@@ -264,16 +262,20 @@ OBSERVE += ["Pong-misc", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "Mountai
 OBSERVE += ["Pendulum-v1", "Taxi-v4", "FrozenLake-v1", "CliffWalking-v1", "Catch-bsuite", "DeepSeaStochastic-bsuite"]
 
 
+class Opaque(Wrapper):
+    """Changes nothing, but does not declare `keeps_observation`: the batching rule cannot
+    rebuild its observations with `observe`, and scatters the reset observations instead."""
+
+
 @pytest.mark.parametrize("env_id", OBSERVE)
 def test_observe_is_the_observation(env_id):
     """`observe` (which `make_vec` trusts to rebuild observations) gives exactly what
     `reset` and `step` return with the state."""
     env, params = jaxenvs.make(env_id, autoreset=False)
-    assert VecEnv(env, 2)._observe is not None
+    assert observe_fn(env) is not None and observe_fn(Opaque(env)) is None
 
     observe = jax.vmap(env.unwrapped.observe, in_axes=(0, None))
-    venv = VecEnv(env, 8)
-    venv._observe = None  # the observations the env itself returns
+    venv = VecEnv(Opaque(env), 8)  # the observations the env itself returns
 
     def run(key):
         obs, state = venv.reset(key, params)
@@ -297,9 +299,7 @@ def test_make_vec_observe_changes_nothing(env_id):
     (Breakout's and CartPole's resets draw, Asterix's does not)."""
     n, steps = 64, 120
     env, params = jaxenvs.make(env_id, autoreset=False)
-    fast, general = VecEnv(env, n, reset_capacity=16), VecEnv(env, n, reset_capacity=16)
-    general._observe = None
-    assert fast._observe is not None
+    fast, general = VecEnv(env, n, reset_capacity=16), VecEnv(Opaque(env), n, reset_capacity=16)
 
     def roll(venv):
         def body(carry, k):
@@ -326,8 +326,8 @@ def test_a_wrapper_that_changes_observations_keeps_the_general_way():
     from jaxenvs.wrappers.pixel import PixelObservation
 
     env, _ = jaxenvs.make("Breakout-MinAtar", autoreset=False)
-    assert VecEnv(PixelObservation(env), 4)._observe is None
-    assert VecEnv(env, 4)._observe is not None
+    assert observe_fn(PixelObservation(env)) is None
+    assert observe_fn(env) is not None
 
 
 def test_eager_step_checks_every_action_of_the_batch():
@@ -382,3 +382,26 @@ def test_a_batch_of_batches_on_purpose():
             np.testing.assert_allclose(np.asarray(x[i]), np.asarray(y), rtol=1e-6, atol=1e-7)
     with pytest.raises(TypeError, match="allow_vmap must be True or False"):
         VecEnv(jaxenvs.make("CartPole-v1", autoreset=False)[0], 4, allow_vmap="yes")
+
+
+def test_num_envs_is_limited_to_what_int32_indexes():
+    """A step of 2**30 envs traces without an int32 overflow (traced only: nothing is
+    allocated); more envs (2**31 - 1 overflowed) are refused before anything is built, naming
+    num_envs, the value and the range; so is a capacity that would overflow with them."""
+    from jaxenvs.wrappers.vector import MAX_NUM_ENVS
+
+    assert MAX_NUM_ENVS == 2**30
+    for bad in (MAX_NUM_ENVS + 1, 2**31 - 1):
+        with pytest.raises(
+            ValueError, match=rf"CartPole-v1: num_envs must be an int in \[1, {MAX_NUM_ENVS}\].*got {bad}"
+        ):
+            jaxenvs.make_vec("CartPole-v1", bad)
+    venv, params = jaxenvs.make_vec("CartPole-v1", MAX_NUM_ENVS)
+    key = jax.random.key(0)
+    _, state = jax.eval_shape(venv.reset, key, params)
+    obs, *_ = jax.eval_shape(venv.step, key, state, jax.ShapeDtypeStruct((MAX_NUM_ENVS,), jnp.int32), params)
+    assert obs.shape == (MAX_NUM_ENVS, 4)
+    with pytest.raises(
+        ValueError, match=rf"reset_capacity must be an int in \[1, {MAX_NUM_ENVS - 1}\], got {MAX_NUM_ENVS}"
+    ):
+        VecEnv(venv.env, MAX_NUM_ENVS, reset_capacity=MAX_NUM_ENVS)
