@@ -40,9 +40,11 @@ def test_out_of_range_action_raises_eagerly():
     assert "CartPole" in str(info.value) and "2" in str(info.value) and "[0, 1]" in str(info.value)
 
 
-def test_register_user_env_and_duplicate():
+def test_register_user_env_and_duplicate(monkeypatch):
     from jaxenvs.envs.classic.cartpole import CartPole
 
+    jaxenvs.registered_envs()  # the built-in families first, then a copy the test may change
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     jaxenvs.register("MyCartPole-v0", lambda: CartPole(), params={"max_steps_in_episode": 7}, overwrite=True)
     assert "MyCartPole-v0" in jaxenvs.registered_envs()
     env, params = jaxenvs.make("MyCartPole-v0")
