@@ -5,6 +5,7 @@ import jax
 import pytest
 
 import jaxenvs
+from jaxenvs import registry
 from jaxenvs.environment import Environment
 
 
