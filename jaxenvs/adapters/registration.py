@@ -330,108 +330,54 @@ SLOW_ON_CPU = {
     **{f"playground/{name}": _MJX for name in PLAYGROUND_DM_CONTROL_SUITE},
 }
 
-REGISTRATIONS: list[dict] = (
-    [
-        dict(
-            id=f"brax/{name}",
-            entry_point="jaxenvs.adapters.brax:BraxEnv",
-            env_kwargs={"name": name},
-            reference=f"brax.envs.get_environment({name!r})",
-            family="brax",
-            extra="brax",
-        )
-        for name in BRAX_ENVS
-    ]
-    + [
-        dict(
-            id=f"jumanji/{env_id}",
-            entry_point="jaxenvs.adapters.jumanji:JumanjiEnv",
-            env_kwargs={"env_id": env_id},
-            reference=f"jumanji.make({env_id!r})",
-            family="jumanji",
-            extra="jumanji",
-        )
-        for env_id in JUMANJI_IDS
-    ]
-    + [
-        dict(
-            id=f"pgx/{env_id}",
-            entry_point="jaxenvs.adapters.pgx:PgxEnv",
-            env_kwargs={"env_id": env_id},
-            reference=f"pgx.make({env_id!r})",
-            family="pgx",
-            extra="pgx",
-        )
-        for env_id in PGX_IDS
-    ]
-    + [
-        dict(
-            id=f"gymnax/{env_id}",
-            entry_point="jaxenvs.adapters.gymnax:make_gymnax_env",
-            env_kwargs={"env_id": env_id},
-            reference=f"gymnax.make({env_id!r})",
-            family="gymnax",
-            extra="gymnax",
-        )
-        for env_id in GYMNAX_IDS
-    ]
-    + [
-        dict(
-            id=f"craftax/{env_id}",
-            entry_point="jaxenvs.adapters.craftax:make_craftax_env",
-            env_kwargs={"env_id": env_id},
-            reference=f"craftax.craftax_env.make_craftax_env_from_name({env_id!r}, auto_reset=False)",
-            family="craftax",
-            extra="craftax",
-        )
-        for env_id in CRAFTAX_IDS
-    ]
-    + [
-        dict(
-            id=f"playground/{name}",
-            entry_point="jaxenvs.adapters.playground:PlaygroundEnv",
-            env_kwargs={"name": name},
-            reference=f"mujoco_playground.registry.load({name!r})",
-            family="playground",
-            extra="playground",
-        )
-        for name in PLAYGROUND_DM_CONTROL_SUITE + PLAYGROUND_LOCOMOTION + PLAYGROUND_MANIPULATION
-    ]
-    + [
-        dict(
-            id=f"xminigrid/{env_id}",
-            entry_point="jaxenvs.adapters.xminigrid:XMiniGridEnv",
-            env_kwargs={"env_id": env_id},
-            reference=f"xminigrid.make({env_id!r})",
-            family="xminigrid",
-            extra="xminigrid",
-        )
-        for env_id in XMINIGRID_IDS
-    ]
-    + [
-        dict(
-            id=f"navix/{env_id}",
-            entry_point="jaxenvs.adapters.navix:NavixEnv",
-            env_kwargs={"env_id": env_id},
-            reference=f"navix.make({env_id!r})",
-            family="navix",
-            extra="navix",
-        )
-        for env_id in NAVIX_IDS
-    ]
+# One table of the adapted families: family (also its pip extra) -> (the adapter's entry point,
+# the constructor keyword that names the task, the library's own call in words, its task names).
+FAMILIES = {
+    "brax": ("jaxenvs.adapters.brax:BraxEnv", "name", "brax.envs.get_environment({!r})", BRAX_ENVS),
+    "jumanji": ("jaxenvs.adapters.jumanji:JumanjiEnv", "env_id", "jumanji.make({!r})", JUMANJI_IDS),
+    "pgx": ("jaxenvs.adapters.pgx:PgxEnv", "env_id", "pgx.make({!r})", PGX_IDS),
+    "gymnax": ("jaxenvs.adapters.gymnax:make_gymnax_env", "env_id", "gymnax.make({!r})", GYMNAX_IDS),
+    "craftax": (
+        "jaxenvs.adapters.craftax:make_craftax_env",
+        "env_id",
+        "craftax.craftax_env.make_craftax_env_from_name({!r}, auto_reset=False)",
+        CRAFTAX_IDS,
+    ),
+    "playground": (
+        "jaxenvs.adapters.playground:PlaygroundEnv",
+        "name",
+        "mujoco_playground.registry.load({!r})",
+        PLAYGROUND_DM_CONTROL_SUITE + PLAYGROUND_LOCOMOTION + PLAYGROUND_MANIPULATION,
+    ),
+    "xminigrid": ("jaxenvs.adapters.xminigrid:XMiniGridEnv", "env_id", "xminigrid.make({!r})", XMINIGRID_IDS),
+    "navix": ("jaxenvs.adapters.navix:NavixEnv", "env_id", "navix.make({!r})", NAVIX_IDS),
+}
+_NOTES = (
+    ("needs_download", NEEDS_DOWNLOAD),
+    ("broken_upstream", BROKEN_UPSTREAM),
+    ("slow_on_cpu", SLOW_ON_CPU),
+    ("representative", REPRESENTATIVE),
 )
 
-# Each id's report notes (`EnvSpec.notes`), read by `jaxenvs report`.
-for _entry in REGISTRATIONS:
-    _notes = {
-        kind: table[_entry["id"]]
-        for kind, table in (
-            ("needs_download", NEEDS_DOWNLOAD),
-            ("broken_upstream", BROKEN_UPSTREAM),
-            ("slow_on_cpu", SLOW_ON_CPU),
-            ("representative", REPRESENTATIVE),
-        )
-        if _entry["id"] in table
-    }
-    if _notes:
-        _entry["notes"] = _notes
+
+def _entry(family: str, entry_point: str, keyword: str, reference: str, name: str) -> dict:
+    env_id = f"{family}/{name}"
+    entry = dict(
+        id=env_id,
+        entry_point=entry_point,
+        env_kwargs={keyword: name},
+        reference=reference.format(name),
+        family=family,
+        extra=family,
+    )
+    notes = {kind: table[env_id] for kind, table in _NOTES if env_id in table}
+    if notes:
+        entry["notes"] = notes
+    return entry
+
+
+REGISTRATIONS: list[dict] = [
+    _entry(family, entry_point, keyword, reference, name)
+    for family, (entry_point, keyword, reference, names) in FAMILIES.items()
+    for name in names
+]
