@@ -51,3 +51,22 @@ def vector_reference(
         )
 
     return build
+
+
+def classic_checks(whole_episodes: bool = True):
+    """The checks of a classic-control env: per step in float32 (each value within its own
+    float32 rounding) and float64 (to 1e-9), the time limit, whole episodes in float64 (where
+    the dynamics are not chaotic), the reset distribution, random-policy statistics.
+
+    Args:
+        whole_episodes: compare whole episodes too.
+
+    Returns:
+        A check function for a `ParitySpec`.
+    """
+    from jaxenvs.parity import spec as p
+
+    episodes = (p.episodes("f64"),) if whole_episodes else ()
+    return p.chain(
+        p.transitions("f32"), p.time_limit(), p.transitions("f64", seed_offset=1), *episodes, p.resets(), p.statistics()
+    )

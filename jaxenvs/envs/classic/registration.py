@@ -1,62 +1,28 @@
-"""The classic-control ids, one entry each with every fact of the id: its env (imported only
-by `make`), params, reference, parity spec (beside the env, imported only when a check runs)
-and peers in other libraries (`jaxenvs bench --compare`)."""
+"""The classic-control ids, one row each with every fact of the id: its env (imported only by
+`make`), its time limit, its parity spec (beside the env, imported only when a check runs) and
+whether gymnax, gymnasium and envpool have it under the same id (`jaxenvs bench --compare`)."""
 
 _E = "jaxenvs.envs.classic."
 
-
-def _peers(gym_id: str) -> dict:
-    return {"gymnax": gym_id, "gymnasium": gym_id, "envpool": gym_id}
-
+# id, env folder:class, time limit, peers
+_ROWS = (
+    ("CartPole-v1", "cartpole:CartPole", 500, True),
+    ("CartPole-v0", "cartpole:CartPole", 200, False),
+    ("Acrobot-v1", "acrobot:Acrobot", 500, True),
+    ("MountainCar-v0", "mountain_car:MountainCar", 200, True),
+    ("MountainCarContinuous-v0", "mountain_car_continuous:MountainCarContinuous", 999, True),
+    ("Pendulum-v1", "pendulum:Pendulum", 200, True),
+)
 
 REGISTRATIONS: list[dict] = [
     dict(
-        id="CartPole-v1",
-        entry_point=_E + "cartpole:CartPole",
-        params={"max_steps_in_episode": 500},
-        reference="gymnasium CartPole-v1 (classic_control)",
-        parity=_E + "cartpole.parity:SPEC",
-        peers=_peers("CartPole-v1"),
-    ),
-    dict(
-        id="CartPole-v0",
-        entry_point=_E + "cartpole:CartPole",
-        params={"max_steps_in_episode": 200},
-        reference="gymnasium CartPole-v0 (classic_control)",
-        parity=_E + "cartpole.parity:SPEC",
-    ),
-    dict(
-        id="Acrobot-v1",
-        entry_point=_E + "acrobot:Acrobot",
-        params={"max_steps_in_episode": 500},
-        reference="gymnasium Acrobot-v1 (classic_control)",
-        parity=_E + "acrobot.parity:SPEC",
-        peers=_peers("Acrobot-v1"),
-    ),
-    dict(
-        id="MountainCar-v0",
-        entry_point=_E + "mountain_car:MountainCar",
-        params={"max_steps_in_episode": 200},
-        reference="gymnasium MountainCar-v0 (classic_control)",
-        parity=_E + "mountain_car.parity:SPEC",
-        peers=_peers("MountainCar-v0"),
-    ),
-    dict(
-        id="MountainCarContinuous-v0",
-        entry_point=_E + "mountain_car_continuous:MountainCarContinuous",
-        params={"max_steps_in_episode": 999},
-        reference="gymnasium MountainCarContinuous-v0 (classic_control)",
-        parity=_E + "mountain_car_continuous.parity:SPEC",
-        peers=_peers("MountainCarContinuous-v0"),
-    ),
-    dict(
-        id="Pendulum-v1",
-        entry_point=_E + "pendulum:Pendulum",
-        params={"max_steps_in_episode": 200},
-        reference="gymnasium Pendulum-v1 (classic_control)",
-        parity=_E + "pendulum.parity:SPEC",
-        peers=_peers("Pendulum-v1"),
-    ),
+        id=env_id,
+        entry_point=_E + env,
+        params={"max_steps_in_episode": limit},
+        reference=f"gymnasium {env_id} (classic_control)",
+        family="classic",
+        parity=_E + env.split(":")[0] + ".parity:SPEC",
+        peers={"gymnax": env_id, "gymnasium": env_id, "envpool": env_id} if peers else {},
+    )
+    for env_id, env, limit, peers in _ROWS
 ]
-for _entry in REGISTRATIONS:
-    _entry["family"] = "classic"

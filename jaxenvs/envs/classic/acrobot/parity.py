@@ -5,7 +5,7 @@ trajectories part after a few hundred steps. The reference's `torque_noise_max` 
 
 import numpy as np
 
-from jaxenvs.envs.classic._reference import vector_reference
+from jaxenvs.envs.classic._reference import classic_checks, vector_reference
 from jaxenvs.parity import spec as p
 
 
@@ -23,11 +23,5 @@ SPEC = p.ParitySpec(
         stored_dtype=lambda time: np.float32 if time == 0 else np.float64,
         policy=_pump,
     ),
-    checks=p.chain(
-        p.transitions("f32"),
-        p.time_limit(),
-        p.transitions("f64", seed_offset=1),
-        p.resets(),
-        p.statistics(),
-    ),
+    checks=classic_checks(whole_episodes=False),
 )

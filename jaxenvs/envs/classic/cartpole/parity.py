@@ -1,17 +1,10 @@
 """CartPole against gymnasium's: per step in float32 (within its own rounding) and float64
 (to 1e-9), the time limit, whole episodes in float64, resets, random-policy statistics."""
 
-from jaxenvs.envs.classic._reference import vector_reference
+from jaxenvs.envs.classic._reference import classic_checks, vector_reference
 from jaxenvs.parity import spec as p
 
 SPEC = p.ParitySpec(
     reference=vector_reference(("x", "x_dot", "theta", "theta_dot")),
-    checks=p.chain(
-        p.transitions("f32"),
-        p.time_limit(),
-        p.transitions("f64", seed_offset=1),
-        p.episodes("f64"),
-        p.resets(),
-        p.statistics(),
-    ),
+    checks=classic_checks(whole_episodes=True),
 )

@@ -5,7 +5,7 @@ clipped force and the unclipped-action reward)."""
 
 import numpy as np
 
-from jaxenvs.envs.classic._reference import vector_reference
+from jaxenvs.envs.classic._reference import classic_checks, vector_reference
 from jaxenvs.parity import spec as p
 
 
@@ -21,12 +21,5 @@ SPEC = p.ParitySpec(
         stored_dtype=lambda time: np.float64 if time == 0 else np.float32,
         policy=_pump,
     ),
-    checks=p.chain(
-        p.transitions("f32"),
-        p.time_limit(),
-        p.transitions("f64", seed_offset=1),
-        p.episodes("f64"),
-        p.resets(),
-        p.statistics(),
-    ),
+    checks=classic_checks(whole_episodes=True),
 )

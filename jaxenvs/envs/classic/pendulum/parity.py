@@ -4,7 +4,7 @@ clipped torque and speed (torques beyond the limit half the time)."""
 
 import numpy as np
 
-from jaxenvs.envs.classic._reference import vector_reference
+from jaxenvs.envs.classic._reference import classic_checks, vector_reference
 from jaxenvs.parity import spec as p
 
 
@@ -16,12 +16,5 @@ def _pump(ref, rng: np.random.Generator):
 
 SPEC = p.ParitySpec(
     reference=vector_reference(("theta", "theta_dot"), policy=_pump),
-    checks=p.chain(
-        p.transitions("f32"),
-        p.time_limit(),
-        p.transitions("f64", seed_offset=1),
-        p.episodes("f64"),
-        p.resets(),
-        p.statistics(),
-    ),
+    checks=classic_checks(whole_episodes=True),
 )
