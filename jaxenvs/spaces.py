@@ -78,7 +78,12 @@ class Space:
 
     def _check_shape(self, x: Any, where: str) -> None:
         """See `check_action_shape`."""
-        _check_leaf_shape(self, x, where)
+        shape = tuple(jnp.shape(x))
+        if shape != tuple(self.shape):
+            raise ValueError(
+                f"{where}: invalid action of shape {shape}; valid actions are {self.describe()} "
+                f"(shape {tuple(self.shape)})"
+            )
 
     def _flat_bounds(self) -> tuple[Any, Any]:
         """See `flatten_space`: `(low, high)`, every entry's bounds raveled, as floats."""
@@ -87,15 +92,6 @@ class Space:
 
 def _is_traced(x: Any) -> bool:
     return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(x))
-
-
-def _check_leaf_shape(space: Space, x: Any, where: str) -> None:
-    shape = tuple(jnp.shape(x))
-    if shape != tuple(space.shape):
-        raise ValueError(
-            f"{where}: invalid action of shape {shape}; valid actions are {space.describe()} "
-            f"(shape {tuple(space.shape)})"
-        )
 
 
 # --- array spaces: one definition of what they hold, read three ways ---------------------------
@@ -189,15 +185,7 @@ class _ArraySpace(Space):
     def _members(self) -> _Members:
         raise NotImplementedError
 
-    def contains(self, x: Any) -> jax.Array:
-        """Whether `x` is a member (pure JAX, jit-able).
-
-        Args:
-            x: A value, concrete or traced.
-
-        Returns:
-            A boolean scalar array; False for a value that is no numeric array.
-        """
+    def contains(self, x: Any) -> jax.Array:  # False for a value that is no numeric array
         try:
             x = jnp.asarray(x)
         except (TypeError, ValueError, OverflowError):
@@ -463,14 +451,6 @@ class _Composite(Space):
         raise NotImplementedError
 
     def contains(self, x: Any) -> jax.Array:
-        """Whether `x` has this space's structure and every part lies in its sub-space.
-
-        Args:
-            x: A value, concrete or traced.
-
-        Returns:
-            A boolean scalar array.
-        """
         items = self._split(x)
         if items is None:
             return jnp.asarray(False)
