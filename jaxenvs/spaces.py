@@ -1,15 +1,19 @@
 """Spaces: Discrete, MultiDiscrete, Box, Dict and Tuple.
 
-`sample(key)` and `contains(x)` are pure JAX and jit-able (`contains` returns a boolean
-array). `to_gymnasium()` and `from_gymnasium(space)` convert both ways; gymnasium is imported
-only when they are called.
+Each space says once what it holds: an array space (`Discrete`, `MultiDiscrete`, `Box`) by
+its `_Members` (kind, shape and elementwise bounds), a composite (`Dict`, `Tuple`) by its
+parts. `contains` (pure JAX, jit-able, a boolean array), `why_not` / `check_action` (exact,
+numpy-side, naming what is wrong) and `flatten_space` (the bounds) all read that one
+definition. `to_gymnasium()` and `from_gymnasium(space)` convert both ways; gymnasium is
+imported only when they are called.
 """
 
 from __future__ import annotations
 
-import math
+import dataclasses
+import functools
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import jax
@@ -18,34 +22,207 @@ import numpy as np
 
 
 class Space:
-    """Base class: the set of valid observations or actions."""
+    """Base class: the set of valid observations or actions.
+
+    Attributes:
+        shape: The shape of a member (`()` for `Dict` and `Tuple`).
+        dtype: The dtype of a member (None for `Dict` and `Tuple`).
+    """
 
     shape: tuple[int, ...] = ()
     dtype: Any = None
 
     def sample(self, key: jax.Array) -> Any:
+        """A random member (pure JAX, jit-able).
+
+        Args:
+            key: A JAX PRNG key.
+
+        Returns:
+            A member of the space.
+        """
         raise NotImplementedError
 
     def contains(self, x: Any) -> jax.Array:
+        """Whether `x` is a member (pure JAX, jit-able).
+
+        Args:
+            x: A value, concrete or traced.
+
+        Returns:
+            A boolean scalar array.
+        """
         raise NotImplementedError
 
     def to_gymnasium(self):
+        """The gymnasium space holding the same values.
+
+        Returns:
+            A `gymnasium.spaces.Space`.
+        """
         raise NotImplementedError
 
     def describe(self) -> str:
+        """What a member is, in words, for error messages.
+
+        Returns:
+            A phrase such as "an integer in [0, 1]".
+        """
         return repr(self)
+
+    # --- the validity protocol: each space defines these once; the module functions call them
+
+    def _why_not(self, x: Any, batch: tuple[int, ...]) -> str | None:
+        """See `why_not`; a space that defines only `contains` is checked by it."""
+        return None if bool(self.contains(x)) else "not in the space"
+
+    def _check_shape(self, x: Any, where: str) -> None:
+        """See `check_action_shape`."""
+        shape = tuple(jnp.shape(x))
+        if shape != tuple(self.shape):
+            raise ValueError(
+                f"{where}: invalid action of shape {shape}; valid actions are {self.describe()} "
+                f"(shape {tuple(self.shape)})"
+            )
+
+    def _flat_bounds(self) -> tuple[Any, Any]:
+        """See `flatten_space`: `(low, high)`, every entry's bounds raveled, as floats."""
+        raise TypeError(f"flatten_space does not know {type(self).__name__} spaces")
 
 
 def _is_traced(x: Any) -> bool:
     return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(x))
 
 
-def _has_shape(x: Any, shape: tuple[int, ...]) -> bool:
-    return tuple(jnp.shape(x)) == tuple(shape)
+# --- array spaces: one definition of what they hold, read three ways ---------------------------
 
 
-class Discrete(Space):
-    """Integers `start, ..., start + n - 1`."""
+@dataclasses.dataclass(frozen=True)
+class _Members:
+    """What an array space holds: arrays of `shape` whose entries are of `kind` and lie in
+    `[low, high]` elementwise.
+
+    `kind` is "bool" (bool arrays), "integer" (integers; a float array of integral values and a
+    bool array are read as the integers they hold) or "real" (finite numbers, not bools).
+    `low` and `high` are numpy arrays of `shape` (integers exactly for "integer"), or JAX
+    arrays when `traced` (bounds computed from traced params inside `jit`).
+    """
+
+    kind: str
+    shape: tuple[int, ...]
+    low: Any
+    high: Any
+    traced: bool = False
+
+
+_DTYPE_KINDS = {"bool": ("b", "bool"), "integer": ("biufO", "an integer"), "real": ("iuf", "a number")}
+
+
+def _kind(dtype: Any) -> str:
+    """numpy's kind letter of `dtype`, JAX's extra floats (bfloat16, ...) counted as "f"."""
+    return "f" if jnp.issubdtype(dtype, jnp.floating) else np.dtype(dtype).kind
+
+
+def _checks(m: _Members, x: Any, xp: Any, batch: tuple[int, ...]) -> Iterator[tuple[str, Any]]:
+    """`(reason, holds)` for each condition of membership, in order: `x` (a `batch` of them) is
+    a member when every one holds. Shape and dtype give Python bools (static, checked first);
+    values give arrays of `xp` (numpy: exact; `jax.numpy`: traceable)."""
+    want = tuple(batch) + tuple(m.shape)
+    yield f"shape {tuple(x.shape)}, expected {want}", tuple(x.shape) == want
+    kinds, expected = _DTYPE_KINDS[m.kind]
+    kind = _kind(x.dtype)
+    if kind == "f":
+        yield "not finite (NaN or inf)", xp.all(xp.isfinite(x))
+    yield f"dtype {x.dtype}, expected {expected}", kind in kinds
+    if m.kind == "integer" and kind == "f":
+        yield "not an integer", xp.all(x == xp.round(x))
+    yield "out of range", _within(m, x, xp)
+
+
+def _within(m: _Members, x: Any, xp: Any) -> Any:
+    """Whether every entry of `x` lies in `[m.low, m.high]`.
+
+    A float is compared in its own dtype, the bounds rounded to it (`float32(0.1)` lies in
+    `[-0.1, 0.1]`), except by numpy in an integer space. Otherwise numpy compares Python
+    numbers (exact at any magnitude: `np.int64(2**32 + 1)` is not 1), and JAX compares in the
+    value's integer dtype against the bounds clipped to its range.
+    """
+    if m.traced:
+        if xp is np:  # bounds from traced params: what cannot be seen counts as valid
+            return True
+        dtype = x.dtype if _kind(x.dtype) == "f" else None
+        low, high = jnp.asarray(m.low, dtype=dtype), jnp.asarray(m.high, dtype=dtype)
+        return jnp.all((x >= low) & (x <= high))
+    if _kind(x.dtype) == "f" and (xp is jnp or m.kind == "real"):
+        with np.errstate(over="ignore"):
+            low, high = np.asarray(m.low).astype(x.dtype), np.asarray(m.high).astype(x.dtype)
+        return xp.all((x >= low) & (x <= high))
+    if xp is np:
+        x = x.astype(object)
+        return np.all(x >= m.low.astype(object)) and np.all(x <= m.high.astype(object))
+    if x.dtype == jnp.bool_:
+        x = x.astype(jnp.int8)
+    low, high = _integer_limits(m.low, m.high, np.dtype(x.dtype))
+    return jnp.all((x >= low) & (x <= high))
+
+
+def _integer_limits(low: np.ndarray, high: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds in the integer `dtype` holding exactly its values in `[low, high]` (where none
+    does, `low > high`)."""
+    info = np.iinfo(dtype)
+    low = np.ceil(low) if low.dtype.kind == "f" else low
+    high = np.floor(high) if high.dtype.kind == "f" else high
+    low, high = low.astype(object), high.astype(object)
+    empty = ((low > info.max) | (high < info.min) | (low > high)).astype(bool)
+    low = np.where(empty, info.max, np.maximum(low, info.min))
+    high = np.where(empty, info.min, np.minimum(high, info.max))
+    return low.astype(dtype), high.astype(dtype)
+
+
+class _ArraySpace(Space):
+    """A space of arrays, defined by its `_members()`."""
+
+    def _members(self) -> _Members:
+        raise NotImplementedError
+
+    def contains(self, x: Any) -> jax.Array:  # False for a value that is no numeric array
+        try:
+            x = jnp.asarray(x)
+        except (TypeError, ValueError, OverflowError):
+            return jnp.asarray(False)
+        result = jnp.asarray(True)
+        for _, holds in _checks(self._members(), x, jnp, ()):
+            if holds is False:
+                return jnp.asarray(False)
+            if holds is not True:
+                result = result & holds
+        return result
+
+    def _why_not(self, x: Any, batch: tuple[int, ...]) -> str | None:
+        a = _as_numpy(x)
+        if a is None:
+            return f"not a number or numeric array ({type(x).__name__})"
+        for reason, holds in _checks(self._members(), a, np, batch):
+            if not holds:
+                return reason
+        return None
+
+    def _flat_bounds(self) -> tuple[Any, Any]:
+        m = self._members()
+        return m.low.ravel().astype(float), m.high.ravel().astype(float)
+
+
+class Discrete(_ArraySpace):
+    """Integers `start, ..., start + n - 1`.
+
+    Args:
+        n: How many integers (> 0).
+        start: The least of them.
+        dtype: The dtype of samples.
+
+    Raises:
+        ValueError: When `n <= 0`.
+    """
 
     def __init__(self, n: int, start: int = 0, dtype: Any = jnp.int32):
         if int(n) <= 0:
@@ -55,16 +232,11 @@ class Discrete(Space):
         self.shape = ()
         self.dtype = jnp.dtype(dtype)
 
+    def _members(self) -> _Members:
+        return _Members("integer", (), np.asarray(self.start), np.asarray(self.start + self.n - 1))
+
     def sample(self, key: jax.Array) -> jax.Array:
         return jax.random.randint(key, (), self.start, self.start + self.n, dtype=self.dtype)
-
-    def contains(self, x: Any) -> jax.Array:
-        x = jnp.asarray(x)
-        if x.shape != () or not (jnp.issubdtype(x.dtype, jnp.integer) or jnp.issubdtype(x.dtype, jnp.bool_)):
-            if x.shape == () and jnp.issubdtype(x.dtype, jnp.floating):
-                return (x == jnp.round(x)) & (x >= self.start) & (x < self.start + self.n)
-            return jnp.asarray(False)
-        return (x >= self.start) & (x < self.start + self.n)
 
     def to_gymnasium(self):
         import gymnasium
@@ -81,8 +253,16 @@ class Discrete(Space):
         return isinstance(other, Discrete) and (self.n, self.start) == (other.n, other.start)
 
 
-class MultiDiscrete(Space):
-    """A vector of integers, entry `i` in `[0, nvec[i])`."""
+class MultiDiscrete(_ArraySpace):
+    """A vector of integers, entry `i` in `[0, nvec[i])`.
+
+    Args:
+        nvec: How many values each entry takes (every one > 0); its shape is the space's.
+        dtype: The dtype of samples.
+
+    Raises:
+        ValueError: When an entry of `nvec` is <= 0.
+    """
 
     def __init__(self, nvec: Sequence[int] | np.ndarray, dtype: Any = jnp.int32):
         self.nvec = np.asarray(nvec, dtype=np.int64)
@@ -91,15 +271,12 @@ class MultiDiscrete(Space):
         self.shape = tuple(self.nvec.shape)
         self.dtype = jnp.dtype(dtype)
 
+    def _members(self) -> _Members:
+        return _Members("integer", self.shape, np.zeros_like(self.nvec), self.nvec - 1)
+
     def sample(self, key: jax.Array) -> jax.Array:
         u = jax.random.uniform(key, self.shape)
         return jnp.floor(u * jnp.asarray(self.nvec)).astype(self.dtype)
-
-    def contains(self, x: Any) -> jax.Array:
-        x = jnp.asarray(x)
-        if not _has_shape(x, self.shape) or not jnp.issubdtype(x.dtype, jnp.integer):
-            return jnp.asarray(False)
-        return jnp.all((x >= 0) & (x < jnp.asarray(self.nvec)))
 
     def to_gymnasium(self):
         import gymnasium
@@ -116,11 +293,22 @@ class MultiDiscrete(Space):
         return isinstance(other, MultiDiscrete) and np.array_equal(self.nvec, other.nvec)
 
 
-class Box(Space):
+class Box(_ArraySpace):
     """Arrays of `shape` and `dtype` with `low <= x <= high` elementwise.
 
-    Sampling follows gymnasium: uniform where both bounds are finite, exponential on a
-    half-bounded side, normal where unbounded; booleans are fair coins, integers uniform.
+    A float Box holds finite values only; an integer Box the integers within its bounds and
+    its dtype's range (`integer_bounds`); a bool Box bool arrays. Sampling follows gymnasium:
+    uniform where both bounds are finite, exponential on a half-bounded side, normal where
+    unbounded; booleans are fair coins, integers uniform.
+
+    Args:
+        low: The lower bounds, broadcast to `shape` (may be traced: a space built inside `jit`).
+        high: The upper bounds, likewise.
+        shape: The shape of a member; by default the broadcast shape of `low` and `high`.
+        dtype: The dtype of a member.
+
+    Raises:
+        ValueError: When `low > high` somewhere (concrete bounds only).
     """
 
     def __init__(
@@ -146,6 +334,13 @@ class Box(Space):
         self.high = np.broadcast_to(np.asarray(high, dtype=np_dtype), self.shape).copy()
         if (self.low > self.high).any():
             raise ValueError("Box needs low <= high everywhere")
+
+    def _members(self) -> _Members:
+        integer = jnp.issubdtype(self.dtype, jnp.integer)
+        kind = "bool" if self.dtype == jnp.bool_ else "integer" if integer else "real"
+        if integer and not self.traced:  # (traced bounds are already of the dtype)
+            return _Members(kind, self.shape, *self.integer_bounds())
+        return _Members(kind, self.shape, self.low, self.high, self.traced)
 
     def sample(self, key: jax.Array) -> jax.Array:
         if self.dtype == jnp.bool_:
@@ -175,26 +370,18 @@ class Box(Space):
         )
         return out.astype(self.dtype)
 
-    def contains(self, x: Any) -> jax.Array:
-        x = jnp.asarray(x)
-        if not _has_shape(x, self.shape):
-            return jnp.asarray(False)
-        if self.dtype == jnp.bool_:
-            return jnp.asarray(x.dtype == jnp.bool_)
-        if jnp.issubdtype(x.dtype, jnp.complexfloating):
-            return jnp.asarray(False)
-        # compare in float64 on the numpy side where possible; in float32 the bounds round
-        low = jnp.asarray(self.low, dtype=x.dtype if jnp.issubdtype(x.dtype, jnp.floating) else None)
-        high = jnp.asarray(self.high, dtype=x.dtype if jnp.issubdtype(x.dtype, jnp.floating) else None)
-        inside = (x >= low) & (x <= high)
-        if jnp.issubdtype(x.dtype, jnp.floating):  # inf is outside even an unbounded Box
-            inside = inside & jnp.isfinite(x)
-        return jnp.all(inside)
-
     def integer_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """For an integer Box, `(low, high)` as arrays of its dtype: the least and greatest
-        integers it holds (a fractional bound rounds inwards; an infinite bound, or one past
-        the dtype's range, is the dtype's limit)."""
+        """The least and greatest integers an integer Box holds.
+
+        A fractional bound rounds inwards; an infinite bound, or one past the dtype's range, is
+        the dtype's limit.
+
+        Returns:
+            `(low, high)`, arrays of the Box's shape and dtype.
+
+        Raises:
+            TypeError: When the Box's dtype is not an integer one.
+        """
         if not jnp.issubdtype(self.dtype, jnp.integer):
             raise TypeError(f"integer_bounds needs an integer Box, not {self.dtype}")
         dtype = np.dtype(self.dtype)
@@ -245,25 +432,83 @@ class Box(Space):
         return all(np.array_equal(a, b) for a, b in zip(mine, theirs))
 
 
-class Dict(Space):
-    """A mapping of named sub-spaces; samples and members are dicts."""
+# --- composite spaces: one definition of their parts, read three ways --------------------------
+
+
+class _Composite(Space):
+    """A space of structures (dicts, tuples) whose parts lie in sub-spaces."""
+
+    def _parts(self) -> list[tuple[str, Space]]:
+        """`(label, sub-space)` per part, in the one order of checks and of `flatten`."""
+        raise NotImplementedError
+
+    def _split(self, x: Any) -> list[Any] | None:
+        """`x`'s items in `_parts()`'s order, or None when `x` has another structure."""
+        raise NotImplementedError
+
+    def _structure(self) -> str:
+        """What a member's structure is, in words."""
+        raise NotImplementedError
+
+    def contains(self, x: Any) -> jax.Array:
+        items = self._split(x)
+        if items is None:
+            return jnp.asarray(False)
+        result = jnp.asarray(True)
+        for (_, space), item in zip(self._parts(), items):
+            result = result & space.contains(item)
+        return result
+
+    def _why_not(self, x: Any, batch: tuple[int, ...]) -> str | None:
+        items = self._split(x)
+        if items is None:
+            return f"expected {self._structure()}"
+        for (label, space), item in zip(self._parts(), items):
+            reason = space._why_not(item, batch)
+            if reason is not None:
+                return f"{label}: {reason}"
+        return None
+
+    def _check_shape(self, x: Any, where: str) -> None:
+        items = self._split(x)
+        if items is None:
+            raise ValueError(f"{where}: invalid action structure {_short(x)}; valid actions are {self._structure()}")
+        for (_, space), item in zip(self._parts(), items):
+            space._check_shape(item, where)
+
+    def _flat_bounds(self) -> tuple[Any, Any]:
+        bounds = [space._flat_bounds() for _, space in self._parts()]
+        if not bounds:
+            return np.zeros(0), np.zeros(0)
+        return tuple(np.concatenate(b) for b in zip(*bounds))
+
+
+class Dict(_Composite):
+    """A mapping of named sub-spaces; samples and members are dicts.
+
+    Args:
+        spaces: The sub-space of each key.
+    """
 
     def __init__(self, spaces: Mapping[str, Space]):
         self.spaces = OrderedDict(spaces)
         self.shape = ()
         self.dtype = None
 
+    def _parts(self) -> list[tuple[str, Space]]:
+        return [(f"[{k!r}]", self.spaces[k]) for k in sorted(self.spaces)]
+
+    def _split(self, x: Any) -> list[Any] | None:
+        if not isinstance(x, Mapping) or set(x) != set(self.spaces):
+            return None
+        return [x[k] for k in sorted(self.spaces)]
+
+    def _structure(self) -> str:
+        return f"a dict with keys {sorted(self.spaces)}"
+
     def sample(self, key: jax.Array) -> dict[str, Any]:
         keys = jax.random.split(key, max(len(self.spaces), 1))
         return {name: space.sample(k) for (name, space), k in zip(self.spaces.items(), keys)}
-
-    def contains(self, x: Any) -> jax.Array:
-        if not isinstance(x, Mapping) or set(x) != set(self.spaces):
-            return jnp.asarray(False)
-        result = jnp.asarray(True)
-        for name, space in self.spaces.items():
-            result = result & space.contains(x[name])
-        return result
 
     def to_gymnasium(self):
         import gymnasium
@@ -280,25 +525,32 @@ class Dict(Space):
         return isinstance(other, Dict) and dict(self.spaces) == dict(other.spaces)
 
 
-class Tuple(Space):
-    """A fixed-length tuple of sub-spaces; samples and members are tuples."""
+class Tuple(_Composite):
+    """A fixed-length tuple of sub-spaces; samples and members are tuples (lists are members too).
+
+    Args:
+        spaces: The sub-space of each position.
+    """
 
     def __init__(self, spaces: Sequence[Space]):
         self.spaces = tuple(spaces)
         self.shape = ()
         self.dtype = None
 
+    def _parts(self) -> list[tuple[str, Space]]:
+        return [(f"[{i}]", space) for i, space in enumerate(self.spaces)]
+
+    def _split(self, x: Any) -> list[Any] | None:
+        if not isinstance(x, (tuple, list)) or len(x) != len(self.spaces):
+            return None
+        return list(x)
+
+    def _structure(self) -> str:
+        return f"a tuple of {len(self.spaces)}"
+
     def sample(self, key: jax.Array) -> tuple[Any, ...]:
         keys = jax.random.split(key, max(len(self.spaces), 1))
         return tuple(space.sample(k) for space, k in zip(self.spaces, keys))
-
-    def contains(self, x: Any) -> jax.Array:
-        if not isinstance(x, (tuple, list)) or len(x) != len(self.spaces):
-            return jnp.asarray(False)
-        result = jnp.asarray(True)
-        for space, item in zip(self.spaces, x):
-            result = result & space.contains(item)
-        return result
 
     def to_gymnasium(self):
         import gymnasium
@@ -319,8 +571,16 @@ class Tuple(Space):
 
 
 def clip_action(x: Any, low: Any, high: Any) -> jax.Array:
-    """`x` with NaN taken as 0 and everything clipped into `[low, high]` (inf to a bound):
-    what the continuous envs do with an invalid action inside `jit`."""
+    """What the continuous envs do with an invalid action inside `jit`.
+
+    Args:
+        x: The action.
+        low: The lower bound(s).
+        high: The upper bound(s).
+
+    Returns:
+        `x` with NaN taken as 0 and everything clipped into `[low, high]` (inf to a bound).
+    """
     x = jnp.asarray(x)
     return jnp.clip(jnp.where(jnp.isnan(x), jnp.zeros_like(x), x), low, high)
 
@@ -340,74 +600,43 @@ def _as_numpy(x: Any) -> np.ndarray | None:
     if a.dtype == object:
         if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in a.flat):
             return None
-    elif a.dtype.kind not in "biuf":
+    elif _kind(a.dtype) not in "biuf":
         return None
     return a
 
 
 def why_not(space: Space, x: Any, batch: tuple[int, ...] = ()) -> str | None:
-    """Why the concrete value `x` is not in `space` (or, with `batch`, not an array of
-    `batch`-shaped members of it), or None when it is. Exact: the value is read as it is,
-    never cast first (`np.int64(2**32 + 1)` is not 1, a Python `2**31` no overflow), and
-    NaN and inf lie outside every Box."""
-    if isinstance(space, Dict):
-        if not isinstance(x, Mapping) or set(x) != set(space.spaces):
-            return f"expected a dict with keys {sorted(space.spaces)}"
-        for name, sub in space.spaces.items():
-            reason = why_not(sub, x[name], batch)
-            if reason is not None:
-                return f"[{name!r}]: {reason}"
-        return None
-    if isinstance(space, Tuple):
-        if not isinstance(x, (tuple, list)) or len(x) != len(space.spaces):
-            return f"expected a tuple of {len(space.spaces)}"
-        for i, (sub, item) in enumerate(zip(space.spaces, x)):
-            reason = why_not(sub, item, batch)
-            if reason is not None:
-                return f"[{i}]: {reason}"
-        return None
-    a = _as_numpy(x)
-    if a is None:
-        return f"not a number or numeric array ({type(x).__name__})"
-    want = tuple(batch) + tuple(space.shape)
-    if a.shape != want:
-        return f"shape {a.shape}, expected {want}"
-    if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
-        return "not finite (NaN or inf)"
-    if isinstance(space, (Discrete, MultiDiscrete)) or (
-        isinstance(space, Box) and jnp.issubdtype(space.dtype, jnp.integer)
-    ):
-        if a.dtype.kind == "f":
-            if not np.all(a == np.round(a)):
-                return "not an integer"
-            a = a.astype(object)  # compare as Python ints: exact at any magnitude
-        if isinstance(space, Discrete):
-            low, high = space.start, space.start + space.n - 1
-        elif isinstance(space, MultiDiscrete):
-            low, high = 0, space.nvec - 1
-        else:
-            low, high = space.integer_bounds()
-        a = a.astype(object) if a.dtype.kind in "biu" else a
-        if not (np.all(a >= np.asarray(low, dtype=object)) and np.all(a <= np.asarray(high, dtype=object))):
-            return "out of range"
-        return None
-    if isinstance(space, Box):
-        if space.dtype == jnp.bool_:
-            return None if a.dtype == np.bool_ else f"dtype {a.dtype}, expected bool"
-        if a.dtype == object or a.dtype.kind == "b":
-            return f"dtype {a.dtype}, expected a number"
-        # in the action's own float dtype, as `contains` does: float32(0.1) is in [-0.1, 0.1]
-        low, high = (b.astype(a.dtype) if a.dtype.kind == "f" else b for b in (space.low, space.high))
-        with np.errstate(invalid="ignore", over="ignore"):
-            if not (np.all(a >= low) and np.all(a <= high)):
-                return "out of range"
-        return None
-    return None if bool(space.contains(x)) else "not in the space"
+    """Why the concrete value `x` is not in `space`, exactly.
+
+    The value is read as it is, never cast first (`np.int64(2**32 + 1)` is not 1, a Python
+    `2**31` no overflow), and NaN and inf lie outside every Box. The reason names the first
+    invalid part of a `Dict` or `Tuple` (`"['a']: out of range"`).
+
+    Args:
+        space: The space.
+        x: A concrete value (numpy, JAX or Python).
+        batch: With a non-empty batch shape, `x` must be an array of `batch`-shaped members
+            (each leaf of shape `batch + leaf_space.shape`).
+
+    Returns:
+        None when `x` is in `space`, else a short reason ("out of range", "not an integer",
+        "shape (3,), expected (4,)", ...).
+    """
+    return space._why_not(x, tuple(batch))
 
 
 def check_action(space: Space, action: Any, where: str, batch: tuple[int, ...] = ()) -> None:
-    """A `ValueError` naming `where`, the action and what is valid, unless the concrete
-    `action` lies in `space` (with `batch`: is a `batch`-shaped array of such actions)."""
+    """Check a concrete action exactly (see `why_not`).
+
+    Args:
+        space: The action space.
+        action: The concrete action.
+        where: What to name in the error (an env's name).
+        batch: The batch shape of a batch of actions, or `()` for one.
+
+    Raises:
+        ValueError: Naming `where`, the action, why it is invalid and what is valid.
+    """
     reason = why_not(space, action, batch)
     if reason is not None:
         what = f"a batch of shape {tuple(batch)} of " if batch else ""
@@ -424,52 +653,17 @@ def _short(x: Any) -> str:
 
 
 def check_action_shape(space: Space, action: Any, where: str) -> None:
-    """At trace time: a `ValueError` naming the action when its shape cannot be the space's
-    (shapes are static, so this raises even under `jit`)."""
-    if isinstance(space, Dict):
-        if isinstance(action, Mapping) and set(action) == set(space.spaces):
-            for name, sub in space.spaces.items():
-                check_action_shape(sub, action[name], where)
-            return
-        raise ValueError(
-            f"{where}: invalid action structure {_short(action)}; "
-            f"valid actions are dicts with keys {sorted(space.spaces)}"
-        )
-    if isinstance(space, Tuple):
-        if isinstance(action, (tuple, list)) and len(action) == len(space.spaces):
-            for sub, item in zip(space.spaces, action):
-                check_action_shape(sub, item, where)
-            return
-        raise ValueError(f"{where}: invalid action structure; valid actions are tuples of {len(space.spaces)}")
-    shape = tuple(jnp.shape(action))
-    if shape != tuple(space.shape):
-        raise ValueError(
-            f"{where}: invalid action of shape {shape}; valid actions are {space.describe()} "
-            f"(shape {tuple(space.shape)})"
-        )
+    """Check an action's structure and shapes, which are static: this raises even under `jit`.
 
+    Args:
+        space: The action space.
+        action: The action, concrete or traced.
+        where: What to name in the error (an env's name).
 
-def _flat_size(space: Space) -> int:
-    if isinstance(space, Dict):
-        return sum(_flat_size(s) for s in space.spaces.values())
-    if isinstance(space, Tuple):
-        return sum(_flat_size(s) for s in space.spaces)
-    return math.prod(space.shape)
-
-
-def _flat_bounds(space: Space) -> tuple[np.ndarray, np.ndarray]:
-    if isinstance(space, (Dict, Tuple)):
-        if isinstance(space, Dict):
-            subs = [space.spaces[k] for k in sorted(space.spaces)]
-        else:
-            subs = space.spaces
-        lows, highs = zip(*(_flat_bounds(s) for s in subs))
-        return np.concatenate(lows), np.concatenate(highs)
-    if isinstance(space, Discrete):
-        return np.array([space.start], float), np.array([space.start + space.n - 1], float)
-    if isinstance(space, MultiDiscrete):
-        return np.zeros(space.nvec.size), (space.nvec - 1).ravel().astype(float)
-    return space.low.ravel().astype(float), space.high.ravel().astype(float)
+    Raises:
+        ValueError: Naming `where`, the action's structure or shape and the valid one.
+    """
+    space._check_shape(action, where)
 
 
 def _leaves(obs) -> list:
@@ -483,36 +677,90 @@ def _leaves(obs) -> list:
 
 
 def flatten(obs) -> jax.Array:
-    """Concatenate every leaf of `obs` (dicts in sorted key order) as float32."""
+    """Concatenate every leaf of an observation as float32.
+
+    Args:
+        obs: An array, or a (nested) dict or tuple of arrays.
+
+    Returns:
+        A float32 vector: every leaf raveled, dicts in sorted key order.
+    """
     return jnp.concatenate([jnp.ravel(leaf).astype(jnp.float32) for leaf in _leaves(obs)])
 
 
 def flatten_space(space: Space) -> Box:
-    """The float32 `Box` of `flatten`'s vectors: every leaf's bounds, raveled, dicts in sorted
-    key order (Discrete: `[start, start + n - 1]`; MultiDiscrete: `[0, nvec - 1]`)."""
-    low, high = _flat_bounds(space)
-    return Box(low, high, shape=(_flat_size(space),), dtype=jnp.float32)
+    """The float32 `Box` of `flatten`'s vectors.
+
+    Every entry's bounds are those of the space it comes from (Discrete: `[start, start + n -
+    1]`; MultiDiscrete: `[0, nvec - 1]`; an integer Box: its `integer_bounds`), raveled, dicts
+    in sorted key order.
+
+    Args:
+        space: The observation space.
+
+    Returns:
+        A float32 Box of shape `(size,)`.
+
+    Raises:
+        TypeError: For a space that defines no bounds (a custom `Space` subclass).
+    """
+    low, high = space._flat_bounds()
+    return Box(low, high, shape=(low.shape[0],), dtype=jnp.float32)
 
 
-def from_gymnasium(space: Any) -> Space:
-    """Convert a gymnasium space into the jaxenvs space holding the same values."""
-    import gymnasium
+@functools.cache
+def _from_gymnasium_by_type():
+    """The conversions of `from_gymnasium`, one per gymnasium space class (gymnasium is
+    imported on the first call)."""
+    import gymnasium.spaces as gs
 
-    gs = gymnasium.spaces
-    if isinstance(space, gs.Discrete):
+    @functools.singledispatch
+    def convert(space: Any) -> Space:
+        raise TypeError(f"cannot convert gymnasium space {space!r} to a jaxenvs space")
+
+    @convert.register(gs.Discrete)
+    def _(space: Any) -> Space:
         return Discrete(int(space.n), start=int(space.start))
-    if isinstance(space, gs.MultiBinary):
+
+    @convert.register(gs.MultiBinary)
+    def _(space: Any) -> Space:
         return Box(0, 1, shape=space.shape, dtype=jnp.int8)
-    if isinstance(space, gs.MultiDiscrete):
+
+    @convert.register(gs.MultiDiscrete)
+    def _(space: Any) -> Space:
         if np.any(space.start != 0):
-            raise ValueError("MultiDiscrete spaces with a non-zero start are not supported")
+            raise ValueError(f"MultiDiscrete spaces with a non-zero start are not supported, got start={space.start}")
         return MultiDiscrete(space.nvec)
-    if isinstance(space, gs.Box):
+
+    @convert.register(gs.Box)
+    def _(space: Any) -> Space:
         if space.dtype == np.bool_:
             return Box(False, True, shape=space.shape, dtype=jnp.bool_)
         return Box(space.low, space.high, shape=space.shape, dtype=space.dtype)
-    if isinstance(space, gs.Dict):
+
+    @convert.register(gs.Dict)
+    def _(space: Any) -> Space:
         return Dict({k: from_gymnasium(v) for k, v in space.spaces.items()})
-    if isinstance(space, gs.Tuple):
+
+    @convert.register(gs.Tuple)
+    def _(space: Any) -> Space:
         return Tuple([from_gymnasium(s) for s in space.spaces])
-    raise TypeError(f"cannot convert gymnasium space {space!r} to a jaxenvs space")
+
+    return convert
+
+
+def from_gymnasium(space: Any) -> Space:
+    """Convert a gymnasium space into the jaxenvs space holding the same values.
+
+    Args:
+        space: A gymnasium `Discrete`, `MultiBinary`, `MultiDiscrete` (start 0), `Box`, `Dict`
+            or `Tuple` space.
+
+    Returns:
+        The jaxenvs space (`MultiBinary` becomes an int8 `Box(0, 1)`).
+
+    Raises:
+        TypeError: For another kind of gymnasium space.
+        ValueError: For a `MultiDiscrete` with a non-zero start.
+    """
+    return _from_gymnasium_by_type()(space)

@@ -168,3 +168,41 @@ def test_why_not_is_exact_and_nan_inf_are_outside_a_box():
     assert why_not(spaces.Box(-0.1, 0.1, (1,)), np.array([0.1], np.float32)) is None  # float32(0.1) > 0.1
     assert why_not(d, np.zeros((2,), np.int32), batch=(2,)) is None
     assert "integers in integers" not in d.describe() and d.describe() == "an integer in [0, 1]"
+
+
+def test_contains_why_not_and_flatten_space_read_one_definition():
+    from jaxenvs.spaces import why_not
+
+    space = spaces.Dict(
+        {
+            "d": spaces.Discrete(3, start=-1),
+            "m": spaces.MultiDiscrete([2, 3]),
+            "f": spaces.Box(-1.0, 2.0, (2,)),
+            "i": spaces.Box(-0.5, np.inf, (2,), jnp.uint8),
+            "b": spaces.Box(False, True, (2,), jnp.bool_),
+        }
+    )
+    good = {
+        "d": np.int32(1),
+        "m": np.array([1.0, 2.0], np.float32),  # integral floats and bools read as the integers they hold
+        "f": np.array([-1.0, 2.0], np.float32),
+        "i": np.array([0, 255], np.int32),
+        "b": np.array([True, False]),
+    }
+    bad = {
+        "d": [np.int32(2), np.float32(0.5), np.float32(np.nan), np.zeros(1, np.int32)],
+        "m": [np.array([2, 0], np.int32), np.array([0.5, 0.0], np.float32), np.array([True, True, False])],
+        "f": [np.array([2.5, 0.0], np.float32), np.array([True, False]), np.array([np.inf, 0.0], np.float32)],
+        "i": [np.array([0, 256], np.int32), np.array([-1, 0], np.int32), np.array([0.5, 1.0], np.float32)],
+        "b": [np.array([0, 1], np.int32), np.array([0.0, 1.0], np.float32)],
+    }
+    assert bool(space.contains(good)) and why_not(space, good) is None
+    for key, values in bad.items():
+        for value in values:
+            x = dict(good, **{key: value})
+            reason = why_not(space, x)
+            assert reason is not None and reason.startswith(f"[{key!r}]: "), (key, value, reason)
+            assert not bool(space.contains(x)), (key, value, reason)
+    flat = spaces.flatten_space(space)  # sorted keys; an integer Box's bounds are the integers it holds
+    np.testing.assert_array_equal(flat.low, [0, 0, -1, -1, -1, 0, 0, 0, 0])
+    np.testing.assert_array_equal(flat.high, [1, 1, 1, 2, 2, 255, 255, 1, 2])
