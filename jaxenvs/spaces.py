@@ -358,9 +358,12 @@ class Box(_ArraySpace):
         low, high = jnp.asarray(self.low), jnp.asarray(self.high)
         xnp = jnp if self.traced else np
         finite_low, finite_high = xnp.isfinite(self.low), xnp.isfinite(self.high)
-        uniform = jax.random.uniform(
-            k_u, self.shape, minval=jnp.where(finite_low, low, 0.0), maxval=jnp.where(finite_high, high, 1.0)
-        )
+        lo, hi = jnp.where(finite_low, low, 0.0), jnp.where(finite_high, high, 1.0)
+        uniform = jax.random.uniform(k_u, self.shape, minval=lo, maxval=hi)
+        # bounds near the float32 limit (+-3.4e38): `hi - lo` overflows, so mix the bounds instead
+        u = jax.random.uniform(k_u, self.shape)
+        wide = jnp.clip(lo * (1.0 - u) + hi * u, lo, hi)
+        uniform = jnp.where(jnp.isfinite(hi - lo), uniform, wide)
         normal = jax.random.normal(k_n, self.shape)
         expo = jax.random.exponential(k_e, self.shape)
         out = jnp.where(

@@ -206,3 +206,12 @@ def test_contains_why_not_and_flatten_space_read_one_definition():
     flat = spaces.flatten_space(space)  # sorted keys; an integer Box's bounds are the integers it holds
     np.testing.assert_array_equal(flat.low, [0, 0, -1, -1, -1, 0, 0, 0, 0])
     np.testing.assert_array_equal(flat.high, [1, 1, 1, 2, 2, 255, 255, 1, 2])
+
+
+def test_a_box_bounded_at_the_float32_limit_samples_inside_it():
+    """`hi - lo` overflows there; the samples stay finite and in the space (they used to be inf)."""
+    top = np.finfo(np.float32).max
+    box = spaces.Box(-top, top, (3,), np.float32)
+    samples = np.asarray(jax.vmap(box.sample)(jax.random.split(jax.random.key(0), 200)))
+    assert np.isfinite(samples).all() and all(box.contains(x) for x in samples[:10])
+    assert samples.min() < -1e37 and samples.max() > 1e37  # spread over the range, not stuck at 0
