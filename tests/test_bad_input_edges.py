@@ -39,6 +39,11 @@ KINDS = (
     "key gymnax export",
     "reset options gymnasium",
     "reset options vector",
+    "action shape gymnasium",
+    "action shape gymnasium vector",
+    "action shape sb3",
+    "action shape dm_env",
+    "action shape gymnax export",
 )
 
 
@@ -298,3 +303,51 @@ def test_gymnasium_vector_reset_options_other_than_a_mask_are_refused(gym_vector
     else:
         types, needle = ValueError, "the only reset option is 'reset_mask'"
     clear_error("reset options vector", lambda: gym_vector_env.reset(options=options), types, needle)
+
+
+# --- actions of the wrong shape, at every export -------------------------------------------------
+# CartPole's action is one integer (a batch of two for the vector exports); any other shape is
+# named with what it got and what is valid, and the env steps on afterwards (nothing is lost).
+
+SHAPES = st.lists(st.integers(0, 3), min_size=0, max_size=3).map(tuple)
+
+
+@pytest.fixture(scope="module")
+def dm_env_export():
+    pytest.importorskip("dm_env")
+    from jaxenvs.export.dm_env import JaxDmEnv
+
+    return JaxDmEnv("CartPole-v1", seed=0)
+
+
+@pytest.mark.parametrize("export", ["gymnasium", "dm_env", "gymnax export"])
+@given(shape=SHAPES.filter(lambda s: s != ()))
+def test_a_single_env_export_names_an_action_of_the_wrong_shape(gym_env, dm_env_export, gymnax_export, shape, export):
+    action = np.zeros(shape, np.int64)
+    if export == "gymnasium":
+        gym_env.reset(seed=0)
+        call, after = (lambda: gym_env.step(action)), (lambda: gym_env.step(1))
+    elif export == "dm_env":
+        dm_env_export.reset()
+        call, after = (lambda: dm_env_export.step(action)), (lambda: dm_env_export.step(1))
+    else:
+        env, params, state = gymnax_export
+        call = lambda: env.step(jax.random.key(1), state, action, params)  # noqa: E731
+        after = lambda: env.step(jax.random.key(1), state, 1, params)  # noqa: E731
+    clear_error(f"action shape {export}", call, ValueError, f"shape {shape}", "valid actions are an integer in [0, 1]")
+    after()
+
+
+@pytest.mark.parametrize("export", ["gymnasium vector", "sb3"])
+@given(shape=SHAPES.filter(lambda s: s != (2,)))
+def test_a_vector_export_names_an_action_of_the_wrong_shape(gym_vector_env, sb3_env, shape, export):
+    action = np.zeros(shape, np.int64)
+    if export == "sb3":
+        sb3_env.reset()
+        call = lambda: (sb3_env.step_async(action), sb3_env.step_wait())  # noqa: E731
+        after = lambda: (sb3_env.step_async(np.ones(2, np.int64)), sb3_env.step_wait())  # noqa: E731
+    else:
+        gym_vector_env.reset(seed=0)
+        call, after = (lambda: gym_vector_env.step(action)), (lambda: gym_vector_env.step(np.ones(2, np.int64)))
+    clear_error(f"action shape {export}", call, ValueError, f"shape {shape}", "a batch of shape (2,)")
+    after()
