@@ -118,6 +118,7 @@ class GymnaxEnv(AdapterEnvironment):
         api: str | None = None,
         time_limit: Callable[[Any, Any], jax.Array] | None = None,
         render: Callable[[Any, Any], jax.Array] | None = None,
+        clip_actions: bool = True,
     ):
         for method in ("reset_env", "step_env", "observation_space", "action_space"):
             if not callable(getattr(env, method, None)):
@@ -130,6 +131,7 @@ class GymnaxEnv(AdapterEnvironment):
         self._api = api
         self._time_limit = time_limit
         self._render = render
+        self.clip_actions = bool(clip_actions)
         self._obs_space: spaces.Space | None = None
 
     @property
@@ -196,7 +198,7 @@ class GymnaxEnv(AdapterEnvironment):
         self, key: jax.Array, state: GymnaxState, action: Any, params: GymnaxParams
     ) -> tuple[Any, GymnaxState, jax.Array, jax.Array, dict[str, Any]]:
         space = self.action_space(params)
-        if isinstance(space, spaces.Box):
+        if self.clip_actions and isinstance(space, spaces.Box):
             # an invalid continuous action (only reachable inside jit): NaN taken as 0, then
             # clipped to the box, as the continuous envs of jaxenvs do
             action = spaces.clip_action(jnp.asarray(action, space.dtype), space.low, space.high)
@@ -234,6 +236,7 @@ def from_gymnax(
     api: str | None = None,
     time_limit: Callable[[Any, Any], jax.Array] | None = None,
     render: Callable[[Any, Any], jax.Array] | None = None,
+    clip_actions: bool = True,
 ) -> GymnaxEnv:
     """`env` (gymnax's interface, 0.x or 1.x) as a raw jaxenvs env; `params` its default params.
 
@@ -242,18 +245,23 @@ def from_gymnax(
     0.x env's truncations from its terminations; render: a jit-able
     `fn(env_state, env_params) -> uint8[H, W, 3]`. Wrap the result as any env (`AutoReset`,
     `VecEnv`, `LogWrapper`); `jaxenvs.make("gymnax/<id>")` does so for gymnax's own envs.
+    clip_actions: clip a continuous action outside the action space (NaN taken as 0) before the
+    library sees it, as jaxenvs' own continuous envs do; False passes every action as given
+    (`jaxenvs.audit` does, to check the library itself).
     """
-    return GymnaxEnv(env, params, name=name, api=api, time_limit=time_limit, render=render)
+    return GymnaxEnv(env, params, name=name, api=api, time_limit=time_limit, render=render, clip_actions=clip_actions)
 
 
-def make_gymnax_env(env_id: str, **kwargs: Any) -> GymnaxEnv:
-    """The `gymnax/<env_id>` entry point: `gymnax.make(env_id, **kwargs)` through `from_gymnax`."""
+def make_gymnax_env(env_id: str, clip_actions: bool = True, **kwargs: Any) -> GymnaxEnv:
+    """The `gymnax/<env_id>` entry point: `gymnax.make(env_id, **kwargs)` through `from_gymnax`
+    (`clip_actions` as there)."""
     gymnax = import_library("gymnax", "gymnax")
     if env_id not in gymnax.registered_envs:
         own = [i for i in gymnax.registered_envs if not i.startswith("jaxenvs/")]  # not jaxenvs' exports
         raise ValueError(f"gymnax has no env {env_id!r}; it has: {', '.join(own)}")
     env, env_params = gymnax.make(env_id, **kwargs)
-    return from_gymnax(env, env_params, name=f"gymnax/{env_id}", api="1.x" if _is_gymnax_1(env) else "0.x")
+    api = "1.x" if _is_gymnax_1(env) else "0.x"
+    return from_gymnax(env, env_params, name=f"gymnax/{env_id}", api=api, clip_actions=clip_actions)
 
 
 def _is_gymnax_1(env: Any) -> bool:

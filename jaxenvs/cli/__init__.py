@@ -1,4 +1,4 @@
-"""`jaxenvs list | parity | report | bench | fingerprint | render`.
+"""`jaxenvs list | parity | report | bench | fingerprint | render | audit`.
 
 Bad input: every argument is checked before any work starts; a usage error prints one
 `jaxenvs: error: ...` line and exits 2, a runtime error one `error: ...` line and exits 1;
@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from jaxenvs.cli._common import Parser, UsageError, positive_float, positive_int, seed
+from jaxenvs.cli.audit import cmd_audit
 from jaxenvs.cli.bench import cmd_bench
 from jaxenvs.cli.envs import cmd_fingerprint, cmd_list, cmd_render
 from jaxenvs.cli.parity import cmd_parity
@@ -117,6 +118,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("ids", nargs="+")
     p.set_defaults(fn=cmd_fingerprint)
+
+    p = sub.add_parser("audit", help="other libraries' ports of our ids under our parity harness")
+    p.add_argument("peers", nargs="*", help="the peers to audit (default: every one)")
+    p.add_argument("--scale", type=positive_float, default=0.25, help="parity size (1.0 = the full suite)")
+    p.add_argument("--seed", type=seed, default=0)
+    p.add_argument("--markdown", help="also write the audit page (docs/audit.md) to this path")
+    p.set_defaults(fn=cmd_audit)
 
     p = sub.add_parser("render", help="record a random policy to a GIF or MP4")
     p.add_argument("id")

@@ -133,6 +133,9 @@ class ParityResult:
     level: float | None = None  # the family-wise level the p-values were decided at
     stages: str = ""
     first_stage: ParityResult | None = None  # a borderline first stage, when a second decided
+    # checks that ran but do not apply, outside the verdict (the audit: the float64 checks of an
+    # env that computes in float32 even under jax_enable_x64), kept for their figures
+    set_aside: list[Check] = dataclasses.field(default_factory=list)
 
     def p_checks(self) -> list[Check]:
         return [c for c in self.checks if c.kind == "p-value"]

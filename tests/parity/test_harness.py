@@ -1,5 +1,7 @@
 """The harness can fail: a perturbed built-in env, a shifted distribution, different means."""
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -163,3 +165,22 @@ def test_error_check_points_at_the_first_bad_row():
     check = checks.error_check("x", [0.0, 1.0, 5.0, 9.0], [0.0, 1.0, 2.0, 3.0], atol=0.5)
     assert not check.passed and check.first == 2 and check.value == 6.0
     assert checks.exact_check("f", [True, False, True], [True, True, False]).first == 1
+
+
+def test_an_env_without_a_float64_path_is_compared_to_a_tolerance_not_its_own_rounding():
+    """A step that computes in float32 even under x64 has no rounding of its own to measure: its
+    values are compared to atol plus the bound's relative cap, and the check says so."""
+    from jaxenvs.envs.classic.cartpole import CartPole
+
+    class Float32CartPole(CartPole):
+        def step_env(self, key, state, action, params):
+            obs, state, reward, terminated, info = super().step_env(key, state, action, params)
+            state = jax.tree_util.tree_map(lambda x: x.astype(jnp.float32) if x.dtype == jnp.float64 else x, state)
+            return obs, state, reward, terminated, info
+
+    env, params = Float32CartPole(), jaxenvs.make("CartPole-v1", autoreset=False)[1]
+    checks = harness.check_transitions(
+        env, params, CARTPOLE.reference("CartPole-v1"), num_steps=60, seed=1, label="f32 step", float32_bound=True
+    )
+    assert all(c.passed for c in checks), [c.describe() for c in checks]
+    assert "no float64 path" in checks[0].detail

@@ -1,0 +1,41 @@
+"""The audit of the peers (a slice; `jaxenvs audit` runs it all and writes docs/audit.md)."""
+
+import pytest
+
+from jaxenvs import audit
+from jaxenvs.cli import main
+
+pytest.importorskip("gymnax")
+pytest.importorskip("gymnasium")
+
+
+@pytest.fixture(scope="module")
+def mountain_car():
+    return audit.audit_one("gymnax", "MountainCar-v0", scale=0.05)
+
+
+def test_a_correct_port_passes_our_own_checks(mountain_car):
+    result = mountain_car
+    assert result.passed, result.summary()
+    assert result.env_id == "gymnax/MountainCar-v0" and result.transitions > 0
+
+
+def test_gymnax_mountain_car_continuous_keeps_its_velocity_at_the_left_wall():
+    """The audit's finding: gymnasium stops the car at the left wall, gymnax does not."""
+    result = audit.audit_one("gymnax", "MountainCarContinuous-v0", scale=0.25)
+    failed = {c.name: c for c in result.failures()}
+    assert "f32 step velocity" in failed, result.summary()
+    assert "-1.19" in failed["f32 step velocity"].mismatch and "reference 0.0" in failed["f32 step velocity"].mismatch
+
+
+def test_rows_and_page(mountain_car):
+    rows = [audit.row("jaxenvs", "MountainCar-v0", mountain_car, 0.05, 0)]
+    page = audit.markdown(rows, 0.05, 0)
+    assert "| MountainCar-v0 | jaxenvs | pass |" in page and "Holm" in page
+
+
+def test_bad_peers_and_ids_are_named(capsys):
+    assert main(["audit", "navix-typo"]) == 2
+    assert "unknown peer 'navix-typo'" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="gymnax has no audited port of 'Taxi-v4'"):
+        audit.audit_one("gymnax", "Taxi-v4")
