@@ -147,7 +147,7 @@ def test_each_fact_is_declared_with_the_id():
     from jaxenvs import bench
 
     assert jaxenvs.spec("CartPole-v1").parity == "jaxenvs.envs.classic.cartpole.parity:SPEC"
-    assert jaxenvs.spec("Breakout-MinAtar").parity == "jaxenvs.parity.minatar:run"
+    assert jaxenvs.spec("Breakout-MinAtar").parity == "jaxenvs.envs.minatar.breakout.parity:SPEC"
     assert jaxenvs.spec("Breakout-MinAtar-v1").parity is None  # checked through its base id
     assert bench.peers("CartPole-v1") == ("CartPole-v1", "CartPole-v1", "CartPole-v1", None)
     assert bench.peers("Breakout-MinAtar")[3] == ("minatar", "breakout")

@@ -75,12 +75,12 @@ def test_minatar_rgb_array_agrees_with_render():
     from minatar.gym import BaseEnv
 
     from jaxenvs.envs.minatar import asterix
-    from jaxenvs.parity import minatar_asterix
+    from jaxenvs.envs.minatar.asterix.parity import GAME
 
     ref = BaseEnv("asterix", render_mode="rgb_array")
     ref.reset(seed=0)
     for _ in range(30):
         ref.step(3)
-    state = minatar_asterix.to_jax(dict(minatar_asterix.read_state(ref.game), time=0, last_action=0))
+    state = GAME.to_jax(dict(GAME.read_state(ref.game), time=0, last_action=0))
     mine = np.asarray(asterix.Asterix().render(state))[::16, ::16]
     assert np.array_equal(mine, np.round(np.asarray(ref.render()) * 255).astype(np.uint8))

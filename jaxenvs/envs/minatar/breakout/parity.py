@@ -7,17 +7,18 @@
   rare event (wall rebuilt, brick passed through on `strike`, both paddle bounces, ceiling,
   corner) never happened;
 - the ball's start by distribution (chi-square) from resets;
-- random play, with the minimal action set too (`minatar.check_random_play`).
+- random play, with the minimal action set too (`_parity.random_play`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from jaxenvs.envs.minatar.breakout import BreakoutState
-from jaxenvs.parity import minatar as m
+from jaxenvs.envs.minatar import _parity as m
+from jaxenvs.envs.minatar.breakout.env import BreakoutState
+from jaxenvs.parity import spec as p
 
-GAME = "breakout"
+NAME = "breakout"
 INT_FIELDS = ("ball_x", "ball_y", "ball_dir", "pos", "last_x", "last_y")
 BOOL_FIELDS = ("strike", "terminal")
 
@@ -32,7 +33,6 @@ def write_state(env: object, state: dict[str, object]) -> None:
 
 
 to_jax, from_jax = m.same_names(BreakoutState)
-draws_from_calls = m.no_draws(GAME)
 
 
 def follow_ball(epsilon: float = 0.1) -> m.Policy:
@@ -86,19 +86,23 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def check_ball_start(num_samples: int, seed: int, env: object, params: object) -> list[m.Check]:
-    env, params, ref, _ = m.random_event_checks(env, params, m.reference_module(GAME), seed)
+def check_ball_start(ctx: p.Context) -> list[m.Check]:
+    """The ball's start (column, direction) by distribution (chi-square) from resets."""
+    env, params, ref, _ = m.random_events(ctx, GAME)
     start = lambda s, o: m.rows(s["ball_x"], s["ball_dir"])  # noqa: E731
-    return m.check_resets(env, params, ref, num_samples, seed, outcome=start, discrete=True, label="reset ball start")
+    n = ctx.size(4000, 400)
+    return m.check_resets(env, params, ref, n, ctx.seed, outcome=start, discrete=True, label="reset ball start")
 
 
-def extra_checks(scale: float, seed: int, env: object, params: object) -> list[m.Check]:
-    return check_ball_start(max(400, int(4000 * scale)), seed, env, params)
+GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, m.no_draws(NAME), scramble, rare_events)
 
-
-# random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
-PLAY = ((300, 2000, 1000, {}), (100, 500, 1000, {"use_minimal_action_set": True}))
-
-
-# the game's own policy: long rallies, so that walls are cleared and rebuilt
-POLICIES = {"ball-following paddle": (lambda n: 3 * n, follow_ball)}
+SPEC = m.spec(
+    GAME,
+    # the game's own policy: long rallies, so that walls are cleared and rebuilt
+    m.replayed(GAME, {"ball-following paddle": (lambda n: 3 * n, follow_ball)}),
+    m.time_limit(GAME),
+    check_ball_start,
+    # random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
+    m.random_play(GAME, 2000, 300, 1000),
+    m.random_play(GAME, 500, 100, 1000, seed_offset=1, use_minimal_action_set=True),
+)

@@ -8,17 +8,18 @@
   (crossing, collision before and after a car's move, the time limit) never happened;
 - car speeds by distribution (chi-square over the 10 signed speeds, every car) at reset and
   at a crossing, the JAX speeds always in the reference's support;
-- random play, with the minimal action set too (`minatar.check_random_play`).
+- random play, with the minimal action set too (`_parity.random_play`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from jaxenvs.envs.minatar.freeway import FreewayState
-from jaxenvs.parity import minatar as m
+from jaxenvs.envs.minatar import _parity as m
+from jaxenvs.envs.minatar.freeway.env import SPEED, CarDraws, FreewayState
+from jaxenvs.parity import spec as p
 
-GAME = "freeway"
+NAME = "freeway"
 INT_FIELDS = ("pos", "move_timer", "terminate_timer")
 
 
@@ -37,8 +38,6 @@ to_jax, from_jax = m.same_names(FreewayState)
 
 def draws_from_calls(calls: list, state: object):
     """MinAtar's `_randomize_cars`: `randint(1, 6, 8)` then `rand(8)`; none on most steps."""
-    from jaxenvs.envs.minatar.freeway import CarDraws
-
     if not calls:
         return CarDraws(speeds=np.ones(8, np.int32), directions=np.ones(8, np.int32))
     (name1, args1, _, speeds), (name2, args2, _, u) = calls
@@ -85,11 +84,10 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def check_speed_draws(num_samples: int, seed: int, env: object, params: object) -> list[m.Check]:
+def check_speed_draws(ctx: p.Context) -> list[m.Check]:
     """Signed car speeds at reset and at a crossing (which redraws them), pooled over the 8 cars."""
-    from jaxenvs.envs.minatar.freeway import SPEED
-
-    env, params, ref, start = m.random_event_checks(env, params, m.reference_module(GAME), seed)
+    env, params, ref, start = m.random_events(ctx, GAME)
+    num_samples, seed = ctx.size(2000, 200), ctx.seed
     speeds = lambda cars: np.asarray(cars)[..., SPEED].reshape(-1)  # noqa: E731
     checks = m.check_resets(
         env, params, ref, num_samples, seed, outcome=lambda s, o: speeds(s["cars"]), discrete=True, label="reset speeds"
@@ -105,14 +103,16 @@ def check_speed_draws(num_samples: int, seed: int, env: object, params: object) 
     return checks
 
 
-def extra_checks(scale: float, seed: int, env: object, params: object) -> list[m.Check]:
-    return check_speed_draws(max(200, int(2000 * scale)), seed, env, params)
+GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, rare_events)
 
-
-# random play (an episode is 2,501 steps: 1,000 episodes at scale 1 are 2.5M reference steps),
-# and with the minimal action set (ids -v1), as minatar's gym wrapper maps it
-PLAY = ((30, 1000, 2600, {}), (10, 200, 2600, {"use_minimal_action_set": True}))
-
-
-# the game's own policy: crossings, at least one whole episode (2,501 steps) of them
-POLICIES = {"up-heading policy": (lambda n: max(3 * n, 2600), head_up)}
+SPEC = m.spec(
+    GAME,
+    # the game's own policy: crossings, at least one whole episode (2,501 steps) of them
+    m.replayed(GAME, {"up-heading policy": (lambda n: max(3 * n, 2600), head_up)}),
+    m.time_limit(GAME),
+    check_speed_draws,
+    # random play (an episode is 2,501 steps: 1,000 episodes at scale 1 are 2.5M reference steps),
+    # and with the minimal action set (ids -v1), as minatar's gym wrapper maps it
+    m.random_play(GAME, 1000, 30, 2600),
+    m.random_play(GAME, 200, 10, 2600, seed_offset=1, use_minimal_action_set=True),
+)

@@ -15,7 +15,7 @@
   the JAX reset with the reference's actions and draws, never re-injected, equal step by step;
 - the spawns by distribution: from one state with both spawn timers out and one row
   blocked, the new enemy (kind, row, side, or none) and the new diver (row, side), chi-square;
-- random play and the sticky draw (`minatar.check_random_play`).
+- random play and the sticky draw (`_parity.random_play`).
 """
 
 from __future__ import annotations
@@ -28,9 +28,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity import minatar as m
+from jaxenvs.envs.minatar import _parity as m
+from jaxenvs.envs.minatar.seaquest.env import NUM_DIVERS, NUM_ENEMIES, NUM_F_BULLETS, SeaquestDraws, SeaquestState
+from jaxenvs.parity import spec as p
 
-GAME = "seaquest"
+NAME = "seaquest"
 INT_FIELDS = (
     "oxygen",
     "diver_count",
@@ -66,13 +68,8 @@ def _bullet_grid(records: list) -> np.ndarray:
 
 
 def read_state(env: Any) -> dict[str, np.ndarray]:
-    g = env.env
-    out = {k: np.int32(getattr(g, k)) for k in INT_FIELDS}
-    out.update({k: np.bool_(getattr(g, k)) for k in BOOL_FIELDS})
-    for name, (width, capacity) in LISTS.items():
-        out[name] = _pad(getattr(g, name), width, capacity)
-    out["e_bullets"] = _bullet_grid(g.e_bullets)
-    return out
+    lists = {name: _pad(getattr(env.env, name), *shape) for name, shape in LISTS.items()}
+    return dict(m.read_attrs(env, INT_FIELDS, BOOL_FIELDS), **lists, e_bullets=_bullet_grid(env.env.e_bullets))
 
 
 def write_state(env: Any, state: dict[str, Any]) -> None:
@@ -88,8 +85,6 @@ def to_jax(state: dict[str, Any], params: Any = None):
     """The JAX state of reference states (a dict of arrays, batched or not): each list into
     slots in list order, fish then subs in the enemy pool, the stamps (`*_order`) counting up
     to -1 so that every object spawned later sorts after them."""
-    from jaxenvs.envs.minatar.seaquest import NUM_DIVERS, NUM_ENEMIES, NUM_F_BULLETS, SeaquestState
-
     single = np.ndim(state["oxygen"]) == 0
     state = {k: np.asarray(v)[None] if single else np.asarray(v) for k, v in state.items()}
 
@@ -168,8 +163,6 @@ def from_jax(state: Any) -> dict[str, np.ndarray]:
 def draws_from_calls(calls: list, state: dict[str, Any]):
     """The reference's draws in a step, in MinAtar's order: `_spawn_enemy` (rand: side, rand:
     sub?, randint: row) when its timer is out, then `_spawn_diver` (rand, randint)."""
-    from jaxenvs.envs.minatar.seaquest import SeaquestDraws
-
     calls = list(calls)
 
     def take(method):
@@ -408,8 +401,10 @@ def _spawned(t: m.Transitions) -> list[tuple]:
     return out
 
 
-def check_spawns(num_samples: int, seed: int, env: object, params: object) -> list[m.Check]:
-    env, params, ref, _ = m.random_event_checks(env, params, m.reference_module(GAME), seed)
+def check_spawns(ctx: p.Context) -> list[m.Check]:
+    """The new enemy and the new diver by distribution, from `_spawn_state`."""
+    env, params, ref, _ = m.random_events(ctx, GAME)
+    num_samples, seed = ctx.size(8000, 1000), ctx.seed
     case = [(dict(read_state_of(_spawn_state()), time=np.int32(0), last_action=np.int32(0)), 0)]
 
     def sample(label: str, part: int) -> list[m.Check]:
@@ -426,26 +421,24 @@ def read_state_of(attrs: dict[str, Any]) -> dict[str, np.ndarray]:
     return read_state(SimpleNamespace(env=SimpleNamespace(**copy.deepcopy(attrs))))
 
 
-# ---------------------------------------------------------------------------------------------
+GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, rare_events)
 
-
-def extra_checks(scale: float, seed: int, env: object, params: object) -> list[m.Check]:
-    return check_spawns(max(1000, int(8000 * scale)), seed, env, params)
-
-
-# whole episodes from reset, free-running: this exercises what injection cannot, the JAX
-# spawn stamps (`*_order`) and slots over whole episodes
-FREE_RUNNING = ("random policy", "diver collector")
-PLAY = ((300, 2000, 1000, {}),)
-
-
-# the game's own policies (divers surfaced, refills, ramps; drownings), and scrambled states
-# with ramping off too
-POLICIES = {
-    "diver collector": (lambda n: 2 * n, diver_collector),
-    "drowning diver": (lambda n: n // 2, lambda: diver_collector(drown=True)),
-}
-SCRAMBLED_WITHOUT_RAMPING = True
-
-# MinAtar's reset draws nothing: the whole reset state is compared
-DETERMINISTIC_RESET = True
+SPEC = m.spec(
+    GAME,
+    # the game's own policies (divers surfaced, refills, ramps; drownings), and scrambled states
+    # with ramping off too; whole episodes from reset, free-running: this exercises what
+    # injection cannot, the JAX spawn stamps (`*_order`) and slots over whole episodes
+    m.replayed(
+        GAME,
+        {
+            "diver collector": (lambda n: 2 * n, diver_collector),
+            "drowning diver": (lambda n: n // 2, lambda: diver_collector(drown=True)),
+        },
+        without_ramping=True,
+        free_running=("random policy", "diver collector"),
+    ),
+    m.time_limit(GAME),
+    m.reset_state(),  # MinAtar's reset draws nothing: the whole reset state is compared
+    check_spawns,
+    m.random_play(GAME, 2000, 300, 1000),
+)

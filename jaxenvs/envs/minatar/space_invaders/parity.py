@@ -8,17 +8,17 @@
   step down at a wall, the last alien moving every step, death by bullet and by alien)
   never happened;
 The game draws no random numbers (checked: the reference's generator is never called during
-a step). Random play and the sticky draw: `minatar.check_random_play`.
+a step). Random play and the sticky draw: `_parity.random_play`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from jaxenvs.envs.minatar.space_invaders import SpaceInvadersState
-from jaxenvs.parity import minatar as m
+from jaxenvs.envs.minatar import _parity as m
+from jaxenvs.envs.minatar.space_invaders.env import SpaceInvadersState
 
-GAME = "space_invaders"
+NAME = "space_invaders"
 INT_FIELDS = (
     "pos",
     "alien_dir",
@@ -43,7 +43,6 @@ def write_state(env: object, state: dict[str, object]) -> None:
 
 
 to_jax, from_jax = m.same_names(SpaceInvadersState)
-draws_from_calls = m.no_draws(GAME)
 _GAME_ATTRS = INT_FIELDS + MAP_FIELDS + ("terminal",)
 
 
@@ -140,16 +139,14 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def extra_checks(scale: float, seed: int, env: object, params: object) -> list[m.Check]:
-    return []  # its only random draw (the reset's) is none: MinAtar starts every wave alike
+GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, m.no_draws(NAME), scramble, rare_events)
 
-
-PLAY = ((300, 2000, 2000, {}),)
-
-
-# the game's own policy (waves cleared, ramps), and scrambled states with ramping off too
-POLICIES = {"sharpshooter": (lambda n: 3 * n, sharpshooter)}
-SCRAMBLED_WITHOUT_RAMPING = True
-
-# MinAtar's reset draws nothing: the whole reset state is compared
-DETERMINISTIC_RESET = True
+SPEC = m.spec(
+    GAME,
+    # the game's own policy (waves cleared, ramps), and scrambled states with ramping off too
+    m.replayed(GAME, {"sharpshooter": (lambda n: 3 * n, sharpshooter)}, without_ramping=True),
+    m.time_limit(GAME),
+    # MinAtar's reset draws nothing (every wave starts alike): the whole reset state is compared
+    m.reset_state(),
+    m.random_play(GAME, 2000, 300, 2000),
+)

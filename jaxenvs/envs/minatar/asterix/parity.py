@@ -10,17 +10,18 @@
   happened;
 - spawns by distribution: from states with a few slots taken, the joint (side, gold, slot)
   outcome by chi-square, the JAX outcomes always in the reference's support;
-- random play, with the minimal action set too (`minatar.check_random_play`).
+- random play, with the minimal action set too (`_parity.random_play`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from jaxenvs.envs.minatar.asterix import AsterixState
-from jaxenvs.parity import minatar as m
+from jaxenvs.envs.minatar import _parity as m
+from jaxenvs.envs.minatar.asterix.env import AsterixState, SpawnDraws
+from jaxenvs.parity import spec as p
 
-GAME = "asterix"
+NAME = "asterix"
 INT_FIELDS = (
     "player_x",
     "player_y",
@@ -64,8 +65,6 @@ def mask_empty_slots(field: str, mine: np.ndarray, ref: np.ndarray, ref_next: di
 def draws_from_calls(calls: list, state: object):
     """MinAtar's `_spawn_entity`: `rand()` (side), `rand()` (gold), then `randint(n_free)`
     if a slot is free; nothing on most steps."""
-    from jaxenvs.envs.minatar.asterix import SpawnDraws
-
     lr, gold, rank = False, False, 0
     if calls:
         names = [c[0] for c in calls]
@@ -150,9 +149,9 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
     return counts
 
 
-def check_spawns(num_samples: int, seed: int, env: object, params: object) -> list[m.Check]:
+def check_spawns(ctx: p.Context) -> list[m.Check]:
     """The spawned entity (slot, side, gold) from a state with slots 2, 5 and 6 taken."""
-    env, params, ref, start = m.random_event_checks(env, params, m.reference_module(GAME), seed)
+    env, params, ref, start = m.random_events(ctx, GAME)
     active = np.array([0, 0, 1, 0, 0, 1, 1, 0], bool)
     entities = np.stack([np.full(8, 3), np.arange(1, 9), np.ones(8), np.zeros(8)], axis=1).astype(np.int32)
     start.update(entities=entities, entity_active=active, spawn_timer=np.int32(0), move_timer=np.int32(3))
@@ -165,22 +164,22 @@ def check_spawns(num_samples: int, seed: int, env: object, params: object) -> li
             out.append(("none",) if len(new) != 1 else (int(new[0]), *(int(ents[new[0]][k]) for k in (0, 2, 3))))
         return out
 
+    n = ctx.size(6000, 600)
     return m.check_step_distribution(
-        env, params, ref, [(start, 0)], num_samples, spawned, seed, label="spawn (slot, x, lr, gold)"
+        env, params, ref, [(start, 0)], n, spawned, ctx.seed, label="spawn (slot, x, lr, gold)"
     )
 
 
-def extra_checks(scale: float, seed: int, env: object, params: object) -> list[m.Check]:
-    return check_spawns(max(600, int(6000 * scale)), seed, env, params)
+GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, rare_events)
 
-
-# random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
-PLAY = ((300, 2000, 3000, {}), (100, 500, 3000, {"use_minimal_action_set": True}))
-
-
-# the game's own policy (reaching its rare events), and scrambled states with ramping off too
-POLICIES = {"dodging policy": (lambda n: 3 * n, dodge)}
-SCRAMBLED_WITHOUT_RAMPING = True
-
-# MinAtar's reset draws nothing: the whole reset state is compared
-DETERMINISTIC_RESET = True
+SPEC = m.spec(
+    GAME,
+    # the game's own policy (reaching its rare events), and scrambled states with ramping off too
+    m.replayed(GAME, {"dodging policy": (lambda n: 3 * n, dodge)}, without_ramping=True, mask=mask_empty_slots),
+    m.time_limit(GAME),
+    m.reset_state(),  # MinAtar's reset draws nothing: the whole reset state is compared
+    check_spawns,
+    # random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
+    m.random_play(GAME, 2000, 300, 3000),
+    m.random_play(GAME, 500, 100, 3000, seed_offset=1, use_minimal_action_set=True),
+)

@@ -1,0 +1,447 @@
+"""What the five MinAtar games' parity specs share: the reference driver and the checks.
+
+MinAtar's API is its own (`Environment(game).act(action) -> (reward, terminal)`, `state()`),
+so this module holds a driver of the reference protocol, `MinAtarReference`. Its game object
+(`.env`) keeps plain Python attributes; each game's `parity.py` says in a `Game` how to read
+them into a dict named like the JAX state's fields (`read_state`), how to write such a dict
+back (`write_state`), how to build a JAX state from it (`to_jax`, batched) and how to read a
+JAX state the same way (`from_jax`).
+
+Transitions are compared with sticky actions off on both sides (`sticky_action_prob=0`); the
+sticky draw is checked apart, with random play (`random_play`: episode length and return
+compared by a p-value under MinAtar's defaults, and the executed action after a sticky draw,
+by distribution).
+
+Random draws are recorded and replayed: the game's `random` is replaced by `RecordingRandom`,
+a proxy of its numpy `RandomState` that records every call; the game turns one step's calls
+into the explicit draws its JAX `act` takes (`Game.draws_from_calls`), so that steps that
+draw are compared exactly too (`replayed`). The sticky-action draw goes to the
+`Environment`'s own generator, not recorded: it is checked by distribution (`random_play`).
+
+A game's spec (`spec(game, ...)`) chains `replayed` (its policies, scrambled states, whole
+episodes, rare events), `time_limit`, `reset_state` where MinAtar's reset draws nothing, the
+game's own checks of its random events, and `random_play` per setting.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs.parity import spec as p
+from jaxenvs.parity.checks import Check, rare_events_check, rows  # noqa: F401 (rows: the games')
+from jaxenvs.parity.harness import (
+    check_episode_statistics,
+    check_episodes,
+    check_resets,
+    check_step_distribution,
+    check_time_limit,
+    check_transitions,
+)
+from jaxenvs.parity.reference import Reference, Transitions
+
+
+class RecordingRandom:
+    """A numpy `RandomState` proxy that records `(method, args, kwargs, result)` per call."""
+
+    def __init__(self, random_state: np.random.RandomState):
+        self._rs = random_state
+        self.calls: list[tuple[str, tuple, dict, Any]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._rs, name)
+        if not callable(attr):
+            return attr
+
+        def recorded(*args, **kwargs):
+            result = attr(*args, **kwargs)
+            self.calls.append((name, args, kwargs, copy.deepcopy(result)))
+            return result
+
+        return recorded
+
+    def take(self) -> list[tuple[str, tuple, dict, Any]]:
+        """The calls recorded since the last `take`, and forget them."""
+        calls, self.calls = self.calls, []
+        return calls
+
+
+def game_attrs(env: Any, names: Sequence[str]) -> dict[str, Any]:
+    """Deep copies of the game object's attributes `names`."""
+    return {k: copy.deepcopy(getattr(env.env, k)) for k in names}
+
+
+def set_game_attrs(env: Any, values: Mapping[str, Any]) -> None:
+    """Set the game object's attributes to deep copies of `values`."""
+    for k, v in values.items():
+        setattr(env.env, k, copy.deepcopy(v))
+
+
+@dataclasses.dataclass(kw_only=True)
+class MinAtarReference(Reference):
+    """`minatar.Environment(game)` as a reference; `read_state` / `write_state` take it (the
+    game object is its `.env`) and the state adds `time` and `last_action`. Actions are
+    MinAtar's (0..5); with `action_map`, the agent's indices into it (as the JAX env's action
+    space with a minimal action set), drawn uniformly either way."""
+
+    game: str
+    sticky_action_prob: float = 0.0
+    difficulty_ramping: bool = True
+    action_map: Sequence[int] | None = None
+    # MinAtar has no time limit; the id's (gymnax's and minatar's gym registration's) truncates here
+    max_steps_in_episode: int | None = None
+    batched_to_jax: bool = True
+
+    def reset(self, seed: int | None = None) -> Any:
+        if self.env is None or seed is not None:
+            import minatar
+
+            seed = 0 if seed is None else seed
+            self.env = minatar.Environment(
+                self.game, sticky_action_prob=self.sticky_action_prob, difficulty_ramping=self.difficulty_ramping
+            )
+            self.env.random = np.random.RandomState(seed)
+            self.env.env.random = RecordingRandom(np.random.RandomState(seed + 7919))
+        self.env.reset()
+        self._time = 0
+        return np.asarray(self.env.state(), bool)
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        action = int(action) if self.action_map is None else int(self.action_map[int(action)])
+        reward, terminal = self.env.act(action)
+        self._time += 1
+        truncated = self.max_steps_in_episode is not None and self._time >= self.max_steps_in_episode
+        return np.asarray(self.env.state(), bool), float(reward), bool(terminal), truncated, {}
+
+    def state(self) -> dict[str, Any]:
+        return dict(self.read_state(self.env), time=np.int32(self._time), last_action=np.int32(self.env.last_action))
+
+    def load(self, state: dict[str, Any]) -> None:
+        self.write_state(self.env, state)
+        self._time = int(state.get("time", 0))
+        self.env.last_action = int(state.get("last_action", 0))
+
+    def sample_action(self, rng: np.random.Generator) -> Any:
+        return int(rng.integers(6 if self.action_map is None else len(self.action_map)))
+
+    def take_draws(self) -> Any:
+        return self.env.env.random.take() if self.env is not None else None
+
+
+Policy = Callable[[Any, np.random.Generator], int]
+
+
+@dataclasses.dataclass(frozen=True)
+class Game:
+    """A MinAtar game's translation between `minatar` and its JAX env.
+
+    Attributes:
+        name: MinAtar's name of the game (`minatar.Environment(name)`).
+        read_state: `(minatar env) -> dict` of the JAX state's field names.
+        write_state: `(minatar env, dict)`: its inverse.
+        to_jax: `(dict of batched arrays, params) -> JAX state` (batched).
+        from_jax: `JAX state -> dict`, as `read_state` reads it.
+        draws_from_calls: `(recorded random calls of a step, state dict) -> the JAX draws`.
+        scramble: `(minatar env, rng)`: a random mid-game state, written into the game.
+        rare_events: `Transitions -> {event: count}`: each must have happened.
+    """
+
+    name: str
+    read_state: Callable[[Any], dict[str, np.ndarray]]
+    write_state: Callable[[Any, Mapping[str, Any]], None]
+    to_jax: Callable[..., Any]
+    from_jax: Callable[[Any], dict[str, np.ndarray]]
+    draws_from_calls: Callable[[list, Any], Any]
+    scramble: Callable[[Any, np.random.Generator], None]
+    rare_events: Callable[[Transitions], dict[str, int]]
+
+    def reference(self, **kwargs: Any) -> MinAtarReference:
+        """The game's `MinAtarReference`, every field compared exactly.
+
+        Args:
+            **kwargs: `MinAtarReference` settings (`sticky_action_prob`, `action_map`, ...).
+
+        Returns:
+            A reference, not yet reset.
+        """
+        return MinAtarReference(
+            game=self.name,
+            read_state=self.read_state,
+            write_state=self.write_state,
+            to_jax=self.to_jax,
+            from_jax=self.from_jax,
+            draws_to_jax=self.draws_from_calls,
+            exact_fields="*",  # every field, compared exactly
+            name=f"minatar {self.name}",
+            **kwargs,
+        )
+
+
+def uniform_policy(actions: Sequence[int] = tuple(range(6))) -> Policy:
+    """A policy drawing uniformly among `actions`."""
+    actions = tuple(actions)
+    return lambda env, rng: actions[int(rng.integers(len(actions)))]
+
+
+def _on_game(fn: Callable | None) -> Callable | None:
+    """A game's `(minatar env, rng)` hook as a `(reference, rng)` one."""
+    return None if fn is None else (lambda ref, rng: fn(ref.env, rng))
+
+
+def collect(
+    game: Game,
+    num_steps: int,
+    policy: Policy,
+    seed: int = 0,
+    scramble: Callable[[Any, np.random.Generator], None] | None = None,
+    difficulty_ramping: bool = True,
+) -> Transitions:
+    """`num_steps` reference transitions (sticky actions off) with their recorded draws,
+    reset after each episode; with `scramble(env, rng)`, a random state first at every step."""
+    ref = MinAtarReference(game=game.name, read_state=game.read_state, difficulty_ramping=difficulty_ramping)
+    return ref.transitions(num_steps, seed, policy=_on_game(policy), scramble=_on_game(scramble))
+
+
+def states(data: Transitions, after: bool = False) -> list[dict[str, Any]]:
+    """Each row's state (before the step, or `after` it) as a dict, for rare-event counts."""
+    return [data.state_at(i, after) for i in range(len(data))]
+
+
+def _replay(env: Any) -> Callable:
+    return lambda states, actions, draws, params: env.act(states, actions, draws, params)
+
+
+# ---------------------------------------------------------------------------------------------
+# the checks, each `Context -> list[Check]`
+
+# (steps as a function of the random policy's, the policy's constructor)
+Policies = Mapping[str, tuple[Callable[[int], int], Callable[[], Policy]]]
+
+
+def replayed(
+    game: Game,
+    policies: Policies,
+    without_ramping: bool = False,
+    free_running: Sequence[str] = (),
+    mask: Callable | None = None,
+    at_one: int = 4000,
+    least: int = 300,
+) -> p.CheckFn:
+    """Reference transitions replayed exactly, whole episodes, and the rare events reached.
+
+    The reference plays (sticky actions off, its draws recorded) a uniform random policy, the
+    game's `policies`, and scrambled states (`game.scramble`), each set from its own seed;
+    with `without_ramping`, also scrambled states with difficulty ramping off (half as many).
+    Every transition is replayed by the JAX `act` (the step after the sticky draw) from the
+    injected state with the recorded draws and compared exactly (one compiled replay for all
+    sets; the sets collected with ramping off replay with ramping off, the others at the
+    params under test). The `free_running` sets are also replayed as whole episodes from
+    each one's first state, never re-injected. `game.rare_events` of all the sets must all
+    have happened.
+
+    Args:
+        game: the game's translation.
+        policies: `{label: (steps from the random policy's steps, make_policy)}`.
+        without_ramping: add scrambled states with ramping off.
+        free_running: labels of the sets also replayed as whole episodes.
+        mask: `canonical` of `check_transitions` (e.g. the rows of empty slots).
+        at_one: the random policy's steps at scale 1.
+        least: its steps at the smallest scale.
+
+    Returns:
+        A check function.
+    """
+
+    def check(ctx: p.Context) -> list[Check]:
+        n = ctx.size(at_one, least)
+        uniform = uniform_policy()
+        plan = [("random policy", n, uniform, None, True)]
+        plan += [(label, size(n), make(), None, True) for label, (size, make) in policies.items()]
+        plan.append(("scrambled states", n, uniform, game.scramble, True))
+        if without_ramping:
+            plan.append(("scrambled states, ramping off", n // 2, uniform, game.scramble, False))
+        datasets, params_of = {}, {}
+        for i, (label, steps, policy, scramble, ramping) in enumerate(plan):
+            datasets[label] = collect(game, steps, policy, ctx.seed + i, scramble, ramping)
+            # the reference ramps as registered: sets collected that way replay at the params given
+            same = ramping == ctx.registered.difficulty_ramping
+            params_of[label] = ctx.params if same else ctx.params.replace(difficulty_ramping=ramping)
+        env = getattr(ctx.env, "unwrapped", ctx.env)
+        out = check_transitions(
+            env,
+            ctx.params,
+            game.reference(),
+            atol=0.0,
+            data=datasets,
+            replay=_replay(env),
+            params_of=params_of,
+            canonical=mask,
+        )
+        for label in free_running:
+            out += check_episodes(
+                env,
+                ctx.params,
+                game.reference(),
+                atol=0.0,
+                data=datasets[label],
+                label=f"{label}, whole episodes",
+                replay=_replay(env),
+            )
+        sets = list(datasets.values())
+        total = sum(sets[1:], sets[0])
+        out.append(rare_events_check("rare events reached", game.rare_events(total), len(total)))
+        return out
+
+    return check
+
+
+def time_limit(game: Game, steps: int = 60) -> p.CheckFn:
+    """The registered time limit, from states one and two steps before it (`check_time_limit`)."""
+
+    def check(ctx: p.Context) -> list[Check]:
+        ref = game.reference(max_steps_in_episode=ctx.limit)
+        return check_time_limit(ctx.env, ctx.params, ref, ctx.limit, steps, ctx.seed)
+
+    return check
+
+
+def reset_state(samples: int = 50) -> p.CheckFn:
+    """The whole reset state, for a game whose reset draws nothing (every reset alike)."""
+
+    def check(ctx: p.Context) -> list[Check]:
+        params = ctx.params.replace(sticky_action_prob=0.0)
+        return check_resets(ctx.env, params, ctx.reference, samples, ctx.seed, discrete=True, label="reset state")
+
+    return check
+
+
+def random_events(ctx: p.Context, game: Game) -> tuple[Any, Any, MinAtarReference, dict[str, Any]]:
+    """For a game's random events by distribution (`check_resets`, `check_step_distribution`).
+
+    Args:
+        ctx: the run's context.
+        game: the game's translation.
+
+    Returns:
+        The env under test, its params with sticky actions off, the game's reference and a
+        started reference state.
+    """
+    ref = game.reference()
+    ref.reset(ctx.seed)
+    return ctx.env, ctx.params.replace(sticky_action_prob=0.0), ref, ref.state()
+
+
+# Samples of the sticky draw: enough to tell a sticky probability 20% off (0.12 for 0.1)
+STICKY_SAMPLES = 12_000
+
+
+def random_play(
+    game: Game, at_one: int, least: int, max_steps: int, seed_offset: int = 0, **overrides: Any
+) -> p.CheckFn:
+    """Random play as the agent sees it (sticky actions on), and the sticky draw.
+
+    Episode length and return must agree (`checks.mean_check`), no episode cut at
+    `max_steps`; from a reference state whose previous action differs from the chosen one, the
+    executed action must be one of the two, as often as in MinAtar. The reference plays at
+    the id's registered settings, the env under test at the params under test (`overrides`,
+    e.g. `use_minimal_action_set`, set on both sides).
+
+    Args:
+        game: the game's translation.
+        at_one: episodes a side at scale 1.
+        least: episodes at the smallest scale.
+        max_steps: an episode longer than this fails the check.
+        seed_offset: added to the run's seed.
+        **overrides: params set on both sides.
+
+    Returns:
+        A check function.
+    """
+
+    def check(ctx: p.Context) -> list[Check]:
+        import jaxenvs
+
+        num_episodes, seed = ctx.size(at_one, least), ctx.seed + seed_offset
+        params = ctx.params.replace(**overrides)
+        builtin, registered = jaxenvs.make(ctx.env_id, autoreset=False, **overrides)
+        ref_actions = builtin.unwrapped.action_set(registered)
+        prob = float(registered.sticky_action_prob)
+        ref = game.reference(
+            sticky_action_prob=prob, difficulty_ramping=bool(registered.difficulty_ramping), action_map=ref_actions
+        )
+        tag = f"random policy (sticky {prob:g}, {len(ref_actions)} actions)"
+        checks = check_episode_statistics(
+            ctx.env, params, ref, num_episodes, seed, max_steps=max_steps, label=tag, require_end=True
+        )
+        ref.reset(seed)
+        start = ref.state()
+        chosen = len(ref_actions) - 1  # the agent's action index; its MinAtar action differs from the previous one
+        start["last_action"] = np.int32(ref_actions[0] if ref_actions[chosen] != ref_actions[0] else ref_actions[1])
+        n = max(STICKY_SAMPLES if not overrides else 200, 4 * num_episodes)
+        checks += check_step_distribution(
+            ctx.env,
+            params,
+            ref,
+            [(start, chosen)],
+            n,
+            lambda t: t.next_states["last_action"],
+            seed,
+            label=f"{tag} sticky executed action",
+            support=lambda s, a: {int(ref_actions[a]), int(s["last_action"])},
+        )
+        return checks
+
+    return check
+
+
+def spec(game: Game, *checks: p.CheckFn) -> p.ParitySpec:
+    """A game's `ParitySpec`: its `checks` in order, against `minatar` (its reference: the
+    game with sticky actions off)."""
+    return p.ParitySpec(checks=p.chain(*checks), reference=lambda env_id: game.reference(), library="minatar")
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers of the games' translations
+
+
+def read_attrs(env: Any, ints: Sequence[str] = (), bools: Sequence[str] = ()) -> dict[str, Any]:
+    """The game object's integer and boolean attributes, as numpy scalars."""
+    g = env.env
+    return {**{k: np.int32(getattr(g, k)) for k in ints}, **{k: np.bool_(getattr(g, k)) for k in bools}}
+
+
+def write_attrs(env: Any, state: Mapping[str, Any], ints: Sequence[str] = (), bools: Sequence[str] = ()) -> None:
+    """Set the game object's integer and boolean attributes from `state`."""
+    for k in ints:
+        setattr(env.env, k, int(state[k]))
+    for k in bools:
+        setattr(env.env, k, bool(state[k]))
+
+
+def same_names(state_cls: Any) -> tuple[Callable, Callable]:
+    """`to_jax` (batched) and `from_jax` of a game whose state dict carries the JAX state's
+    field names and dtypes."""
+    names = [f.name for f in dataclasses.fields(state_cls)]
+
+    def to_jax(state: Mapping[str, Any], params: Any = None) -> Any:
+        return state_cls(**{k: jnp.asarray(state[k]) for k in names})
+
+    def from_jax(state: Any) -> dict[str, np.ndarray]:
+        return {k: np.asarray(getattr(state, k)) for k in names}
+
+    return to_jax, from_jax
+
+
+def no_draws(game: str) -> Callable:
+    """`draws_from_calls` of a game whose steps draw nothing (its resets may)."""
+
+    def draws_from_calls(calls: list, state: Any) -> None:
+        if calls:
+            raise AssertionError(f"{game} drew random numbers during a step: {calls}")
+
+    return draws_from_calls

@@ -1,0 +1,46 @@
+"""space_invaders: the env (`env.py`) and its parity spec (`parity.py`); its drawing is the family's
+(`jaxenvs.envs.minatar._common.render_observation`)."""
+
+from jaxenvs.envs.minatar.space_invaders.env import (
+    CHANNELS,
+    ENEMY_MOVE_INTERVAL,
+    ENEMY_SHOT_INTERVAL,
+    MIN_MOVE_INTERVAL,
+    MINIMAL_ACTIONS,
+    SHOT_COOL_DOWN,
+    SpaceInvaders,
+    SpaceInvadersState,
+    alien_shot,
+    get_obs,
+    initial_alien_map,
+    initial_state,
+    move_aliens,
+    move_bullets,
+    move_cannon,
+    nearest_alien,
+    resolve_hits,
+    tick_and_respawn,
+    transition,
+)
+
+__all__ = [
+    "SHOT_COOL_DOWN",
+    "ENEMY_MOVE_INTERVAL",
+    "ENEMY_SHOT_INTERVAL",
+    "MIN_MOVE_INTERVAL",
+    "CHANNELS",
+    "MINIMAL_ACTIONS",
+    "SpaceInvadersState",
+    "initial_alien_map",
+    "initial_state",
+    "move_cannon",
+    "move_bullets",
+    "move_aliens",
+    "nearest_alien",
+    "alien_shot",
+    "resolve_hits",
+    "tick_and_respawn",
+    "transition",
+    "get_obs",
+    "SpaceInvaders",
+]
