@@ -249,3 +249,29 @@ def test_reference_declared_as_a_lazy_string(monkeypatch):
     assert jaxenvs.spec("user/LineLazy-v0").parity == f"{__name__}:dm_env_reference"
     result = jaxenvs.parity.run_parity("user/LineLazy-v0", scale=0.05)
     assert result.passed, result.summary()
+
+
+def test_a_user_declares_checks_as_a_parity_spec(monkeypatch):
+    """A user's id with a `ParitySpec`: standard checks chained with one of the user's own."""
+    from jaxenvs import registry
+    from jaxenvs.parity import Check, ParitySpec
+    from jaxenvs.parity import spec as p
+
+    def starts_off_the_ends(ctx):  # the user's own rule, as a check: no episode starts finished
+        keys = jax.random.split(jax.random.key(ctx.seed), ctx.size(400, 50))
+        _, states = jax.vmap(ctx.env.reset, in_axes=(0, None))(keys, ctx.params)
+        outside = int(np.sum((states.pos <= 0) | (states.pos >= CELLS - 1)))
+        return [Check("start", len(keys), float(outside), 0.0, outside == 0)]
+
+    spec = ParitySpec(
+        reference=lambda env_id: dm_env_reference(),
+        library="dm_env",
+        checks=p.chain(p.transitions("atol", at_one=400), p.statistics(), starts_off_the_ends),
+    )
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    jaxenvs.register("user/LineSpec-v0", Line, parity=spec)
+    result = jaxenvs.parity.run_parity("user/LineSpec-v0", scale=0.25)
+    assert result.passed, result.summary()
+    assert {"start", "step pos"} <= {c.name for c in result.checks}
+    broken = jaxenvs.parity.run_parity("user/LineSpec-v0", scale=0.25, env=BrokenLine())
+    assert not broken.passed and "step pos" in {c.name for c in broken.failures()}
