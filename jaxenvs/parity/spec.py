@@ -31,7 +31,6 @@ class Context:
         env_id: the registered id whose checks run.
         env: the raw env under test (the built-in one, or a user's / a mutant's).
         params: the params it is checked at.
-        registered: the id's registered params (the reference's settings).
         scale: the size of the run (1.0 = the full suite).
         seed: the seed of both sides' draws.
         spec: the `ParitySpec` being run.
@@ -40,11 +39,17 @@ class Context:
     env_id: str
     env: Any
     params: Any
-    registered: Any
     scale: float
     seed: int
     spec: ParitySpec
     _reference: Reference | None = None
+
+    @property
+    def registered(self) -> Any:
+        """The id's registered params (the reference's settings)."""
+        from jaxenvs.parity import builtin_env
+
+        return builtin_env(self.env_id)[1]
 
     @property
     def reference(self) -> Reference:
@@ -106,12 +111,16 @@ class ParitySpec:
         library: the import name of the reference library; when it is not installed the run
             is skipped with the install line, never failed.
         description: the reference in words, when the registration gives none.
+        builds_env: the checks build the env under test themselves when none is given
+            (`ctx.env` is then None): MNISTBandit's, whose built-in env downloads MNIST,
+            check one on synthetic data.
     """
 
     checks: CheckFn
     reference: Callable[[str], Reference] | None = None
     library: str = "gymnasium"
     description: str | None = None
+    builds_env: bool = False
 
 
 def run(
@@ -134,14 +143,15 @@ def run(
         ImportError: `spec.library` is not installed (`run_parity` turns it into a skip).
     """
     import jaxenvs
-    from jaxenvs.parity import builtin_env, env_under_test
+    from jaxenvs.parity import env_under_test
 
     importlib.import_module(spec.library)
     s = jaxenvs.spec(env_id)
     result = ParityResult(env_id, s.reference or spec.description or env_id)
     with Timer() as timer:
-        env, params = env_under_test(env_id, env, params)
-        ctx = Context(env_id, env, params, builtin_env(env_id)[1], float(scale), int(seed), spec)
+        if env is not None or not spec.builds_env:
+            env, params = env_under_test(env_id, env, params)
+        ctx = Context(env_id, env, params, float(scale), int(seed), spec)
         result.checks += spec.checks(ctx)
     result.seconds = timer.seconds
     return result

@@ -158,7 +158,7 @@ _PEERS = {
     "SimpleBandit-bsuite": {"gymnax": "SimpleBandit-bsuite"},
 }
 for _entry in BASE:
-    _entry["parity"] = "jaxenvs.parity.bsuite:run"
+    _entry["parity"] = _entry["entry_point"].split(":")[0] + ".parity:SPEC"
     _entry["peers"] = _PEERS.get(_entry["id"], {})
 
 REGISTRATIONS: list[dict] = BASE + SWEEP

@@ -35,9 +35,7 @@ import jaxenvs
 from jaxenvs.parity import checks as tolerances  # the stated ATOL_* of every family
 from jaxenvs.parity.checks import (
     Check,
-    ParityResult,
     Sizes,
-    Timer,
     error_check,
     exact_check,
     rows,
@@ -604,28 +602,25 @@ def _suite_continuous(make_ref: Callable[[dict], DmEnvReference], longest: int, 
     return suite
 
 
-SUITES: dict[str, Callable[[str, Sizes, int, Any, Any], list[Check]]] = {
-    "SimpleBandit-bsuite": _suite_bandit,
-    "Catch-bsuite": _suite_catch,
-    "DeepSea-bsuite": _suite_deep_sea,
-    "DeepSeaStochastic-bsuite": _suite_deep_sea,
-    "DiscountingChain-bsuite": _suite_discounting_chain,
-    "MemoryChain-bsuite": _suite_memory_chain,
-    "UmbrellaChain-bsuite": _suite_umbrella_chain,
-    "MNISTBandit-bsuite": _suite_mnist,
-    "CartPole-bsuite": _suite_continuous(_ref_cartpole, longest=1002, whole_episodes=True),
-    "CartPoleSwingup-bsuite": _suite_continuous(_ref_cartpole_swingup, longest=1002, whole_episodes=False),
-    "MountainCar-bsuite": _suite_continuous(_ref_mountain_car, longest=1000, whole_episodes=True),
-}
+def suite_checks(suite: Callable[[str, Sizes, int, Any, Any], list[Check]]) -> Callable[[Any], list[Check]]:
+    """A per-env suite `(env_id, sizes, seed, env, params) -> checks` as a `ParitySpec` check.
+
+    Args:
+        suite: one of this module's suites.
+
+    Returns:
+        A function `Context -> list[Check]` (the sizes are `Sizes.at(ctx.scale)`).
+    """
+
+    def check(ctx: Any) -> list[Check]:
+        return suite(ctx.env_id, Sizes.at(ctx.scale), ctx.seed, ctx.env, ctx.params)
+
+    return check
 
 
-def run(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, params: Any = None) -> ParityResult:
-    """The suite of `env_id` on `env` at `params` (default: the built-in env and its params;
-    MNISTBandit's on a synthetic data set, or the data of the env given)."""
-    import bsuite  # noqa: F401  (an ImportError here marks the result skipped)
+def spec(suite: Callable[[str, Sizes, int, Any, Any], list[Check]], builds_env: bool = False) -> Any:
+    """The `ParitySpec` of a bsuite env whose checks are `suite` (bsuite is its library;
+    `builds_env` as in `ParitySpec`)."""
+    from jaxenvs.parity.spec import ParitySpec
 
-    result = ParityResult(env_id, jaxenvs.spec(env_id).reference or env_id)
-    with Timer() as timer:
-        result.checks += SUITES[env_id](env_id, Sizes.at(scale), seed, env, params)
-    result.seconds = timer.seconds
-    return result
+    return ParitySpec(checks=suite_checks(suite), library="bsuite", builds_env=builds_env)

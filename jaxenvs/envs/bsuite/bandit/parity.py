@@ -1,0 +1,6 @@
+"""SimpleBandit against bsuite's: the checks of `_suite_bandit` in the family's parity code
+(`jaxenvs.envs.bsuite._parity`), at `Sizes.at(scale)`."""
+
+from jaxenvs.envs.bsuite._parity import _suite_bandit, spec
+
+SPEC = spec(_suite_bandit)

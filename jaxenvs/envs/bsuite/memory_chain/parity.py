@@ -1,0 +1,6 @@
+"""MemoryChain against bsuite's: the checks of `_suite_memory_chain` in the family's parity code
+(`jaxenvs.envs.bsuite._parity`), at `Sizes.at(scale)`."""
+
+from jaxenvs.envs.bsuite._parity import _suite_memory_chain, spec
+
+SPEC = spec(_suite_memory_chain)
