@@ -19,8 +19,6 @@ translation is needed. Every spec (`suite`) runs:
 4. first-episode length and return under uniform random actions compared by a p-value.
 """
 
-from __future__ import annotations
-
 import dataclasses
 from collections.abc import Callable
 from typing import Any
@@ -76,6 +74,13 @@ class Gymnax:
 def size(ctx: p.Context) -> int:
     """Samples of a distribution check (random parts and resets)."""
     return ctx.size(4000, 400)
+
+
+def distribution(ctx: p.Context, cases: list, outcome: Callable, n: int | None = None, **kwargs: Any) -> list[Check]:
+    """The outcomes of `cases` (state, action) by distribution (`harness.check_step_distribution`),
+    `n` samples a case (default `size(ctx)`); `kwargs` go to the harness (label, support, ...)."""
+    n = size(ctx) if n is None else n
+    return harness.check_step_distribution(ctx.env, ctx.params, ctx.reference, cases, n, outcome, ctx.seed, **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------

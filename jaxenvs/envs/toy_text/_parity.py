@@ -8,16 +8,15 @@ transition table `P` (`table_support`), or found by replaying its step once per 
 `np_random.choice` draws (`enumerated_support`).
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check, rows
-from jaxenvs.parity.harness import check_step_distribution, check_transitions
+from jaxenvs.parity.harness import check_episode_statistics, check_step_distribution, check_transitions
 from jaxenvs.parity.reference import GymnasiumReference, Transitions, elapsed_steps, set_elapsed_steps
 
 # Below this scale (the tests' CI sizes) the random-policy statistics of the option variants
@@ -40,6 +39,34 @@ def gymnasium_reference(
         exact_fields=exact_fields,
         name=f"gymnasium {env_id}",
     )
+
+
+def variant_statistics(
+    reference: Callable[..., GymnasiumReference], options: dict, label: str, at_one: int, least: int, **kwargs: Any
+) -> p.CheckFn:
+    """Random-policy statistics under `options` (params and gymnasium's kwargs alike), only from
+    scale `VARIANT_STATISTICS_SCALE` up.
+
+    Args:
+        reference: `**options -> GymnasiumReference`.
+        options: the variant's settings.
+        label: the checks' name prefix.
+        at_one: episodes a side at scale 1.
+        least: episodes at the smallest scale.
+        **kwargs: `seed_offset` (added to the run's seed), and the rest to `check_episode_statistics`.
+
+    Returns:
+        A check function.
+    """
+    seed_offset = kwargs.pop("seed_offset", 0)
+
+    def check(ctx: p.Context) -> list[Check]:
+        if ctx.scale < VARIANT_STATISTICS_SCALE:
+            return []
+        params, ref, n = ctx.params.replace(**options), reference(**options), ctx.size(at_one, least)
+        return check_episode_statistics(ctx.env, params, ref, n, ctx.seed + seed_offset, label=label, **kwargs)
+
+    return check
 
 
 def table_support(ref: GymnasiumReference, outcome: Callable[[tuple], tuple]) -> Callable[[dict, int], set]:

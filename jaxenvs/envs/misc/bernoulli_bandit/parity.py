@@ -1,8 +1,6 @@
 """BernoulliBandit against gymnax's: transitions (the pay left out of the exact comparison);
 each arm's pay under both arm orders by distribution; the arm probabilities at reset."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from jaxenvs.envs.misc import _parity as m
@@ -20,16 +18,7 @@ def _pay(ctx: p.Context, start: dict) -> list[Check]:
         (dict(start, reward_probs=np.asarray(probs, np.float32)), np.int32(a))
         for probs, a in (([q, 1 - q], 0), ([q, 1 - q], 1), ([1 - q, q], 0), ([1 - q, q], 1))
     ]
-    return harness.check_step_distribution(
-        ctx.env,
-        ctx.params,
-        ctx.reference,
-        cases,
-        m.size(ctx),
-        lambda t: t.rewards.astype(np.float32),
-        ctx.seed,
-        label="arm pay",
-    )
+    return m.distribution(ctx, cases, lambda t: t.rewards.astype(np.float32), label="arm pay")
 
 
 def _resets(ctx: p.Context) -> list[Check]:

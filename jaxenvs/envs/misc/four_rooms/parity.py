@@ -2,8 +2,6 @@
 agent heading for it half the time); slips by distribution from 8 injected states; the fixed
 reset, the resampled start and goal (never the same cell)."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from jaxenvs.envs.misc import _parity as m
@@ -24,54 +22,28 @@ def _slips(ctx: p.Context, start: dict) -> list[Check]:
         state["pos"] = np.asarray(sorted(m.cells(ref.env))[i * 11], start["pos"].dtype)
         cases.append((state, np.int32(i % 4)))
     # both sides vmapped: samples enough to tell a fail_prob 10% off (0.3 for 1/3)
-    return harness.check_step_distribution(
-        ctx.env,
-        ctx.params,
-        ref,
-        cases,
-        max(m.size(ctx), SLIP_SAMPLES),
-        lambda t: rows(t.next_states["pos"]),
-        ctx.seed,
-        label="slip: next cell",
-    )
+    outcome = lambda t: rows(t.next_states["pos"])  # noqa: E731
+    return m.distribution(ctx, cases, outcome, max(m.size(ctx), SLIP_SAMPLES), label="slip: next cell")
 
 
 def _resets(ctx: p.Context) -> list[Check]:
     n, seed = m.size(ctx), ctx.seed + 101
-    checks = harness.check_resets(
-        ctx.env,
-        ctx.params,
-        ctx.reference,
-        max(n // 10, 10),
-        seed,
-        outcome=m.fields("pos", "goal"),
-        discrete=True,
-        label="reset (fixed)",
-    )
+    fixed = (ctx.env, ctx.params, ctx.reference, max(n // 10, 10), seed)
+    checks = harness.check_resets(*fixed, outcome=m.fields("pos", "goal"), discrete=True, label="reset (fixed)")
     resampled = dict(resample_init_pos=True, resample_goal_pos=True)
     params, ref = ctx.params.replace(**resampled), GYMNAX(ctx.env_id, **resampled)
-    for field in ("goal", "pos"):
+    args, cells = (ctx.env, params, ref, n, seed + 1), m.cells(ref.env)
+    for field, name in (("goal", "goal"), ("pos", "start")):
+        outcome = lambda s, o, f=field: rows(s[f])  # noqa: E731
         checks += harness.check_resets(
-            ctx.env,
-            params,
-            ref,
-            n,
-            seed + 1,
-            outcome=lambda s, o, f=field: rows(s[f]),
-            discrete=True,
-            support=m.cells(ref.env),
-            label=f"resampled reset: {'start' if field == 'pos' else field}",
+            *args, outcome=outcome, discrete=True, support=cells, label=f"resampled reset: {name}"
         )
-    mine, _ = harness.sample_jax_resets(ctx.env, params, ref, n, seed + 1)
+    mine, _ = harness.sample_jax_resets(*args)
     theirs, _ = ref.sample_resets(n, seed + 1)
     same = int(np.sum(np.all(mine["pos"] == mine["goal"], axis=1)))
     same_ref = int(np.sum(np.all(theirs["pos"] == theirs["goal"], axis=1)))
-    ok = same == same_ref == 0
-    return checks + [
-        Check(
-            "resampled reset: start on goal", n, float(same), 0.0, ok, kind="mismatches", detail=f"reference {same_ref}"
-        )
-    ]
+    ok, detail = same == same_ref == 0, f"reference {same_ref}"
+    return checks + [Check("resampled reset: start on goal", n, float(same), 0.0, ok, kind="mismatches", detail=detail)]
 
 
 SPEC = m.suite(

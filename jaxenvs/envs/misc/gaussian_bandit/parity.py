@@ -1,12 +1,9 @@
 """GaussianBandit against gymnax's: transitions (arm 1's random pay left out of the exact
 comparison); arm 1's pay by distribution (KS); the arm mean at reset (KS)."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from jaxenvs.envs.misc import _parity as m
-from jaxenvs.parity import harness
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check
 
@@ -20,17 +17,7 @@ GYMNAX = m.Gymnax(
 
 def _pay(ctx: p.Context, start: dict) -> list[Check]:
     state = dict(start, mu=np.asarray(-1.3, np.float32))
-    return harness.check_step_distribution(
-        ctx.env,
-        ctx.params,
-        ctx.reference,
-        [(state, np.int32(1))],
-        m.size(ctx),
-        lambda t: t.rewards,
-        ctx.seed,
-        label="arm 1 pay",
-        continuous=m.finite,
-    )
+    return m.distribution(ctx, [(state, np.int32(1))], lambda t: t.rewards, label="arm 1 pay", continuous=m.finite)
 
 
 SPEC = m.suite(GYMNAX, resets=m.continuous_resets(("mu",), m.finite), random=_pay)

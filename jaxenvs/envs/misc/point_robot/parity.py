@@ -2,12 +2,9 @@
 left out of the exact comparison); the respawn by distribution (KS, on the half disc); the
 start and goal at reset (the goal on the half circle)."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from jaxenvs.envs.misc import _parity as m
-from jaxenvs.parity import harness
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check
 
@@ -27,17 +24,9 @@ def _near_goal(state: dict, genv, rng: np.random.Generator) -> None:
 def _respawn(ctx: p.Context, start: dict) -> list[Check]:
     """The respawn after a step that starts within the goal radius."""
     state = dict(start, pos=(start["goal"] + np.asarray([0.05, -0.05])).astype(start["pos"].dtype))
-    return harness.check_step_distribution(
-        ctx.env,
-        ctx.params,
-        ctx.reference,
-        [(state, np.zeros(2, np.float32))],
-        m.size(ctx),
-        lambda t: t.next_states["pos"],
-        ctx.seed,
-        label="respawn position",
-        continuous=m.half_disc(1.0),
-    )
+    case = (state, np.zeros(2, np.float32))
+    outcome = lambda t: t.next_states["pos"]  # noqa: E731
+    return m.distribution(ctx, [case], outcome, label="respawn position", continuous=m.half_disc(1.0))
 
 
 def _reset_support(x):

@@ -3,8 +3,6 @@ nothing exactly (under each rule setting); hits and sticks with the dealer drawi
 distribution; the deal (player's hand, dealer's hand, hand sizes); random-policy statistics
 (under the natural rules too, from scale 0.25 up)."""
 
-from __future__ import annotations
-
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,7 +13,7 @@ from jaxenvs.envs.toy_text import _parity as tt
 from jaxenvs.envs.toy_text.blackjack.env import BlackjackState
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check, rows
-from jaxenvs.parity.harness import check_episode_statistics, check_step_distribution, check_transitions
+from jaxenvs.parity.harness import check_step_distribution, check_transitions
 from jaxenvs.parity.reference import GymnasiumReference, Transitions
 
 MAX_CARDS = 21  # a hand never holds more
@@ -80,10 +78,8 @@ def _sticks(ctx: p.Context) -> list[Check]:
     checks = []
     for rule, kwargs in RULES.items():
         ref = _reference(**kwargs)
-        data = ref.step_cases(cases)
-        checks += check_transitions(
-            ctx.env, ctx.params.replace(**kwargs), ref, data=data, label=f"stick ({rule} rules)"
-        )
+        params, data = ctx.params.replace(**kwargs), ref.step_cases(cases)
+        checks += check_transitions(ctx.env, params, ref, data=data, label=f"stick ({rule} rules)")
     return checks
 
 
@@ -126,28 +122,8 @@ def _draws(label: str, hands: list, action: int, at_one: int, outcome: Callable,
 
 def _deal(label: str, *fields: str, **kwargs: Any) -> p.CheckFn:
     """The deal's `fields` (the player's two cards and the dealer's two, one showing)."""
-    return p.resets(
-        at_one=5000,
-        least=1000,
-        outcome=lambda s, o: rows(*(s[k] for k in fields)),
-        discrete=True,
-        label=label,
-        **kwargs,
-    )
-
-
-def _natural_statistics(ctx: p.Context) -> list[Check]:
-    if ctx.scale < tt.VARIANT_STATISTICS_SCALE:
-        return []
-    return check_episode_statistics(
-        ctx.env,
-        ctx.params.replace(**RULES["natural"]),
-        _reference(**RULES["natural"]),
-        ctx.size(4000, 500),
-        ctx.seed + 1,
-        max_steps=32,
-        label="natural rules random-policy",
-    )
+    outcome = lambda s, o: rows(*(s[k] for k in fields))  # noqa: E731
+    return p.resets(at_one=5000, least=1000, outcome=outcome, discrete=True, label=label, **kwargs)
 
 
 SPEC = p.ParitySpec(
@@ -161,6 +137,8 @@ SPEC = p.ParitySpec(
         _deal("reset hand sizes", "player_num_cards", "dealer_num_cards", support={(2, 2)}),
         # random-policy episodes (at most 11 steps; gymnasium has no time limit)
         p.statistics(at_one=4000, least=500, max_steps=32),
-        _natural_statistics,
+        tt.variant_statistics(
+            _reference, RULES["natural"], "natural rules random-policy", 4000, 500, seed_offset=1, max_steps=32
+        ),
     ),
 )

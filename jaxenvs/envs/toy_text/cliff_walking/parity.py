@@ -3,8 +3,6 @@ slippery variant: every (cell, action) by distribution), the start, and random-p
 statistics over the first 1,000 steps (gymnasium registers no time limit, and its random walks
 last ~7,000 steps: both sides stop at the same cap)."""
 
-from __future__ import annotations
-
 from jaxenvs.envs.toy_text import _parity as tt
 from jaxenvs.envs.toy_text.cliff_walking.env import CliffWalkingState
 from jaxenvs.parity import spec as p

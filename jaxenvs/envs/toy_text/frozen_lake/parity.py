@@ -4,8 +4,6 @@ distribution from every live cell, and one (cell, action) with three outcomes ma
 success rate 10% off shows); the start cell; random-policy statistics. FrozenLake-v1 adds a
 custom map with its own success rate and reward schedule, and a map with two start cells."""
 
-from __future__ import annotations
-
 import numpy as np
 
 from jaxenvs.envs.toy_text import _parity as tt

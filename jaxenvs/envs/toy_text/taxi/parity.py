@@ -4,8 +4,6 @@ rain (every move from random states) and the fickle passenger by distribution; t
 and the fickle draw at reset; random-policy statistics (the rainy fickle taxi's too, from
 scale 0.25 up)."""
 
-from __future__ import annotations
-
 from typing import Any
 
 import jax.numpy as jnp
@@ -15,7 +13,7 @@ from jaxenvs.envs.toy_text import _parity as tt
 from jaxenvs.envs.toy_text.taxi.env import Taxi, TaxiState, decode
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check, rows
-from jaxenvs.parity.harness import check_episode_statistics, check_resets, check_step_distribution, check_transitions
+from jaxenvs.parity.harness import check_resets, check_step_distribution, check_transitions
 from jaxenvs.parity.reference import GymnasiumReference, Transitions, elapsed_steps, set_elapsed_steps
 
 # the cells where the passenger is aboard (`pass_loc` 4), every taxi position and destination
@@ -113,19 +111,6 @@ def _fickle_reset(ctx: p.Context) -> list[Check]:
     )
 
 
-def _variant_statistics(ctx: p.Context) -> list[Check]:
-    if ctx.scale < tt.VARIANT_STATISTICS_SCALE:
-        return []
-    return check_episode_statistics(
-        ctx.env,
-        ctx.params.replace(is_rainy=True, fickle_passenger=True),
-        _reference(is_rainy=True, fickle_passenger=True),
-        ctx.size(300, 50),
-        ctx.seed,
-        label="rainy fickle random-policy",
-    )
-
-
 SPEC = p.ParitySpec(
     reference=_reference,
     checks=p.chain(
@@ -136,6 +121,8 @@ SPEC = p.ParitySpec(
         p.resets(at_one=6000, least=1500, discrete=True),
         _fickle_reset,
         p.statistics(at_one=300, least=50),
-        _variant_statistics,
+        tt.variant_statistics(
+            _reference, dict(is_rainy=True, fickle_passenger=True), "rainy fickle random-policy", 300, 50
+        ),
     ),
 )
