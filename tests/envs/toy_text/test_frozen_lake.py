@@ -6,6 +6,7 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.toy_text import frozen_lake
 from jaxenvs.envs.toy_text.frozen_lake import DOWN, LEFT, RIGHT, UP, FrozenLakeState
+from jaxenvs.envs.toy_text.frozen_lake.env import _goal_reachable
 
 
 def _state(s, time=0):
@@ -123,10 +124,10 @@ def test_generate_random_map_is_valid_and_seeded():
     for seed in range(5):
         desc = frozen_lake.generate_random_map(6, p=0.6, seed=seed)
         assert len(desc) == 6 and desc[0][0] == "S" and desc[-1][-1] == "G"
-        assert frozen_lake._goal_reachable(np.array([list(r) for r in desc]))
+        assert _goal_reachable(np.array([list(r) for r in desc]))
         assert desc == frozen_lake.generate_random_map(6, p=0.6, seed=seed)
     # no path: the goal walled off by holes
-    assert not frozen_lake._goal_reachable(np.array([list(r) for r in ("SFF", "FHH", "FHG")]))
+    assert not _goal_reachable(np.array([list(r) for r in ("SFF", "FHH", "FHG")]))
 
 
 def test_generate_random_map_matches_gymnasium():

@@ -19,7 +19,6 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from jaxenvs import rendering as r
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
 from jaxenvs.params import positive
@@ -92,18 +91,6 @@ class Swimmer(Environment[SwimmerState, SwimmerParams]):
         return spaces.Box(-1.0, 1.0, (2,), jnp.float32)
 
     def render(self, state, params=None, size: int = 300):
-        scale = size / 3.0  # world [-1.5, 1.5]^2
+        from jaxenvs.envs.misc.swimmer.render import render
 
-        def px(p):
-            p = p.astype(jnp.float32)
-            return (p[..., 0] + 1.5) * scale, (1.5 - p[..., 1]) * scale
-
-        img = r.canvas(size, size, (225, 238, 250))
-        ys, xs = jnp.mgrid[0:size, 0:size].astype(jnp.float32) + 0.5
-        ux, uy = px(state.urchin_xys)
-        near = ((xs[None] - ux[:, None, None]) ** 2 + (ys[None] - uy[:, None, None]) ** 2) <= (0.08 * scale) ** 2
-        img = r.paint(img, jnp.any(near, axis=0), (90, 40, 110))
-        gx, gy = px(state.goal_xy)
-        img = r.circle(img, gx, gy, 0.06 * scale, (50, 170, 70))
-        sx, sy = px(state.xy)
-        return r.circle(img, sx, sy, 0.05 * scale, (220, 50, 50))
+        return render(state, size)

@@ -32,9 +32,8 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from jaxenvs import rendering, spaces
+from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
-from jaxenvs.envs.toy_text import _common
 from jaxenvs.params import custom, flag, probability
 
 LEFT, DOWN, RIGHT, UP = 0, 1, 2, 3
@@ -223,25 +222,9 @@ class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
         return spaces.Discrete(4)
 
     def render(self, state, params=None):
-        nrow, ncol = len(params.desc), len(params.desc[0])
-        cell = max(4, min(64, 256 // max(nrow, ncol)))
-        t = lake_tables(params.desc)
-        img = jnp.asarray(_lake_background(params.desc, cell))
-        x, y = _common.cell_center(state.s, ncol, cell)
-        in_hole = jnp.asarray(t["letters"] == "H")[state.s]
-        color = jnp.where(in_hole, jnp.asarray(PLAYER_IN_HOLE, jnp.uint8), jnp.asarray(PLAYER, jnp.uint8))
-        return rendering.circle(img, x, y, 0.3 * cell, color)
+        from jaxenvs.envs.toy_text.frozen_lake.render import render
 
-
-ICE, HOLE, GOAL, START = (200, 230, 250), (30, 60, 110), (60, 180, 75), (170, 120, 70)
-PLAYER, PLAYER_IN_HOLE = (220, 40, 40), (120, 20, 20)
-
-
-@functools.lru_cache(maxsize=16)
-def _lake_background(desc: tuple[str, ...], cell: int) -> np.ndarray:
-    colors = {"F": ICE, "H": HOLE, "G": GOAL, "S": START}
-    cells = np.array([[colors[c] for c in row] for row in desc], np.uint8)
-    return _common.tile_background(cells, cell)
+        return render(state, params)
 
 
 def generate_random_map(size: int = 8, p: float = 0.8, seed: int | None = None) -> tuple[str, ...]:

@@ -27,7 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from jaxenvs import rendering, spaces
+from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
 from jaxenvs.envs.toy_text import _common
 from jaxenvs.params import flag
@@ -124,27 +124,6 @@ class CliffWalking(Environment[CliffWalkingState, CliffWalkingParams]):
         return spaces.Discrete(4)
 
     def render(self, state, params=None):
-        cell = 32
-        img = jnp.asarray(_cliff_background(cell))
-        x, y = _common.cell_center(state.s, SHAPE[1], cell)
-        return rendering.circle(img, x, y, 0.3 * cell, PLAYER)
+        from jaxenvs.envs.toy_text.cliff_walking.render import render
 
-
-GRASS, GRASS_DARK, CLIFF, START_COLOR, GOAL_COLOR = (
-    (150, 200, 110),
-    (130, 185, 95),
-    (90, 60, 40),
-    (170, 120, 70),
-    (240, 200, 60),
-)
-PLAYER = (220, 40, 40)
-
-
-@functools.lru_cache(maxsize=4)
-def _cliff_background(cell: int) -> np.ndarray:
-    rows, cols = np.divmod(np.arange(SHAPE[0] * SHAPE[1]), SHAPE[1])
-    colors = np.where(((rows + cols) % 2 == 0)[:, None], GRASS, GRASS_DARK)
-    colors[_cliff_mask()] = CLIFF
-    colors[START] = START_COLOR
-    colors[GOAL] = GOAL_COLOR
-    return _common.tile_background(colors.reshape(*SHAPE, 3).astype(np.uint8), cell)
+        return render(state, params)

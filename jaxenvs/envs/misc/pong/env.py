@@ -30,7 +30,6 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState
 from jaxenvs.params import flag, integer
-from jaxenvs.rendering import grid_image
 
 
 @struct.dataclass
@@ -176,7 +175,6 @@ class Pong(Environment[PongState, PongParams]):
         return spaces.Discrete(3)
 
     def render(self, state, params=None, cell: int = 10):
-        obs = self.get_obs(state) > 0
-        cells = jnp.where(obs[..., 1], 2, jnp.where(obs[..., 2], 3, jnp.where(obs[..., 0], 1, 0)))
-        palette = jnp.asarray([(0, 0, 0), (236, 236, 236), (255, 140, 0), (110, 60, 10)], jnp.uint8)
-        return grid_image(cells, palette, cell)
+        from jaxenvs.envs.misc.pong.render import render
+
+        return render(self, state, cell)

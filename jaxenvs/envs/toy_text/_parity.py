@@ -1,0 +1,188 @@
+"""What the toy-text parity specs share: gymnasium 1.3's `toy_text` envs as references, and the
+supports of their random steps.
+
+The references keep their state in plain attributes of the unwrapped env (`s`, Taxi's
+`fickle_step`, Blackjack's `player` and `dealer` lists), read and written by assignment.
+Every JAX outcome of a random step must be one the reference can produce: read from its
+transition table `P` (`table_support`), or found by replaying its step once per branch of its
+`np_random.choice` draws (`enumerated_support`).
+"""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs.parity import spec as p
+from jaxenvs.parity.checks import Check, rows
+from jaxenvs.parity.harness import check_episode_statistics, check_step_distribution, check_transitions
+from jaxenvs.parity.reference import GymnasiumReference, Transitions, elapsed_steps, set_elapsed_steps
+
+# Below this scale (the tests' CI sizes) the random-policy statistics of the option variants
+# (rainy and fickle Taxi, Blackjack's natural rules) are left out: each costs a compile of a
+# whole-episode scan, and those options are checked transition by transition anyway.
+VARIANT_STATISTICS_SCALE = 0.25
+
+
+def gymnasium_reference(
+    env_id: str, read_state, write_state, to_jax, exact_fields, **kwargs: Any
+) -> GymnasiumReference:
+    """gymnasium's `env_id` made with `kwargs` (its env checker off: it warns on injected states)."""
+    import gymnasium
+
+    return GymnasiumReference(
+        make=lambda: gymnasium.make(env_id, disable_env_checker=True, **kwargs),
+        read_state=read_state,
+        write_state=write_state,
+        to_jax=to_jax,
+        exact_fields=exact_fields,
+        name=f"gymnasium {env_id}",
+    )
+
+
+def variant_statistics(
+    reference: Callable[..., GymnasiumReference], options: dict, label: str, at_one: int, least: int, **kwargs: Any
+) -> p.CheckFn:
+    """Random-policy statistics under `options` (params and gymnasium's kwargs alike), only from
+    scale `VARIANT_STATISTICS_SCALE` up.
+
+    Args:
+        reference: `**options -> GymnasiumReference`.
+        options: the variant's settings.
+        label: the checks' name prefix.
+        at_one: episodes a side at scale 1.
+        least: episodes at the smallest scale.
+        **kwargs: `seed_offset` (added to the run's seed), and the rest to `check_episode_statistics`.
+
+    Returns:
+        A check function.
+    """
+    seed_offset = kwargs.pop("seed_offset", 0)
+
+    def check(ctx: p.Context) -> list[Check]:
+        if ctx.scale < VARIANT_STATISTICS_SCALE:
+            return []
+        params, ref, n = ctx.params.replace(**options), reference(**options), ctx.size(at_one, least)
+        return check_episode_statistics(ctx.env, params, ref, n, ctx.seed + seed_offset, label=label, **kwargs)
+
+    return check
+
+
+def table_support(ref: GymnasiumReference, outcome: Callable[[tuple], tuple]) -> Callable[[dict, int], set]:
+    """The support of a reference with a transition table `P[s][a] = [(p, s', r, t), ...]`."""
+
+    def support(state: dict, action: int) -> set:
+        if ref.env is None:
+            ref.reset(0)
+        return {outcome(entry) for entry in ref.env.unwrapped.P[int(state["s"])][int(action)] if entry[0] > 0}
+
+    return support
+
+
+class _ScriptedRandom:
+    """Stands in for a reference's `np_random` so that each of its `choice` draws can be
+    forced: `script[i]` picks the i-th call's outcome among the distinct options (each with
+    its multiplicity). `random()` answers 0.5, enough for a categorical over one outcome."""
+
+    def __init__(self, script: Sequence[int]):
+        self.script = list(script)
+        self.calls: list[tuple[list[Any], list[int]]] = []
+
+    def choice(self, options: Sequence[Any]) -> Any:
+        values, counts = [], []
+        for o in list(options):
+            if o in values:
+                counts[values.index(o)] += 1
+            else:
+                values.append(o)
+                counts.append(1)
+        i = len(self.calls)
+        self.calls.append((values, counts))
+        return values[self.script[i] if i < len(self.script) else 0]
+
+    def random(self) -> float:
+        return 0.5
+
+
+def enumerated_support(ref: GymnasiumReference, outcome: Callable[[Transitions], list]):
+    """The support of a reference step whose randomness is `np_random.choice` draws: the step
+    is replayed once per sequence of picks (depth-first), by the reference's own code."""
+
+    def support(state: dict, action: int) -> set:
+        if ref.env is None:
+            ref.reset(0)
+        u = ref.env.unwrapped
+        saved = u._np_random
+        found = set()
+        stack: list[list[int]] = [[]]
+        try:
+            while stack:
+                script = stack.pop()
+                rng = _ScriptedRandom(script)
+                u._np_random = rng
+                out = ref.step_cases([(state, action)])
+                if len(rng.calls) > len(script):  # an unforced draw: branch on it
+                    stack += [script + [k] for k in range(len(rng.calls[len(script)][0]))]
+                else:
+                    found.add(outcome(out)[0])
+        finally:
+            u._np_random = saved
+        return found
+
+    return support
+
+
+def obs_reward_terminated(t: Transitions) -> list[tuple]:
+    return rows(t.obs, t.rewards, t.terminated)
+
+
+# ---------------------------------------------------------------------------------------------
+# FrozenLake and CliffWalking: one integer cell `s`
+
+
+def cell_reference(env_id: str, state_cls: Any, timed: bool, **kwargs: Any) -> GymnasiumReference:
+    """A grid env whose state is the cell `s` (and the time, where gymnasium has a time limit)."""
+
+    def read_state(env: Any) -> dict[str, Any]:
+        out = {"s": np.int32(env.unwrapped.s)}
+        if timed:  # CliffWalking has no TimeLimit: its JAX time is compared against nothing
+            out["time"] = np.int32(elapsed_steps(env))
+        return out
+
+    def write_state(env: Any, state: dict[str, Any]) -> None:
+        env.unwrapped.s = int(state["s"])
+        set_elapsed_steps(env, int(state.get("time", 0)))
+
+    def to_jax(state: dict[str, Any], params: Any) -> Any:
+        return state_cls(time=jnp.asarray(state.get("time", 0), jnp.int32), s=jnp.asarray(state["s"], jnp.int32))
+
+    return gymnasium_reference(env_id, read_state, write_state, to_jax, ("s", "time"), **kwargs)
+
+
+def every_cell(label: str, env: Any, params: Any, ref: GymnasiumReference, num_cells: int) -> list[Check]:
+    """Every (cell, action) of a deterministic grid, stepped in both."""
+    cases = [({"s": np.int32(s)}, a) for s in range(num_cells) for a in range(4)]
+    return check_transitions(env, params, ref, data=ref.step_cases(cases), label=label, info_fields=("prob",))
+
+
+def cell_outcomes(ref: GymnasiumReference) -> Callable[[dict, int], set]:
+    """The (cell, reward, terminated) outcomes of a grid's (cell, action), from its table."""
+    return table_support(ref, lambda entry: (int(entry[1]), float(entry[2]), bool(entry[3])))
+
+
+def cell_distribution(
+    label: str, env: Any, params: Any, ref: GymnasiumReference, cells: Sequence[int], n_per: int, seed: int
+) -> list[Check]:
+    """Slippery moves by distribution: every action from each of `cells`, `n_per` samples each."""
+    return check_step_distribution(
+        env,
+        params,
+        ref,
+        [({"s": np.int32(s)}, a) for s in cells for a in range(4)],
+        n_per,
+        obs_reward_terminated,
+        seed,
+        label=label,
+        support=cell_outcomes(ref),
+    )

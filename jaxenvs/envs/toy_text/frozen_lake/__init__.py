@@ -1,0 +1,48 @@
+"""frozen_lake: the env (`env.py`), its drawing (`render.py`) and its parity spec (`parity.py`)."""
+
+from jaxenvs.envs.toy_text.frozen_lake.env import (
+    DOWN,
+    LEFT,
+    MAP_TEXT,
+    MAPS,
+    REWARD_SCHEDULE_TEXT,
+    RIGHT,
+    UP,
+    FrozenLake,
+    FrozenLakeParams,
+    FrozenLakeState,
+    as_desc,
+    generate_random_map,
+    lake_tables,
+    map_problem,
+    move,
+    reward_schedule_problem,
+    slip,
+)
+from jaxenvs.envs.toy_text.frozen_lake.render import GOAL, HOLE, ICE, PLAYER, PLAYER_IN_HOLE, START
+
+__all__ = [
+    "LEFT",
+    "DOWN",
+    "RIGHT",
+    "UP",
+    "MAPS",
+    "as_desc",
+    "MAP_TEXT",
+    "REWARD_SCHEDULE_TEXT",
+    "map_problem",
+    "reward_schedule_problem",
+    "FrozenLakeState",
+    "FrozenLakeParams",
+    "lake_tables",
+    "slip",
+    "move",
+    "FrozenLake",
+    "generate_random_map",
+    "ICE",
+    "HOLE",
+    "GOAL",
+    "START",
+    "PLAYER",
+    "PLAYER_IN_HOLE",
+]
