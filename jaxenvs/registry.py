@@ -50,10 +50,10 @@ class EnvSpec:
     reference: the reference implementation this env is checked against, in words.
     family: "classic", "minatar", ... used for grouping in reports.
     extra: the pip extra that provides the library the entry point needs, if any.
-    parity: where its parity check lives: a `jaxenvs.parity.Reference`, or `"module:attribute"`
-        naming one (or a function of no arguments returning one), checked by
-        `jaxenvs.parity.check`; or naming a suite `run(env_id, scale=, seed=) -> ParityResult`
-        (the built-in families). Imported only when a check runs.
+    parity: its parity checks: a `jaxenvs.parity.ParitySpec` (the built-in envs':
+        `"jaxenvs.envs.<family>.<env>.parity:SPEC"`) or a `jaxenvs.parity.Reference` (checked
+        by `jaxenvs.parity.check`), or `"module:attribute"` naming one (or a function of no
+        arguments returning one). Imported only when a check runs.
     peers: the same env in other libraries, for `jaxenvs bench --compare`:
         `{"gymnax": id or (id, kwargs), "gymnasium": id, "envpool": id,
         "loop": ("minatar", game) or ("bsuite", name, kwargs)}`.

@@ -7,9 +7,10 @@ One reference protocol with three drivers (`GymnasiumReference`, `DmEnvReference
     result = jaxenvs.parity.check(env, params, reference)   # .passed, .summary()
     jaxenvs.parity.assert_parity(env, params, reference)    # in a test: names the first mismatch
 
-Each registered id declares where its check lives (`EnvSpec.parity`): a `Reference` (checked
-by `check`) or a family suite (`jaxenvs/parity/<family>.py`'s `run(env_id, scale, seed, env,
-params)`). `run_parity(env_id, scale, seed, env=, params=)` runs it, on the built-in env or on
+Each registered id declares its checks (`EnvSpec.parity`): a `ParitySpec` (the built-in
+envs' sit beside them, `jaxenvs/envs/<family>/<env>/parity.py`, run by `spec.run`) or a
+`Reference` (checked by `check`). `run_parity(env_id, scale, seed, env=, params=)` runs them,
+in two stages, on the built-in env or on
 another one (a user's modified copy, a deliberate mutant: `jaxenvs.parity.mutants`);
 `parity_ids()` lists the ids that have one. The reference libraries (gymnasium, minatar,
 bsuite, gymnax) are imported only when a check runs.
@@ -17,7 +18,6 @@ bsuite, gymnax) are imported only when a check runs.
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 from jaxenvs.extras import install_line
@@ -86,23 +86,8 @@ def has_parity(env_id: str) -> bool:
     return spec(env_id).parity is not None
 
 
-def _is_suite(obj: Any) -> bool:
-    try:
-        return "env_id" in inspect.signature(obj).parameters
-    except (TypeError, ValueError):
-        return False
-
-
-def _suite_takes_env(suite: Any) -> bool:
-    try:
-        names = inspect.signature(suite).parameters
-    except (TypeError, ValueError):
-        return False
-    return "env" in names and "params" in names
-
-
 def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[Any, Any]:
-    """The env and params a suite checks for `run_parity(env_id, env=env, params=params)`:
+    """The env and params the checks check for `run_parity(env_id, env=env, params=params)`:
     the built-in raw env (`make(env_id, autoreset=False)`) where `env` is None, its default
     params where `params` is None.
 
@@ -199,19 +184,18 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, 
 
     Raises:
         TypeError: `env` has no `reset` / `step`, `params` is not of the env's params type,
-            or `env_id`'s suite cannot check another env.
+            or `env_id` declares something that is neither a ParitySpec nor a Reference.
     """
     check_scale(scale)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"run_parity({env_id!r}): seed must be a non-negative int, got {seed!r}")
-    given = env is not None or params is not None
     _check_env(env_id, env)
     if env is not None and params is not None:
         _check_params(env_id, params, getattr(env, "default_params", None))
-    return two_stage(lambda factor, stage_seed: _run_once(env_id, scale * factor, stage_seed, env, params, given), seed)
+    return two_stage(lambda factor, stage_seed: _run_once(env_id, scale * factor, stage_seed, env, params), seed)
 
 
-def _run_once(env_id: str, scale: float, seed: int, env: Any, params: Any, given: bool) -> ParityResult:
+def _run_once(env_id: str, scale: float, seed: int, env: Any, params: Any) -> ParityResult:
     from jaxenvs.registry import resolve, spec
 
     s = spec(env_id)
@@ -221,19 +205,13 @@ def _run_once(env_id: str, scale: float, seed: int, env: Any, params: Any, given
         target = resolve(s.parity)
         if isinstance(target, ParitySpec):
             return run_spec(target, env_id, scale=scale, seed=seed, env=env, params=params)
-        if _is_suite(target):
-            if _suite_takes_env(target):
-                return target(env_id, scale=scale, seed=seed, env=env, params=params)
-            if given:
-                raise TypeError(
-                    f"{env_id}'s parity suite {s.parity!r} takes no env= / params=: it can only check the built-in env"
-                )
-            return target(env_id, scale=scale, seed=seed)
         reference = target if isinstance(target, Reference) else target()
+        if isinstance(reference, ParitySpec):
+            return run_spec(reference, env_id, scale=scale, seed=seed, env=env, params=params)
         if not isinstance(reference, Reference):
             raise TypeError(
                 f"{env_id}'s parity {s.parity!r} gave {type(reference).__name__}; "
-                "expected a jaxenvs.parity.Reference (or a suite run(env_id, scale=, seed=))"
+                "expected a jaxenvs.parity.ParitySpec or Reference (or a function of no arguments returning one)"
             )
         env, params = env_under_test(env_id, env, params)
         return check(env, params, reference, sizes=Sizes.at(scale), seed=seed, name=env_id)
