@@ -71,16 +71,18 @@ def test_bad_input_is_named():
         run_parity("NoSuch-v0", env=Catch())
 
 
-def test_a_suite_that_cannot_check_another_env_says_so(monkeypatch):
+def test_a_parity_that_is_neither_a_spec_nor_a_reference_is_named(monkeypatch):
+    """A suite function `run(env_id, scale, seed)` (the old protocol) is no longer read by
+    sniffing its signature: the error names what a registered parity must be."""
     from jaxenvs import registry
 
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     jaxenvs.register("user/OldSuite-v0", Catch, parity=f"{__name__}:old_suite", reference="bsuite catch")
-    with pytest.raises(TypeError, match="takes no env= / params="):
-        run_parity("user/OldSuite-v0", env=Catch())
-    assert run_parity("user/OldSuite-v0").env_id == "user/OldSuite-v0"
+    with pytest.raises(TypeError, match="expected a jaxenvs.parity.ParitySpec or Reference"):
+        run_parity("user/OldSuite-v0")
 
 
-def old_suite(env_id, scale=1.0, seed=0):
-    """A user's suite from before env= / params=: it checks the built-in env only."""
+def old_suite(env_id="", scale=1.0, seed=0):
+    """A user's suite in the old protocol: called with no arguments it returns a result, not a
+    Reference or a ParitySpec."""
     return jaxenvs.parity.ParityResult(env_id, "bsuite catch", skipped="a stand-in")
