@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 SECTION = re.compile(r"^(\s*)(Args|Arguments|Parameters|Attributes|Returns|Yields|Raises):\s*$")
-ENTRY = re.compile(r"^(\*{0,2}\w+)\s*(\([^)]*\))?:")
+ENTRY = re.compile(r"^(\*{0,2}[\w.]+)\s*(\([^)]*\))?:")
 
 
 def sections(doc: str) -> dict[str, list[str]]:
@@ -54,7 +54,7 @@ def sections(doc: str) -> dict[str, list[str]]:
                 entry_indent = depth if entry_indent is None else entry_indent
                 entry = ENTRY.match(line.strip())
                 if depth == entry_indent and entry:
-                    names.append(entry.group(1).lstrip("*"))
+                    names.append(entry.group(1).lstrip("*").split(".")[-1])
             i += 1
     return found
 
@@ -160,7 +160,9 @@ def check_function(node: ast.AST, where: str, *, method: bool) -> list[str]:
     nodes = list(own_nodes(node))
     generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes)
     returns = any(
-        isinstance(n, ast.Return) and n.value is not None and not (isinstance(n.value, ast.Constant) and n.value.value is None)
+        isinstance(n, ast.Return)
+        and n.value is not None
+        and not (isinstance(n.value, ast.Constant) and n.value.value is None)
         for n in nodes
     )
     if generator and "Yields" not in found and "Returns" not in found:
@@ -234,7 +236,9 @@ def check_file(path: Path) -> tuple[int, list[str]]:
             problems += check_function(node, f"{path}:{node.lineno} {node.name}", method=False)
         elif isinstance(node, ast.ClassDef):
             methods = [
-                n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith("_")
+                n
+                for n in node.body
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith("_")
             ]
             count += 1 + len(methods)
             problems += check_class(node, path)

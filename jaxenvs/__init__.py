@@ -1,8 +1,10 @@
 """jaxenvs: reinforcement-learning environments as pure JAX functions.
 
-    env, params = jaxenvs.make("CartPole-v1")
-    obs, state = env.reset(key, params)
-    obs, state, reward, terminated, truncated, info = env.step(key, state, action, params)
+```python
+env, params = jaxenvs.make("CartPole-v1")
+obs, state = env.reset(key, params)
+obs, state, reward, terminated, truncated, info = env.step(key, state, action, params)
+```
 """
 
 from jaxenvs import spaces, wrappers

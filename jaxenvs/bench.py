@@ -63,6 +63,7 @@ class Throughput:
         compile_seconds: Seconds to lower and compile the rollout.
         repeats: The number of timed runs.
     """
+
     env_id: str
     num_envs: int
     num_steps: int
@@ -86,6 +87,7 @@ class Result:
             temporaries), or `tracemalloc`'s peak for a Python library.
         peak_mb: XLA's peak of the compiled rollout; None for Python libraries.
     """
+
     env_id: str
     library: str
     num_envs: int
