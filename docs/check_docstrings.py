@@ -8,7 +8,7 @@ methods and properties of public classes. A callable is complete when it has a d
 `Args:` names every parameter (`self` and `cls` excluded; a class's are its `__init__`'s, or
 its dataclass fields, which may be under `Attributes:` instead), which has `Returns:` (or
 `Yields:`) if the body returns a value, and whose `Raises:` names every exception class the
-body raises by name. Properties need a docstring only.
+body raises by name. Properties need a docstring only; setters and `@overload`s none.
 """
 
 from __future__ import annotations
@@ -146,10 +146,12 @@ def check_function(node: ast.AST, where: str, *, method: bool) -> list[str]:
         One line per problem.
     """
     decorators = decorator_names(node)
+    if "setter" in decorators or "overload" in decorators:  # the property's docstring covers it
+        return []
     doc = ast.get_docstring(node)
     if doc is None:
         return [f"{where}: no docstring"]
-    if "overload" in decorators or "property" in decorators or "setter" in decorators:
+    if "property" in decorators:
         return []
     found = sections(doc)
     problems = []
@@ -238,7 +240,9 @@ def check_file(path: Path) -> tuple[int, list[str]]:
             methods = [
                 n
                 for n in node.body
-                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith("_")
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and not n.name.startswith("_")
+                and "setter" not in decorator_names(n)
             ]
             count += 1 + len(methods)
             problems += check_class(node, path)
