@@ -1,9 +1,10 @@
 """jaxenvs: reinforcement-learning environments as pure JAX functions.
 
-import jax, jaxenvs
+```python
 env, params = jaxenvs.make("CartPole-v1")
 obs, state = env.reset(key, params)
 obs, state, reward, terminated, truncated, info = env.step(key, state, action, params)
+```
 """
 
 from jaxenvs import spaces, wrappers

@@ -1,33 +1,9 @@
 """Throughput harness: random-action rollouts of jaxenvs and its peers, timed side by side.
 
-`rollout_throughput(env_id, num_envs, num_steps)` times jaxenvs' batched env (`make_vec`)
-alone (used by `jaxenvs bench` and `jaxenvs report`). `compare(env_id, num_envs)` times, in
-one process and taking turns run by run (so that a change in the machine's load hits every
-row alike), every implementation of one env that is installed:
-
-- `jaxenvs make_vec`: `jaxenvs.make_vec(id, n)`, one key per step for the whole batch;
-- `jaxenvs vmap`: `jax.vmap` of `jaxenvs.make(id)`'s auto-resetting step with one key per
-  env (gymnax's way of batching);
-- `gymnax`: the same `jax.vmap` of gymnax's step, for the ids gymnax has;
-- `jaxenvs gymnax export` (only when asked for by name in `libraries`): the same `jax.vmap`
-  of `jaxenvs.export.gymnax.make(id)`'s step, gymnax 1.x's interface over jaxenvs;
-- `gymnasium`: its vector env (CartPole's numpy `CartPoleVectorEnv`; a `SyncVectorEnv`
-  elsewhere), or at batch size 1 one env stepped in a Python loop;
-- `envpool`: its gymnasium-style batched env;
-- `minatar`, `bsuite`: at batch size 1, the reference package's own env in a Python loop.
-
-One action-sampling scheme for all: per step one draw for the whole batch (discrete: one
-`jax.random.bits` call, 16 random bits per env scaled to `0..n-1`; boxes: one
-`jax.random.uniform` call; numpy libraries: one `Generator` call). The JAX rollouts are a
-jitted `lax.scan` that consumes what training consumes: every step's observation is reduced
-into the carry (`consume`: every element read into one number), and the final state and observation are
-returned, so XLA can drop no library's work (a rollout that keeps only rewards let it: with a
-constant reward, a whole CartPole rollout became dead code). `jaxenvs make_vec, rewards only`
-keeps only rewards and state: the difference is what building the observation costs. The
-per-step keys are split before the scan. Compile time (`lower` + `compile`) is apart from the median of the
-timed runs. Memory: for JAX, what XLA's `memory_analysis` of the compiled rollout gives
-(arguments + outputs + temporaries); for Python libraries, `tracemalloc`'s peak during one
-run (numpy arrays included; memory that C++ allocates, as envpool's, is not seen).
+`rollout_throughput` times `make_vec` alone (`jaxenvs bench`, `jaxenvs report`); `compare`
+times every installed implementation of one env, taking turns run by run. Every JAX rollout
+reads each step's observation (`consume`) so that XLA can drop no library's work. What is
+timed and how is described in docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -44,8 +20,15 @@ import numpy as np
 
 
 def peers(env_id: str) -> tuple[Any, str | None, str | None, tuple | None]:
-    """(gymnax id, gymnasium id, envpool id, reference loop at batch size 1) of `env_id`, as its
-    registration declares them (`EnvSpec.peers`); None where a library lacks the env."""
+    """The peers of `env_id` its registration declares (`EnvSpec.peers`).
+
+    Args:
+        env_id: A registered id.
+
+    Returns:
+        `(gymnax id, gymnasium id, envpool id, reference loop at batch size 1)`, each None where
+        the library lacks the env.
+    """
     from jaxenvs.registry import spec
 
     p = spec(env_id).peers
@@ -53,7 +36,11 @@ def peers(env_id: str) -> tuple[Any, str | None, str | None, tuple | None]:
 
 
 def peer_ids() -> list[str]:
-    """Every registered id that declares a benchmark peer."""
+    """Every registered id that declares a benchmark peer.
+
+    Returns:
+        The ids, in registration order.
+    """
     from jaxenvs.registry import registered_envs, spec
 
     return [env_id for env_id in registered_envs() if spec(env_id).peers]
@@ -66,6 +53,17 @@ GYMNAX_EXPORT = "jaxenvs gymnax export"  # jaxenvs.export.gymnax, vmapped as gym
 
 @dataclasses.dataclass
 class Throughput:
+    """What `rollout_throughput` measured.
+
+    Attributes:
+        env_id: The env's id.
+        num_envs: The batch size.
+        num_steps: Scan steps per timed run.
+        steps_per_second: Env-steps per second, the median over the runs.
+        compile_seconds: Seconds to lower and compile the rollout.
+        repeats: The number of timed runs.
+    """
+
     env_id: str
     num_envs: int
     num_steps: int
@@ -76,6 +74,20 @@ class Throughput:
 
 @dataclasses.dataclass
 class Result:
+    """One row of `compare`: one library's rollout of one env at one batch size.
+
+    Attributes:
+        env_id: The env's id.
+        library: The implementation ("jaxenvs make_vec", "gymnax", "gymnasium", ...).
+        num_envs: The batch size.
+        num_steps: Steps per timed run.
+        steps_per_second: Env-steps per second, the median over the runs.
+        compile_seconds: Seconds to lower and compile; None for libraries that do not compile.
+        memory_mb: XLA's memory analysis of the compiled rollout (arguments + outputs +
+            temporaries), or `tracemalloc`'s peak for a Python library.
+        peak_mb: XLA's peak of the compiled rollout; None for Python libraries.
+    """
+
     env_id: str
     library: str
     num_envs: int
@@ -88,8 +100,16 @@ class Result:
 
 @dataclasses.dataclass
 class Footprint:
-    """Bytes per env of one env's state and of one step's other outputs (observation, reward,
-    flags, info), as `jax.eval_shape` gives them: what a rollout carries and writes per step."""
+    """Bytes per env of one env's state and of one step's other outputs.
+
+    As `jax.eval_shape` gives them: what a rollout carries and writes per step.
+
+    Attributes:
+        env_id: The env's id.
+        library: "jaxenvs" or "gymnax".
+        state_bytes: The state's bytes.
+        step_output_bytes: The bytes of the step's observation, reward, flags and info.
+    """
 
     env_id: str
     library: str
@@ -98,7 +118,14 @@ class Footprint:
 
 
 def default_num_steps(num_envs: int) -> int:
-    """Scan steps per timed run: about 400k env-steps, between 50 and 5,000 steps."""
+    """Scan steps per timed run: about 400k env-steps, between 50 and 5,000 steps.
+
+    Args:
+        num_envs: The batch size.
+
+    Returns:
+        The number of steps.
+    """
     return max(50, min(5000, 400_000 // num_envs))
 
 
@@ -107,8 +134,19 @@ def default_num_steps(num_envs: int) -> int:
 
 
 def random_actions(key: jax.Array, space: Any, num_envs: int) -> jax.Array:
-    """One action per env from ONE random draw: discrete spaces scale 16 random bits per env
-    to `start..start+n-1` (bias below n / 65536), boxes draw uniformly between the bounds."""
+    """One action per env from one random draw.
+
+    Discrete spaces scale 16 random bits per env to `start..start+n-1` (bias below n / 65536);
+    boxes draw uniformly between the bounds; other spaces use their own sampler per env.
+
+    Args:
+        key: A JAX PRNG key.
+        space: The env's action space.
+        num_envs: The batch size.
+
+    Returns:
+        The actions, leading axis `num_envs`.
+    """
     n = getattr(space, "n", None)
     if n is not None:
         words = jax.random.bits(key, ((num_envs + 1) // 2,), jnp.uint32)
@@ -131,12 +169,19 @@ def _byte_words(x: jax.Array) -> jax.Array:
 
 
 def consume(obs: Any) -> jax.Array:
-    """What the rollout takes from one step's observation: one float32 that reads every
-    element of it, so that XLA must build the whole observation every step. The same function
-    for every library, each dtype read the cheapest way XLA:CPU offered when measured: wider
-    dtypes summed as float32; one-byte dtypes (bool, int8, uint8) as a checksum of their
-    bytes, four to a `uint32` word (summed as float32, a boolean grid cost 2.7-3.4x more: a
-    conversion, then a reduction; summed as words, a float32 one cost 1.4-1.7x more)."""
+    """Read every element of one step's observation into one float32.
+
+    So that XLA must build the whole observation every step. The same function for every
+    library; dtypes of two bytes or more are summed as float32, one-byte dtypes (bool, int8,
+    uint8) as a checksum of their bytes four to a `uint32` word (the cheaper way on XLA:CPU; see
+    docs/benchmarks.md).
+
+    Args:
+        obs: One step's observation (any pytree of arrays).
+
+    Returns:
+        A float32 scalar.
+    """
     total = jnp.zeros((), jnp.float32)
     for x in jax.tree_util.tree_leaves(obs):
         x = jnp.asarray(x)
@@ -148,9 +193,18 @@ def consume(obs: Any) -> jax.Array:
 
 
 def vec_rollout(venv: Any, params: Any, num_steps: int, observations: bool = True) -> Callable:
-    """`key -> (state, obs, obs read, reward sum)`: `num_steps` steps of a `VecEnv` (one
-    key per step). With `observations=False` only the rewards and the state are kept (the observation
-    is then dead code that XLA may drop: the transition's cost alone)."""
+    """A rollout of a `VecEnv` with random actions, one key per step.
+
+    Args:
+        venv: A batched env (`make_vec`'s).
+        params: Its params.
+        num_steps: Steps per run.
+        observations: Read each step's observation (`consume`); with False only the rewards and
+            the state are kept, and XLA may drop the observation: the transition's cost alone.
+
+    Returns:
+        `run(key) -> (state, obs, obs read, reward sum)`, to be jitted.
+    """
     space = venv.action_space(params)
 
     def run(key):
@@ -174,9 +228,18 @@ def vec_rollout(venv: Any, params: Any, num_steps: int, observations: bool = Tru
 
 
 def vmap_rollout(env: Any, params: Any, num_envs: int, num_steps: int, observations: bool = True) -> Callable:
-    """`key -> (state, obs, obs read, reward sum)`: `num_steps` steps of `jax.vmap(env.step)`
-    with one key per env (gymnax's way; `env` must reset itself, as gymnax envs and
-    `jaxenvs.make`'s do); `observations` as in `vec_rollout`."""
+    """A rollout of `jax.vmap(env.step)` with random actions, one key per env (gymnax's way).
+
+    Args:
+        env: A single env that resets itself (gymnax's, or `jaxenvs.make`'s).
+        params: Its params.
+        num_envs: The batch size.
+        num_steps: Steps per run.
+        observations: As in `vec_rollout`.
+
+    Returns:
+        `run(key) -> (state, obs, obs read, reward sum)`, to be jitted.
+    """
     space = env.action_space(params)
     step = jax.vmap(env.step, in_axes=(0, 0, 0, None))
 
@@ -339,8 +402,17 @@ def _bsuite_run(name: str, kwargs: dict, num_steps: int) -> _PyRun:
 
 
 def candidates(env_id: str, num_envs: int, libraries: Iterable[str] | None = None):
-    """`(library, build)` pairs for `env_id` at `num_envs`; `build(num_steps)` returns a runner
-    of `num_steps` steps."""
+    """The implementations of `env_id` that `compare` can time.
+
+    Args:
+        env_id: A registered id.
+        num_envs: The batch size.
+        libraries: Keep only these library names (all available by default; "jaxenvs gymnax
+            export" only when named).
+
+    Returns:
+        `(library, build)` pairs; `build(num_steps)` returns a runner of `num_steps` steps.
+    """
     import jaxenvs
 
     gymnax_id, gym_id, pool_id, reference = peers(env_id)
@@ -402,10 +474,24 @@ def compare(
     max_run_seconds: float = 1.0,
     on_skip: Callable[[str, Exception], None] | None = None,
 ) -> list[Result]:
-    """Every installed implementation of `env_id` at `num_envs`, timed taking turns run by
-    run; the median of `repeats` runs each. A JAX rollout whose warm-up run took over
-    `max_run_seconds` is compiled again with fewer steps; Python loops size their runs from a
-    probe. A library that is missing (ImportError) or fails to build is skipped (`on_skip`)."""
+    """Time every installed implementation of `env_id` at `num_envs`, taking turns run by run.
+
+    A JAX rollout whose warm-up run took over `max_run_seconds` is compiled again with fewer
+    steps. A library that is missing (ImportError) or fails to build is skipped.
+
+    Args:
+        env_id: A registered id.
+        num_envs: The batch size.
+        num_steps: Steps per run; `default_num_steps(num_envs)` by default.
+        repeats: Timed runs per library; the median is reported.
+        libraries: Time only these library names (see `candidates`).
+        clock: The clock the runs are timed with (`time.process_time` for CPU time).
+        max_run_seconds: The longest a JAX run may take before it is rebuilt shorter.
+        on_skip: Called with `(library, exception)` for each library skipped.
+
+    Returns:
+        One `Result` per library timed.
+    """
     num_steps = default_num_steps(num_envs) if num_steps is None else num_steps
     runners: dict[str, Any] = {}
     for library, build in candidates(env_id, num_envs, libraries):
@@ -456,7 +542,17 @@ def _nbytes(tree: Any) -> int:
 
 
 def footprint(env: Any, params: Any, env_id: str, library: str) -> Footprint:
-    """State and step-output bytes of one (unbatched, self-resetting) env, without running it."""
+    """State and step-output bytes of one (unbatched, self-resetting) env, without running it.
+
+    Args:
+        env: The env.
+        params: Its params.
+        env_id: The id recorded in the result.
+        library: The library recorded in the result.
+
+    Returns:
+        A `Footprint`.
+    """
     key = jax.random.key(0)
     _, state = jax.eval_shape(env.reset, key, params)
     action = jax.eval_shape(env.action_space(params).sample, key)
@@ -467,8 +563,14 @@ def footprint(env: Any, params: Any, env_id: str, library: str) -> Footprint:
 
 
 def footprints(env_id: str) -> list[Footprint]:
-    """`footprint` of `jaxenvs.make(env_id)` (auto-reset, as the vmap path steps it) and of
-    gymnax's env where gymnax has the id and is installed."""
+    """The footprints of `jaxenvs.make(env_id)` and, where installed and it has the id, gymnax's env.
+
+    Args:
+        env_id: A registered id.
+
+    Returns:
+        One `Footprint` per library (jaxenvs' auto-resetting env first).
+    """
     import jaxenvs
 
     env, params = jaxenvs.make(env_id)
@@ -488,7 +590,18 @@ def footprints(env_id: str) -> list[Footprint]:
 def rollout_throughput(
     env_id: str, num_envs: int = 1024, num_steps: int = 100, repeats: int = 5, **overrides: Any
 ) -> Throughput:
-    """Median steps/s of a jitted random-action rollout of `make_vec(env_id, num_envs)`."""
+    """Median steps/s of a jitted random-action rollout of `make_vec(env_id, num_envs)`.
+
+    Args:
+        env_id: A registered id.
+        num_envs: The batch size.
+        num_steps: Scan steps per timed run.
+        repeats: Timed runs; the median is reported.
+        **overrides: Params fields passed to `make_vec`.
+
+    Returns:
+        A `Throughput`.
+    """
     from jaxenvs.registry import make_vec
 
     venv, params = make_vec(env_id, num_envs, **overrides)

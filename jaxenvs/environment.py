@@ -1,20 +1,9 @@
 """The `Environment` base class and the `EnvState` / `EnvParams` bases.
 
-An environment is a set of pure functions over explicit state: `reset(key, params)` and
-`step(key, state, action, params)`. A subclass implements `reset_env` and `step_env` (the MDP's
-transition alone); this base adds the truncation (`truncation(state, params)`: by default the
-time limit `params.max_steps_in_episode`, counted in `state.time`, like gymnasium's TimeLimit;
-an adapter answers from its library too) and the `discount` info key.
-
-Past the end of an episode, the raw env is absorbing: a `step` from a state that is already
-terminal (`is_terminal`) or truncated returns that state and its observation unchanged,
-reward 0 and the same flags (gymnasium's envs warn there and step on; CartPole would keep
-paying reward 1). `jaxenvs.wrappers.Checked` makes such a step an error. An env opts in by
-defining `is_terminal(state, params)` and `observe(state, params)`; the auto-resetting layers
-(`AutoReset`, `make_vec`) never step a finished state and skip the guard (`stepping_live_states`).
-
-`params=None` is resolved to `default_params` here, once, for every subclass's `reset`, `step`,
-`observation_space`, `action_space`, `render` and `action_mask`: their bodies always see params.
+A subclass implements `reset_env` and `step_env` (the MDP's transition alone); the base's
+`reset` and `step` resolve `params=None`, add truncation and `info["discount"]`, and keep a
+finished episode absorbing. The interface is described in docs/design.md, the end of an
+episode in docs/batching.md.
 """
 
 from __future__ import annotations
@@ -38,15 +27,26 @@ PRNGKey = jax.Array
 
 @struct.dataclass
 class EnvState:
-    """Base of every env state: `time` counts the steps taken in the current episode."""
+    """Base of every env state.
+
+    Attributes:
+        time: The number of steps taken in the current episode (int32 scalar).
+    """
 
     time: Array
 
 
 @struct.dataclass
 class EnvParams(metaclass=ParamsMeta):
-    """Base of every env's params. Fields that fix array shapes are declared static; each
-    field declares its valid values (`jaxenvs.params`), which `make` and `replace` check."""
+    """Base of every env's params.
+
+    Fields that fix array shapes are static; each field declares its valid values
+    (`jaxenvs.params`), which `make` and `replace` check.
+
+    Attributes:
+        max_steps_in_episode: The time limit: `step` reports `truncated` once `state.time`
+            reaches it.
+    """
 
     max_steps_in_episode: int = integer(1000, low=1)
 
@@ -56,9 +56,19 @@ TEnvParams = TypeVar("TEnvParams", bound=EnvParams)
 
 
 def check_key(key: Any, where: str) -> None:
-    """A `TypeError` naming `where` unless `key` is one JAX PRNG key: a typed key of shape ()
-    (`jax.random.key(seed)`) or a raw uint32[2] (`jax.random.PRNGKey(seed)`). Without it an
-    int key fails deep inside a library, and an env whose reset ignores its key takes anything."""
+    """Check that `key` is one JAX PRNG key.
+
+    A typed key of shape () (`jax.random.key(seed)`) and a raw uint32[2]
+    (`jax.random.PRNGKey(seed)`) pass, as does any traced value. Without this check an int key
+    fails deep inside a library, and an env whose reset ignores its key takes anything.
+
+    Args:
+        key: The value to check.
+        where: The name the error starts with (the env's name).
+
+    Raises:
+        TypeError: If `key` is concrete and not one PRNG key.
+    """
     if isinstance(key, jax.core.Tracer):
         return
     dtype, shape = getattr(key, "dtype", None), getattr(key, "shape", None)
@@ -78,10 +88,18 @@ PARAMS_DEFAULTED = ("reset", "step", "observation_space", "action_space", "rende
 
 
 def defaults_params(method):
-    """`method` with a `params` of None (or left out) replaced by `self.default_params`.
+    """Wrap a method so that a `params` of None (or left out) becomes `self.default_params`.
 
-    Applied to every subclass's `PARAMS_DEFAULTED` methods; decorate an env's own extra
-    methods that take `params=None` with it too."""
+    Applied to every subclass's `PARAMS_DEFAULTED` methods; decorate an env's own extra methods
+    that take `params=None` with it too.
+
+    Args:
+        method: A method with a `params` parameter (others are returned unchanged, as is a method
+            already wrapped).
+
+    Returns:
+        The wrapped method.
+    """
     if getattr(method, "_defaults_params", False):
         return method
     names = list(inspect.signature(method).parameters)
@@ -108,12 +126,16 @@ _LIVE_STATES = contextvars.ContextVar("jaxenvs_live_states", default=False)
 
 @contextlib.contextmanager
 def stepping_live_states():
-    """Within it, `Environment.step` is traced without its end-of-episode guard.
+    """Trace `Environment.step` without its end-of-episode guard within this context.
 
-    For the auto-resetting layers (`AutoReset`, `VecEnv`): they reset every finished episode
-    in the step that ends it, so they never step a finished state, and the guard would cost
-    a select of the whole state per step for nothing. It acts while `step` is traced, so the
-    step must be traced inside it (not a jitted function traced elsewhere)."""
+    For the auto-resetting layers (`AutoReset`, `VecEnv`): they reset every finished episode in
+    the step that ends it, so they never step a finished state, and the guard would cost a select
+    of the whole state per step for nothing. It acts while `step` is traced, so the step must be
+    traced inside it (not a jitted function traced elsewhere).
+
+    Yields:
+        None.
+    """
     token = _LIVE_STATES.set(True)
     try:
         yield
@@ -140,13 +162,27 @@ def actions_checked(env: Any):
 
 
 def defines(env: Any, method: str) -> bool:
-    """Whether `env`'s class defines `method` (`observe`, `is_terminal`: optional, so that
-    code can ask an env whether it has them, as `make_vec` and the gymnax export do)."""
+    """Whether `env`'s class defines a method.
+
+    For the optional methods (`observe`, `is_terminal`), so that code can ask an env whether it
+    has them, as `make_vec` and the gymnax export do.
+
+    Args:
+        env: An environment.
+        method: The method's name.
+
+    Returns:
+        True if `type(env)` has a callable attribute of that name.
+    """
     return callable(getattr(type(env), method, None))
 
 
 def float_dtype() -> jnp.dtype:
-    """float64 when `jax_enable_x64` is on (as the numpy references compute), else float32."""
+    """The float dtype continuous dynamics compute in.
+
+    Returns:
+        float64 when `jax_enable_x64` is on (as the numpy references compute), else float32.
+    """
     return jnp.result_type(float)
 
 
@@ -157,17 +193,19 @@ class Environment(Generic[TEnvState, TEnvParams]):
     `action_space`, and usually `render`. `step_env` returns
     `(obs, state, reward, terminated, info)`; `step` adds `truncation(state, params)`,
     `info["discount"]` and, for an env with `observe` and `is_terminal`, the end-of-episode
-    guard (see the module docstring).
+    guard: a step from a finished state returns it unchanged, reward 0 and the same flags.
 
     Two optional methods, with gymnax 1.x's names (an env without them works, with less):
 
-    - `observe(state, params)`: the observation of `state`, what `reset` and `step` return
-      with it (gymnax's hook without its key and action: here an observation is a function of
-      the state). It is the one method to override to change an observation: a built-in env's
-      `reset_env` and `step_env` build their observation with it, and `make_vec` rebuilds
-      the batch's observations with it (override `observation_space` to match).
+    - `observe(state, params)`: the observation of `state`, what `reset` and `step` return with
+      it. It is the one method to override to change an observation: a built-in env's
+      `reset_env` and `step_env` build their observation with it, and `make_vec` rebuilds the
+      batch's observations with it (override `observation_space` to match).
     - `is_terminal(state, params)`: whether `state` ended its episode by the MDP's own
-      termination, the `terminated` of the step into it (the time limit is `truncation`).
+      termination (the time limit is `truncation`).
+
+    `params=None` is resolved to `default_params` for `reset`, `step`, `observation_space`,
+    `action_space`, `render` and `action_mask` in every subclass.
     """
 
     def __init_subclass__(cls, **kwargs):
@@ -179,35 +217,116 @@ class Environment(Generic[TEnvState, TEnvParams]):
     # --- to implement -------------------------------------------------------------------
     @property
     def default_params(self) -> TEnvParams:
+        """The env's default params (an `EnvParams` subclass); subclasses implement it."""
         raise NotImplementedError
 
     def reset_env(self, key: PRNGKey, params: TEnvParams) -> tuple[Array, TEnvState]:
+        """Start an episode; subclasses implement it (`reset` calls it).
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params (never None here).
+
+        Returns:
+            `(obs, state)`.
+
+        Raises:
+            NotImplementedError: In the base class.
+        """
         raise NotImplementedError
 
     def step_env(
         self, key: PRNGKey, state: TEnvState, action: Any, params: TEnvParams
     ) -> tuple[Array, TEnvState, Array, Array, dict[str, Any]]:
+        """The MDP's transition alone, without truncation; subclasses implement it (`step` calls it).
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current state.
+            action: An action from `action_space(params)`.
+            params: The env's params (never None here).
+
+        Returns:
+            `(obs, state, reward, terminated, info)`.
+
+        Raises:
+            NotImplementedError: In the base class.
+        """
         raise NotImplementedError
 
     def observation_space(self, params: TEnvParams | None = None) -> spaces.Space:
+        """The space of the observations; subclasses implement it.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+
+        Raises:
+            NotImplementedError: In the base class.
+        """
         raise NotImplementedError
 
     def action_space(self, params: TEnvParams | None = None) -> spaces.Space:
+        """The space of the actions; subclasses implement it.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+
+        Raises:
+            NotImplementedError: In the base class.
+        """
         raise NotImplementedError
 
     def render(self, state: TEnvState, params: TEnvParams | None = None) -> Array:
-        """A `uint8[H, W, 3]` picture of `state`; jit-able."""
+        """A picture of `state`; jit-able.
+
+        Args:
+            state: The state to draw.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[H, W, 3]` array.
+
+        Raises:
+            NotImplementedError: If the env has no render.
+        """
         raise NotImplementedError(f"{self.name} has no render yet")
 
     def truncation(self, state: TEnvState, params: TEnvParams) -> Array:
-        """Whether the episode of `state` (just stepped into) is cut short: by default the
-        time limit, `state.time >= params.max_steps_in_episode`. An adapter adds its
-        library's own truncation, kept in its state."""
+        """Whether the episode of `state` (just stepped into) is cut short.
+
+        By default the time limit, `state.time >= params.max_steps_in_episode`. An adapter adds its
+        library's own truncation, kept in its state.
+
+        Args:
+            state: The state the step reached.
+            params: The env's params.
+
+        Returns:
+            A bool scalar.
+        """
         return state.time >= params.max_steps_in_episode
 
     # --- provided -----------------------------------------------------------------------
     @defaults_params
     def reset(self, key: PRNGKey, params: TEnvParams | None = None) -> tuple[Array, TEnvState]:
+        """Start an episode.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state)`.
+
+        Raises:
+            TypeError: If `key` is not one PRNG key.
+        """
         check_key(key, self.name)
         return self.reset_env(key, params)
 
@@ -219,7 +338,22 @@ class Environment(Generic[TEnvState, TEnvParams]):
         action: Any,
         params: TEnvParams | None = None,
     ) -> tuple[Array, TEnvState, Array, Array, Array, dict[str, Any]]:
-        """One transition, no reset: `(obs, state, reward, terminated, truncated, info)`."""
+        """One transition, no reset.
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current state.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`, `info` holding `discount`
+            (`1 - terminated`) besides the env's own keys.
+
+        Raises:
+            TypeError: If `key` is not one PRNG key.
+            ValueError: If `action` is concrete and outside the action space, or has the wrong shape.
+        """
         check_key(key, self.name)
         self._check_action_eagerly(action, params)
         obs, next_state, reward, terminated, info = self.step_env(key, state, action, params)
@@ -245,6 +379,7 @@ class Environment(Generic[TEnvState, TEnvParams]):
 
     @property
     def name(self) -> str:
+        """The env's name (its class name)."""
         return type(self).__name__
 
     @property
@@ -259,6 +394,7 @@ class Environment(Generic[TEnvState, TEnvParams]):
 
     @property
     def unwrapped(self) -> Environment:
+        """The innermost env (the env itself; a wrapper answers its inner env's)."""
         return self
 
     def _check_action_eagerly(self, action: Any, params: TEnvParams) -> None:

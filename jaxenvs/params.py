@@ -1,25 +1,8 @@
 """Params fields that declare their valid values next to the field, and the check that reads them.
 
-A Params class declares each field with one of the helpers below instead of a bare default::
-
-    @struct.dataclass
-    class CartPoleParams(EnvParams):
-        masscart: float = real(1.0, low=0.0, low_open=True)
-        euler: bool = flag(True, static=True)
-        book_or_nips: str = choice("book", ("book", "nips"))
-
-Each helper is `flax.struct.field(metadata={"valid": Valid(...)})`. `check_params` reads the
-declarations and raises a `ValueError` naming the env, the field, the value and what is valid;
-`jaxenvs.make`, `make_vec` and `params.replace(...)` call it. A subclass that only changes a
-field's default (`max_steps_in_episode: int = 500`) keeps the declaration of the base class
-that declared it (looked up along the MRO), so every range is written once.
-
-What a check cannot see it skips: a traced value (under `jit` / `vmap` nothing can raise; the
-env's docstring says what it does), and a bound that names an env attribute when no env is
-given (`replace` has none; `make` passes it). Real and integer fields take a Python or numpy
-scalar, or an array (a batch of values for meta-RL, checked elementwise); never a list.
-Reals must be finite. Integers are JAX's int32 (`jax_enable_x64` off), so they are bounded
-by 2**31 - 1.
+A Params class declares each field with a helper (`real`, `integer`, `choice`, ...) instead
+of a bare default; `check_params` (called by `make`, `make_vec` and `params.replace`) raises a
+`ValueError` naming the field, its value and what is valid. See docs/adding-an-env.md.
 """
 
 from __future__ import annotations
@@ -41,14 +24,19 @@ Bound = float | int | str | None  # a number, or the name of another params fiel
 class Valid:
     """What one params field accepts.
 
-    kind: "real", "integer", "flag", "choice", "array" or "custom".
-    low, high: bounds (inclusive unless `low_open` / `high_open`); a string names another
-        field of the same params, or an attribute of the env, whose value is the bound.
-    choices: the allowed values of a "choice".
-    shape: an "array"'s shape; an entry may name an env attribute (DeepSea's `size`).
-    dtype: an "array"'s element kind, "real" or "integer".
-    optional: `None` is valid too (a value the env computes when `None`).
-    check: for "custom": `value -> problem or None`; `text` says what is valid.
+    Attributes:
+        kind: "real", "integer", "flag", "choice", "array" or "custom".
+        low: The lower bound (inclusive unless `low_open`); a string names another field of the
+            same params, or an attribute of the env, whose value is the bound.
+        high: The upper bound (inclusive unless `high_open`), as `low`.
+        low_open: Whether `low` itself is excluded.
+        high_open: Whether `high` itself is excluded.
+        choices: The allowed values of a "choice".
+        shape: An "array"'s shape; an entry may name an env attribute (DeepSea's `size`).
+        dtype: An "array"'s element kind, "real" or "integer".
+        optional: Whether `None` is valid too (a value the env computes when `None`).
+        check: For "custom": `value -> problem or None`.
+        text: For "custom": what is valid, in words.
     """
 
     kind: str
@@ -64,7 +52,15 @@ class Valid:
     text: str = ""
 
     def describe(self, params: Any = None, env: Any = None) -> str:
-        """What is valid, in words: "a finite real > 0", "one of 'book', 'nips'"."""
+        """What is valid, in words: "a finite real > 0", "one of 'book', 'nips'".
+
+        Args:
+            params: The params the field is in, to read bounds that name another field.
+            env: The env, to read bounds and shapes that name an env attribute.
+
+        Returns:
+            The description.
+        """
         if self.kind == "flag":
             out = "a bool (True or False)"
         elif self.kind == "choice":
@@ -100,7 +96,16 @@ class Valid:
         return bound
 
     def problem(self, value: Any, params: Any = None, env: Any = None) -> bool:
-        """True when `value` is not valid (a traced value counts as valid: it cannot be seen)."""
+        """Whether `value` is not valid (a traced value counts as valid: it cannot be seen).
+
+        Args:
+            value: The field's value.
+            params: The params the field is in, to read bounds that name another field.
+            env: The env, to read bounds and shapes that name an env attribute.
+
+        Returns:
+            True when `value` is outside what is valid.
+        """
         if value is None:
             return not self.optional
         if _traced(value):
@@ -196,34 +201,91 @@ def real(
     high_open: bool = False,
     static: bool = False,
 ) -> Any:
-    """A finite real in `[low, high]` (`(` / `)` with `low_open` / `high_open`)."""
+    """Declare a finite real field in `[low, high]`.
+
+    Args:
+        default: The default value.
+        low: The lower bound (a number, the name of another field or of an env attribute), or
+            None for none.
+        high: The upper bound, as `low`.
+        low_open: Exclude `low` itself.
+        high_open: Exclude `high` itself.
+        static: Make the field static (not a pytree leaf).
+
+    Returns:
+        The dataclass field.
+    """
     return _field(default, Valid("real", low, high, low_open, high_open), static)
 
 
 def positive(default: float, *, static: bool = False) -> Any:
-    """A finite real > 0 (a mass, a length, a time step)."""
+    """Declare a finite real field > 0 (a mass, a length, a time step).
+
+    Args:
+        default: The default value.
+        static: Make the field static (not a pytree leaf).
+
+    Returns:
+        The dataclass field.
+    """
     return real(default, 0.0, low_open=True, static=static)
 
 
 def probability(default: float, *, static: bool = False) -> Any:
-    """A finite real in [0, 1]."""
+    """Declare a finite real field in [0, 1].
+
+    Args:
+        default: The default value.
+        static: Make the field static (not a pytree leaf).
+
+    Returns:
+        The dataclass field.
+    """
     return real(default, 0.0, 1.0, static=static)
 
 
 def integer(
     default: int, low: Bound = None, high: Bound = INT32_MAX, *, high_open: bool = False, static: bool = False
 ) -> Any:
-    """An integer in `[low, high]` (`high` excluded with `high_open`; int32's range by default)."""
+    """Declare an integer field in `[low, high]`.
+
+    Args:
+        default: The default value.
+        low: The lower bound (a number or the name of a field or env attribute), or None.
+        high: The upper bound; int32's largest value by default.
+        high_open: Exclude `high` itself.
+        static: Make the field static (not a pytree leaf).
+
+    Returns:
+        The dataclass field.
+    """
     return _field(default, Valid("integer", low, high, high_open=high_open), static)
 
 
 def flag(default: bool, *, static: bool = False) -> Any:
-    """A bool."""
+    """Declare a bool field.
+
+    Args:
+        default: The default value.
+        static: Make the field static (not a pytree leaf).
+
+    Returns:
+        The dataclass field.
+    """
     return _field(default, Valid("flag"), static)
 
 
 def choice(default: Any, choices: Sequence[Any], *, static: bool = True) -> Any:
-    """One of `choices` (static by default: a choice usually picks code paths)."""
+    """Declare a field that takes one of a fixed set of values.
+
+    Args:
+        default: The default value.
+        choices: The allowed values.
+        static: Make the field static (the default: a choice usually picks code paths).
+
+    Returns:
+        The dataclass field.
+    """
     return _field(default, Valid("choice", choices=tuple(choices)), static)
 
 
@@ -236,13 +298,34 @@ def array(
     high: Bound = None,
     optional: bool = True,
 ) -> Any:
-    """An array of `shape` (entries may name an env attribute; None: any length), elements of
-    `dtype` ("real" or "integer") in `[low, high]`; `None` (the env's own value) if optional."""
+    """Declare an array field (never static).
+
+    Args:
+        default: The default value; None means the env's own value.
+        shape: The array's shape; an entry may name an env attribute, None allows any length.
+        dtype: The element kind, "real" or "integer".
+        low: The elements' lower bound, or None.
+        high: The elements' upper bound, or None.
+        optional: Whether `None` is valid too.
+
+    Returns:
+        The dataclass field.
+    """
     return _field(default, Valid("array", low, high, shape=tuple(shape), dtype=dtype, optional=optional), False)
 
 
 def custom(default: Any, check: Callable[[Any], str | None], text: str, *, static: bool = False) -> Any:
-    """A value `check(value)` accepts (it returns None, or what is wrong); `text` says what is valid."""
+    """Declare a field checked by a function of its own.
+
+    Args:
+        default: The default value.
+        check: `value -> None` when valid, else a string saying what is wrong.
+        text: What is valid, in words (for the error message).
+        static: Make the field static (not a pytree leaf).
+
+    Returns:
+        The dataclass field.
+    """
     return _field(default, Valid("custom", check=check, text=text), static)
 
 
@@ -250,8 +333,18 @@ def custom(default: Any, check: Callable[[Any], str | None], text: str, *, stati
 
 
 def declared(params_type: type, name: str) -> Valid | None:
-    """The `Valid` declared for field `name`: its own, else that of the nearest base class
-    declaring it (a subclass that only changes the default keeps the base's range)."""
+    """The `Valid` declared for a field.
+
+    A subclass that only changes the default keeps the range of the nearest base class that
+    declares it.
+
+    Args:
+        params_type: A Params class.
+        name: The field's name.
+
+    Returns:
+        The declaration, or None if no class in the MRO declares one.
+    """
     for klass in params_type.__mro__:
         field = getattr(klass, "__dataclass_fields__", {}).get(name)
         if field is not None and "valid" in field.metadata:
@@ -268,8 +361,18 @@ def _short(value: Any) -> str:
 
 
 def check_params(params: Any, env: Any = None, names: Sequence[str] | None = None, where: str | None = None) -> None:
-    """Raise a `ValueError` naming `where` (the env), the field, its value and what is valid,
-    for the first field of `params` (of `names` if given) outside its declared values."""
+    """Check the fields of `params` against their declared values.
+
+    Args:
+        params: A Params instance.
+        env: The env, to resolve bounds that name an env attribute (optional).
+        names: Check only these fields (all by default).
+        where: The name the error starts with; by default the env's name, else the params' type.
+
+    Raises:
+        ValueError: For the first field outside its declared values, naming `where`, the field,
+            its value and what is valid.
+    """
     where = where or (getattr(env, "name", None) if env is not None else None) or type(params).__name__
     for field in dataclasses.fields(params):
         if names is not None and field.name not in names:
@@ -286,9 +389,11 @@ def check_params(params: Any, env: Any = None, names: Sequence[str] | None = Non
 
 
 class ParamsMeta(type):
-    """The metaclass of `EnvParams`: `flax.struct.dataclass` gives every class it decorates a
-    plain `replace`; this wraps that one so `params.replace(...)` checks the fields it
-    changes, for every Params class, built-in or a user's, with no decorator of our own."""
+    """The metaclass of `EnvParams`: `params.replace(...)` checks the fields it changes.
+
+    `flax.struct.dataclass` gives every class it decorates a plain `replace`; this wraps it, for
+    every Params class, built-in or a user's, with no decorator of our own.
+    """
 
     def __setattr__(cls, name: str, value: Any) -> None:
         if name == "replace" and callable(value) and not getattr(value, "_checks_params", False):

@@ -1,9 +1,7 @@
 """`rollout`: a `lax.scan` of a batched env under a policy, optionally sharded over devices.
 
-With `mesh` (a `jax.sharding.Mesh`), the env batch axis is sharded over the mesh's first axis
-with `NamedSharding`; XLA partitions the scan (JAX's own engine, nothing home-made), and the
-result equals the unsharded run. Across hosts, call `jax.distributed.initialize()` first and
-build the mesh over `jax.devices()` (README).
+With a `mesh`, XLA partitions the scan over the env batch and the result equals the
+unsharded run; multi-host use is in the README.
 """
 
 from __future__ import annotations
@@ -18,7 +16,15 @@ from jaxenvs.wrappers.vector import VecEnv
 
 
 def random_policy(venv: VecEnv, params: Any) -> Callable[[jax.Array, Any], Any]:
-    """A policy `(key, obs) -> actions` drawing uniformly from the action space."""
+    """A policy drawing uniformly from the action space.
+
+    Args:
+        venv: The batched env.
+        params: Its params.
+
+    Returns:
+        `policy(key, obs) -> actions`.
+    """
     return lambda key, obs: venv.sample_actions(key, params)
 
 
@@ -31,11 +37,28 @@ def rollout(
     num_steps: int,
     mesh: Mesh | None = None,
 ) -> dict[str, jax.Array]:
-    """Run `num_envs` copies of `env` (raw env, or a `VecEnv`) for `num_steps` steps.
+    """Run `num_envs` copies of `env` for `num_steps` steps under `policy`, jitted.
 
-    policy: `(key, obs[num_envs, ...]) -> actions[num_envs, ...]`; `None` for random actions.
-    Returns `reward`, `terminated`, `truncated` of shape `[num_steps, num_envs]` and the final
-    `obs` and `state`.
+    With `mesh`, the env batch axis is sharded over the mesh's first axis with
+    `NamedSharding`. Across hosts, call `jax.distributed.initialize()` first and build the mesh
+    over `jax.devices()`.
+
+    Args:
+        env: A raw env, or a `VecEnv` of `num_envs` envs.
+        params: The env's params.
+        policy: `(key, obs[num_envs, ...]) -> actions[num_envs, ...]`; None for random actions.
+        key: A JAX PRNG key.
+        num_envs: The batch size.
+        num_steps: The number of steps.
+        mesh: A `jax.sharding.Mesh` to shard the batch over, or None.
+
+    Returns:
+        A dict with `reward`, `terminated` and `truncated` of shape `[num_steps, num_envs]` and
+        the final `obs` and `state`.
+
+    Raises:
+        ValueError: If a `VecEnv`'s batch size is not `num_envs`, or `num_envs` does not divide
+            evenly over the mesh's devices.
     """
     venv = env if isinstance(env, VecEnv) else VecEnv(env, num_envs)
     if venv.num_envs != num_envs:

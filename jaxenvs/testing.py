@@ -1,16 +1,6 @@
 """`check_env(env, params)`: the conformance checker every env and adapter passes.
 
-It checks, under `jit` and `vmap`: reset and step run; observations lie in the observation
-space with its dtype; rewards are float32 scalars, flags booleans; `info` has the same keys
-and shapes at every step (terminal or not) and always `discount`; a fixed key gives the same
-result twice; the step compiles once for repeated calls; a state survives
-`flax.serialization` unchanged; a vmapped batch (reset and step) matches the single env,
-floats to 1e-5 (batched kernels round differently), integers and booleans exactly. For an env
-(raw, or under wrappers that keep its states) that defines `observe` and `is_terminal`: every
-observation is `observe` of its state, every `terminated` is `is_terminal` of the state
-stepped into, and without auto-reset a step past the end of an episode is absorbing (same
-state and observation, reward 0, the same flags). Users can run it on their own
-environments. It raises `AssertionError` saying what failed.
+Users can run it on their own environments; it raises `AssertionError` saying what failed.
 """
 
 from __future__ import annotations
@@ -91,7 +81,30 @@ def check_env(
     seed: int = 0,
     check_render: bool = False,
 ) -> None:
-    """Check `env` (raw or wrapped) against the jaxenvs interface; raise on the first failure."""
+    """Check `env` (raw or wrapped) against the jaxenvs interface; raise on the first failure.
+
+    Under `jit` and `vmap`: reset and step run; observations lie in the observation space with
+    its dtype; rewards are float32 scalars, flags booleans; `info` has the same keys and shapes
+    at every step (terminal or not) and always `discount`; a fixed key gives the same result
+    twice; the step compiles once for repeated calls; a state survives `flax.serialization`
+    unchanged; a vmapped batch (reset and step) matches the single env, floats to 1e-5 (batched
+    kernels round differently), integers and booleans exactly. For an env (raw, or under
+    wrappers that keep its states) that defines `observe` and `is_terminal`: every observation is
+    `observe` of its state, every `terminated` is `is_terminal` of the state stepped into, and
+    without auto-reset a step past the end of an episode is absorbing (same state and
+    observation, reward 0, the same flags).
+
+    Args:
+        env: The env to check.
+        params: Its params; `env.default_params` by default.
+        num_steps: Steps of the random rollout.
+        num_envs: The batch size of the vmap check.
+        seed: The seed of the keys.
+        check_render: Also check that `render` gives a `uint8[H, W, 3]` image.
+
+    Raises:
+        AssertionError: On the first check that fails, saying what failed.
+    """
     params = env.default_params if params is None else params
     chex.clear_trace_counter()
     key = jax.random.key(seed)

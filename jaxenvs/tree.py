@@ -1,10 +1,4 @@
-"""Small pytree helpers shared by the wrappers, the adapters and the exports.
-
-- `cast_like(new, old)`: `new`'s leaves in `old`'s dtypes (both branches of a `lax.cond`, a
-  reset beside a step, must agree exactly); a clear error if the structures differ;
-- `where_done(done, new, old)`: `old` with the rows where `done` replaced by `new`'s, `done`
-  broadcast over each leaf's trailing axes (`new` batched like `old`, or one row for all).
-"""
+"""Small pytree helpers shared by the wrappers, the adapters and the exports."""
 
 from __future__ import annotations
 
@@ -17,7 +11,18 @@ import jax.numpy as jnp
 def cast_like(new: Any, old: Any, what: str | None = None) -> Any:
     """`new` with every leaf cast to the dtype of the matching leaf of `old`.
 
-    what: names the caller in the `TypeError` raised when the two trees differ in structure.
+    Both branches of a `lax.cond` (a reset beside a step) must agree exactly in dtype.
+
+    Args:
+        new: The tree to cast.
+        old: The tree whose dtypes to take.
+        what: Names the caller in the error; when given, the two trees' structures are checked.
+
+    Returns:
+        `new`, cast.
+
+    Raises:
+        TypeError: If `what` is given and the two trees differ in structure.
     """
     if what is not None:
         s_new, s_old = jax.tree_util.tree_structure(new), jax.tree_util.tree_structure(old)
@@ -27,7 +32,16 @@ def cast_like(new: Any, old: Any, what: str | None = None) -> Any:
 
 
 def where_done(done: jax.Array, new: Any, old: Any) -> Any:
-    """`old` with the rows where `done` replaced by `new`'s, in `old`'s dtypes."""
+    """`old` with the rows where `done` replaced by `new`'s, in `old`'s dtypes.
+
+    Args:
+        done: A bool array, broadcast over each leaf's trailing axes.
+        new: The replacement tree, batched like `old` or one row for all.
+        old: The tree to update.
+
+    Returns:
+        The selected tree.
+    """
 
     def pick(n, o):
         o = jnp.asarray(o)

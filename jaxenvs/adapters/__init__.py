@@ -1,12 +1,8 @@
-"""Other libraries' tasks through the jaxenvs interface.
+"""Other libraries' tasks through the jaxenvs interface (`jaxenvs.make("brax/ant")`, ...).
 
-`jaxenvs.make("brax/ant")`, `make("jumanji/Snake-v1")`, `make("pgx/tic_tac_toe")`,
-`make("gymnax/CartPole-v1")`, `make("craftax/Craftax-Classic-Symbolic-v1")`,
-`make("playground/CartpoleBalance")`, `make("xminigrid/MiniGrid-Empty-5x5")`,
-`make("navix/Navix-Empty-5x5-v0")`: each adapter module imports its library when one of its ids
-is made, never at `import jaxenvs`; a missing library gives an `ImportError` naming the extra to
-install. The ids are listed as data in `registration.py`. `from_gymnax(env, params)` adapts any
-env written to gymnax's interface.
+Each adapter imports its library when one of its ids is made, never at `import jaxenvs`; the
+ids are listed in `registration.py`. `from_gymnax(env, params)` adapts any env written to
+gymnax's interface. See docs/adapters.md.
 """
 
 from typing import Any

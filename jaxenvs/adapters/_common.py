@@ -37,7 +37,18 @@ NO_LIMIT = 2**31 - 1
 
 
 def import_library(module: str, extra: str) -> ModuleType:
-    """`import module`, or an `ImportError` saying `pip install "jaxenvs[extra]"`."""
+    """Import a library an adapter needs.
+
+    Args:
+        module: The module to import.
+        extra: The jaxenvs extra that installs it.
+
+    Returns:
+        The module.
+
+    Raises:
+        ImportError: Naming the missing module and `pip install "jaxenvs[extra]"`.
+    """
     try:
         return importlib.import_module(module)
     except ImportError as e:
@@ -45,19 +56,44 @@ def import_library(module: str, extra: str) -> ModuleType:
 
 
 def library_key(key: jax.Array) -> jax.Array:
-    """A typed key (`jax.random.key`) as raw key data; a raw key unchanged."""
+    """The raw `uint32[2]` key the libraries were written for.
+
+    They store keys in their states, and a typed key there would not survive
+    `flax.serialization`.
+
+    Args:
+        key: A typed key (`jax.random.key`) or a raw one.
+
+    Returns:
+        The raw key data (a raw key unchanged).
+    """
     if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
         return jax.random.key_data(key)
     return key
 
 
 def strong(tree: Any) -> Any:
-    """Every array leaf with its own dtype but no weak type (a weak leaf makes `jit` retrace)."""
+    """Every array leaf with its own dtype but no weak type (a weak leaf makes `jit` retrace).
+
+    Args:
+        tree: A pytree.
+
+    Returns:
+        The tree with strongly typed leaves.
+    """
     return jax.tree_util.tree_map(lambda x: jnp.asarray(x).astype(jnp.asarray(x).dtype), tree)
 
 
 def space_for(shape: tuple[int, ...], dtype: Any) -> spaces.Box:
-    """The unbounded `Box` of `shape` and `dtype` (booleans: `{False, True}`)."""
+    """The unbounded `Box` of a shape and dtype (booleans: `{False, True}`).
+
+    Args:
+        shape: The shape.
+        dtype: The dtype.
+
+    Returns:
+        The `Box`.
+    """
     dtype = jnp.dtype(dtype)
     if dtype == jnp.bool_:
         return spaces.Box(False, True, shape=shape, dtype=jnp.bool_)
@@ -82,8 +118,11 @@ def register_dataclass_serialization(tree: Any) -> None:
     """Teach `flax.serialization` the plain (chex) dataclasses found in `tree`.
 
     flax knows its own struct dataclasses, dicts, lists and named tuples; a library's
-    `chex.dataclass` state would make `serialization.to_bytes` fail. Registration is global
-    and idempotent; the handlers store each field by name.
+    `chex.dataclass` state would make `serialization.to_bytes` fail. Registration is global and
+    idempotent; the handlers store each field by name.
+
+    Args:
+        tree: A pytree holding the library's state.
     """
     seen: set[type] = set()
 
@@ -115,8 +154,15 @@ def register_dataclass_serialization(tree: Any) -> None:
 
 
 def library_params(value: Any) -> str | None:
-    """What is wrong with `value` as a library's own params (None if nothing): it must be None
-    (the library's defaults) or a params structure (a dataclass, named tuple or mapping)."""
+    """What is wrong with `value` as a library's own params (the check of a `custom` params field).
+
+    Args:
+        value: None (the library's defaults) or a params structure (a dataclass, named tuple or
+            mapping).
+
+    Returns:
+        None if valid, else what is wrong.
+    """
     if value is None or dataclasses.is_dataclass(value) or isinstance(value, dict) or hasattr(value, "_fields"):
         return None
     return f"got a {type(value).__name__}, not a params structure"
@@ -158,21 +204,48 @@ class LibraryTruncatedState(EnvState):
 class AdapterEnvironment(Environment):
     """An `Environment` over another library's task.
 
-    Its episode is truncated by `params.max_steps_in_episode` (the base class) or by the
-    library itself: a subclass whose library reports truncations keeps that flag in its
-    state and returns it from `library_truncated(state)`.
+    Its episode is truncated by `params.max_steps_in_episode` (the base class) or by the library
+    itself: a subclass whose library reports truncations keeps that flag in its state and
+    returns it from `library_truncated(state)`.
     """
 
     def library_truncated(self, state: Any) -> jax.Array:
-        """The library's own truncation of the episode `state` belongs to (never, by default)."""
+        """The library's own truncation of the episode `state` belongs to (never, by default).
+
+        Args:
+            state: The env's state.
+
+        Returns:
+            A bool scalar.
+        """
         del state
         return jnp.asarray(False)
 
     def truncation(self, state: Any, params: Any) -> jax.Array:
+        """The time limit or the library's own truncation.
+
+        Args:
+            state: The state the step reached.
+            params: The env's params.
+
+        Returns:
+            A bool scalar.
+        """
         return jnp.logical_or(super().truncation(state, params), self.library_truncated(state))
 
 
 def rebuild(cls: type, args: tuple, kwargs: dict) -> Any:
-    """`cls(*args, **kwargs)`: how an adapter is unpickled (it holds library modules and
-    compiled library envs, which do not pickle; its constructor arguments do)."""
+    """How an adapter is unpickled: `cls(*args, **kwargs)`.
+
+    An adapter holds library modules and compiled library envs, which do not pickle; its
+    constructor arguments do.
+
+    Args:
+        cls: The adapter class.
+        args: Its positional constructor arguments.
+        kwargs: Its keyword constructor arguments.
+
+    Returns:
+        A new adapter.
+    """
     return cls(*args, **kwargs)

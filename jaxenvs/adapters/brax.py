@@ -1,32 +1,7 @@
 """brax tasks through the jaxenvs interface: `brax/<name>` for every env in brax's registry.
 
-Reference: `brax.envs.get_environment(name, backend=...)` (brax >= 0.12), used bare: none of
-brax's training wrappers. brax's own `create` stacks an `EpisodeWrapper` (whose time limit
-sets `done` with no trace of why) and an `AutoResetWrapper` (which restarts every episode from
-the first episode's cached initial state and overwrites the terminal observation). Here:
-
-- `terminated` is brax's `done`; `truncated` is `state.time >= params.max_steps_in_episode`
-  (default 1000, brax's `episode_length`). They stay apart, and jaxenvs' `AutoReset` keeps the
-  terminal observation in `info["final_observation"]`.
-- every reset calls brax's `reset` with the key it is given, so each episode starts from a
-  fresh random state (`AutoReset` passes a new key per episode);
-- `params.backend` (static) picks the physics pipeline: "spring" by default, the cheapest to
-  compile and run on a CPU, where the env supports it; "generalized" for swimmer, which
-  supports nothing else (and which fails inside brax 0.14.2 under jax 0.10: brax's fluid
-  model calls `jnp.clip(a_min=...)`); "positional", "generalized" or "mjx" (needs MuJoCo MJX) on request,
-  e.g. `jaxenvs.make("brax/ant", backend="generalized")`. The brax env for each backend is built
-  on first use.
-- the action space is a `Box` over the actuators' control range (`sys.actuator.ctrl_range`);
-  for the envs that rescale an action from [-1, 1] to that range themselves (humanoid,
-  humanoidstandup, inverted_pendulum, pusher) and for envs without actuators (fast) it is
-  [-1, 1]. Invalid action: inside jit an action outside the box is clipped to it and a NaN
-  entry is 0 (brax's actuator model would clip to the control range, but pass a NaN on).
-- brax returns a weakly typed `done` and `reward` (Python floats) from `step` but strongly
-  typed ones from `reset`, which makes a jitted step trace twice and `AutoReset`'s `lax.cond`
-  disagree; every state leaf is cast to the dtype it had at reset.
-- `info["metrics"]` holds brax's per-step metrics (the same keys at every step).
-- `render` draws a side view (x right, z up) of the bodies and their links, centred on the
-  first body; brax's own renderer needs MuJoCo's, which is not jit-able.
+brax's env is used bare (none of its training wrappers); `params.backend` picks the physics
+pipeline. See docs/adapters.md.
 """
 
 from __future__ import annotations
@@ -65,6 +40,13 @@ BACKENDS = ("spring", "positional", "generalized", "mjx")
 
 @struct.dataclass
 class BraxParams(EnvParams):
+    """Params of a brax env.
+
+    Attributes:
+        max_steps_in_episode: The time limit (brax's `episode_length`).
+        backend: The physics pipeline (static): "spring", "positional", "generalized" or "mjx".
+    """
+
     max_steps_in_episode: int = 1000
     backend: str = choice(DEFAULT_BACKEND, BACKENDS)  # physics pipeline
 
@@ -73,11 +55,26 @@ class BraxParams(EnvParams):
 class BraxState(EnvState):
     # brax.envs.State: pipeline_state (positions, velocities, contacts of the bodies), obs,
     # reward, done (float, 1.0 when terminated), metrics (dict of float scalars), info
+    """State of a brax env.
+
+    Attributes:
+        brax_state: brax's `State` (pipeline state, obs, reward, done, metrics, info).
+    """
+
     brax_state: Any
 
 
 class BraxEnv(AdapterEnvironment):
-    """brax env `name` (a key of `brax.envs._envs`); `brax_kwargs` go to its constructor."""
+    """A brax env through the jaxenvs interface.
+
+    Args:
+        name: The brax env's name (a key of brax's registry).
+        **brax_kwargs: Passed to its constructor.
+
+    Raises:
+        ValueError: If brax has no env `name`.
+        ImportError: If brax is not installed.
+    """
 
     def __init__(self, name: str, **brax_kwargs: Any):
         self._envs_module = import_library("brax.envs", "brax")
@@ -91,13 +88,24 @@ class BraxEnv(AdapterEnvironment):
 
     @property
     def name(self) -> str:
+        """The jaxenvs id (`brax/<id>`)."""
         return f"brax/{self._brax_name}"
 
     def __reduce__(self) -> tuple:
         return rebuild, (type(self), (self._brax_name,), self._brax_kwargs)
 
     def brax_env(self, backend: str | None = None) -> Any:
-        """The bare brax env for `backend` (default: this env's default backend)."""
+        """The bare brax env for a backend, built on first use.
+
+        Args:
+            backend: The physics pipeline; this env's default backend when None.
+
+        Returns:
+            The brax env.
+
+        Raises:
+            ValueError: For an unknown backend.
+        """
         backend = self.default_params.backend if backend is None else backend
         if backend not in BACKENDS:
             raise ValueError(f"{self.name}: backend must be one of {BACKENDS}, got {backend!r}")
@@ -112,6 +120,7 @@ class BraxEnv(AdapterEnvironment):
 
     @property
     def default_params(self) -> BraxParams:
+        """The default `BraxParams`."""
         return BraxParams(backend=ONLY_BACKEND.get(self._brax_name, DEFAULT_BACKEND))
 
     # --- spaces -----------------------------------------------------------------------
@@ -123,10 +132,26 @@ class BraxEnv(AdapterEnvironment):
         return self._obs_shapes[backend]
 
     def observation_space(self, params: BraxParams | None = None) -> spaces.Space:
+        """The observation space, translated from brax's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         shape = self._obs_shape(params.backend)
         return float_obs_space(shape)
 
     def action_space(self, params: BraxParams | None = None) -> spaces.Box:
+        """A `Box` over the actuators' control range ([-1, 1] for envs that rescale actions themselves).
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A float32 `Box`.
+        """
         env = self.brax_env(params.backend)
         size = int(env.action_size)
         sys = getattr(env, "sys", None)
@@ -141,12 +166,32 @@ class BraxEnv(AdapterEnvironment):
         return float_obs(brax_state.obs)
 
     def reset_env(self, key: jax.Array, params: BraxParams) -> tuple[Any, BraxState]:
+        """Start an episode with brax's reset, from the key given.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params.
+
+        Returns:
+            `(obs, BraxState)`.
+        """
         brax_state = strong(self.brax_env(params.backend).reset(library_key(key)))
         return self._observe(brax_state), BraxState(time=jnp.zeros((), jnp.int32), brax_state=brax_state)
 
     def step_env(
         self, key: jax.Array, state: BraxState, action: jax.Array, params: BraxParams
     ) -> tuple[Any, BraxState, jax.Array, jax.Array, dict[str, Any]]:
+        """brax's transition, no reset (an invalid action is clipped to the box, NaN taken as 0).
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current `BraxState`.
+            action: An action of `action_space(params)`.
+            params: The env's params.
+
+        Returns:
+            `(obs, state, reward, terminated, info)`.
+        """
         del key  # brax keeps the randomness it needs in its state
         # an invalid action (only reachable inside jit): NaN taken as 0, then clipped to the box
         space = self.action_space(params)
@@ -162,6 +207,15 @@ class BraxEnv(AdapterEnvironment):
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: BraxState, params: BraxParams | None = None) -> jax.Array:
+        """A side view (x right, z up) of the bodies and their links, centred on the first body; jit-able.
+
+        Args:
+            state: A `BraxState`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+        """
         pos = jnp.reshape(state.brax_state.pipeline_state.x.pos, (-1, 3))
         sys = getattr(self.brax_env(params.backend), "sys", None)
         parents = np.asarray(sys.link_parents) if sys is not None else np.full(pos.shape[0], -1)

@@ -1,20 +1,5 @@
-"""Craftax through the jaxenvs interface: `craftax/<id>` for Craftax's four envs.
-
-Reference: `craftax.craftax_env.make_craftax_env_from_name(id, auto_reset=False)` (craftax >=
-1.4), adapted by `from_gymnax` (Craftax follows gymnax's first, five-tuple interface). What
-Craftax's own envs and wrappers do that this keeps apart:
-
-- Craftax's `done` is `timestep >= max_timesteps` or the player died (or, in Craftax, beat the
-  boss); its `discount` is 0 for both. Here a `done` at `params.env_params.max_timesteps` is a
-  truncation, the rest terminations (on the very step where the player dies at the time limit,
-  the truncation alone is reported: Craftax's flag cannot tell).
-- Craftax's `AutoReset` envs (and PureJaxRL's wrappers for them) compute a fresh world for every
-  env on every step and drop the terminal observation; jaxenvs' `AutoReset` / `make_vec` reset
-  only the envs that finished and keep `final_observation`.
-- the info keys (`Achievements/...`) are Craftax's, minus `discount`.
-- `render` is Craftax's jit-able pixel renderer (16 pixels per block), as uint8.
-
-The `*-AutoReset-v1` names are the same envs with Craftax's auto-reset; they are not listed.
+"""Craftax through the jaxenvs interface: `craftax/<id>` for Craftax's four envs, adapted by
+`from_gymnax` (Craftax follows gymnax's five-tuple interface). See docs/adapters.md.
 """
 
 from __future__ import annotations
@@ -31,12 +16,31 @@ BLOCK_PIXEL_SIZE = 16
 
 
 def craftax_time_limit(state: Any, params: Any) -> Any:
-    """Craftax's time limit (`is_game_over`'s first clause)."""
+    """Craftax's time limit (`is_game_over`'s first clause).
+
+    Args:
+        state: Craftax's state.
+        params: Craftax's params.
+
+    Returns:
+        Whether `state.timestep >= params.max_timesteps`.
+    """
     return state.timestep >= params.max_timesteps
 
 
 def make_craftax_env(env_id: str) -> GymnaxEnv:
-    """The `craftax/<env_id>` entry point."""
+    """The `craftax/<env_id>` entry point.
+
+    Args:
+        env_id: A Craftax env name (`Craftax-Classic-Symbolic-v1`, ...).
+
+    Returns:
+        The raw jaxenvs env, with Craftax's pixel renderer as `render`.
+
+    Raises:
+        ValueError: If Craftax has no such env.
+        ImportError: If Craftax is not installed.
+    """
     craftax_env = import_library("craftax.craftax_env", "craftax")
     try:
         env = craftax_env.make_craftax_env_from_name(env_id, auto_reset=False)

@@ -1,40 +1,6 @@
-"""Any env with gymnax's interface through the jaxenvs interface: `from_gymnax(env, params)`.
+"""Any env with gymnax's interface (0.x or 1.x) through the jaxenvs interface: `from_gymnax(env, params)`.
 
-Reference: gymnax's `Environment` (`reset_env(key, params) -> (obs, state)`, `step_env(key,
-state, action, params) -> (obs, state, reward, done, info)`, `observation_space(params)`,
-`action_space(params)`), in both generations:
-
-- gymnax >= 1.0 (six-tuple `step`): `step_env`'s flag is the termination alone and the time
-  limit is `env.is_truncated(state, params)`; both are kept apart here.
-- gymnax 0.x and libraries built on its first interface, Craftax among them (five-tuple
-  `step`): `done` mixes the termination and the time limit. The adapter tells them apart only
-  through `time_limit(state, params)`, the library's own time-limit test (for 0.x gymnax envs,
-  `state.time >= params.max_steps_in_episode`, the default when both fields exist): a `done`
-  at the time limit is a truncation. On that very step a termination cannot be seen: it is
-  reported as the truncation alone. Without a `time_limit`, every `done` is a termination.
-
-Which generation an env follows is detected from the arity of its `step` (traced once, by
-`jax.eval_shape`, the first time it is needed), unless `api="1.x"` or `"0.x"` says so.
-
-Where it deliberately differs from the library's `step`:
-
-- the raw transition is `step_env`: gymnax's `step` resets every env on every step and selects
-  the reset where done (and overwrites the terminal observation, which gymnax 1.x keeps in
-  `info` but 0.x loses); jaxenvs' `AutoReset` / `make_vec` reset only what finished and keep
-  `final_observation` always;
-- the library's truncation flag is kept in `state.library_truncated` and `truncation(state,
-  params)` answers from it; jaxenvs' own `params.max_steps_in_episode` never fires by default
-  (the library's limit applies), and can be set to cut episodes shorter;
-- an invalid continuous action inside `jit` (eagerly it raises): NaN taken as 0, the rest
-  clipped to the action space's `Box`, before the library sees it;
-- the library's `info` keys are kept, except `discount`, which jaxenvs sets (1 - terminated;
-  gymnax 0.x's discount is 0 at the time limit too);
-- spaces are translated (`Discrete`, `Box`, `Dict`, `Tuple`, by their fields, so gymnax's and
-  Craftax's copies of them both work); observations are cast to the space's dtype;
-- keys reach the library as raw `uint32[2]` keys, and every state leaf is cast to the dtype
-  it had at reset (weak types would make `jit` retrace);
-- `render(state, params)` calls the `render` function given to `from_gymnax` (gymnax's own
-  envs draw with matplotlib, which is not jit-able, so they have none).
+Termination and the library's time limit are kept apart; see docs/adapters.md.
 """
 
 from __future__ import annotations
@@ -64,17 +30,41 @@ APIS = ("1.x", "0.x")
 
 @struct.dataclass
 class GymnaxParams(LibraryParams):
-    """The params of a gymnax-API env: no limit of jaxenvs' own, the library's params."""
+    """Params of an env adapted from gymnax's interface.
+
+    Attributes:
+        max_steps_in_episode: jaxenvs' own time limit; never fires by default (the library's
+            limit applies), set it to cut episodes shorter.
+        env_params: The library's own params (a pytree: vmap-able where the library's are);
+            None for its defaults.
+    """
 
 
 @struct.dataclass
 class GymnaxState(LibraryTruncatedState):
+    """State of an env adapted from gymnax's interface.
+
+    Attributes:
+        library_truncated: bool[], whether the library ended the last step by its own time limit.
+        env_state: The library's env state (a flax or chex dataclass).
+    """
+
     # the library's env state (a flax or chex dataclass)
     env_state: Any = None
 
 
 def translate_space(space: Any) -> spaces.Space:
-    """The jaxenvs space of a gymnax-style space (gymnax's, Craftax's or a copy of them)."""
+    """The jaxenvs space of a gymnax-style space (gymnax's, Craftax's or a copy of them).
+
+    Args:
+        space: A gymnax-style `Discrete`, `Box`, `Dict` or `Tuple` (read by its fields).
+
+    Returns:
+        The jaxenvs space.
+
+    Raises:
+        TypeError: For any other space.
+    """
     inner = getattr(space, "spaces", None)
     if isinstance(inner, dict):
         return spaces.Dict({k: translate_space(v) for k, v in inner.items()})
@@ -102,12 +92,33 @@ def _cast_to_space(obs: Any, space: spaces.Space) -> Any:
 
 
 def gymnax_time_limit(state: Any, params: Any) -> jax.Array:
-    """gymnax 0.x's time limit, counted in the state's `time`."""
+    """gymnax 0.x's time limit, counted in the state's `time`.
+
+    Args:
+        state: The library's state.
+        params: The library's params.
+
+    Returns:
+        Whether `state.time >= params.max_steps_in_episode`.
+    """
     return state.time >= params.max_steps_in_episode
 
 
 class GymnaxEnv(AdapterEnvironment):
-    """A gymnax-API env through the jaxenvs interface; build it with `from_gymnax`."""
+    """A gymnax-API env through the jaxenvs interface; build it with `from_gymnax`.
+
+    Args:
+        env: An env with gymnax's interface.
+        env_params: Its default params; `env.default_params` when None.
+        name: The env's name; `gymnax/<env.name>` by default.
+        api: "1.x" or "0.x"; detected from the arity of its `step` when None.
+        time_limit: `fn(env_state, env_params) -> bool`, the library's time limit.
+        render: A jit-able `fn(env_state, env_params) -> uint8[H, W, 3]`.
+
+    Raises:
+        TypeError: If `env` lacks one of gymnax's methods.
+        ValueError: For an unknown `api`.
+    """
 
     def __init__(
         self,
@@ -136,10 +147,12 @@ class GymnaxEnv(AdapterEnvironment):
 
     @property
     def name(self) -> str:
+        """The env's name."""
         return self._name
 
     @property
     def default_params(self) -> GymnaxParams:
+        """The default `GymnaxParams` (the library's default params inside)."""
         return GymnaxParams(env_params=self._env_params)
 
     @property
@@ -154,7 +167,15 @@ class GymnaxEnv(AdapterEnvironment):
         return self._api
 
     def time_limit(self, env_state: Any, env_params: Any) -> jax.Array | None:
-        """The library's time limit reached (0.x only; None where the adapter cannot tell)."""
+        """Whether the library's time limit is reached (what tells a 0.x `done` apart).
+
+        Args:
+            env_state: The library's state.
+            env_params: The library's params.
+
+        Returns:
+            A bool scalar, or None where the adapter cannot tell.
+        """
         if self._time_limit is not None:
             return self._time_limit(env_state, env_params)
         if hasattr(env_state, "time") and hasattr(env_params, "max_steps_in_episode"):
@@ -171,10 +192,26 @@ class GymnaxEnv(AdapterEnvironment):
 
     def observation_space(self, params: GymnaxParams | None = None) -> spaces.Space:
         # the library computes bounds with jnp: evaluated now, also when asked inside jit
+        """The observation space, translated from the library's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         with jax.ensure_compile_time_eval():
             return translate_space(self.gymnax_env.observation_space(self._space_params(params)))
 
     def action_space(self, params: GymnaxParams | None = None) -> spaces.Space:
+        """The action space, translated from the library's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         with jax.ensure_compile_time_eval():
             return translate_space(self.gymnax_env.action_space(self._space_params(params)))
 
@@ -186,6 +223,15 @@ class GymnaxEnv(AdapterEnvironment):
         return _cast_to_space(obs, self._obs_space)
 
     def reset_env(self, key: jax.Array, params: GymnaxParams) -> tuple[Any, GymnaxState]:
+        """Start an episode with the library's reset, from the key given.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params.
+
+        Returns:
+            `(obs, GymnaxState)`.
+        """
         obs, env_state = self.gymnax_env.reset_env(library_key(key), params.env_params)
         env_state = strong(env_state)
         register_dataclass_serialization(env_state)
@@ -197,6 +243,17 @@ class GymnaxEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: GymnaxState, action: Any, params: GymnaxParams
     ) -> tuple[Any, GymnaxState, jax.Array, jax.Array, dict[str, Any]]:
+        """the library's transition, no reset (docs/adapters.md says what is kept apart).
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current `GymnaxState`.
+            action: An action of `action_space(params)`.
+            params: The env's params.
+
+        Returns:
+            `(obs, state, reward, terminated, info)`.
+        """
         space = self.action_space(params)
         if self.clip_actions and isinstance(space, spaces.Box):
             # an invalid continuous action (only reachable inside jit): NaN taken as 0, then
@@ -219,10 +276,31 @@ class GymnaxEnv(AdapterEnvironment):
         return self._observe(obs), state, jnp.asarray(reward, jnp.float32), terminated, info
 
     def library_truncated(self, state: GymnaxState) -> jax.Array:
+        """Whether the library itself truncated the episode of `state` (its own time limit).
+
+        Args:
+            state: A `GymnaxState`.
+
+        Returns:
+            A bool scalar.
+        """
         return state.library_truncated
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: GymnaxState, params: GymnaxParams | None = None) -> jax.Array:
+        """The picture drawn by the `render` given to `from_gymnax`.
+
+        Args:
+            state: A `GymnaxState`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+
+        Raises:
+            NotImplementedError: If no `render` was given (gymnax's own envs draw with matplotlib,
+                which is not jit-able).
+        """
         if self._render is None:
             raise NotImplementedError(f"{self.name}: the library has no jit-able render (none given to from_gymnax)")
         return jnp.asarray(self._render(state.env_state, params.env_params), jnp.uint8)
@@ -238,23 +316,44 @@ def from_gymnax(
     render: Callable[[Any, Any], jax.Array] | None = None,
     clip_actions: bool = True,
 ) -> GymnaxEnv:
-    """`env` (gymnax's interface, 0.x or 1.x) as a raw jaxenvs env; `params` its default params.
+    """`env` (gymnax's interface, 0.x or 1.x) as a raw jaxenvs env.
 
-    name: the env's name (default `gymnax/<env.name>`); api: "1.x" / "0.x" (default: detected);
-    time_limit: `fn(env_state, env_params) -> bool`, the library's time limit, which tells a
-    0.x env's truncations from its terminations; render: a jit-able
-    `fn(env_state, env_params) -> uint8[H, W, 3]`. Wrap the result as any env (`AutoReset`,
-    `VecEnv`, `LogWrapper`); `jaxenvs.make("gymnax/<id>")` does so for gymnax's own envs.
-    clip_actions: clip a continuous action outside the action space (NaN taken as 0) before the
-    library sees it, as jaxenvs' own continuous envs do; False passes every action as given
-    (`jaxenvs.audit` does, to check the library itself).
+    Wrap the result as any env (`AutoReset`, `VecEnv`, `LogWrapper`);
+    `jaxenvs.make("gymnax/<id>")` does so for gymnax's own envs.
+
+    Args:
+        env: An env with gymnax's interface.
+        params: Its default params; `env.default_params` when None.
+        name: The env's name; `gymnax/<env.name>` by default.
+        api: "1.x" or "0.x"; detected when None.
+        time_limit: `fn(env_state, env_params) -> bool`, the library's time limit, which tells a
+            0.x env's truncations from its terminations.
+        render: A jit-able `fn(env_state, env_params) -> uint8[H, W, 3]`.
+        clip_actions: Clip a continuous action outside the action space (NaN taken as 0)
+            before the library sees it, as jaxenvs' own continuous envs do; False passes every
+            action as given (`jaxenvs.audit` does, to check the library itself).
+
+    Returns:
+        A `GymnaxEnv`.
     """
     return GymnaxEnv(env, params, name=name, api=api, time_limit=time_limit, render=render, clip_actions=clip_actions)
 
 
 def make_gymnax_env(env_id: str, clip_actions: bool = True, **kwargs: Any) -> GymnaxEnv:
-    """The `gymnax/<env_id>` entry point: `gymnax.make(env_id, **kwargs)` through `from_gymnax`
-    (`clip_actions` as there)."""
+    """The `gymnax/<env_id>` entry point: `gymnax.make(env_id, **kwargs)` through `from_gymnax`.
+
+    Args:
+        env_id: A gymnax id.
+        clip_actions: As in `from_gymnax`.
+        **kwargs: Passed to `gymnax.make`.
+
+    Returns:
+        A `GymnaxEnv`.
+
+    Raises:
+        ValueError: If gymnax has no such env.
+        ImportError: If gymnax is not installed.
+    """
     gymnax = import_library("gymnax", "gymnax")
     if env_id not in gymnax.registered_envs:
         own = [i for i in gymnax.registered_envs if not i.startswith("jaxenvs/")]  # not jaxenvs' exports

@@ -1,48 +1,7 @@
 """jumanji tasks through the jaxenvs interface: `jumanji/<id>` for every id jumanji registers.
 
-Reference: `jumanji.make(id)` (jumanji >= 1.0), used bare. jumanji's own gym wrapper reports
-every LAST step as `done` and its jumanji-to-gym wrapper calls terminations truncations; here:
-
-- `terminated` is a LAST step whose discount is 0 (for every agent, in multi-agent tasks); a
-  LAST step with a non-zero discount is jumanji's time limit and gives `truncated`. On top,
-  `params.max_steps_in_episode` truncates too; by default it never fires (jumanji's own
-  `time_limit` applies). Note that most jumanji 1.1 tasks with a time limit (Snake, Maze,
-  Cleaner, MMST, PacMan, RobotWarehouse, RubiksCube, SlidingTilePuzzle, Tetris,
-  SearchAndRescue) end it with discount 0, i.e. jumanji calls it a termination, and so does
-  this adapter by default; only LevelBasedForaging and Connector return a truncation.
-  `time_limit_truncates=True` (static) reports a LAST step at `step_count >= time_limit` as a
-  truncation instead (also when the task ended by its rules on that very step).
-- observations are dicts: a jumanji observation (a named tuple, possibly of named tuples or
-  dataclasses) becomes a dict of dicts with the same field names; `action_mask` is moved out
-  of the observation into `info["action_mask"]`, and `env.action_mask(state)` gives the mask
-  of any state (a reset one too: under `AutoReset`, `info["action_mask"]` belongs to
-  `final_observation`). `flat=True` (a static param) gives one float32 vector instead: the
-  leaves in sorted key order, each raveled.
-- the spaces are jumanji's specs converted: `DiscreteArray` -> `Discrete`,
-  `MultiDiscreteArray` (and an integer `BoundedArray` starting at 0) -> `MultiDiscrete`, other
-  `BoundedArray`s -> `Box` with their bounds, `Array` -> an unbounded `Box`, nested specs ->
-  `Dict` (keys sorted). Specs are properties in jumanji >= 0.3 and methods before; both work.
-  Observations are cast to the spec's dtypes. Where jumanji's observations break its own
-  spec, the space is corrected (`OBSERVATION_SPEC_FIXES`: TSP's `position` is -1 at reset).
-- MultiDiscrete actions stay vectors; `joint_action=True` (static) gives a `Discrete` over
-  every combination instead (row-major, as `jnp.ravel_multi_index`), with the matching joint
-  `action_mask` (a mask over every combination when jumanji's mask has the action's shape, or
-  the product of the per-component masks when it has one row per component). Refused above
-  2**22 combinations (use the vector form).
-- the reward is a float32 scalar; multi-agent tasks that return one reward per agent give
-  their sum (the team's reward) and the vector in `info["agent_rewards"]`.
-- `info["extras"]` holds jumanji's `timestep.extras` (the same keys at every step).
-- reset uses the key it is given, so two episodes start from different states wherever
-  jumanji's generator is random. jumanji keeps its own key in its state for what happens
-  during an episode; the step key is not used.
-- an invalid action is passed to jumanji, which handles it as that task defines (for some,
-  e.g. BinPack, it ends the episode; out-of-range indices are clamped by JAX's indexing).
-- jumanji's state is a `chex.dataclass`; its class is registered with `flax.serialization`
-  so that states round-trip.
-- Sokoban-v0 downloads its levels (Hugging Face) when constructed; jaxenvs' tests leave it
-  out, and `jaxenvs report` skips it unless asked.
-- `render` is not provided: jumanji renders with matplotlib, which is not jit-able; call
-  `env.unwrapped.jumanji_env.render(state.jumanji_state)` outside jit.
+Terminations and jumanji's time limit are told apart by the LAST step's discount; the action
+mask moves to `info["action_mask"]`. See docs/adapters.md.
 """
 
 from __future__ import annotations
@@ -76,6 +35,16 @@ MAX_JOINT_ACTIONS = 2**22
 
 @struct.dataclass
 class JumanjiParams(EnvParams):
+    """Params of a jumanji env.
+
+    Attributes:
+        max_steps_in_episode: jaxenvs' own time limit; never fires by default (jumanji's applies).
+        flat: One float32 vector observation instead of a dict (static).
+        joint_action: A `Discrete` over every combination of a MultiDiscrete action (static).
+        time_limit_truncates: Report a LAST step at jumanji's `time_limit` as a truncation,
+            whatever its discount (static).
+    """
+
     max_steps_in_episode: int = NO_LIMIT
     flat: bool = flag(False, static=True)  # one float32 vector observation
     joint_action: bool = flag(False, static=True)  # Discrete over combinations
@@ -86,6 +55,14 @@ class JumanjiParams(EnvParams):
 @struct.dataclass
 class JumanjiState(EnvState):
     # the jumanji env's state (a chex dataclass; holds jumanji's own key)
+    """State of a jumanji env.
+
+    Attributes:
+        jumanji_state: jumanji's state (a chex dataclass; holds jumanji's own key).
+        library_truncated: bool[], whether jumanji ended the episode by its time limit.
+        action_mask: jumanji's action mask of the current observation (None if the task has none).
+    """
+
     jumanji_state: Any
     # bool[]: jumanji ended the episode by its time limit (a LAST step with a non-zero discount)
     library_truncated: jax.Array = False
@@ -100,7 +77,18 @@ def _spec(env: Any, name: str) -> Any:
 
 
 def spec_to_space(spec: Any, specs: Any) -> spaces.Space:
-    """The jaxenvs space of a jumanji spec (see the module docstring for the mapping)."""
+    """The jaxenvs space of a jumanji spec.
+
+    `DiscreteArray` -> `Discrete`, `MultiDiscreteArray` -> `MultiDiscrete`, `BoundedArray` -> `Box`
+    with its bounds, `Array` -> an unbounded `Box`, nested specs -> `Dict` (keys sorted).
+
+    Args:
+        spec: A jumanji spec.
+        specs: The `jumanji.specs` module.
+
+    Returns:
+        The jaxenvs space.
+    """
     if isinstance(spec, specs.DiscreteArray):
         return spaces.Discrete(int(spec.num_values), dtype=spec.dtype)
     if isinstance(spec, specs.MultiDiscreteArray):
@@ -119,7 +107,14 @@ def spec_to_space(spec: Any, specs: Any) -> spaces.Space:
 
 
 def to_dict(obs: Any) -> Any:
-    """A jumanji observation (named tuples, dataclasses, arrays) as nested dicts of arrays."""
+    """A jumanji observation (named tuples, dataclasses, arrays) as nested dicts of arrays.
+
+    Args:
+        obs: The observation.
+
+    Returns:
+        Nested dicts with sorted keys, arrays at the leaves.
+    """
     if isinstance(obs, tuple) and hasattr(obs, "_asdict"):
         return {k: to_dict(v) for k, v in sorted(obs._asdict().items())}
     if dataclasses.is_dataclass(obs) and not isinstance(obs, type):
@@ -130,8 +125,16 @@ def to_dict(obs: Any) -> Any:
 
 
 def episode_end(is_last: jax.Array, discount: jax.Array) -> tuple[jax.Array, jax.Array]:
-    """(terminated, truncated) of a jumanji step: a LAST step ends in a termination when every
-    agent's discount is 0, else (jumanji's time limit) in a truncation."""
+    """The flags of a jumanji step.
+
+    Args:
+        is_last: Whether the step is LAST.
+        discount: The step's discount (one per agent in multi-agent tasks).
+
+    Returns:
+        `(terminated, truncated)`: a LAST step terminates when every agent's discount is 0, else
+        (jumanji's time limit) truncates.
+    """
     terminated = is_last & jnp.all(jnp.asarray(discount) == 0)
     return terminated, is_last & ~terminated
 
@@ -167,7 +170,15 @@ def _as_multi_discrete(space: spaces.Space) -> spaces.Space:
 
 
 class JumanjiEnv(AdapterEnvironment):
-    """jumanji env `env_id` (as `jumanji.make` knows it); `jumanji_kwargs` go to `jumanji.make`."""
+    """A jumanji env through the jaxenvs interface.
+
+    Args:
+        env_id: The id as `jumanji.make` knows it.
+        **jumanji_kwargs: Passed to `jumanji.make`.
+
+    Raises:
+        ImportError: If jumanji is not installed.
+    """
 
     def __init__(self, env_id: str, **jumanji_kwargs: Any):
         jumanji = import_library("jumanji", "jumanji")
@@ -197,6 +208,7 @@ class JumanjiEnv(AdapterEnvironment):
 
     @property
     def name(self) -> str:
+        """The jaxenvs id (`jumanji/<id>`)."""
         return f"jumanji/{self._env_id}"
 
     def __reduce__(self) -> tuple:
@@ -204,15 +216,36 @@ class JumanjiEnv(AdapterEnvironment):
 
     @property
     def default_params(self) -> JumanjiParams:
+        """The default `JumanjiParams`."""
         return JumanjiParams()
 
     # --- spaces -----------------------------------------------------------------------
     def observation_space(self, params: JumanjiParams | None = None) -> spaces.Space:
+        """The observation space, translated from jumanji's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         if params.flat:
             return spaces.flatten_space(self._obs_space)
         return self._obs_space
 
     def action_space(self, params: JumanjiParams | None = None) -> spaces.Space:
+        """The action space: jumanji's spec converted, or a `Discrete` over combinations under `joint_action`.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+
+        Raises:
+            ValueError: Under `joint_action`, for actions that are not MultiDiscrete or have more than
+                2**22 combinations.
+        """
         space = self._vector_action_space
         if not params.joint_action:
             return space
@@ -237,10 +270,21 @@ class JumanjiEnv(AdapterEnvironment):
         return obs, mask
 
     def action_mask(self, state: JumanjiState, params: JumanjiParams | None = None) -> jax.Array | None:
-        """The action mask of `state`'s observation (joint under `joint_action`); None if the
-        task has none. Under `AutoReset`, `info["action_mask"]` belongs to the observation the
-        raw step produced (`final_observation`); this gives the mask of any state, a reset one
-        included."""
+        """The action mask of `state`'s observation (joint under `joint_action`).
+
+        Under `AutoReset`, `info["action_mask"]` belongs to the observation the raw step produced
+        (`final_observation`); this gives the mask of any state, a reset one included.
+
+        Args:
+            state: A `JumanjiState`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A bool array, or None if the task has no mask.
+
+        Raises:
+            ValueError: If a joint mask cannot be built from jumanji's mask's shape.
+        """
         if state.action_mask is None or not params.joint_action:
             return state.action_mask
         return self._joint_mask(state.action_mask)
@@ -267,6 +311,15 @@ class JumanjiEnv(AdapterEnvironment):
 
     # --- transitions ------------------------------------------------------------------
     def reset_env(self, key: jax.Array, params: JumanjiParams) -> tuple[Any, JumanjiState]:
+        """Start an episode with jumanji's reset, from the key given.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params.
+
+        Returns:
+            `(obs, JumanjiState)`.
+        """
         jumanji_state, timestep = self.jumanji_env.reset(library_key(key))
         obs, mask = self._observe(timestep.observation, params)
         state = JumanjiState(
@@ -280,6 +333,17 @@ class JumanjiEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: JumanjiState, action: Any, params: JumanjiParams
     ) -> tuple[Any, JumanjiState, jax.Array, jax.Array, dict[str, Any]]:
+        """jumanji's transition, no reset (docs/adapters.md says what is kept apart).
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current `JumanjiState`.
+            action: An action of `action_space(params)`.
+            params: The env's params.
+
+        Returns:
+            `(obs, state, reward, terminated, info)`.
+        """
         del key  # jumanji draws from the key in its state
         jumanji_state, timestep = self.jumanji_env.step(state.jumanji_state, self._to_jumanji_action(action, params))
         jumanji_state = cast_like(jumanji_state, state.jumanji_state, f"{self.name}: the library's state")
@@ -305,4 +369,12 @@ class JumanjiEnv(AdapterEnvironment):
         return obs, state, reward, terminated, info
 
     def library_truncated(self, state: JumanjiState) -> jax.Array:
+        """Whether jumanji itself truncated the episode of `state` (its own time limit).
+
+        Args:
+            state: A `JumanjiState`.
+
+        Returns:
+            A bool scalar.
+        """
         return state.library_truncated

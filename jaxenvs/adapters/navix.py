@@ -1,22 +1,7 @@
 """NAVIX through the jaxenvs interface: `navix/<id>` for every id in `navix.registry()`.
 
-Reference: `navix.make(id)` (navix >= 0.7), whose env is `reset(key) -> Timestep` and
-`step(timestep, action) -> Timestep` with `step_type` 0 (transition), 1 (truncation), 2
-(termination). Here:
-
-- the raw transition is navix's `_step`: navix's `step` auto-resets dm_env style, spending the
-  step after an episode's end on the reset (that step's action is ignored and its reward is 0).
-  jaxenvs' `AutoReset` / `make_vec` reset on the step that ends and keep `final_observation`.
-- `terminated` is step type 2; `truncated` is navix's own time limit, `t >= env.max_steps`
-  (100 by default, as `navix.make`), kept in `state.library_truncated`. navix's step type
-  reports a termination alone when both happen on one step; the truncation is kept here too.
-- spaces: navix's `Discrete` of shape () -> `Discrete`; of a shape (symbolic or RGB
-  observations) -> an integer `Box` with its bounds; `Continuous` -> `Box`. The symbolic
-  observation's space (the default observation) is widened to the uint8 range: navix declares
-  it in [0, 8] but its own observations tag the player 10.
-- keys reach navix as raw `uint32[2]`; navix keeps its own key in its state, the step key is
-  not used. navix's `info["return"]` is dropped (`LogWrapper` counts returns).
-- `render` is navix's own jit-able RGB renderer (`navix.observations.rgb`, the whole grid).
+The raw transition is navix's `_step` (navix's `step` spends a step on each reset). See
+docs/adapters.md.
 """
 
 from __future__ import annotations
@@ -44,12 +29,25 @@ TERMINATION = 2  # navix.environments.environment.StepType.TERMINATION
 
 @struct.dataclass
 class NavixParams(EnvParams):
+    """Params of a navix env.
+
+    Attributes:
+        max_steps_in_episode: jaxenvs' own time limit; never fires by default (navix's applies).
+    """
+
     max_steps_in_episode: int = NO_LIMIT
 
 
 @struct.dataclass
 class NavixState(EnvState):
     # bool[]: the library ended the last step by its own time limit (False after reset)
+    """State of a navix env.
+
+    Attributes:
+        library_truncated: bool[], whether navix ended the last step by its own time limit.
+        timestep: navix's `Timestep` (t, observation, action, reward, step type, state, info).
+    """
+
     library_truncated: jax.Array = False
     # navix's Timestep: t, observation, action, reward, step_type, state (key, grid, entities,
     # events, rendering cache), info
@@ -57,7 +55,14 @@ class NavixState(EnvState):
 
 
 def translate_space(space: Any) -> spaces.Space:
-    """The jaxenvs space of a navix `Discrete` or `Continuous` space."""
+    """The jaxenvs space of a navix `Discrete` or `Continuous` space.
+
+    Args:
+        space: A navix space.
+
+    Returns:
+        A `Discrete` (a navix `Discrete` of shape ()) or a `Box` with its bounds.
+    """
     shape = tuple(int(s) for s in space.shape)
     low, high = np.asarray(space.minimum, np.float64), np.asarray(space.maximum, np.float64)
     if type(space).__name__ == "Discrete" and shape == ():
@@ -66,7 +71,16 @@ def translate_space(space: Any) -> spaces.Space:
 
 
 class NavixEnv(AdapterEnvironment):
-    """navix env `env_id` (as `navix.make` knows it); `kwargs` go to `navix.make`."""
+    """A navix env through the jaxenvs interface.
+
+    Args:
+        env_id: The id as `navix.make` knows it.
+        **kwargs: Passed to `navix.make`.
+
+    Raises:
+        ValueError: If navix has no such env.
+        ImportError: If navix is not installed.
+    """
 
     def __init__(self, env_id: str, **kwargs: Any):
         navix = import_library("navix", "navix")
@@ -79,13 +93,23 @@ class NavixEnv(AdapterEnvironment):
 
     @property
     def name(self) -> str:
+        """The jaxenvs id (`navix/<id>`)."""
         return f"navix/{self._env_id}"
 
     @property
     def default_params(self) -> NavixParams:
+        """The default `NavixParams`."""
         return NavixParams()
 
     def observation_space(self, params: NavixParams | None = None) -> spaces.Space:
+        """The observation space, translated from navix's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         space = translate_space(self.navix_env.observation_space)
         if self.navix_env.observation_fn is self._symbolic:
             # navix 0.7 declares its symbolic observations in [0, 8] but tags the player 10
@@ -94,9 +118,26 @@ class NavixEnv(AdapterEnvironment):
         return space
 
     def action_space(self, params: NavixParams | None = None) -> spaces.Space:
+        """The action space, translated from navix's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         return translate_space(self.navix_env.action_space)
 
     def reset_env(self, key: jax.Array, params: NavixParams) -> tuple[Any, NavixState]:
+        """Start an episode with navix's reset, from the key given.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params.
+
+        Returns:
+            `(obs, NavixState)`.
+        """
         timestep = strong(self.navix_env.reset(library_key(key)))
         timestep = timestep.replace(info={})
         state = NavixState(time=jnp.zeros((), jnp.int32), library_truncated=jnp.zeros((), jnp.bool_), timestep=timestep)
@@ -105,6 +146,17 @@ class NavixEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: NavixState, action: Any, params: NavixParams
     ) -> tuple[Any, NavixState, jax.Array, jax.Array, dict[str, Any]]:
+        """navix's transition, no reset (docs/adapters.md says what is kept apart).
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current `NavixState`.
+            action: An action of `action_space(params)`.
+            params: The env's params.
+
+        Returns:
+            `(obs, state, reward, terminated, info)`.
+        """
         del key  # navix draws from the key in its state
         timestep = self.navix_env._step(state.timestep, jnp.asarray(action, jnp.int32))
         timestep = cast_like(timestep.replace(info={}), state.timestep, f"{self.name}: the library's state")
@@ -114,7 +166,24 @@ class NavixEnv(AdapterEnvironment):
         return timestep.observation, state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
 
     def library_truncated(self, state: NavixState) -> jax.Array:
+        """Whether navix itself truncated the episode of `state` (its own time limit).
+
+        Args:
+            state: A `NavixState`.
+
+        Returns:
+            A bool scalar.
+        """
         return state.library_truncated
 
     def render(self, state: NavixState, params: NavixParams | None = None) -> jax.Array:
+        """navix's own jit-able RGB picture of the whole grid.
+
+        Args:
+            state: A `NavixState`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+        """
         return jnp.asarray(self._rgb(state.timestep.state), jnp.uint8)

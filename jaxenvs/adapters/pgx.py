@@ -1,37 +1,7 @@
 """pgx games through the jaxenvs interface: `pgx/<id>` for every id in `pgx.available_envs()`.
 
-Reference: `pgx.make(id)` (pgx >= 2.0). pgx has no auto-reset, returns one reward per player
-and never truncates by itself; here:
-
-- `info["action_mask"]` is pgx's `legal_action_mask` (bool[num_actions]) of the observation
-  the step returns, `info["current_player"]` the player to act next (int32), and
-  `info["rewards"]` the whole per-player reward vector (float32[num_players]), in every mode.
-  `action_mask(state)` gives the mask of any state (a reset one too: under `AutoReset`,
-  `info["action_mask"]` belongs to `final_observation`).
-- `params.reward_mode` (static) says whose reward `reward` is:
-  - "actor" (default): the reward of the player who took the action; the observation is
-    pgx's, i.e. from the view of the player to act next (self-play).
-  - "all": the per-player vector, float32[num_players]. The one mode whose reward is not a
-    scalar: `check_env` and `LogWrapper` expect scalars and do not apply to it.
-  - "opponent": the agent is player `params.agent_player` (default 0) and every other seat is
-    played by an opponent policy, random legal moves by default (pass
-    `opponent=fn(key, observation, legal_action_mask) -> action` to the constructor for
-    another). Reset and step play the opponent's moves until it is the agent's turn again or
-    the game is over, so the agent sees only its own turns, always from its own view; the
-    reward is everything the agent received meanwhile. pgx shuffles seats at reset, so the
-    agent moves first in about half of the games of a two-player game.
-- a key goes to every pgx step (stochastic games: 2048, backgammon, MinAtar's sticky actions).
-- `terminated` is pgx's `terminated`; `truncated` is pgx's `truncated` (never set by pgx 2.x)
-  or `state.time >= params.max_steps_in_episode` (counted in agent steps), which is 1000 for
-  pgx's MinAtar games (they can run forever; gymnax's MinAtar default) and never fires for the
-  board games by default (they end by their rules).
-- invalid action: inside jit an action outside [0, num_actions) is clipped into that range;
-  an illegal action (outside `action_mask`) ends the game at once with pgx's penalty: -1 for
-  the player who took it, +1 for each other player.
-- the observation space is a `Box` of pgx's observation shape and dtype (bool planes for
-  most board games, float32 or int32 for some).
-- `render` is not provided: pgx draws SVG, which is not jit-able; call
-  `state.pgx_state.save_svg(path)` outside jit.
+`params.reward_mode` says whose reward `reward` is ("actor", "all" or "opponent", where an
+opponent policy plays the other seats). See docs/adapters.md.
 """
 
 from __future__ import annotations
@@ -62,6 +32,15 @@ MINATAR_MAX_STEPS = 1000
 
 @struct.dataclass
 class PgxParams(EnvParams):
+    """Params of a pgx game.
+
+    Attributes:
+        max_steps_in_episode: The time limit in agent steps (1000 for pgx's MinAtar games, none
+            for board games).
+        reward_mode: "actor", "all" or "opponent" (static).
+        agent_player: The agent's player id under `reward_mode="opponent"`.
+    """
+
     max_steps_in_episode: int = NO_LIMIT
     reward_mode: str = choice("actor", REWARD_MODES)
     # the agent's player id under reward_mode="opponent"
@@ -72,18 +51,42 @@ class PgxParams(EnvParams):
 class PgxState(EnvState):
     # the pgx game state: current_player, observation, rewards, terminated, truncated,
     # legal_action_mask, _step_count and the game's own fields
+    """State of a pgx game.
+
+    Attributes:
+        pgx_state: pgx's state (current player, observation, rewards, flags, legal action mask).
+    """
+
     pgx_state: Any
 
 
 def random_legal_action(key: jax.Array, observation: jax.Array, legal_action_mask: jax.Array) -> jax.Array:
-    """The default opponent: a uniformly random legal action."""
+    """The default opponent: a uniformly random legal action.
+
+    Args:
+        key: A JAX PRNG key.
+        observation: The opponent's observation (unused).
+        legal_action_mask: bool[num_actions].
+
+    Returns:
+        An int32 action.
+    """
     del observation
     logits = jnp.where(legal_action_mask, 0.0, -jnp.inf)
     return jax.random.categorical(key, logits).astype(jnp.int32)
 
 
 class PgxEnv(AdapterEnvironment):
-    """pgx game `env_id`; `opponent` is the policy of the other seats under reward_mode="opponent"."""
+    """A pgx game through the jaxenvs interface.
+
+    Args:
+        env_id: The id as `pgx.make` knows it.
+        opponent: The policy of the other seats under `reward_mode="opponent"`,
+            `fn(key, observation, legal_action_mask) -> action`.
+
+    Raises:
+        ImportError: If pgx is not installed.
+    """
 
     def __init__(
         self,
@@ -101,21 +104,47 @@ class PgxEnv(AdapterEnvironment):
 
     @property
     def name(self) -> str:
+        """The jaxenvs id (`pgx/<id>`)."""
         return f"pgx/{self._env_id}"
 
     @property
     def default_params(self) -> PgxParams:
+        """The default `PgxParams`."""
         limit = MINATAR_MAX_STEPS if self._env_id.startswith("minatar-") else NO_LIMIT
         return PgxParams(max_steps_in_episode=limit)
 
     def observation_space(self, params: PgxParams | None = None) -> spaces.Box:
+        """The observation space, translated from pgx's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         return space_for(self._obs_shape.shape, self._obs_shape.dtype)
 
     def action_space(self, params: PgxParams | None = None) -> spaces.Discrete:
+        """The action space, translated from pgx's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         return spaces.Discrete(self._num_actions)
 
     def action_mask(self, state: PgxState, params: PgxParams | None = None) -> jax.Array:
-        """pgx's `legal_action_mask` of `state` (bool[num_actions])."""
+        """pgx's `legal_action_mask` of `state` (of any state, a reset one included).
+
+        Args:
+            state: A `PgxState`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            bool[num_actions].
+        """
         return state.pgx_state.legal_action_mask
 
     # --- pieces -----------------------------------------------------------------------
@@ -150,6 +179,18 @@ class PgxEnv(AdapterEnvironment):
 
     # --- transitions ------------------------------------------------------------------
     def reset_env(self, key: jax.Array, params: PgxParams) -> tuple[jax.Array, PgxState]:
+        """Start a game from the key given (under "opponent", the opponent moves until the agent's turn).
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params.
+
+        Returns:
+            `(obs, PgxState)`.
+
+        Raises:
+            ValueError: For an unknown `reward_mode`.
+        """
         self._check_mode(params)
         k_init, k_opponent = jax.random.split(library_key(key))
         pgx_state = strong(self.pgx_env.init(k_init))
@@ -163,6 +204,21 @@ class PgxEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: PgxState, action: jax.Array, params: PgxParams
     ) -> tuple[jax.Array, PgxState, jax.Array, jax.Array, dict[str, Any]]:
+        """pgx's step (and, under "opponent", the opponent's moves until the agent's turn), no reset.
+
+        Args:
+            key: A JAX PRNG key (pgx's stochastic games draw from it).
+            state: The current `PgxState`.
+            action: An action of `action_space(params)`.
+            params: The env's params.
+
+        Returns:
+            `(obs, state, reward, terminated, info)`, `info` with `action_mask`, `current_player`
+            and `rewards`.
+
+        Raises:
+            ValueError: For an unknown `reward_mode`.
+        """
         self._check_mode(params)
         k_step, k_opponent = jax.random.split(library_key(key))
         actor = state.pgx_state.current_player
@@ -190,4 +246,12 @@ class PgxEnv(AdapterEnvironment):
         return obs, state, reward, pgx_state.terminated, info
 
     def library_truncated(self, state: PgxState) -> jax.Array:
+        """Whether pgx itself truncated the episode of `state` (its own time limit).
+
+        Args:
+            state: A `PgxState`.
+
+        Returns:
+            A bool scalar.
+        """
         return state.pgx_state.truncated

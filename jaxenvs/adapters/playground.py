@@ -1,34 +1,6 @@
 """MuJoCo Playground through the jaxenvs interface: `playground/<name>` for its DM Control
-Suite, locomotion and manipulation envs.
-
-Reference: `mujoco_playground.registry.load(name, config_overrides=...)` (playground >= 0.1),
-an `MjxEnv` with `reset(rng) -> State` and `step(state, action) -> State` (`State`: MJX
-`data`, `obs`, `reward`, `done`, `metrics`, `info`), used bare: none of Playground's training
-wrappers. Its `wrap_for_brax_training` stacks brax's `EpisodeWrapper` (the time limit sets
-`done`, with the reason only in `info["truncation"]`) and an auto-reset that restarts every
-episode from the first episode's cached initial state and overwrites the terminal observation.
-Here:
-
-- an invalid action inside `jit` (eagerly it raises): NaN taken as 0, the rest clipped to the
-  action space, as brax's adapter does;
-- `terminated` is Playground's `done` (the task failed, or the simulation diverged: NaN
-  positions); `truncated` is the time limit, `params.max_steps_in_episode`, by default the
-  env's `config.episode_length` (1000 for most), counted in env steps (Playground's configs use
-  `action_repeat` 1 except where noted in them; the adapter does not repeat actions). The two
-  stay apart, and jaxenvs' `AutoReset` keeps the terminal observation in
-  `info["final_observation"]` and resets each episode with a fresh key.
-- observations stay as Playground gives them: an array, or a dict of arrays (e.g. `state` and
-  `privileged_state` for the locomotion envs) as a `Dict` space; float32, unbounded.
-- the action space is `Box(-1, 1)` of `action_size`: Playground's envs take normalised actions.
-- `impl` (a constructor argument) picks MJX's implementation: "jax" by default (pure JAX MJX:
-  jit-able and vmap-able everywhere); Playground 0.2's own default is "warp" (MuJoCo Warp
-  kernels). Other config fields can be overridden with `config_overrides`.
-- `info["metrics"]` holds Playground's per-step metrics (the same keys at every step).
-- `render` draws a side view (x right, z up) of the bodies (`data.xpos`) and the links to their
-  parents, centred on the first moving body, jit-able; Playground's own renderer is MuJoCo's,
-  which is not.
-- the locomotion and manipulation envs need MuJoCo Menagerie's models, which Playground clones
-  from GitHub on first use (`NEEDS_DOWNLOAD` in the registration lists them).
+Suite, locomotion and manipulation envs, used bare (none of its training wrappers). See
+docs/adapters.md.
 """
 
 from __future__ import annotations
@@ -59,6 +31,12 @@ DEFAULT_IMPL = "jax"
 
 @struct.dataclass
 class PlaygroundParams(EnvParams):
+    """Params of a Playground env.
+
+    Attributes:
+        max_steps_in_episode: The time limit in env steps (the env's `config.episode_length`).
+    """
+
     max_steps_in_episode: int = 1000
 
 
@@ -67,11 +45,27 @@ class PlaygroundState(EnvState):
     # mujoco_playground's State: data (MJX Data: qpos, qvel, xpos, ...), obs, reward, done
     # (float, 1.0 when terminated), metrics (dict of float scalars), info (its rng and
     # task-specific fields)
+    """State of a Playground env.
+
+    Attributes:
+        playground_state: Playground's `State` (MJX data, obs, reward, done, metrics, info).
+    """
+
     playground_state: Any
 
 
 class PlaygroundEnv(AdapterEnvironment):
-    """Playground env `name` (a key of `mujoco_playground.registry`)."""
+    """A Playground env through the jaxenvs interface.
+
+    Args:
+        name: The env's name (a key of `mujoco_playground.registry`).
+        impl: MJX's implementation: "jax" (pure JAX, jit-able and vmap-able everywhere) by default.
+        config_overrides: Other config fields to override.
+
+    Raises:
+        ValueError: If Playground has no such env.
+        ImportError: If Playground is not installed.
+    """
 
     def __init__(self, name: str, impl: str = DEFAULT_IMPL, config_overrides: dict[str, Any] | None = None):
         registry = import_library("mujoco_playground", "playground").registry
@@ -88,14 +82,24 @@ class PlaygroundEnv(AdapterEnvironment):
 
     @property
     def name(self) -> str:
+        """The jaxenvs id (`playground/<id>`)."""
         return f"playground/{self._pg_name}"
 
     @property
     def default_params(self) -> PlaygroundParams:
+        """The default `PlaygroundParams`."""
         return PlaygroundParams(max_steps_in_episode=self._episode_length)
 
     # --- spaces -----------------------------------------------------------------------
     def observation_space(self, params: PlaygroundParams | None = None) -> spaces.Space:
+        """The observation space, translated from Playground's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         if self._obs_shape is None:
             state = jax.eval_shape(self.playground_env.reset, jax.ShapeDtypeStruct((2,), jnp.uint32))
             self._obs_shape = state.obs
@@ -103,6 +107,14 @@ class PlaygroundEnv(AdapterEnvironment):
         return float_obs_space(shape)
 
     def action_space(self, params: PlaygroundParams | None = None) -> spaces.Box:
+        """`Box(-1, 1)` of `action_size` (Playground's envs take normalised actions).
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A float32 `Box`.
+        """
         return spaces.Box(-1.0, 1.0, shape=(int(self.playground_env.action_size),), dtype=jnp.float32)
 
     # --- transitions ------------------------------------------------------------------
@@ -111,6 +123,15 @@ class PlaygroundEnv(AdapterEnvironment):
         return float_obs(pg_state.obs)
 
     def reset_env(self, key: jax.Array, params: PlaygroundParams) -> tuple[Any, PlaygroundState]:
+        """Start an episode with Playground's reset, from the key given.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params.
+
+        Returns:
+            `(obs, PlaygroundState)`.
+        """
         pg_state = strong(self.playground_env.reset(library_key(key)))
         register_dataclass_serialization(pg_state)  # MJX's Data is a plain dataclass
         return self._observe(pg_state), PlaygroundState(time=jnp.zeros((), jnp.int32), playground_state=pg_state)
@@ -118,6 +139,17 @@ class PlaygroundEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: PlaygroundState, action: jax.Array, params: PlaygroundParams
     ) -> tuple[Any, PlaygroundState, jax.Array, jax.Array, dict[str, Any]]:
+        """Playground's transition, no reset (an invalid action is clipped, NaN taken as 0).
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current `PlaygroundState`.
+            action: An action of `action_space(params)`.
+            params: The env's params.
+
+        Returns:
+            `(obs, state, reward, terminated, info)`.
+        """
         del key  # Playground keeps the randomness it needs in its state's info["rng"]
         previous = state.playground_state.replace(
             metrics=dict(state.playground_state.metrics), info=dict(state.playground_state.info)
@@ -133,6 +165,15 @@ class PlaygroundEnv(AdapterEnvironment):
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: PlaygroundState, params: PlaygroundParams | None = None) -> jax.Array:
+        """A side view (x right, z up) of the bodies and the links to their parents, jit-able.
+
+        Args:
+            state: A `PlaygroundState`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+        """
         pos = jnp.reshape(state.playground_state.data.xpos, (-1, 3))[1:]  # body 0 is the world
         parents = np.asarray(self.playground_env.mj_model.body_parentid)[1:] - 1
         return side_view(pos, parents.tolist(), ground=jnp.minimum(pos[0, 2], 0.0))

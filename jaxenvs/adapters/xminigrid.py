@@ -1,25 +1,7 @@
 """XLand-MiniGrid through the jaxenvs interface: `xminigrid/<id>` for every id it registers.
 
-Reference: `xminigrid.make(id)` (xminigrid >= 0.8), whose env is `reset(params, key) ->
-TimeStep` and `step(params, timestep, action) -> TimeStep` with dm_env step types. Here:
-
-- `terminated` is a LAST step with discount 0 (the goal reached); `truncated` is the library's
-  own time limit, `state.step_num >= params.max_steps` (a LAST step with discount 1), kept in
-  `state.library_truncated` and reported even when the goal is reached on that step.
-  xminigrid's `GymAutoResetWrapper` replaces the terminal observation by the reset one and keeps
-  no copy ("TODO: add last_obs somewhere"); its `DmEnvAutoResetWrapper` spends one extra step
-  per episode on the reset, ignoring that step's action. jaxenvs' `AutoReset` / `make_vec` keep
-  `final_observation` and reset on the step that ends.
-- `params.env_params` is xminigrid's params (grid size, view size, `max_steps`, static; and for
-  XLand ids the `ruleset`, a pytree: vmap it for meta-RL). XLand ids come with xminigrid's
-  default ruleset, which is empty (no goal, no rules: episodes end only at `max_steps`); load
-  a benchmark's rulesets (`xminigrid.load_benchmark`, a download) and set one to train on tasks.
-- the observation is xminigrid's egocentric view, `uint8[view, view, 2]` (tile id, colour id);
-  the space is a `Box` with the largest ids as its high bounds. The action is `Discrete(6)`.
-- keys reach xminigrid as raw `uint32[2]`; it keeps its own key in its state, the step key is
-  not used.
-- `render` draws the whole grid (each cell in its tile's colour, walls grey, floor black, the
-  agent a red disc), jit-able; xminigrid's own renderer is numpy, not jit-able.
+XLand ids come with xminigrid's empty default ruleset; set `params.env_params` to train on
+tasks. See docs/adapters.md.
 """
 
 from __future__ import annotations
@@ -56,19 +38,44 @@ CELL_PIXELS = 12
 
 @struct.dataclass
 class XMiniGridParams(LibraryParams):
+    """Params of an xminigrid env.
+
+    Attributes:
+        max_steps_in_episode: jaxenvs' own time limit; never fires by default (xminigrid's
+            `max_steps` applies).
+        env_params: xminigrid's params (static fields; XLand's ruleset is a pytree: vmap it for
+            meta-RL); None for its defaults.
+    """
+
     # xminigrid's EnvParams (static fields; XLand's ruleset is a pytree); None: its defaults
     env_params: Any = custom(None, library_params, "xminigrid's EnvParams (a pytree) or None")
 
 
 @struct.dataclass
 class XMiniGridState(LibraryTruncatedState):
+    """State of an xminigrid env.
+
+    Attributes:
+        library_truncated: bool[], whether xminigrid ended the last step by its own time limit.
+        timestep: xminigrid's `TimeStep` (state, step type, reward, discount, observation).
+    """
+
     # xminigrid's TimeStep: state (key, step_num, grid uint8[H, W, 2], agent, goal and rule
     # encodings), step_type, reward, discount, observation
     timestep: Any = None
 
 
 class XMiniGridEnv(AdapterEnvironment):
-    """xminigrid env `env_id` (as `xminigrid.make` knows it); `kwargs` go to `xminigrid.make`."""
+    """An xminigrid env through the jaxenvs interface.
+
+    Args:
+        env_id: The id as `xminigrid.make` knows it.
+        **kwargs: Passed to `xminigrid.make`.
+
+    Raises:
+        ValueError: If xminigrid has no such env.
+        ImportError: If xminigrid is not installed.
+    """
 
     def __init__(self, env_id: str, **kwargs: Any):
         xminigrid = import_library("xminigrid", "xminigrid")
@@ -81,23 +88,50 @@ class XMiniGridEnv(AdapterEnvironment):
 
     @property
     def name(self) -> str:
+        """The jaxenvs id (`xminigrid/<id>`)."""
         return f"xminigrid/{self._env_id}"
 
     @property
     def default_params(self) -> XMiniGridParams:
+        """The default `XMiniGridParams`."""
         return XMiniGridParams(env_params=self._env_params)
 
     # --- spaces -----------------------------------------------------------------------
     def observation_space(self, params: XMiniGridParams | None = None) -> spaces.Box:
+        """The observation space, translated from xminigrid's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         shape = tuple(self.xminigrid_env.observation_shape(params.env_params))
         high = np.broadcast_to(np.array([NUM_TILES - 1, NUM_COLORS - 1], np.float64), shape)
         return spaces.Box(np.zeros(shape), high, shape=shape, dtype=jnp.uint8)
 
     def action_space(self, params: XMiniGridParams | None = None) -> spaces.Discrete:
+        """The action space, translated from xminigrid's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         return spaces.Discrete(int(self.xminigrid_env.num_actions(params.env_params)))
 
     # --- transitions ------------------------------------------------------------------
     def reset_env(self, key: jax.Array, params: XMiniGridParams) -> tuple[jax.Array, XMiniGridState]:
+        """Start an episode with xminigrid's reset, from the key given.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params.
+
+        Returns:
+            `(obs, XMiniGridState)`.
+        """
         timestep = strong(self.xminigrid_env.reset(params.env_params, library_key(key)))
         state = XMiniGridState(
             time=jnp.zeros((), jnp.int32), library_truncated=jnp.zeros((), jnp.bool_), timestep=timestep
@@ -107,6 +141,17 @@ class XMiniGridEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: XMiniGridState, action: Any, params: XMiniGridParams
     ) -> tuple[jax.Array, XMiniGridState, jax.Array, jax.Array, dict[str, Any]]:
+        """xminigrid's transition, no reset (docs/adapters.md says what is kept apart).
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current `XMiniGridState`.
+            action: An action of `action_space(params)`.
+            params: The env's params.
+
+        Returns:
+            `(obs, state, reward, terminated, info)`.
+        """
         del key  # xminigrid draws from the key in its state
         timestep = self.xminigrid_env.step(params.env_params, state.timestep, jnp.asarray(action, jnp.int32))
         timestep = cast_like(timestep, state.timestep, f"{self.name}: the library's state")
@@ -118,10 +163,27 @@ class XMiniGridEnv(AdapterEnvironment):
         return obs, state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
 
     def library_truncated(self, state: XMiniGridState) -> jax.Array:
+        """Whether xminigrid itself truncated the episode of `state` (its own time limit).
+
+        Args:
+            state: A `XMiniGridState`.
+
+        Returns:
+            A bool scalar.
+        """
         return state.library_truncated
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: XMiniGridState, params: XMiniGridParams | None = None) -> jax.Array:
+        """The whole grid (each cell in its tile's colour, the agent a red disc), jit-able.
+
+        Args:
+            state: A `XMiniGridState`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+        """
         grid = state.timestep.state.grid
         tile, colour = grid[..., 0].astype(jnp.int32), grid[..., 1].astype(jnp.int32)
         colour = jnp.where((tile == EMPTY) | (tile == FLOOR), 0, jnp.where(tile == WALL, 6, colour))

@@ -1,10 +1,7 @@
 """What every export shares: seeds to keys, values between JAX and numpy, and the jitted batch.
 
-`Batch` holds one env, its params and `num_envs`, and compiles the three batched functions
-the numpy-facing exports call: a reset from one key per env, a SAME_STEP step (finished envs
-reset in the same call, the terminal observation kept) and a NEXT_STEP step (an env that
-finished on the previous call is reset instead of stepped). Each is a single jitted, vmapped
-call that also carries the random key, so one Python call costs one dispatch.
+`Batch` compiles the batched reset and the SAME_STEP, NEXT_STEP and disabled-autoreset
+steps, each one jitted call that also carries the random key (one dispatch per Python call).
 """
 
 from __future__ import annotations
@@ -21,8 +18,18 @@ from jaxenvs.tree import where_done
 
 
 def key_from_seed(seed: int) -> jax.Array:
-    """A JAX key from any non-negative int seed (numpy's SeedSequence takes arbitrary size);
-    a float, string or bool is refused (1.5 would silently become 1, "12" is no number)."""
+    """A JAX key from any non-negative int seed (numpy's SeedSequence takes arbitrary size).
+
+    Args:
+        seed: A non-negative int.
+
+    Returns:
+        A typed JAX PRNG key.
+
+    Raises:
+        TypeError: For a float, string or bool (1.5 would silently become 1, "12" is no number).
+        ValueError: For a negative int.
+    """
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be a non-negative integer, got {seed!r} ({type(seed).__name__})")
     seed = int(seed)
@@ -33,7 +40,16 @@ def key_from_seed(seed: int) -> jax.Array:
 
 
 def env_and_params(env: Any, params: Any, overrides: dict[str, Any]) -> tuple[Any, Any]:
-    """`(raw env, params)` from an id (built with `autoreset=False`) or an env instance."""
+    """The raw env and its params from an id or an env instance.
+
+    Args:
+        env: A registered id (built with `autoreset=False`) or a raw env.
+        params: The raw env's params; its `default_params` when None (ignored for an id).
+        overrides: Params fields to change.
+
+    Returns:
+        `(raw env, params)`.
+    """
     from jaxenvs.registry import apply_overrides, make
 
     if isinstance(env, str):
@@ -44,7 +60,14 @@ def env_and_params(env: Any, params: Any, overrides: dict[str, Any]) -> tuple[An
 
 
 def reject_autoreset(env: Any) -> None:
-    """The exports reset envs themselves; an env that auto-resets inside would hide episode ends."""
+    """Refuse an env that auto-resets: the exports reset envs themselves, and an inner reset would hide episode ends.
+
+    Args:
+        env: The env to export.
+
+    Raises:
+        ValueError: If `env` has an `AutoReset` layer.
+    """
     from jaxenvs.wrappers import AutoReset, find_wrapper
 
     if find_wrapper(env, AutoReset) is not None:
@@ -58,21 +81,44 @@ def reject_autoreset(env: Any) -> None:
 
 
 def host(tree: Any) -> Any:
-    """Every JAX array of `tree` as numpy (`np.asarray` per leaf: cheaper than `device_get`'s
-    bookkeeping for a handful of small arrays; the values are then cached on the arrays)."""
+    """Every JAX array of `tree` as numpy.
+
+    `np.asarray` per leaf: cheaper than `device_get`'s bookkeeping for a handful of small arrays.
+
+    Args:
+        tree: A pytree of arrays.
+
+    Returns:
+        The tree with numpy leaves.
+    """
     return jax.tree_util.tree_map(np.asarray, tree)
 
 
 def info_to_numpy(info: Any) -> Any:
-    """An info dict (nested dicts kept) as numpy arrays."""
+    """An info dict (nested dicts kept) as numpy arrays.
+
+    Args:
+        info: The info dict.
+
+    Returns:
+        The dict with numpy copies of its arrays.
+    """
     return jax.tree_util.tree_map(np.array, info)
 
 
 def to_numpy(x: Any, space: Any, batched: bool) -> Any:
     """`x` (JAX) as the numpy value gymnasium's `space` holds (a copy, writeable).
 
-    One env's Discrete value becomes a Python int, as gymnasium's own envs return; batched
-    values are arrays with the (batched) space's dtype.
+    One env's Discrete value becomes a Python int, as gymnasium's own envs return; batched values
+    are arrays with the (batched) space's dtype.
+
+    Args:
+        x: A JAX value (a tree for Dict and Tuple spaces).
+        space: The gymnasium space it belongs to.
+        batched: Whether `x` is a batch (`space` is then the batched space).
+
+    Returns:
+        The numpy value.
     """
     import gymnasium
 
@@ -87,8 +133,18 @@ def to_numpy(x: Any, space: Any, batched: bool) -> Any:
 
 
 def to_jax(x: Any, space: spaces.Space) -> Any:
-    """A numpy (or Python) value as arrays of the jaxenvs `space`'s dtypes, ready for a jitted
-    call (numpy arrays: the call transfers them, cheaper than building JAX arrays first)."""
+    """A numpy (or Python) value as arrays of the jaxenvs `space`'s dtypes, ready for a jitted call.
+
+    Numpy arrays are passed as they are: the call transfers them, cheaper than building JAX
+    arrays first.
+
+    Args:
+        x: The value (a dict or tuple for Dict and Tuple spaces).
+        space: The jaxenvs space it belongs to.
+
+    Returns:
+        Numpy arrays of the space's dtypes.
+    """
     if isinstance(space, spaces.Dict):
         return {k: to_jax(x[k], s) for k, s in space.spaces.items()}
     if isinstance(space, spaces.Tuple):
@@ -97,15 +153,34 @@ def to_jax(x: Any, space: spaces.Space) -> Any:
 
 
 def check_actions(actions: Any, space: spaces.Space, name: str, num_envs: int | None = None) -> None:
-    """A `ValueError` naming the env, the action and what is valid, for an action (or, with
-    `num_envs`, a batch of actions) outside `space`: checked exactly, numpy-side, before the
-    jitted call would cast it (no int32 wrap-around; NaN and inf are outside a Box)."""
+    """Check an action (or a batch of actions) exactly, numpy-side, before the jitted call casts it.
+
+    No int32 wrap-around; NaN and inf are outside a Box.
+
+    Args:
+        actions: The action, or one per env.
+        space: The jaxenvs action space.
+        name: The env's name, for the error.
+        num_envs: The batch size when `actions` is a batch; None for one action.
+
+    Raises:
+        ValueError: Naming the env, the action and what is valid, for an action outside `space`.
+    """
     spaces.check_action(space, actions, name, batch=() if num_envs is None else (int(num_envs),))
 
 
 def renders(env: Any, params: Any) -> bool:
-    """Whether `env.render` draws a picture (traced only, nothing computed): the exports
-    advertise `render_modes=["rgb_array"]` only then."""
+    """Whether `env.render` draws a picture (traced only, nothing computed).
+
+    The exports advertise `render_modes=["rgb_array"]` only then.
+
+    Args:
+        env: A raw env.
+        params: Its params.
+
+    Returns:
+        False if its `render` raises `NotImplementedError`, else True.
+    """
     key = jax.ShapeDtypeStruct((), jax.random.key(0).dtype)
     try:
         _, state = jax.eval_shape(lambda k: env.reset(k, params), key)
@@ -116,7 +191,15 @@ def renders(env: Any, params: Any) -> bool:
 
 
 def index(tree: Any, i: int) -> Any:
-    """Element `i` of a batched numpy value (dicts and tuples kept)."""
+    """Element `i` of a batched numpy value (dicts and tuples kept).
+
+    Args:
+        tree: A batched value.
+        i: The env's index.
+
+    Returns:
+        Its `i`-th element.
+    """
     if isinstance(tree, dict):
         return {k: index(v, i) for k, v in tree.items()}
     if isinstance(tree, tuple):
@@ -128,7 +211,16 @@ def index(tree: Any, i: int) -> Any:
 
 
 class Batch:
-    """`num_envs` copies of a raw env behind jitted, vmapped numpy-friendly functions."""
+    """`num_envs` copies of a raw env behind jitted, vmapped numpy-friendly functions.
+
+    Its attributes `reset`, `reset_where`, `step_same_step`, `step_next_step`, `step_disabled`
+    and `render` are jitted functions; the steps take and return the random key.
+
+    Args:
+        env: A raw env (no auto-reset).
+        params: Its params.
+        num_envs: The batch size.
+    """
 
     def __init__(self, env: Any, params: Any, num_envs: int):
         from jaxenvs.wrappers.vector import VecEnv, check_num_envs
@@ -185,7 +277,18 @@ class Batch:
         self.render = jax.jit(jax.vmap(lambda s: env.render(s, params)))
 
     def keys(self, key: jax.Array | None, seeds: Any = None) -> tuple[jax.Array, jax.Array]:
-        """`(next key, one reset key per env)` from a key, an int seed or one seed per env."""
+        """The next key and one reset key per env.
+
+        Args:
+            key: The current key of the stream.
+            seeds: None (draw from `key`), one int seed, or one int seed per env.
+
+        Returns:
+            `(next key, reset keys[num_envs])`.
+
+        Raises:
+            ValueError: If a list of seeds does not have one per env, or holds None.
+        """
         if seeds is not None and not isinstance(seeds, (int, np.integer)):
             seeds = list(seeds)
             if len(seeds) != self.num_envs:
@@ -201,7 +304,12 @@ class Batch:
 
 
 class Single:
-    """One raw env behind jitted reset / step / render that carry the random key."""
+    """One raw env behind jitted reset / step / render that carry the random key.
+
+    Args:
+        env: A raw env (no auto-reset).
+        params: Its params.
+    """
 
     def __init__(self, env: Any, params: Any):
         self.env, self.params = env, params
@@ -232,7 +340,17 @@ def _cached(kind: str, env_id: str, overrides: tuple, num_envs: int) -> Any:
 
 
 def compiled(env: Any, params: Any, overrides: dict[str, Any], num_envs: int | None = None) -> Any:
-    """`Single` (num_envs None) or `Batch` for an id (cached) or a raw env instance."""
+    """The jitted functions of an id (cached per id, overrides and batch size) or of a raw env.
+
+    Args:
+        env: A registered id or a raw env.
+        params: The raw env's params; its `default_params` when None.
+        overrides: Params fields to change.
+        num_envs: The batch size, or None for one env.
+
+    Returns:
+        A `Single` (num_envs None) or a `Batch`.
+    """
     kind = "single" if num_envs is None else "batch"
     if num_envs is not None:  # before the cache key reads it: 2.5 must not become 2
         from jaxenvs.wrappers.vector import check_num_envs

@@ -1,14 +1,9 @@
 """Which ids export cleanly: gymnasium's own `check_env` on each, and a few vector steps.
 
-    python -m jaxenvs.export.check                    # every built-in id (one per bsuite sweep)
-    python -m jaxenvs.export.check CartPole-v1 Catch-bsuite
-
-For each id: `gymnasium.make("jaxenvs/<id>", render_mode="rgb_array")` passes
-`gymnasium.utils.env_checker.check_env` (render included), and `gymnasium.make_vec` with 4
-envs resets and takes 20 random steps whose observations lie in its space. Warnings are
-reported beside the verdict, except gymnasium's notes on unbounded Box spaces and on making
-a `-v0` where a `-v1` exists. An id whose
-`make` fails for missing data is reported as skipped.
+```bash
+python -m jaxenvs.export.check                    # every built-in id (one per bsuite sweep)
+python -m jaxenvs.export.check CartPole-v1 Catch-bsuite
+```
 """
 
 from __future__ import annotations
@@ -23,15 +18,33 @@ BUILT_IN = ("classic", "toy_text", "minatar", "bsuite", "misc")
 
 
 def default_ids() -> list[str]:
-    """Built-in ids; of bsuite's sweep ids (`bsuite/<experiment>/<n>`) only `/0` of each."""
+    """The ids checked by default.
+
+    Returns:
+        The built-in ids; of bsuite's sweep ids (`bsuite/<experiment>/<n>`) only `/0` of each.
+    """
     import jaxenvs
 
     return [i for family in BUILT_IN for i in jaxenvs.registered_envs(family) if "/" not in i or i.endswith("/0")]
 
 
 def check_id(env_id: str) -> tuple[str, str]:
-    """`(verdict, detail)`: "ok", "warn" (passes, with warnings), "norender" (passes all but
-    the render check: the env has no `render` yet), "fail" or "skip"."""
+    """Check one id through gymnasium.
+
+    `gymnasium.make("jaxenvs/<id>", render_mode="rgb_array")` must pass
+    `gymnasium.utils.env_checker.check_env` (render included), and `gymnasium.make_vec` with 4
+    envs must reset and take 20 random steps whose observations lie in its space. Warnings are
+    reported, except gymnasium's notes on unbounded Box spaces and on making a `-v0` where a
+    `-v1` exists.
+
+    Args:
+        env_id: A registered jaxenvs id.
+
+    Returns:
+        `(verdict, detail)`: verdict "ok", "warn" (passes, with warnings), "norender" (passes
+        all but the render check: the env has no `render` yet), "fail" or "skip" (the id's
+        `make` failed for missing data or packages).
+    """
     import gymnasium
     import numpy as np
     from gymnasium.utils.env_checker import check_env
@@ -74,6 +87,14 @@ def check_id(env_id: str) -> tuple[str, str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: check the ids given (the built-in ones by default) and print a line each.
+
+    Args:
+        argv: The arguments (`sys.argv[1:]` when None).
+
+    Returns:
+        The exit status: 1 if any id failed, else 0.
+    """
     parser = argparse.ArgumentParser(prog="python -m jaxenvs.export.check", description=__doc__.splitlines()[0])
     parser.add_argument("ids", nargs="*")
     args = parser.parse_args(argv)

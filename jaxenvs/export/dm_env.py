@@ -1,18 +1,7 @@
 """A jaxenvs env as a `dm_env.Environment` (the API Acme and other DeepMind code consume).
 
-    from jaxenvs.export.dm_env import JaxDmEnv
-    env = JaxDmEnv("Catch-bsuite", seed=0)
-    timestep = env.reset()
-    while not timestep.last():
-        timestep = env.step(0)
-
-Time steps follow dm_env: `reset()` gives `StepType.FIRST` (reward and discount `None`);
-`step` gives `MID` with discount 1, or `LAST` when the episode ends, with discount 0 on
-termination and 1 on truncation (the time limit), so a learner bootstraps exactly where
-gymnasium's `truncated` says it should. A `step` after `LAST` starts a new episode (dm_env's
-rule), its action ignored. Specs come from the env's spaces: Discrete -> `DiscreteArray`
-(`BoundedArray` if it does not start at 0), Box and MultiDiscrete -> `BoundedArray`, Dict and
-Tuple -> dicts and tuples of specs. Observations are numpy arrays; reset and step are jitted.
+Discount 0 on termination and 1 on truncation; a `step` after `LAST` starts a new episode.
+See docs/export.md.
 """
 
 from __future__ import annotations
@@ -37,7 +26,22 @@ __all__ = ["JaxDmEnv", "spec_from_space"]
 
 
 def spec_from_space(space: spaces.Space, name: str) -> Any:
-    """The dm_env spec holding the values of a jaxenvs space."""
+    """The dm_env spec holding the values of a jaxenvs space.
+
+    Discrete -> `DiscreteArray` (`BoundedArray` if it does not start at 0), Box and
+    MultiDiscrete -> `BoundedArray` (a bool Box -> `Array`), Dict and Tuple -> dicts and tuples
+    of specs.
+
+    Args:
+        space: A jaxenvs space.
+        name: The spec's name (Dict members are named by their keys).
+
+    Returns:
+        The spec, or a dict or tuple of specs.
+
+    Raises:
+        TypeError: For a space with no dm_env spec.
+    """
     if isinstance(space, spaces.Dict):
         return {k: spec_from_space(s, k) for k, s in space.spaces.items()}
     if isinstance(space, spaces.Tuple):
@@ -61,10 +65,18 @@ def _numpy(x: Any) -> Any:
 
 
 class JaxDmEnv(dm_env.Environment):
-    """One jaxenvs env (an id, or a raw env with `params`) as a `dm_env.Environment`.
+    """One jaxenvs env as a `dm_env.Environment`; reset and step are jitted, observations numpy.
 
-    seed: the seed of the key stream (every reset and step draws from it).
-    overrides: params fields, e.g. `max_steps_in_episode=100`.
+    `reset()` gives `StepType.FIRST` (reward and discount None); `step` gives `MID` with
+    discount 1, or `LAST` when the episode ends, with discount 0 on termination and 1 on
+    truncation (the time limit). A `step` after `LAST` starts a new episode (dm_env's rule), its
+    action ignored.
+
+    Args:
+        env_id: A registered id, or a raw `jaxenvs.Environment` (with `params`).
+        params: The raw env's params; its `default_params` when None.
+        seed: The seed of the key stream (every reset and step draws from it).
+        **overrides: Params fields, e.g. `max_steps_in_episode=100`.
     """
 
     def __init__(self, env_id: Any, params: Any = None, seed: int = 0, **overrides: Any):
@@ -77,6 +89,11 @@ class JaxDmEnv(dm_env.Environment):
         self._ended = True
 
     def reset(self) -> dm_env.TimeStep:
+        """Start an episode.
+
+        Returns:
+            A `FIRST` time step.
+        """
         self._key, obs, self._state = self._fns.reset(self._key)
         self._ended = False
         return dm_env.restart(_numpy(obs))
@@ -84,6 +101,17 @@ class JaxDmEnv(dm_env.Environment):
     def step(self, action: Any) -> dm_env.TimeStep:
         # checked first: after LAST the action is ignored (dm_env starts a new episode), but an
         # invalid one is still a caller's bug
+        """One step, or a new episode after `LAST`.
+
+        Args:
+            action: An action of `action_spec()` (numpy or Python).
+
+        Returns:
+            A `MID` or `LAST` time step (`FIRST` after `LAST`).
+
+        Raises:
+            ValueError: For an action outside the action space (checked before the step).
+        """
         check_actions(action, self._action_space, self.jax_env.name)
         if self._ended:
             return self.reset()
@@ -102,15 +130,35 @@ class JaxDmEnv(dm_env.Environment):
         return dm_env.transition(reward, obs, discount=np.float32(1.0))
 
     def observation_spec(self) -> Any:
+        """The spec of the observations.
+
+        Returns:
+            The spec (a dict or tuple of specs for Dict and Tuple spaces).
+        """
         return spec_from_space(self._obs_space, "observation")
 
     def action_spec(self) -> Any:
+        """The spec of the actions.
+
+        Returns:
+            The spec (a dict or tuple of specs for Dict and Tuple spaces).
+        """
         return spec_from_space(self._action_space, "action")
 
     def reward_spec(self) -> specs.Array:
+        """The spec of the rewards.
+
+        Returns:
+            A float32 scalar `Array` spec.
+        """
         return specs.Array((), np.float32, name="reward")
 
     def discount_spec(self) -> specs.BoundedArray:
+        """The spec of the discounts.
+
+        Returns:
+            A float32 scalar `BoundedArray` spec in [0, 1].
+        """
         return specs.BoundedArray((), np.float32, 0.0, 1.0, name="discount")
 
     @property

@@ -1,57 +1,8 @@
 """jaxenvs environments as gymnasium `Env` and `VectorEnv`.
 
-After `import jaxenvs`, every registered id is available to gymnasium under the `jaxenvs`
-namespace (ids with a `/`, like `bsuite/catch/0` or `brax/ant`, as `jaxenvs/bsuite-catch-0`,
-`jaxenvs/brax-ant`: gymnasium allows one namespace; `gymnasium_id(id)` gives the name)::
-
-    import gymnasium, jaxenvs
-    env = gymnasium.make("jaxenvs/CartPole-v1", render_mode="rgb_array")
-    envs = gymnasium.make_vec("jaxenvs/CartPole-v1", num_envs=1024)   # one jitted vmapped step
-
-How the ids get there without `import jaxenvs` importing gymnasium: gymnasium >= 1.0 no
-longer loads plugins from package entry points, so `jaxenvs/__init__.py` installs a tiny
-post-import hook (`jaxenvs.export._gymnasium_hook`) that calls `register_gymnasium_envs()` the
-moment gymnasium finishes importing (or at once, if gymnasium was imported first). Ids you
-`jaxenvs.register` later are added by calling `register_gymnasium_envs()` again.
-
-`JaxEnv` (one env): jitted reset/step/render on the raw env, numpy outputs (Discrete
-observations as Python ints, like gymnasium's toy-text envs), `reset(seed=...)` deterministic,
-`render_mode="rgb_array"`.
-
-Time limits and thresholds: an id that declares its time limit (`params={"max_steps_in_episode":
-L}` in its registration: the classic-control and toy-text ids) is registered with gymnasium as
-`max_episode_steps=L`, and with its gymnasium peer's `reward_threshold` (`CartPole-v1`: 475),
-so `gymnasium.spec(id)` and `env.spec` carry both, as gymnasium's own ids do. gymnasium's
-`TimeLimit` is then the one limit of `gymnasium.make`: the env's own time-limit truncation is
-off (`truncate_at_time_limit=False`, passed by the registration), so
-`gymnasium.make(id, max_episode_steps=N)` ends episodes after N steps, N larger or smaller than
-L, and `max_episode_steps=-1` means no time limit, as gymnasium documents; pass the limit that
-way, not as `max_steps_in_episode=` (refused there, with a message saying so). Other ids keep
-their own `params.max_steps_in_episode` (change it with `max_steps_in_episode=N`) and report
-it as `env.spec.max_episode_steps`; for them `gymnasium.make(id, max_episode_steps=N)` can
-only shorten episodes (their own limit still ends them). `gymnasium.make_vec(id,
-max_episode_steps=N)` sets the limit of every id.
-
-`JaxVectorEnv` (a batch): one jitted, vmapped call per `step`, numpy arrays out, and the
-autoreset mode in `metadata["autoreset_mode"]`:
-
-- `AutoresetMode.SAME_STEP` (default; jaxenvs' own behaviour): a finished env is reset inside
-  the step that ended it; the terminal observation is in `info["final_obs"]` (an object array
-  holding each finished env's observation, `None` elsewhere) with `info["_final_obs"]` its
-  mask, and the step's info in `info["final_info"]`;
-- `AutoresetMode.NEXT_STEP`: the step after an env finished resets it (its action is ignored,
-  reward 0, flags false), as gymnasium's `SyncVectorEnv` does by default;
-- `AutoresetMode.DISABLED`: never resets by itself; call `reset(options={"reset_mask": m})`.
-
-Pick one with `gymnasium.make_vec(id, num_envs=N, autoreset_mode=AutoresetMode.NEXT_STEP)`.
-Wrappers that read the mode work on top; note that gymnasium 1.3.0's
-`wrappers.vector.RecordEpisodeStatistics` counts episodes correctly only in NEXT_STEP mode (in
-SAME_STEP it drops the first step of every episode after the first: gymnasium PR #1624), so
-use NEXT_STEP with it on gymnasium <= 1.3.0.
-
-Step infos are the env's info arrays (`discount`, `action_mask`, ...) batched, each with its
-`_key` mask. Discrete actions outside the space raise `ValueError` (a numpy-side check);
-other action spaces follow the env's documented in-jit behaviour.
+After `import jaxenvs`, every registered id is a gymnasium id `jaxenvs/<id>` (a post-import
+hook registers them when gymnasium is imported). Time limits, autoreset modes and the hook
+are described in docs/export.md.
 """
 
 from __future__ import annotations
@@ -93,24 +44,38 @@ __all__ = ["JaxEnv", "JaxVectorEnv", "NAMESPACE", "gymnasium_id", "register_gymn
 
 
 def gymnasium_id(env_id: str, namespace: str = NAMESPACE) -> str:
-    """The gymnasium id of a jaxenvs id: `"<namespace>/<id>"`, any `/` in the id made `-`
-    (gymnasium allows one namespace: `bsuite/catch/0` -> `jaxenvs/bsuite-catch-0`)."""
+    """The gymnasium id of a jaxenvs id.
+
+    gymnasium allows one namespace, so any `/` in the id becomes `-`:
+    `bsuite/catch/0` -> `jaxenvs/bsuite-catch-0`.
+
+    Args:
+        env_id: A jaxenvs id.
+        namespace: The gymnasium namespace.
+
+    Returns:
+        `"<namespace>/<id>"`.
+    """
     return f"{namespace}/{env_id.replace('/', '-')}"
 
 
 def register_gymnasium_envs(ids: list[str] | None = None, namespace: str = NAMESPACE) -> list[str]:
-    """Register jaxenvs ids with gymnasium as `"<namespace>/<id>"`; returns the gymnasium ids.
+    """Register jaxenvs ids with gymnasium as `"<namespace>/<id>"`.
 
-    Every registered jaxenvs id by default. Ids already in gymnasium's registry are left as
-    they are. gymnasium refuses an unversioned id beside versioned ones of the same name
-    (and resolves the bare name to the latest version), so where jaxenvs has both, e.g.
-    `Breakout-MinAtar` and `Breakout-MinAtar-v0/-v1`, only the versioned ids are registered,
-    and the bare gymnasium id must still mean the bare jaxenvs id: the versions above the
-    latest one that builds the same env (`-v1`, MinAtar's minimal action set, above `-v0`)
-    are hidden from gymnasium's "latest version" lookup (`_hide_from_latest`), so
+    Ids already in gymnasium's registry are left as they are. gymnasium refuses an unversioned id
+    beside versioned ones of the same name, so where jaxenvs has both (`Breakout-MinAtar` and
+    `Breakout-MinAtar-v0/-v1`) only the versioned ids are registered, and the versions above the
+    one that builds the bare id's env are hidden from gymnasium's "latest version" lookup:
     `gymnasium.make("jaxenvs/Breakout-MinAtar")` is `-v0`, as `jaxenvs.make("Breakout-MinAtar")`
-    is, while `"jaxenvs/Breakout-MinAtar-v1"` still finds `-v1`.
-    An id gymnasium cannot parse is skipped with a warning.
+    is. An id that declares a time limit is registered with `max_episode_steps` (and its
+    gymnasium peer's `reward_threshold`). An id gymnasium cannot parse is skipped with a warning.
+
+    Args:
+        ids: The jaxenvs ids; every registered one by default.
+        namespace: The gymnasium namespace.
+
+    Returns:
+        The gymnasium ids registered (or already there).
     """
     import warnings
 
@@ -246,12 +211,21 @@ def _render_mode(env: Any, params: Any, render_mode: str | None) -> str | None:
 class JaxEnv(gymnasium.Env):
     """One jaxenvs env as a `gymnasium.Env` (jitted reset/step/render, numpy values out).
 
-    env_id: a registered id, or a raw `jaxenvs.Environment` (with `params`).
-    render_mode: `None` or `"rgb_array"` (`render()` then returns `uint8[H, W, 3]`).
-    truncate_at_time_limit: whether the env's own `params.max_steps_in_episode` truncates;
-        False where gymnasium's `TimeLimit` applies the limit instead (what the registration
-        of an id with a declared limit passes: see the module docstring).
-    overrides: params fields, e.g. `max_steps_in_episode=100`.
+    Discrete observations are Python ints, like gymnasium's toy-text envs'; `reset(seed=...)`
+    is deterministic.
+
+    Args:
+        env_id: A registered id, or a raw `jaxenvs.Environment` (with `params`).
+        params: The raw env's params; its `default_params` when None.
+        render_mode: None or `"rgb_array"` (`render()` then returns `uint8[H, W, 3]`).
+        truncate_at_time_limit: Whether the env's own `params.max_steps_in_episode` truncates;
+            False where gymnasium's `TimeLimit` applies the limit instead (what the registration
+            of an id with a declared limit passes).
+        **overrides: Params fields, e.g. `max_steps_in_episode=100`.
+
+    Raises:
+        ValueError: If `render_mode` is not one the env supports, or `max_steps_in_episode` is
+            given where gymnasium's `TimeLimit` sets the limit (`truncate_at_time_limit=False`).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
@@ -280,6 +254,19 @@ class JaxEnv(gymnasium.Env):
         self._terminated: tuple[Any, Any] | None = None  # (observation, info) the episode ended on
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start an episode.
+
+        Args:
+            seed: A non-negative int seed; None continues the key stream.
+            options: Must be None or empty: a jaxenvs env draws its start from its params.
+
+        Returns:
+            `(obs, info)`.
+
+        Raises:
+            TypeError: If `options` is not a dict, or `seed` is not an int.
+            ValueError: If `options` is not empty, or `seed` is negative.
+        """
         _check_options(options, self.jax_env.name)
         if options:
             raise ValueError(
@@ -296,6 +283,18 @@ class JaxEnv(gymnasium.Env):
         return to_numpy(obs, self.observation_space, batched=False), {}
 
     def step(self, action):
+        """One step (after termination: a warning, and the terminal observation again with reward 0).
+
+        Args:
+            action: An action of `action_space`.
+
+        Returns:
+            `(obs, reward, terminated, truncated, info)`.
+
+        Raises:
+            gymnasium.error.ResetNeeded: If `reset()` was not called first.
+            ValueError: For an action outside the action space.
+        """
         if self._state is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
         check_actions(action, self._jax_action_space, self.jax_env.name)
@@ -320,6 +319,14 @@ class JaxEnv(gymnasium.Env):
         return obs, float(reward), bool(terminated), bool(truncated), info
 
     def render(self):
+        """A picture of the current state.
+
+        Returns:
+            A `uint8[H, W, 3]` array, or None (with a warning) without a render mode.
+
+        Raises:
+            gymnasium.error.ResetNeeded: If `reset()` was not called first.
+        """
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='rgb_array'")
             return None
@@ -349,13 +356,25 @@ class JaxEnv(gymnasium.Env):
 class JaxVectorEnv(gymnasium.vector.VectorEnv):
     """`num_envs` copies of a jaxenvs env as a `gymnasium.vector.VectorEnv`.
 
-    env_id: a registered id, or a raw `jaxenvs.Environment` (with `params`).
-    autoreset_mode: `AutoresetMode` (or its string value); SAME_STEP by default.
-    max_episode_steps: sets `params.max_steps_in_episode` (what gymnasium.make_vec passes:
-        `make_vec(id, max_episode_steps=N)`, or the registered limit).
-    truncate_at_time_limit: False (what the registration of an id with a declared limit
-        passes) refuses `max_steps_in_episode=` beside `max_episode_steps`: one way to say it.
-    overrides: params fields.
+    One jitted, vmapped call per `step`, numpy arrays out. The autoreset mode is in
+    `metadata["autoreset_mode"]`: SAME_STEP (the default; the terminal observation in
+    `info["final_obs"]`), NEXT_STEP, or DISABLED (reset with `options={"reset_mask": m}`). Step
+    infos are the env's info arrays batched, each with its `_key` mask.
+
+    Args:
+        env_id: A registered id, or a raw `jaxenvs.Environment` (with `params`).
+        num_envs: The batch size.
+        params: The raw env's params; its `default_params` when None.
+        autoreset_mode: An `AutoresetMode` or its string value.
+        render_mode: None or `"rgb_array"`.
+        max_episode_steps: Sets `params.max_steps_in_episode` (what `gymnasium.make_vec` passes).
+        truncate_at_time_limit: False (what the registration of an id with a declared limit
+            passes) refuses `max_steps_in_episode=` beside `max_episode_steps`: one way to say it.
+        **overrides: Params fields.
+
+    Raises:
+        ValueError: For an unknown autoreset mode or render mode, an invalid `num_envs`, or
+            `max_steps_in_episode` where `max_episode_steps` sets the limit.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": RENDER_FPS, "autoreset_mode": AutoresetMode.SAME_STEP}
@@ -400,6 +419,19 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         self._all = np.ones(self.num_envs, np.bool_)
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        """Reset the batch (or, with `options={"reset_mask": m}`, the envs where `m` is true).
+
+        Args:
+            seed: One non-negative int, one per env, or None (continue the key stream).
+            options: None, or `{"reset_mask": bool[num_envs]}`.
+
+        Returns:
+            `(obs, info)`, batched.
+
+        Raises:
+            TypeError: If `seed` is neither an int nor a list of them, or `options` not a dict.
+            ValueError: For an unknown option, a mask of the wrong shape, or invalid seeds.
+        """
         _check_options(options, self.jax_env.name)
         per_env = isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim == 1)
         if seed is not None and not (per_env or isinstance(seed, (int, np.integer))):
@@ -429,6 +461,18 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         return to_numpy(self._obs, self.observation_space, batched=True), {}
 
     def step(self, actions):
+        """One step of every env, resetting as the autoreset mode says.
+
+        Args:
+            actions: One action per env.
+
+        Returns:
+            `(obs, rewards, terminated, truncated, infos)`, batched numpy.
+
+        Raises:
+            gymnasium.error.ResetNeeded: If `reset()` was not called first.
+            ValueError: For an action outside the action space.
+        """
         if self._state is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
         check_actions(actions, self._jax_action_space, self.jax_env.name, self.num_envs)
@@ -489,6 +533,14 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         )
 
     def render(self) -> tuple[np.ndarray, ...] | None:
+        """One picture per env.
+
+        Returns:
+            A tuple of `uint8[H, W, 3]` arrays, or None (with a warning) without a render mode.
+
+        Raises:
+            gymnasium.error.ResetNeeded: If `reset()` was not called first.
+        """
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; make it with render_mode='rgb_array'")
             return None

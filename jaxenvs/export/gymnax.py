@@ -1,56 +1,7 @@
 """Any jaxenvs id as a real gymnax `Environment`, for code written against gymnax.
 
-Training code written for gymnax (rejax, Stoa's `GymnaxToStoa` for Stoix, PureJaxRL, evosax's
-`GymnaxProblem`, gymnax's own `LogWrapper` and `FlattenObservationWrapper`) tests
-`isinstance` on gymnax's classes and often unpacks gymnax 0.x's five-value step. It runs
-unchanged on the env this module builds::
-
-    from jaxenvs.export import gymnax as jaxenvs_gymnax
-    env, params = jaxenvs_gymnax.make("CartPole-v1")                      # gymnax 1.x's step
-    env, params = jaxenvs_gymnax.make("CartPole-v1", step_api="gymnax0")  # gymnax 0.x's step
-
-    import gymnax                                    # after importing this module:
-    env, params = gymnax.make("jaxenvs/CartPole-v1", step_api="gymnax0", max_steps_in_episode=200)
-
-`env` is an instance of `gymnax.environments.environment.Environment` (gymnax 1.x) built from
-any jaxenvs id, built-in or adapted (`brax/...`, `jumanji/...`, `pgx/...`, `gymnax/...`,
-`craftax/...`, ...); `params` are the id's jaxenvs params (a flax dataclass with
-`max_steps_in_episode` and `replace`, as gymnax's are).
-
-The step (`step_api`):
-
-- `"gymnax1"` (default): `(obs, state, reward, terminated, truncated, info)`, gymnax 1.x's
-  six values; `info` is the env's own info (`discount`, 1 - terminated; `action_mask` where
-  the env has one; an adapter's library keys) plus gymnax 1.x's `terminated`, `truncated` and
-  `final_observation` (the observation the step produced, before any reset);
-- `"gymnax0"`: `(obs, state, reward, done, info)`, gymnax 0.x's five values (what PureJaxRL,
-  rejax and Stoa unpack), `done = terminated | truncated`, the same `info`.
-
-Auto-reset as gymnax 1.x's `Environment.step` does it: the key is split into a step key and a
-reset key, the env steps with the first, and an episode that ended (terminated or truncated)
-is reset with the second, in the same call, so the same key gives the same outputs as gymnax's
-rule. The reset is computed only where an episode ended (jaxenvs' `AutoReset` engine, also
-under `jax.vmap`); gymnax computes one for every env at every step and selects it. Where the
-env reports an `action_mask`, the one in `info` is the returned state's (the new episode's
-after a reset), as under `jaxenvs.make`.
-
-Spaces are gymnax's own classes: `Discrete`, `Box`, `Dict`, `Tuple` (see `gymnax_space`).
-gymnax has no `MultiDiscrete`: the rule is `MultiDiscrete(nvec)` -> the integer
-`Box(0, nvec - 1, nvec.shape, int32)` holding exactly the same values (a client that treats
-every `Box` as continuous then sends floats, which such an env does not take: give it a
-discrete client, or jumanji's `joint_action=True`). A `Discrete` that does not start at 0 is
-refused with an error naming the id.
-
-The state is `GymnaxExportState`: the jaxenvs state in `env_state`, plus what the env cannot
-compute from it: the observation (for `get_obs`) where the env has no `observe(state,
-params)` (`obs_from_state` in older jaxenvs), and the termination flag (for `is_terminal`)
-where it has no `is_terminal(state, params)`. `state.time` is the env state's step count.
-
-How the ids get into gymnax's registry: gymnax 1.x has a public `gymnax.register(env_id,
-factory)` (`gymnax/registration.py`) whose factory receives `gymnax.make`'s keyword arguments.
-Importing this module registers every jaxenvs id as `"jaxenvs/<id>"` with a factory that calls
-`make(id, **kwargs)`, so `step_api=` and params overrides pass through `gymnax.make`; nothing of
-gymnax is patched. Ids registered with jaxenvs later are added by `register_gymnax_envs()`.
+`make(id, step_api="gymnax1" | "gymnax0")` builds it; importing this module registers every
+id with gymnax as `"jaxenvs/<id>"`. See docs/from-gymnax.md.
 """
 
 from __future__ import annotations
@@ -95,7 +46,14 @@ __all__ = [
 
 @struct.dataclass
 class GymnaxExportState:
-    """The export's state: the jaxenvs state, and what the env cannot recompute from it."""
+    """The export's state: the jaxenvs state, and what the env cannot recompute from it.
+
+    Attributes:
+        env_state: The jaxenvs env's state.
+        obs: The current observation, kept only where the env has no `observe`.
+        terminated: bool[], whether the last step terminated, kept only where the env has no
+            `is_terminal`.
+    """
 
     env_state: Any  # the jaxenvs env's state
     obs: Any = None  # the current observation, kept only where the env has no `observe`
@@ -115,15 +73,16 @@ def gymnax_space(space: spaces.Space, where: str = "") -> Any:
     """The gymnax space (gymnax's own classes) holding the values of a jaxenvs space.
 
     Args:
-        space: a jaxenvs `Discrete`, `MultiDiscrete`, `Box`, `Dict` or `Tuple`.
-        where: the env id, named in the error for a space gymnax cannot express.
+        space: A jaxenvs `Discrete`, `MultiDiscrete`, `Box`, `Dict` or `Tuple`.
+        where: The env id, named in the error for a space gymnax cannot express.
 
     Returns:
         A `gymnax.environments.spaces` `Discrete`, `Box`, `Dict` or `Tuple`; `MultiDiscrete(nvec)`
         becomes the integer `Box(0, nvec - 1, nvec.shape, int32)`.
 
     Raises:
-        ValueError: for a `Discrete` that does not start at 0 (gymnax's always does).
+        ValueError: For a `Discrete` that does not start at 0 (gymnax's always does).
+        TypeError: For any other kind of space.
     """
     raise TypeError(f"{where}: cannot express {space!r} as a gymnax space")
 
@@ -215,17 +174,23 @@ def _check_step_api(step_api: Any, where: str) -> str:
 
 
 class GymnaxExport(gymnax_environment.Environment):
-    """A jaxenvs env as a gymnax 1.x `Environment` (see the module docstring); build it with `make`.
+    """A jaxenvs env as a gymnax 1.x `Environment`; build it with `make`.
+
+    Its `step` auto-resets as gymnax 1.x's `Environment.step` does (the key split into a step key
+    and a reset key), computing the reset only where an episode ended.
 
     Args:
-        env: a raw jaxenvs env (no `AutoReset`: the export resets itself), as
+        env: A raw jaxenvs env (no `AutoReset`: the export resets itself), as
             `jaxenvs.make(id, autoreset=False)` gives.
-        params: its params (the export's `default_params`).
+        params: Its params (the export's `default_params`).
         step_api: `"gymnax1"` (six values) or `"gymnax0"` (five values).
-        name: the env's name (the jaxenvs id); `env.name` by default.
-        identity: what makes two exports equal (and their hash): `make` passes the id, the step
+        name: The env's name (the jaxenvs id); `env.name` by default.
+        identity: What makes two exports equal (and their hash): `make` passes the id, the step
             API and the overrides, so exports of the same id share compiled functions; None
             compares by object identity.
+
+    Raises:
+        ValueError: For an unknown `step_api`, or an env that auto-resets.
     """
 
     def __init__(self, env: Any, params: Any, step_api: str = "gymnax1", name: str | None = None, identity: Any = None):
@@ -260,14 +225,17 @@ class GymnaxExport(gymnax_environment.Environment):
     # --- gymnax's interface --------------------------------------------------------------
     @property
     def default_params(self) -> Any:
+        """The env's params given at construction."""
         return self._params
 
     @property
     def name(self) -> str:
+        """The env's name (the jaxenvs id)."""
         return self._name
 
     @property
     def num_actions(self) -> int:
+        """The env's number of actions."""
         return self._env.num_actions
 
     @property
@@ -283,14 +251,32 @@ class GymnaxExport(gymnax_environment.Environment):
         )
 
     def reset_env(self, key: jax.Array, params: Any) -> tuple[Any, GymnaxExportState]:
-        """The env's reset: `(obs, state)`."""
+        """The env's reset.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params.
+
+        Returns:
+            `(obs, GymnaxExportState)`.
+        """
         obs, env_state = self._env.reset(key, params)
         return obs, self._wrap(obs, env_state, False)
 
     def step_env(
         self, key: jax.Array, state: GymnaxExportState, action: Any, params: Any
     ) -> tuple[Any, GymnaxExportState, jax.Array, jax.Array, dict[str, Any]]:
-        """The env's transition, no reset: gymnax 1.x's `(obs, state, reward, terminated, info)`."""
+        """The env's transition, no reset.
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current `GymnaxExportState`.
+            action: An action of `action_space(params)`.
+            params: The env's params.
+
+        Returns:
+            gymnax 1.x's `(obs, state, reward, terminated, info)`.
+        """
         obs, env_state, reward, terminated, _, info = self._env.step(key, state.env_state, action, params)
         return obs, self._wrap(obs, env_state, terminated), reward, terminated, info
 
@@ -298,12 +284,15 @@ class GymnaxExport(gymnax_environment.Environment):
         """A new episode.
 
         Args:
-            key: a JAX PRNG key (anything else is a `TypeError` naming the env, raised
-                before tracing: inside `jit` JAX's own error would name neither).
-            params: the env's params; `default_params` when None.
+            key: A JAX PRNG key.
+            params: The env's params; `default_params` when None.
 
         Returns:
             `(obs, state)`.
+
+        Raises:
+            TypeError: If `key` is not one PRNG key (raised before tracing: inside `jit` JAX's own
+                error would name neither the env nor the key).
         """
         check_key(key, f"{self._name}.reset")
         return self._reset(key, params)
@@ -315,18 +304,21 @@ class GymnaxExport(gymnax_environment.Environment):
         return self.reset_env(key, params)
 
     def step(self, key: jax.Array, state: GymnaxExportState, action: Any, params: Any = None) -> tuple:
-        """One step with auto-reset, as gymnax 1.x's `Environment.step` (module docstring).
+        """One step with auto-reset, as gymnax 1.x's `Environment.step`.
 
         Args:
-            key: a JAX PRNG key (split into the step's and the reset's; anything else is a
-                `TypeError` naming the env).
-            state: the current `GymnaxExportState`.
-            action: an action of `action_space(params)`.
-            params: the env's params; `default_params` when None.
+            key: A JAX PRNG key (split into the step's and the reset's).
+            state: The current `GymnaxExportState`.
+            action: An action of `action_space(params)`.
+            params: The env's params; `default_params` when None.
 
         Returns:
             gymnax1: `(obs, state, reward, terminated, truncated, info)`;
-            gymnax0: `(obs, state, reward, done, info)`.
+            gymnax0: `(obs, state, reward, done, info)`. `info` holds the env's keys plus
+            `terminated`, `truncated` and `final_observation`.
+
+        Raises:
+            TypeError: If `key` is not one PRNG key.
         """
         check_key(key, f"{self._name}.step")
         return self._step(key, state, action, params)
@@ -351,45 +343,117 @@ class GymnaxExport(gymnax_environment.Environment):
         return obs_out, state_out, reward, terminated, truncated, info
 
     def get_obs(self, state: GymnaxExportState, params: Any = None, key: Any = None) -> Any:
-        """The observation of `state` (recomputed where the env can, else the one kept)."""
+        """The observation of `state` (recomputed where the env can, else the one kept).
+
+        Args:
+            state: A `GymnaxExportState`.
+            params: The env's params; `default_params` when None.
+            key: Unused (gymnax's signature).
+
+        Returns:
+            The observation.
+        """
         if self._observe is None:
             return state.obs
         return self._observe(state.env_state, self.default_params if params is None else params)
 
     def is_terminated(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
-        """Whether `state` is terminal (natural termination, not the time limit: gymnax 1.x's)."""
+        """Whether `state` is terminal (natural termination, not the time limit: gymnax 1.x's).
+
+        Args:
+            state: A `GymnaxExportState`.
+            params: The env's params; `default_params` when None.
+
+        Returns:
+            A bool scalar.
+        """
         if self._is_terminal is None:
             return state.terminated
         return jnp.asarray(self._is_terminal(state.env_state, self.default_params if params is None else params))
 
     def is_terminal(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
-        """gymnax 1.x's name for `is_terminated`."""
+        """gymnax 1.x's name for `is_terminated`.
+
+        Args:
+            state: A `GymnaxExportState`.
+            params: The env's params; `default_params` when None.
+
+        Returns:
+            A bool scalar.
+        """
         return self.is_terminated(state, params)
 
     def is_truncated(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
-        """Whether the episode of `state` is cut short (the time limit, or an adapter's library)."""
+        """Whether the episode of `state` is cut short (the time limit, or an adapter's library).
+
+        Args:
+            state: A `GymnaxExportState`.
+            params: The env's params; `default_params` when None.
+
+        Returns:
+            A bool scalar.
+        """
         return self._env.unwrapped.truncation(state.env_state, self.default_params if params is None else params)
 
     def discount(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
-        """0.0 where `state` is terminal, else 1.0 (gymnax's)."""
+        """The discount of `state`, as gymnax's.
+
+        Args:
+            state: A `GymnaxExportState`.
+            params: The env's params; `default_params` when None.
+
+        Returns:
+            0.0 where `state` is terminal, else 1.0.
+        """
         return 1.0 - self.is_terminated(state, params).astype(jnp.float32)
 
     def action_space(self, params: Any = None) -> Any:
+        """The action space as a gymnax space.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A gymnax space (see `gymnax_space`).
+        """
         return gymnax_space(self._env.action_space(params), self._name)
 
     def observation_space(self, params: Any = None) -> Any:
+        """The observation space as a gymnax space.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A gymnax space (see `gymnax_space`).
+        """
         return gymnax_space(self._env.observation_space(params), self._name)
 
     def state_space(self, params: Any = None) -> Any:
-        """A `Dict` shaped like the state: each field's space by name, arrays as unbounded
-        `Box`es of their shape and dtype (jaxenvs declares no bounds for states)."""
+        """A gymnax space shaped like the state.
+
+        Args:
+            params: The env's params; `default_params` when None.
+
+        Returns:
+            A `Dict` of each field's space by name, arrays as unbounded `Box`es of their shape and
+            dtype (jaxenvs declares no bounds for states).
+        """
         params = self.default_params if params is None else params
         key = jax.ShapeDtypeStruct((), jax.random.key(0).dtype)
         _, state = jax.eval_shape(lambda k: self.reset_env(k, params), key)
         return _tree_space(state)
 
     def render(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
-        """A `uint8[H, W, 3]` picture of `state` (jit-able), where the env draws one."""
+        """A picture of `state` (jit-able), where the env draws one.
+
+        Args:
+            state: A `GymnaxExportState`.
+            params: The env's params; `default_params` when None.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+        """
         return self._env.render(state.env_state, params)
 
 

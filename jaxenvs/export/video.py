@@ -1,13 +1,6 @@
 """Record an env to a GIF (pillow) or MP4 (imageio + imageio-ffmpeg): `jaxenvs render <id> --out run.gif`.
 
-    from jaxenvs.export.video import record, rollout_frames
-    record("CartPole-v1", steps=200, out="cartpole.gif")            # a random policy
-    record("CartPole-v1", out="pd.gif", policy=lambda key, obs: (obs[2] + obs[3] > 0).astype(int))
-
-The whole rollout, rendering included, is one jitted `lax.scan` over the auto-resetting env
-(frames keep going across episode ends); `scale` shrinks every frame inside that call with
-`jax.image.resize`, which keeps memory and files small. A policy is a JAX-traceable
-`policy(key, obs) -> action`; the default samples the action space.
+The whole rollout, rendering included, is one jitted `lax.scan` over the auto-resetting env.
 """
 
 from __future__ import annotations
@@ -36,7 +29,19 @@ def rollout_frames(
     scale: float = 1.0,
     **overrides: Any,
 ) -> np.ndarray:
-    """`uint8[steps + 1, H, W, 3]`: the first state and the state after each of `steps` steps."""
+    """The frames of a rollout, rendered inside one jitted `lax.scan` (across episode ends).
+
+    Args:
+        env_id: A registered id.
+        steps: The number of steps.
+        seed: The seed of the rollout's key.
+        policy: A JAX-traceable `policy(key, obs) -> action`; samples the action space when None.
+        scale: Shrink every frame by this factor (`jax.image.resize`, inside the jitted call).
+        **overrides: Params fields.
+
+    Returns:
+        `uint8[steps + 1, H, W, 3]`: the first state and the state after each step.
+    """
     from jaxenvs.registry import make
 
     env, params = make(env_id, **overrides)
@@ -103,9 +108,16 @@ def _require_pillow() -> None:
 
 
 def check_writable(out: str | Path) -> None:
-    """Raise what writing a video to `out` would, before any rollout: `ValueError` for a format
-    other than .gif / .mp4, `FileNotFoundError` for a missing directory, `ImportError` naming
-    the package to install."""
+    """Raise what writing a video to `out` would, before any rollout.
+
+    Args:
+        out: The video's path.
+
+    Raises:
+        ValueError: For a format other than .gif / .mp4.
+        FileNotFoundError: For a missing directory.
+        ImportError: Naming the package to install.
+    """
     out = Path(out)
     suffix = out.suffix.lower()
     if suffix not in (".gif", ".mp4"):
@@ -116,10 +128,23 @@ def check_writable(out: str | Path) -> None:
 
 
 def write(frames: np.ndarray, out: str | Path, fps: int = 30) -> Path:
-    """Write `uint8[T, H, W, 3]` frames as a GIF (pillow) or MP4 (imageio with ffmpeg).
+    """Write frames as a GIF (pillow) or MP4 (imageio with ffmpeg).
 
-    The video goes to a temporary file beside `out`, renamed onto `out` once complete: a
-    failure leaves neither a partial video nor a changed `out`.
+    The video goes to a temporary file beside `out`, renamed onto `out` once complete: a failure
+    leaves neither a partial video nor a changed `out`.
+
+    Args:
+        frames: `uint8[T, H, W, 3]` frames.
+        out: The path; its suffix (.gif or .mp4) picks the format.
+        fps: Frames per second.
+
+    Returns:
+        `out`, as a `Path`.
+
+    Raises:
+        ValueError: If `frames` is not `[T, H, W, 3]` or the format is unknown.
+        FileNotFoundError: If `out`'s directory does not exist.
+        ImportError: If the format's package is missing.
     """
     out = Path(out)
     frames = np.asarray(frames, dtype=np.uint8)
@@ -166,7 +191,28 @@ def record(
     scale: float = 1.0,
     **overrides: Any,
 ) -> Path:
-    """Roll out `policy` (random by default) for `steps` steps and write the video to `out`."""
+    """Roll out `policy` for `steps` steps and write the video to `out`.
+
+        record("CartPole-v1", steps=200, out="cartpole.gif")  # a random policy
+
+    Args:
+        env_id: A registered id.
+        steps: The number of steps.
+        out: The path; .gif or .mp4.
+        seed: The seed of the rollout's key.
+        fps: Frames per second.
+        policy: A JAX-traceable `policy(key, obs) -> action`; random when None.
+        scale: Shrink every frame by this factor.
+        **overrides: Params fields.
+
+    Returns:
+        `out`, as a `Path`.
+
+    Raises:
+        ValueError: For an unknown format.
+        FileNotFoundError: For a missing directory.
+        ImportError: For a missing package (checked before the rollout).
+    """
     check_writable(out)  # before the rollout, which a missing package would waste
     frames = rollout_frames(env_id, steps=steps, seed=seed, policy=policy, scale=scale, **overrides)
     return write(frames, out, fps=fps)

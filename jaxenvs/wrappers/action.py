@@ -9,6 +9,15 @@ from jaxenvs.wrappers.base import Wrapper
 
 
 class ClipAction(Wrapper):
+    """Continuous actions clipped to the action space's bounds before the step.
+
+    Args:
+        env: An env with a `Box` action space.
+
+    Raises:
+        TypeError: If `env`'s action space is not a `Box`.
+    """
+
     def __init__(self, env):
         super().__init__(env)
         if not isinstance(env.action_space(env.default_params), spaces.Box):
@@ -17,6 +26,17 @@ class ClipAction(Wrapper):
             )
 
     def step(self, key, state, action, params=None):
+        """One transition with `action` clipped to `[low, high]` and cast to the space's dtype.
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current state.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`.
+        """
         space = self.env.action_space(params)
         action = jnp.clip(action, jnp.asarray(space.low, space.dtype), jnp.asarray(space.high, space.dtype))
         return self.env.step(key, state, action.astype(space.dtype), params)

@@ -1,9 +1,8 @@
 """`Wrapper`: an environment around another, delegating what it does not change.
 
-A wrapper is used through `reset` / `step` (and `observation_space`, `action_space`, `render`),
-never around them: it has no `reset_env` / `step_env` / `truncation` of its own (they would go
-straight to the inner env and skip the wrapper), so calling one raises. `env.unwrapped` is
-the raw env; `find_wrapper(env, cls)` finds a wrapper in a stack.
+A wrapper is used through `reset` / `step` (and the spaces, `render`), never around them: its
+`reset_env`, `step_env`, `truncation`, `observe` and `is_terminal` raise, since they would go
+straight to the inner env and skip the wrapper.
 """
 
 from __future__ import annotations
@@ -22,8 +21,11 @@ class Wrapper(Environment):
     """Wraps `env`; every method this class does not change goes to `env`.
 
     `params=None` resolves to this wrapper's `default_params` (the wrapped env's, unless a
-    wrapper changes them, as the registry's does) before it is passed down, so the defaults
-    of the outermost layer hold for the whole stack.
+    wrapper changes them, as the registry's does) before it is passed down, so the defaults of
+    the outermost layer hold for the whole stack.
+
+    Args:
+        env: The env to wrap (raw or wrapped).
     """
 
     def __init__(self, env: Environment):
@@ -31,25 +33,72 @@ class Wrapper(Environment):
 
     @property
     def unwrapped(self) -> Environment:
+        """The raw env at the bottom of the stack."""
         return self.env.unwrapped
 
     @property
     def default_params(self) -> Any:
+        """The wrapped env's default params."""
         return self.env.default_params
 
     def reset(self, key, params=None):
+        """Start an episode (the wrapped env's reset).
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state)`.
+        """
         return self.env.reset(key, params)
 
     def step(self, key, state, action, params=None):
+        """One transition (the wrapped env's step).
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current state.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`.
+        """
         return self.env.step(key, state, action, params)
 
     def observation_space(self, params=None):
+        """The wrapped env's observation space.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         return self.env.observation_space(params)
 
     def action_space(self, params=None):
+        """The wrapped env's action space.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         return self.env.action_space(params)
 
     def render(self, state, params=None):
+        """The wrapped env's picture of `state`.
+
+        Args:
+            state: The state to draw.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+        """
         return self.env.render(state, params)
 
     def _raw_only(self, name: str):
@@ -59,26 +108,75 @@ class Wrapper(Environment):
         )
 
     def reset_env(self, key, params):
+        """Not available on a wrapper: `reset_env` would skip it (use `reset` / `step`; the raw env is `.unwrapped`).
+
+        Args:
+            key: Unused.
+            params: Unused.
+
+        Raises:
+            TypeError: Always.
+        """
         self._raw_only("reset_env")
 
     def step_env(self, key, state, action, params):
+        """Not available on a wrapper: `step_env` would skip it (use `reset` / `step`; the raw env is `.unwrapped`).
+
+        Args:
+            key: Unused.
+            state: Unused.
+            action: Unused.
+            params: Unused.
+
+        Raises:
+            TypeError: Always.
+        """
         self._raw_only("step_env")
 
     def truncation(self, state, params):
+        """Not available on a wrapper: `truncation` would skip it (use `reset` / `step`; the raw env is `.unwrapped`).
+
+        Args:
+            state: Unused.
+            params: Unused.
+
+        Raises:
+            TypeError: Always.
+        """
         self._raw_only("truncation")
 
     def observe(self, state, params):
+        """Not available on a wrapper: `observe` would skip it (use `reset` / `step`; the raw env is `.unwrapped`).
+
+        Args:
+            state: Unused.
+            params: Unused.
+
+        Raises:
+            TypeError: Always.
+        """
         self._raw_only("observe")
 
     def is_terminal(self, state, params):
+        """Not available on a wrapper: `is_terminal` would skip it (use `reset` / `step`; the raw env is `.unwrapped`).
+
+        Args:
+            state: Unused.
+            params: Unused.
+
+        Raises:
+            TypeError: Always.
+        """
         self._raw_only("is_terminal")
 
     @property
     def name(self) -> str:
+        """The wrapped env's name."""
         return self.env.name
 
     @property
     def num_actions(self) -> int:
+        """The wrapped env's number of actions."""
         return self.env.num_actions
 
     def __getattr__(self, name: str) -> Any:
@@ -92,10 +190,17 @@ class Wrapper(Environment):
 
 
 def transparent_raw(env: Any) -> Environment | None:
-    """The raw env under `env` when every wrapper between them passes states and observations
-    through unchanged (declares the class attribute `keeps_observation = True`, as the
-    registry's defaults do), so the raw env's `observe` and `is_terminal` hold for `env`;
-    else None."""
+    """The raw env under `env`, if every wrapper between them keeps states and observations.
+
+    A wrapper keeps them when its class declares `keeps_observation = True` (as the registry's
+    defaults do); the raw env's `observe` and `is_terminal` then hold for `env`.
+
+    Args:
+        env: An env, raw or wrapped.
+
+    Returns:
+        The raw env, or None if some layer changes states or observations.
+    """
     layer = env
     while isinstance(layer, Wrapper):
         if not getattr(type(layer), "keeps_observation", False):
@@ -105,7 +210,15 @@ def transparent_raw(env: Any) -> Environment | None:
 
 
 def find_wrapper(env: Any, cls: type[W]) -> W | None:
-    """The outermost layer of `env`'s stack that is a `cls` (`env` itself included), or None."""
+    """The outermost layer of `env`'s stack that is a `cls` (`env` itself included).
+
+    Args:
+        env: An env, raw or wrapped.
+        cls: The wrapper class to look for.
+
+    Returns:
+        That layer, or None if there is none.
+    """
     layer = env
     while True:
         if isinstance(layer, cls):

@@ -1,20 +1,5 @@
 """`Checked`: invalid actions, NaNs and steps past the end of an episode raise a clear error,
-even from jitted code (JAX checkify).
-
-Inside `jit` nothing can raise, so an env alone does what its docstring says with an invalid
-action (usually clips it). For debugging runs wrap it in `Checked`:
-
-- called from Python, `Checked(env).step(...)` runs a jitted, checkified step and raises
-  `checkify.JaxRuntimeError` naming the env, the action and the valid range, or the NaN, or
-  the state that was already terminal or truncated (where a raw env without auto-reset
-  would absorb: see `jaxenvs.environment`);
-- inside your own jitted function (a `lax.scan` rollout), its checks are `checkify.check`s:
-  run that function through `checked_jit(fn)` (jit + checkify + throw), or `checkify.checkify`
-  it yourself.
-
-Limitation (JAX's): checkify cannot transform a vmapped while loop, so an env whose reset or
-step contains one (jumanji's Game2048-v1) cannot be `Checked`; JAX raises a `ValueError`
-saying "checkify-of-vmap-of-while".
+even from jitted code (JAX checkify). For debugging runs; see docs/wrappers.md.
 """
 
 from __future__ import annotations
@@ -32,13 +17,20 @@ from jaxenvs.wrappers.base import Wrapper, transparent_raw
 
 # what `Checked` and `checked_jit` check: their own `checkify.check`s (the action, and NaN or
 # inf in observations and rewards). Not checkify's `nan_checks` on every operation: those
-# cannot checkify a vmapped while loop (jumanji's Game2048 reset fails) and made a brax step
-# take 8 minutes to compile on a CPU.
+# cannot checkify a vmapped while loop (jumanji's Game2048 reset fails) and make a brax step
+# slow to compile.
 ERRORS = checkify.user_checks
 
 
 def checked_jit(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """`jax.jit(fn)` whose `checkify.check`s raise when it returns."""
+    """`jax.jit(fn)` whose `checkify.check`s raise when it returns.
+
+    Args:
+        fn: A JAX function (a rollout that steps a `Checked` env, say).
+
+    Returns:
+        The jitted function; it raises `checkify.JaxRuntimeError` when a check failed.
+    """
     compiled = jax.jit(checkify.checkify(fn, errors=ERRORS))
 
     def run(*args, **kwargs):
@@ -63,14 +55,18 @@ def _all_finite(tree: Any) -> jax.Array:
 
 
 class Checked(Wrapper):
-    """`env` with every action checked and every output checked for NaN / inf (see above).
+    """`env` with every action checked and every output checked for NaN / inf.
 
-    Called from Python, an action is first checked exactly, numpy-side (no int32 wrap-around
-    of `np.int64(2**32 + 1)` on the way into `jit`), raising `checkify.JaxRuntimeError` (a
-    `ValueError`) as the checkified step would;
-    inside `jit` the check is a `checkify.check` against the space built from the (possibly
-    traced) params, and a wrong shape raises at trace time. Picklable: the compiled
-    functions are rebuilt after unpickling.
+    Called from Python, an action is first checked exactly, numpy-side (no int32 wrap-around of
+    `np.int64(2**32 + 1)` on the way into `jit`), raising `checkify.JaxRuntimeError` (a
+    `ValueError`) as the checkified step would; inside `jit` the check is a `checkify.check`
+    against the space built from the (possibly traced) params, and a wrong shape raises at trace
+    time. A step from a state whose episode has ended is an error too. Picklable: the compiled
+    functions are rebuilt after unpickling. JAX cannot checkify a vmapped while loop, so an env
+    whose reset or step has one (jumanji's Game2048-v1) cannot be `Checked`.
+
+    Args:
+        env: The env to check.
     """
 
     def __init__(self, env):
@@ -116,11 +112,39 @@ class Checked(Wrapper):
         return out
 
     def reset(self, key, params=None):
+        """Start an episode, checking the observation for NaN / inf.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state)`.
+
+        Raises:
+            checkify.JaxRuntimeError: If the observation has a NaN or inf (called from Python).
+        """
         if _is_tracing((key, params)):
             return self._checked_reset(key, params)
         return self._jit_reset(key, params)
 
     def step(self, key, state, action, params=None):
+        """One transition with the action, the state and the outputs checked.
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current state.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`.
+
+        Raises:
+            checkify.JaxRuntimeError: Called from Python, for an action outside the action space, a
+                state whose episode has ended, or a NaN or inf observation or reward.
+            ValueError: For an action of the wrong shape (at trace time).
+        """
         if _is_tracing((key, state, action, params)):
             return self._checked_step(key, state, action, params)
         if not _is_tracing(params):

@@ -1,16 +1,7 @@
 """`FrameStackObservation`: the last `stack_size` observations, oldest first.
 
-Reference: gymnasium's `wrappers.FrameStackObservation(env, stack_size, padding_type=...)`:
-observations gain a leading axis of `stack_size`; after a reset the stack is padded with
-the reset observation (`padding_type="reset"`, the default), with zeros (`"zero"`: the
-space's zero element, as gymnasium's `create_zero_array`) or with a given observation.
-
-Under auto-reset (the default of `make`, and `make_vec`) an episode that ends is followed in
-the same step by a new one: the returned stack is the new episode's, started fresh from its
-first observation, and `info["final_observation"]` is the finished episode's stack with its
-terminal observation last, exactly what gymnasium's wrapper returns from the terminal
-`step` before its `reset`. The stack lives in the env state (it jits and checkpoints). Over
-a batched env from `make_vec` each env keeps its own stack (`[num_envs, stack_size, ...]`).
+Under auto-reset, `info["final_observation"]` holds the finished episode's stack, as
+gymnasium's wrapper returns it; see docs/wrappers.md.
 """
 
 from __future__ import annotations
@@ -30,7 +21,18 @@ PADDING_TYPES = ("reset", "zero")
 
 
 def stack_space(space: spaces.Space, n: int) -> spaces.Space:
-    """The space of `n` stacked members of `space` (gymnasium's `batch_space`)."""
+    """The space of `n` stacked members of `space` (gymnasium's `batch_space`).
+
+    Args:
+        space: A Box, Discrete, MultiDiscrete, Dict or Tuple space.
+        n: The number of members stacked.
+
+    Returns:
+        The stacked space.
+
+    Raises:
+        TypeError: For any other space.
+    """
     if isinstance(space, spaces.Box):
         return spaces.Box(
             np.broadcast_to(space.low, (n, *space.shape)),
@@ -51,7 +53,17 @@ def stack_space(space: spaces.Space, n: int) -> spaces.Space:
 
 
 def zero_element(space: spaces.Space) -> Any:
-    """The member of `space` closest to zero (gymnasium's `create_zero_array`)."""
+    """The member of `space` closest to zero (gymnasium's `create_zero_array`).
+
+    Args:
+        space: A Box, Discrete, MultiDiscrete, Dict or Tuple space.
+
+    Returns:
+        The element (a tree of arrays for Dict and Tuple).
+
+    Raises:
+        TypeError: For any other space.
+    """
     if isinstance(space, spaces.Box):
         return jnp.asarray(np.clip(np.zeros(space.shape), space.low, space.high), space.dtype)
     if isinstance(space, spaces.Discrete):
@@ -67,6 +79,14 @@ def zero_element(space: spaces.Space) -> Any:
 
 @struct.dataclass
 class FrameStackObservationState:
+    """`FrameStackObservation`'s state.
+
+    Attributes:
+        env_state: The wrapped env's state.
+        stack: The observation tree, each leaf with a leading `stack_size` axis (after the batch
+            axis over `make_vec`).
+    """
+
     env_state: object  # the wrapped env's state
     stack: Any  # the observation tree, each leaf with a leading stack_size axis (after the batch axis)
 
@@ -74,8 +94,20 @@ class FrameStackObservationState:
 class FrameStackObservation(Wrapper):
     """Observations stacked along a new leading axis of `stack_size`, oldest first.
 
-    padding_type: `"reset"` (pad a new episode's stack with its first observation), `"zero"`
-        (with the observation space's zero element) or an observation to pad with.
+    Under auto-reset the step that ends an episode returns the new episode's stack, started
+    fresh, and `info["final_observation"]` is the finished episode's stack with its terminal
+    observation last. Over `make_vec` each env keeps its own stack.
+
+    Args:
+        env: The env to wrap.
+        stack_size: The number of observations stacked (>= 1).
+        padding_type: `"reset"` (pad a new episode's stack with its first observation), `"zero"`
+            (with the observation space's zero element) or an observation to pad with.
+
+    Raises:
+        TypeError: If `stack_size` is not an int, or the observation space cannot be stacked.
+        ValueError: If `stack_size` < 1, or `padding_type` is neither a padding type nor an
+            observation in the space.
     """
 
     def __init__(self, env, stack_size: int, *, padding_type: str | Any = "reset"):
@@ -131,11 +163,31 @@ class FrameStackObservation(Wrapper):
         return self._per_env(one)(stack, obs)
 
     def reset(self, key, params=None):
+        """Start an episode with a fresh stack.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(stack, FrameStackObservationState)`.
+        """
         obs, env_state = self.env.reset(key, params)
         stack = self._fresh(obs)
         return stack, FrameStackObservationState(env_state=env_state, stack=stack)
 
     def step(self, key, state, action, params=None):
+        """One transition; the new observation pushed onto the stack.
+
+        Args:
+            key: A JAX PRNG key.
+            state: A `FrameStackObservationState`.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(stack, state, reward, terminated, truncated, info)`.
+        """
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         if "final_observation" in info:
             # auto-reset below: `obs` begins a new episode wherever one ended
@@ -154,7 +206,24 @@ class FrameStackObservation(Wrapper):
         return stack, FrameStackObservationState(env_state=env_state, stack=stack), reward, terminated, truncated, info
 
     def observation_space(self, params=None):
+        """The space of the stacks.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         return stack_space(self.env.observation_space(params), self.stack_size)
 
     def render(self, state, params=None):
+        """A picture of `state`.
+
+        Args:
+            state: A `FrameStackObservationState`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+        """
         return self.env.render(state.env_state, params)

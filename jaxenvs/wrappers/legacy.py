@@ -1,8 +1,4 @@
-"""`LegacyStep`: the pre-1.0 gymnax step `(obs, state, reward, done, info)` for PureJaxRL-era code.
-
-`done = terminated or truncated`; `info` keeps `discount` (0 only on termination) and gains
-`terminated` and `truncated`, so nothing is lost.
-"""
+"""`LegacyStep`: the pre-1.0 gymnax step `(obs, state, reward, done, info)` for PureJaxRL-era code."""
 
 from __future__ import annotations
 
@@ -12,7 +8,27 @@ from jaxenvs.wrappers.base import Wrapper
 
 
 class LegacyStep(Wrapper):
+    """The step as gymnax before 1.0: `(obs, state, reward, done, info)`.
+
+    `done = terminated or truncated`; `info` keeps `discount` (0 only on termination) and gains
+    `terminated` and `truncated`, so nothing is lost.
+
+    Args:
+        env: The env to wrap.
+    """
+
     def step(self, key, state, action, params=None):
+        """One transition, as a 5-tuple.
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current state.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state, reward, done, info)`, `info` with `terminated` and `truncated` added.
+        """
         obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         info = dict(info)
         info["terminated"] = terminated

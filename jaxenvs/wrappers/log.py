@@ -1,16 +1,6 @@
 """`LogWrapper`: episode returns and lengths in `info`, PureJaxRL's keys.
 
-`info["returned_episode"]` is true on the step an episode ends (terminated or truncated);
-`returned_episode_returns` / `returned_episode_lengths` hold the last finished episode's
-return and length (updated on that step), `timestep` counts all steps. Every finished episode
-is counted exactly once: on the step that ends it. Put it over an auto-resetting env, or over
-a batched env from `make_vec` (the counters then have one entry per env).
-
-The counters are int32 (as PureJaxRL's) and saturate rather than wrap: after 2**31 - 1 steps
-of one env `timestep` stays at 2**31 - 1 (`TIMESTEP_MAX`) instead of turning negative, so a
-plot of `info["timestep"]` never jumps back; episodes are still counted, once each, by
-`returned_episode`, which does not read the counter. An episode's length saturates the same
-way. Count steps past that yourself (e.g. `num_updates * num_steps * num_envs`, in Python).
+The int32 counters saturate at `TIMESTEP_MAX` instead of wrapping (docs/wrappers.md).
 """
 
 from __future__ import annotations
@@ -31,6 +21,17 @@ def _count(counter: jax.Array) -> jax.Array:
 
 @struct.dataclass
 class LogEnvState:
+    """`LogWrapper`'s state: the wrapped env's state and the episode counters.
+
+    Attributes:
+        env_state: The wrapped env's state.
+        episode_returns: float32, the return of the running episode so far.
+        episode_lengths: int32, the steps of the running episode so far.
+        returned_episode_returns: float32, the return of the last finished episode.
+        returned_episode_lengths: int32, the length of the last finished episode.
+        timestep: int32, the steps taken since the first reset, held at `TIMESTEP_MAX`.
+    """
+
     env_state: object  # the wrapped env's state
     episode_returns: jax.Array  # float32: return of the running episode so far
     episode_lengths: jax.Array  # int32: steps of the running episode so far
@@ -40,10 +41,26 @@ class LogEnvState:
 
 
 class LogWrapper(Wrapper):
-    """PureJaxRL's episode statistics in `info` (the keys and the saturating counters are in
-    the module docstring)."""
+    """PureJaxRL's episode statistics in `info`.
+
+    Each step adds `returned_episode` (true on the step an episode ends, terminated or
+    truncated), `returned_episode_returns`, `returned_episode_lengths` (the last finished
+    episode's) and `timestep`. Put it over an auto-resetting env or `make_vec` (one entry per env).
+
+    Args:
+        env: The env to wrap.
+    """
 
     def reset(self, key, params=None):
+        """Start an episode with the counters at zero.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, LogEnvState)`.
+        """
         obs, env_state = self.env.reset(key, params)
         batch = (self.env.num_envs,) if hasattr(self.env, "num_envs") else ()
         zero_f, zero_i = jnp.zeros(batch, jnp.float32), jnp.zeros(batch, jnp.int32)
@@ -58,6 +75,17 @@ class LogWrapper(Wrapper):
         return obs, state
 
     def step(self, key, state, action, params=None):
+        """One transition; the counters updated and copied into `info`.
+
+        Args:
+            key: A JAX PRNG key.
+            state: A `LogEnvState`.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`.
+        """
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         done = jnp.logical_or(terminated, truncated)
         new_return = state.episode_returns + reward.astype(jnp.float32)
@@ -78,4 +106,13 @@ class LogWrapper(Wrapper):
         return obs, state, reward, terminated, truncated, info
 
     def render(self, state, params=None):
+        """A picture of `state`.
+
+        Args:
+            state: A `LogEnvState`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+        """
         return self.env.render(state.env_state, params)

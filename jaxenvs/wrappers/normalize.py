@@ -1,27 +1,7 @@
 """`NormalizeObservation` and `NormalizeReward`: running statistics carried in the env state.
 
-References: gymnasium's `wrappers.NormalizeObservation` / `NormalizeReward` (the names, the
-formulas: Chan et al.'s parallel mean/variance update starting from mean 0, variance 1 and a
-count of 1e-4; `(obs - mean) / sqrt(var + epsilon)`; `reward / sqrt(var + epsilon)` where the
-variance is that of a discounted running sum of rewards) and PureJaxRL's
-`NormalizeVecObservation` / `NormalizeVecReward` (the batch statistics).
-
-Where they differ from gymnasium, deliberately:
-
-- The statistics live in the env state (`NormalizeObservationState.obs_rms`,
-  `NormalizeRewardState.return_rms`), not in the wrapper object, so they jit, vmap and
-  checkpoint with the rest of the state. `reset` starts them afresh: put these wrappers over
-  an auto-resetting env (`make`'s default, or `make_vec`), where `reset` is called once per
-  run, as PureJaxRL does.
-- Over a batched env from `make_vec` the statistics are shared by the batch: each step
-  updates them with the whole batch at once (PureJaxRL's, and gymnasium's vector wrappers').
-  Under `jax.vmap` of a single env each env keeps its own.
-- Under auto-reset, the observation statistics are updated with the observation each step
-  returns (the new episode's first one where an episode ended, as PureJaxRL's are);
-  `info["final_observation"]` is normalized with the same statistics but not counted.
-- The discounted sum of rewards restarts when an episode ends, terminated or truncated
-  (PureJaxRL's `done`); gymnasium's restarts on termination only and carries a truncated
-  episode's sum into the next.
+Over `make_vec` the statistics are shared by the batch (PureJaxRL's way); `reset` starts them
+afresh, so put these wrappers over an auto-resetting env. See docs/wrappers.md.
 """
 
 from __future__ import annotations
@@ -40,7 +20,13 @@ INITIAL_COUNT = 1e-4
 
 @struct.dataclass
 class RunningMeanStd:
-    """Mean, variance and count of the values seen so far (float32)."""
+    """Mean, variance and count of the values seen so far (float32).
+
+    Attributes:
+        mean: float32[shape], the running mean.
+        var: float32[shape], the running (population) variance.
+        count: float32[], the values seen, plus `INITIAL_COUNT`.
+    """
 
     mean: jax.Array  # float32[shape]: running mean
     var: jax.Array  # float32[shape]: running (population) variance
@@ -48,6 +34,14 @@ class RunningMeanStd:
 
     @classmethod
     def create(cls, shape: tuple[int, ...] = ()) -> RunningMeanStd:
+        """Statistics before any value: mean 0, variance 1, count `INITIAL_COUNT` (gymnasium's start).
+
+        Args:
+            shape: The shape of one value.
+
+        Returns:
+            The statistics.
+        """
         return cls(
             mean=jnp.zeros(shape, jnp.float32),
             var=jnp.ones(shape, jnp.float32),
@@ -55,7 +49,14 @@ class RunningMeanStd:
         )
 
     def update(self, batch: jax.Array) -> RunningMeanStd:
-        """The statistics with the rows of `batch` (leading axis) added."""
+        """The statistics with the rows of `batch` added (Chan et al.'s parallel update).
+
+        Args:
+            batch: Values along the leading axis.
+
+        Returns:
+            The updated statistics.
+        """
         batch = jnp.asarray(batch, jnp.float32)
         batch_mean, batch_var = jnp.mean(batch, axis=0), jnp.var(batch, axis=0)
         batch_count = jnp.float32(batch.shape[0])
@@ -66,7 +67,14 @@ class RunningMeanStd:
 
 
 def batch_shape(env) -> tuple[int, ...]:
-    """`(num_envs,)` for a batched env (a `VecEnv` in the stack: `make_vec`), `()` for a single one."""
+    """The batch shape of `env`.
+
+    Args:
+        env: An env, raw or wrapped.
+
+    Returns:
+        `(num_envs,)` for a batched env (a `VecEnv` in the stack: `make_vec`), `()` for a single one.
+    """
     vec = find_wrapper(env, VecEnv)
     return () if vec is None else (vec.num_envs,)
 
@@ -79,6 +87,13 @@ def _check_epsilon(wrapper: str, epsilon: float) -> float:
 
 @struct.dataclass
 class NormalizeObservationState:
+    """`NormalizeObservation`'s state.
+
+    Attributes:
+        env_state: The wrapped env's state.
+        obs_rms: The statistics of the observations returned so far.
+    """
+
     env_state: object  # the wrapped env's state
     obs_rms: RunningMeanStd  # statistics of the observations returned so far
 
@@ -86,9 +101,18 @@ class NormalizeObservationState:
 class NormalizeObservation(Wrapper):
     """Observations centred and scaled by running statistics: `(obs - mean) / sqrt(var + epsilon)`.
 
-    The statistics are updated with every observation returned (by `reset`, then by each
-    step) before it is normalized. Needs a Box observation space (wrap a Dict or Tuple one in
-    `FlattenObservation` first). Observations become float32 in an unbounded Box.
+    The statistics are updated with every observation returned (by `reset`, then by each step)
+    before it is normalized; `info["final_observation"]` is normalized with them but not counted.
+    Observations become float32 in an unbounded Box.
+
+    Args:
+        env: An env with a Box observation space (wrap a Dict or Tuple one in
+            `FlattenObservation` first).
+        epsilon: Added to the variance before the square root (> 0).
+
+    Raises:
+        ValueError: If `epsilon` is not > 0.
+        TypeError: If the observation space is not a Box.
     """
 
     def __init__(self, env, epsilon: float = 1e-8):
@@ -110,11 +134,31 @@ class NormalizeObservation(Wrapper):
         return rms.update(obs if self._batch else obs[None])
 
     def reset(self, key, params=None):
+        """Start an episode with fresh statistics, updated with the first observation.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(normalized obs, NormalizeObservationState)`.
+        """
         obs, env_state = self.env.reset(key, params)
         rms = self._update(RunningMeanStd.create(jnp.shape(obs)[len(self._batch) :]), obs)
         return self._normalize(obs, rms), NormalizeObservationState(env_state=env_state, obs_rms=rms)
 
     def step(self, key, state, action, params=None):
+        """One transition; the statistics updated, the observation normalized.
+
+        Args:
+            key: A JAX PRNG key.
+            state: A `NormalizeObservationState`.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`.
+        """
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         rms = self._update(state.obs_rms, obs)
         if "final_observation" in info:
@@ -123,15 +167,40 @@ class NormalizeObservation(Wrapper):
         return self._normalize(obs, rms), state, reward, terminated, truncated, info
 
     def observation_space(self, params=None):
+        """An unbounded float32 Box of the wrapped env's observation shape.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         inner = self.env.observation_space(params)
         return spaces.Box(-jnp.inf, jnp.inf, shape=inner.shape, dtype=jnp.float32)
 
     def render(self, state, params=None):
+        """A picture of `state`.
+
+        Args:
+            state: A `NormalizeObservationState`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+        """
         return self.env.render(state.env_state, params)
 
 
 @struct.dataclass
 class NormalizeRewardState:
+    """`NormalizeReward`'s state.
+
+    Attributes:
+        env_state: The wrapped env's state.
+        return_rms: The statistics of `discounted_reward` over the steps so far.
+        discounted_reward: float32[batch], each env's discounted sum of rewards this episode.
+    """
+
     env_state: object  # the wrapped env's state
     return_rms: RunningMeanStd  # statistics of `discounted_reward` over the steps so far
     discounted_reward: jax.Array  # float32[batch]: each env's discounted sum of rewards this episode
@@ -140,10 +209,18 @@ class NormalizeRewardState:
 class NormalizeReward(Wrapper):
     """Rewards scaled by the running standard deviation of a discounted sum of rewards.
 
-    Each step, `discounted_reward = discounted_reward * gamma * (1 - done) + reward` (with
-    `done` this step's end of episode, terminated or truncated, as PureJaxRL's), its running
-    statistics are updated, and the reward is returned divided by `sqrt(var + epsilon)`
-    (not centred: shifting rewards would change the task).
+    Each step, `discounted_reward = discounted_reward * gamma * (1 - done) + reward` (with `done`
+    this step's end of episode, terminated or truncated, as PureJaxRL's), its running statistics
+    are updated, and the reward is returned divided by `sqrt(var + epsilon)` (not centred:
+    shifting rewards would change the task).
+
+    Args:
+        env: The env to wrap.
+        gamma: The discount of the running sum, in [0, 1].
+        epsilon: Added to the variance before the square root (> 0).
+
+    Raises:
+        ValueError: If `gamma` is outside [0, 1] or `epsilon` is not > 0.
     """
 
     def __init__(self, env, gamma: float = 0.99, epsilon: float = 1e-8):
@@ -155,6 +232,15 @@ class NormalizeReward(Wrapper):
         self._batch = batch_shape(env)
 
     def reset(self, key, params=None):
+        """Start an episode with fresh statistics and a zero sum.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, NormalizeRewardState)`.
+        """
         obs, env_state = self.env.reset(key, params)
         state = NormalizeRewardState(
             env_state=env_state,
@@ -164,6 +250,17 @@ class NormalizeReward(Wrapper):
         return obs, state
 
     def step(self, key, state, action, params=None):
+        """One transition; the reward scaled.
+
+        Args:
+            key: A JAX PRNG key.
+            state: A `NormalizeRewardState`.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`.
+        """
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         reward = jnp.asarray(reward, jnp.float32)
         # the step that ends an episode restarts the sum with its own reward, as both
@@ -175,4 +272,13 @@ class NormalizeReward(Wrapper):
         return obs, state, (reward / jnp.sqrt(rms.var + self.epsilon)).astype(jnp.float32), terminated, truncated, info
 
     def render(self, state, params=None):
+        """A picture of `state`.
+
+        Args:
+            state: A `NormalizeRewardState`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+        """
         return self.env.render(state.env_state, params)

@@ -1,9 +1,4 @@
-"""`FlattenObservation`: observations as one float32 vector (dicts and tuples concatenated).
-
-A dict is laid out in sorted key order, as `jax.tree_util` orders a plain dict, whatever the
-order of the Dict space or of the observation (an `OrderedDict` too): the flattened space's
-bounds and the flattened values follow the same keys.
-"""
+"""`FlattenObservation`: observations as one float32 vector (dicts and tuples concatenated)."""
 
 from __future__ import annotations
 
@@ -12,10 +7,26 @@ from jaxenvs.wrappers.transform import TransformObservation
 
 
 class FlattenObservation(TransformObservation):
-    """Observations as `spaces.flatten(obs)`, in `spaces.flatten_space`'s Box."""
+    """Observations as `spaces.flatten(obs)`, in `spaces.flatten_space`'s Box.
+
+    A dict is laid out in sorted key order, as `jax.tree_util` orders a plain dict, whatever the
+    order of the Dict space or of the observation (an `OrderedDict` too): the flattened space's
+    bounds and the flattened values follow the same keys.
+
+    Args:
+        env: The env to wrap.
+    """
 
     def __init__(self, env):
         super().__init__(env, spaces.flatten)
 
     def observation_space(self, params=None):
+        """The flattened observation space.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A float32 `Box` of one axis.
+        """
         return spaces.flatten_space(self.env.observation_space(params))

@@ -1,15 +1,6 @@
 """`PixelObservation`: the observation is the env's picture, `env.render(state)`.
 
-    env, params = jaxenvs.make("CartPole-v1", autoreset=False)
-    env = AutoReset(PixelObservation(env, shape=(84, 84)))   # uint8[84, 84, 3] observations
-
-The observation space is `Box(0, 255, (H, W, 3), uint8)`; `shape=(h, w)` resizes every frame
-with `jax.image.resize` (bilinear, antialiased when shrinking) to that static shape. Rendering
-is pure JAX, so a vmapped batch of pixel envs renders inside the same jitted step.
-
-Wrap the raw env and put `AutoReset` outside: under an auto-reset the terminal state is gone
-by the time this wrapper sees the step, so its `final_observation` could not be drawn (the
-constructor refuses an env that auto-resets).
+Wrap the raw env and put `AutoReset` outside (docs/wrappers.md).
 """
 
 from __future__ import annotations
@@ -25,7 +16,15 @@ from jaxenvs.wrappers.base import Wrapper, find_wrapper
 
 
 def resize(image: jax.Array, shape: tuple[int, int]) -> jax.Array:
-    """`uint8[H, W, 3]` -> `uint8[h, w, 3]` (bilinear, antialiased)."""
+    """Resize an image (bilinear, antialiased when shrinking).
+
+    Args:
+        image: A `uint8[H, W, 3]` image.
+        shape: The `(height, width)` to resize to.
+
+    Returns:
+        A `uint8[height, width, 3]` image (`image` itself if already that size).
+    """
     if tuple(image.shape[:2]) == tuple(shape):
         return image
     out = jax.image.resize(image.astype(jnp.float32), (*shape, image.shape[2]), method="bilinear")
@@ -33,7 +32,19 @@ def resize(image: jax.Array, shape: tuple[int, int]) -> jax.Array:
 
 
 class PixelObservation(Wrapper):
-    """Observations are `uint8[H, W, 3]` renders of the state (optionally resized to `shape`)."""
+    """Observations are `uint8[H, W, 3]` renders of the state, optionally resized to `shape`.
+
+    The observation space is `Box(0, 255, (H, W, 3), uint8)`. Under an auto-reset the terminal
+    state is gone by the time this wrapper sees the step, so it must wrap an env that does not
+    auto-reset: `AutoReset(PixelObservation(jaxenvs.make(id, autoreset=False)[0]))`.
+
+    Args:
+        env: An env that does not auto-reset and whose `render` is implemented.
+        shape: `(height, width)` to resize every frame to, or None for the render's size.
+
+    Raises:
+        ValueError: If `env` auto-resets, or `shape` is not two positive sizes.
+    """
 
     def __init__(self, env, shape: Sequence[int] | None = None):
         if find_wrapper(env, AutoReset) is not None:
@@ -49,19 +60,58 @@ class PixelObservation(Wrapper):
         self.shape = shape
 
     def pixels(self, state, params=None):
-        """The observation of `state`: its render, resized if a shape was given."""
+        """The observation of `state`: its render, resized if a shape was given.
+
+        Args:
+            state: The state to draw.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `uint8[h, w, 3]` image.
+        """
         image = self.env.render(state, params)
         return image if self.shape is None else resize(image, self.shape)
 
     def reset(self, key, params=None):
+        """Start an episode; the observation is the first state's picture.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state)`.
+        """
         _, state = self.env.reset(key, params)
         return self.pixels(state, params), state
 
     def step(self, key, state, action, params=None):
+        """One transition; the observation is the new state's picture.
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current state.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`.
+        """
         _, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         return self.pixels(state, params), state, reward, terminated, truncated, info
 
     def observation_space(self, params=None):
+        """The space of the pictures, from the render's traced shape.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `Box(0, 255, (H, W, 3), uint8)`.
+
+        Raises:
+            TypeError: If the env's `render` does not return `uint8[H, W, 3]`.
+        """
         key = jax.random.key(0)
         state = jax.eval_shape(lambda k: self.env.reset(k, params)[1], key)
         image = jax.eval_shape(lambda s: self.pixels(s, params), state)

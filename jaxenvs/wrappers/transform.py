@@ -1,11 +1,6 @@
 """`TransformObservation` and `TransformReward`: a function applied to each observation or reward.
 
-References: gymnasium's `wrappers.TransformObservation(env, func, observation_space)` and
-`TransformReward(env, func)`; PureJaxRL's wrappers of the same names. `func` must be a JAX
-function (it runs under `jit`). Over a batched env from `make_vec` it receives the batch.
-Unlike gymnasium's, `TransformObservation` also transforms `info["final_observation"]`
-(the terminal observation kept by auto-reset), so that it stays comparable to the
-observations returned.
+`func` must be a JAX function (it runs under `jit`); over `make_vec` it receives the batch.
 """
 
 from __future__ import annotations
@@ -25,10 +20,20 @@ def _check_callable(wrapper: str, func: Any) -> None:
 
 
 class TransformObservation(Wrapper):
-    """Observations replaced by `func(obs)`.
+    """Observations replaced by `func(obs)` (gymnasium's and PureJaxRL's wrapper of the same name).
 
-    observation_space: the space of the transformed observations; `None` keeps the wrapped
-        env's (right only when `func` keeps observations inside it, e.g. a clip).
+    Unlike gymnasium's, it also transforms `info["final_observation"]` (the terminal observation
+    kept by auto-reset), so that it stays comparable to the observations returned.
+
+    Args:
+        env: The env to wrap.
+        func: A JAX function of an observation (of the batch, over `make_vec`).
+        observation_space: The space of the transformed observations; None keeps the wrapped
+            env's (right only when `func` keeps observations inside it, e.g. a clip).
+
+    Raises:
+        TypeError: If `func` is not callable, or `observation_space` is neither a
+            `jaxenvs.spaces.Space` nor None.
     """
 
     def __init__(self, env, func: Callable[[Any], Any], observation_space: spaces.Space | None = None):
@@ -43,23 +48,59 @@ class TransformObservation(Wrapper):
         self._observation_space = observation_space
 
     def reset(self, key, params=None):
+        """Start an episode; the observation transformed.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state)`.
+        """
         obs, state = self.env.reset(key, params)
         return self.func(obs), state
 
     def step(self, key, state, action, params=None):
+        """One transition; the observation (and `info["final_observation"]`) transformed.
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current state.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`.
+        """
         obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         if "final_observation" in info:
             info = dict(info, final_observation=self.func(info["final_observation"]))
         return self.func(obs), state, reward, terminated, truncated, info
 
     def observation_space(self, params=None):
+        """The space given to the constructor, else the wrapped env's.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`.
+        """
         if self._observation_space is not None:
             return self._observation_space
         return self.env.observation_space(params)
 
 
 class TransformReward(Wrapper):
-    """Rewards replaced by `func(reward)` (returned as float32)."""
+    """Rewards replaced by `func(reward)` (returned as float32).
+
+    Args:
+        env: The env to wrap.
+        func: A JAX function of a reward (of the batch's rewards, over `make_vec`).
+
+    Raises:
+        TypeError: If `func` is not callable.
+    """
 
     def __init__(self, env, func: Callable[[Any], Any]):
         super().__init__(env)
@@ -67,5 +108,16 @@ class TransformReward(Wrapper):
         self.func = func
 
     def step(self, key, state, action, params=None):
+        """One transition; the reward transformed.
+
+        Args:
+            key: A JAX PRNG key.
+            state: The current state.
+            action: An action from `action_space(params)`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`.
+        """
         obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         return obs, state, jnp.asarray(self.func(reward), jnp.float32), terminated, truncated, info

@@ -1,0 +1,282 @@
+"""List the public callables whose docstrings are not complete Google style.
+
+Usage: `python docs/check_docstrings.py FILE_OR_DIR [...]` (directories are searched for
+`*.py`); prints one line per problem and exits 1 if there is any, 0 otherwise.
+
+Public means a name that does not start with `_`: module-level functions and classes, and the
+methods and properties of public classes. A callable is complete when it has a docstring whose
+`Args:` names every parameter (`self` and `cls` excluded; a class's are its `__init__`'s, or
+its dataclass fields, which may be under `Attributes:` instead), which has `Returns:` (or
+`Yields:`) if the body returns a value, and whose `Raises:` names every exception class the
+body raises by name. Properties need a docstring only; setters and `@overload`s none.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+SECTION = re.compile(r"^(\s*)(Args|Arguments|Parameters|Attributes|Returns|Yields|Raises):\s*$")
+ENTRY = re.compile(r"^(\*{0,2}[\w.]+)\s*(\([^)]*\))?:")
+
+
+def sections(doc: str) -> dict[str, list[str]]:
+    """The Google-style sections of a docstring and the names their entries start with.
+
+    Args:
+        doc: The docstring, as `ast.get_docstring` returns it (dedented).
+
+    Returns:
+        A mapping from section title (`Args` for `Arguments` and `Parameters` too) to the names
+        of its entries; a `Returns:` or `Yields:` section maps to `[]` when its text is free.
+    """
+    found: dict[str, list[str]] = {}
+    lines = doc.splitlines()
+    i = 0
+    while i < len(lines):
+        match = SECTION.match(lines[i])
+        if not match:
+            i += 1
+            continue
+        title = {"Arguments": "Args", "Parameters": "Args"}.get(match.group(2), match.group(2))
+        indent = len(match.group(1))
+        names = found.setdefault(title, [])
+        i += 1
+        entry_indent = None
+        while i < len(lines):
+            line = lines[i]
+            if line.strip() and len(line) - len(line.lstrip()) <= indent:
+                break
+            if line.strip():
+                depth = len(line) - len(line.lstrip())
+                entry_indent = depth if entry_indent is None else entry_indent
+                entry = ENTRY.match(line.strip())
+                if depth == entry_indent and entry:
+                    names.append(entry.group(1).lstrip("*").split(".")[-1])
+            i += 1
+    return found
+
+
+def parameters(args: ast.arguments, *, method: bool) -> list[str]:
+    """The names a docstring's `Args:` must list.
+
+    Args:
+        args: The function's arguments node.
+        method: Whether the function is defined in a class (its first positional argument,
+            `self` or `cls`, is then not listed; a `staticmethod` is handled by the caller).
+
+    Returns:
+        The parameter names, `*args` and `**kwargs` without their stars.
+    """
+    positional = [a.arg for a in args.posonlyargs + args.args]
+    if method and positional:
+        positional = positional[1:]
+    names = positional + [a.arg for a in args.kwonlyargs]
+    names += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    return names
+
+
+def own_nodes(function: ast.AST):
+    """The nodes of a function's body, not descending into nested functions, classes or lambdas.
+
+    Args:
+        function: A `FunctionDef` or `AsyncFunctionDef`.
+
+    Yields:
+        Every node in its body outside nested scopes.
+    """
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+    stack = [node for node in function.body if not isinstance(node, scopes)]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack += [child for child in ast.iter_child_nodes(node) if not isinstance(child, scopes)]
+
+
+def raised_names(function: ast.AST) -> set[str]:
+    """The exception classes a function raises by name (`raise ValueError(...)`).
+
+    Args:
+        function: A `FunctionDef` or `AsyncFunctionDef`.
+
+    Returns:
+        Their names; bare `raise` and raising a variable are not counted.
+    """
+    names = set()
+    for node in own_nodes(function):
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if isinstance(exc, ast.Name) and exc.id[:1].isupper():
+                names.add(exc.id)
+            elif isinstance(exc, ast.Attribute):
+                names.add(exc.attr)
+    return names
+
+
+def decorator_names(node: ast.AST) -> set[str]:
+    """The last dotted part of each decorator's name (`struct.dataclass` gives `dataclass`).
+
+    Args:
+        node: A function or class definition.
+
+    Returns:
+        The names.
+    """
+    names = set()
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(target, ast.Attribute):
+            names.add(target.attr)
+        elif isinstance(target, ast.Name):
+            names.add(target.id)
+    return names
+
+
+def check_function(node: ast.AST, where: str, *, method: bool) -> list[str]:
+    """The problems of one public function or method.
+
+    Args:
+        node: Its definition.
+        where: How problems name it (`file:line name`).
+        method: Whether it is defined in a class.
+
+    Returns:
+        One line per problem.
+    """
+    decorators = decorator_names(node)
+    if "setter" in decorators or "overload" in decorators:  # the property's docstring covers it
+        return []
+    doc = ast.get_docstring(node)
+    if doc is None:
+        return [f"{where}: no docstring"]
+    if "property" in decorators:
+        return []
+    found = sections(doc)
+    problems = []
+    wanted = parameters(node.args, method=method and "staticmethod" not in decorators)
+    missing = [name for name in wanted if name not in found.get("Args", [])]
+    if missing:
+        problems.append(f"{where}: Args lacks {', '.join(missing)}")
+    nodes = list(own_nodes(node))
+    generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes)
+    returns = any(
+        isinstance(n, ast.Return)
+        and n.value is not None
+        and not (isinstance(n.value, ast.Constant) and n.value.value is None)
+        for n in nodes
+    )
+    if generator and "Yields" not in found and "Returns" not in found:
+        problems.append(f"{where}: no Yields")
+    elif returns and not generator and node.name != "__init__" and "Returns" not in found:
+        problems.append(f"{where}: no Returns")
+    unlisted = sorted(raised_names(node) - set(found.get("Raises", [])))
+    if unlisted:
+        problems.append(f"{where}: Raises lacks {', '.join(unlisted)}")
+    return problems
+
+
+def check_class(node: ast.ClassDef, path: Path) -> list[str]:
+    """The problems of one public class and its public methods.
+
+    Args:
+        node: Its definition.
+        path: The file it is in.
+
+    Returns:
+        One line per problem.
+    """
+    where = f"{path}:{node.lineno} {node.name}"
+    doc = ast.get_docstring(node)
+    problems = [] if doc is not None else [f"{where}: no docstring"]
+    found = sections(doc or "")
+    init = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is not None:
+        init_found = sections(ast.get_docstring(init) or "")
+        documented = set(found.get("Args", [])) | set(init_found.get("Args", []))
+        missing = [name for name in parameters(init.args, method=True) if name not in documented]
+        if missing:
+            problems.append(f"{where}: Args lacks {', '.join(missing)}")
+        init_raises = set(found.get("Raises", [])) | set(init_found.get("Raises", []))
+        unlisted = sorted(raised_names(init) - init_raises)
+        if unlisted:
+            problems.append(f"{where}: Raises lacks {', '.join(unlisted)}")
+    elif "dataclass" in decorator_names(node):
+        fields = [
+            n.target.id
+            for n in node.body
+            if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and not n.target.id.startswith("_")
+        ]
+        documented = set(found.get("Args", [])) | set(found.get("Attributes", []))
+        missing = [name for name in fields if name not in documented]
+        if missing:
+            problems.append(f"{where}: Attributes lacks {', '.join(missing)}")
+    for item in node.body:
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and not item.name.startswith("_"):
+            problems += check_function(item, f"{path}:{item.lineno} {node.name}.{item.name}", method=True)
+    return problems
+
+
+def check_file(path: Path) -> tuple[int, list[str]]:
+    """The public callables of one file and their problems.
+
+    Args:
+        path: A Python source file.
+
+    Returns:
+        How many public callables it defines (classes, functions, methods) and one line per
+        problem.
+    """
+    tree = ast.parse(path.read_text(), filename=str(path))
+    count, problems = 0, []
+    for node in tree.body:
+        if node.name.startswith("_") if hasattr(node, "name") else True:
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            count += 1
+            problems += check_function(node, f"{path}:{node.lineno} {node.name}", method=False)
+        elif isinstance(node, ast.ClassDef):
+            methods = [
+                n
+                for n in node.body
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and not n.name.startswith("_")
+                and "setter" not in decorator_names(n)
+            ]
+            count += 1 + len(methods)
+            problems += check_class(node, path)
+    return count, problems
+
+
+def main(argv: list[str]) -> int:
+    """Check the files named on the command line.
+
+    Args:
+        argv: Files and directories (searched for `*.py`).
+
+    Returns:
+        The exit status: 1 if any callable is incomplete, else 0.
+
+    Raises:
+        SystemExit: With a usage line when no path is given.
+    """
+    if not argv:
+        raise SystemExit("usage: python docs/check_docstrings.py FILE_OR_DIR [...]")
+    files = []
+    for name in argv:
+        path = Path(name)
+        files += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    total, failing = 0, 0
+    for path in files:
+        count, problems = check_file(path)
+        total += count
+        failing += len(problems)
+        for line in problems:
+            print(line)
+    print(f"{len(files)} files, {total} public callables, {failing} problems")
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
