@@ -172,7 +172,7 @@ class Reference:
         random_step: `(state, next_state, reward) -> bool`: the steps where
             `random_step_fields` are drawn at random.
         random_step_fields: fields drawn at random on the steps `random_step` picks.
-        obs_mask: `obs -> bool mask` of the observation entries compared.
+        obs_mask: `obs -> the entries of it compared` (applied to both sides' observations).
         draws_to_jax: `(draws, state) -> what a replay takes`, the recorded draws translated.
         batched_to_jax: `to_jax` takes a batch of states at once.
         truncation_excludes_termination: the reference's `truncated` is never true with
