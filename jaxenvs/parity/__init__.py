@@ -1,18 +1,10 @@
 """Parity: prove a JAX env matches a reference implementation, ours or yours.
 
-One reference protocol with three drivers (`GymnasiumReference`, `DmEnvReference`,
-`JaxReference`, in `jaxenvs.parity.reference`), the checks written once against it
-(`jaxenvs.parity.harness`), the comparisons they are made of (`jaxenvs.parity.checks`):
-
     result = jaxenvs.parity.check(env, params, reference)   # .passed, .summary()
     jaxenvs.parity.assert_parity(env, params, reference)    # in a test: names the first mismatch
 
-Each registered id declares where its check lives (`EnvSpec.parity`): a `Reference` (checked
-by `check`) or a family suite (`jaxenvs/parity/<family>.py`'s `run(env_id, scale, seed, env,
-params)`). `run_parity(env_id, scale, seed, env=, params=)` runs it, on the built-in env or on
-another one (a user's modified copy, a deliberate mutant: `jaxenvs.parity.mutants`);
-`parity_ids()` lists the ids that have one. The reference libraries (gymnasium, minatar,
-bsuite, gymnax) are imported only when a check runs.
+`run_parity(env_id, ...)` runs the check a registered id declares (`EnvSpec.parity`), on the
+built-in env or another one. The reference libraries are imported only when a check runs.
 """
 
 from __future__ import annotations
@@ -74,13 +66,28 @@ __all__ = [
 
 
 def parity_ids() -> list[str]:
-    """Every registered id that declares a parity check, in registration order."""
+    """Every registered id that declares a parity check.
+
+    Returns:
+        The ids, in registration order.
+    """
     from jaxenvs.registry import registered_envs, spec
 
     return [env_id for env_id in registered_envs() if spec(env_id).parity is not None]
 
 
 def has_parity(env_id: str) -> bool:
+    """Whether `env_id` declares a parity check.
+
+    Args:
+        env_id: a registered id.
+
+    Returns:
+        True when its `EnvSpec.parity` is set.
+
+    Raises:
+        UnknownEnvError: `env_id` is not registered.
+    """
     from jaxenvs.registry import spec
 
     return spec(env_id).parity is not None
@@ -102,8 +109,9 @@ def _suite_takes_env(suite: Any) -> bool:
 
 
 def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[Any, Any]:
-    """The env and params a suite checks for `run_parity(env_id, env=env, params=params)`:
-    the built-in raw env (`make(env_id, autoreset=False)`) where `env` is None, its default
+    """The env and params a suite checks for `run_parity(env_id, env=env, params=params)`.
+
+    The built-in raw env (`make(env_id, autoreset=False)`) where `env` is None, its default
     params where `params` is None.
 
     Args:
@@ -115,7 +123,8 @@ def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[An
         `(env, params)`.
 
     Raises:
-        TypeError: `env` has no `reset` / `step`, or `params` is not of the env's params type.
+        TypeError: `env` has no `reset` / `step`, has no `default_params` and `params` is
+            None, or `params` is not of the env's params type.
     """
     _check_env(env_id, env)
     if env is None:
@@ -134,8 +143,9 @@ _BUILTIN: dict[str, tuple[Any, Any, Any]] = {}
 
 
 def builtin_env(env_id: str) -> tuple[Any, Any]:
-    """The built-in raw env of `env_id` and its registered params, one env object per
-    registration: runs on it (the id's own check, its mutants' params) share compiled functions.
+    """The built-in raw env of `env_id` and its registered params, one env object per registration.
+
+    Runs on it (the id's own check, its mutants' params) share compiled functions.
 
     Args:
         env_id: a registered id.
@@ -198,8 +208,10 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, 
         `env_id` declares no reference.
 
     Raises:
-        TypeError: `env` has no `reset` / `step`, `params` is not of the env's params type,
-            or `env_id`'s suite cannot check another env.
+        TypeError: `scale` is not a number; `env` has no `reset` / `step`, `params` is not of
+            the env's params type, or `env_id`'s suite cannot check another env.
+        ValueError: `scale` is not positive and finite, or `seed` is not a non-negative int.
+        UnknownEnvError: `env_id` is not registered.
     """
     check_scale(scale)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
