@@ -504,7 +504,8 @@ class GymnasiumReference(Reference):
         make: `() -> gymnasium.Env` builds it (e.g. `lambda: gymnasium.make(id)`).
         policy: `(reference, rng) -> action` picks the actions of `transitions` when given
             (`reference.env` is the live env).
-        **kwargs: `Reference`'s fields.
+
+    `Reference`'s fields are taken too, as keywords.
     """
 
     make: Callable[[], Any]
@@ -586,7 +587,8 @@ class DmEnvReference(Reference):
         discount_truncates: a last step with a positive discount is truncated (dm_env's way
             of marking a time limit), not terminated.
         truncation_excludes_termination: as `Reference` (True here).
-        **kwargs: `Reference`'s other fields.
+
+    `Reference`'s other fields are taken too, as keywords.
     """
 
     make: Callable[[int], Any]
@@ -677,7 +679,8 @@ class JaxReference(Reference):
             `reset_env` / `step_env`, truncation from `is_truncated`, the way its
             auto-resetting `step` sees them).
         params: its params (default: `env.default_params`).
-        **kwargs: `Reference`'s other fields.
+
+    `Reference`'s other fields are taken too, as keywords.
     """
 
     env: Any
