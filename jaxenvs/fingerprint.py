@@ -1,14 +1,9 @@
 """Behaviour fingerprints: one hash per built-in id of a fixed-key rollout, pinned in the package.
 
-A fingerprint is the SHA-256 of what `jaxenvs.make(id)` returns over `NUM_STEPS` steps of
-uniformly random actions from `jax.random.key(0)` (observations, rewards, terminations,
-truncations; CPU, float32). `PINNED` (`fingerprints.json`, beside this module) holds each id's
-with the jax version it was taken under; `tests/test_fingerprint.py` compares every id, and
-`jaxenvs fingerprint ID` prints one, so a paper can name the exact env it trained on.
-
-The rule: an id's bits may change only with the same distribution (the parity checks prove
-it), the fingerprint re-pinned (`python -m jaxenvs.fingerprint --pin`) and a line in
-`CHANGELOG.md`; a change of distribution is a new id.
+A fingerprint is the SHA-256 of `NUM_STEPS` steps of uniformly random actions from
+`jax.random.key(0)` (CPU, float32), pinned in `fingerprints.json` with the jax version. An id's
+bits may change only with the same distribution, the fingerprint re-pinned
+(`python -m jaxenvs.fingerprint --pin`) and a line in `CHANGELOG.md`.
 """
 
 from __future__ import annotations
@@ -28,9 +23,13 @@ _DATA_DEPENDENT = ("MNISTBandit-bsuite",)  # its images are the user's MNIST fil
 
 
 def fingerprint_ids() -> list[str]:
-    """The ids that are pinned: every built-in id except the bsuite sweep ids (settings of their
-    base env), MNISTBandit (its images are the user's data), and the adapters (their behaviour is
-    their library's)."""
+    """The ids that are pinned.
+
+    Returns:
+        Every built-in id except the bsuite sweep ids (settings of their base env),
+        MNISTBandit (its images are the user's data), and the adapters (their behaviour is
+        their library's), in registration order.
+    """
     from jaxenvs.registry import registered_envs, spec
 
     return [
@@ -75,13 +74,20 @@ def _rollout(env_id: str) -> dict[str, np.ndarray]:
 
 
 def fingerprint(env_id: str) -> str:
-    """The SHA-256 (hex) of `env_id`'s fixed-key rollout (see the module docstring).
+    """The SHA-256 (hex) of `env_id`'s fixed-key rollout.
+
+    Observations (the first one too), rewards, terminations and truncations of `NUM_STEPS`
+    uniformly random steps from `jax.random.key(SEED)`, on the CPU.
 
     Args:
         env_id: a registered id.
 
     Returns:
         64 hex digits.
+
+    Raises:
+        RuntimeError: `jax_enable_x64` is on (fingerprints are taken in float32).
+        UnknownEnvError: `env_id` is not registered.
     """
     import jax
 
@@ -96,12 +102,19 @@ def fingerprint(env_id: str) -> str:
 
 
 def pinned() -> dict[str, Any]:
-    """The pinned fingerprints: `{"jax": version, "fingerprints": {id: hex}}`."""
+    """The pinned fingerprints.
+
+    Returns:
+        `{"jax": version, "fingerprints": {id: hex}}`, as `fingerprints.json` holds them.
+    """
     return json.loads(PINNED_PATH.read_text())
 
 
 def compare(env_id: str) -> tuple[bool | None, str]:
     """`env_id`'s fingerprint against the pinned one.
+
+    Args:
+        env_id: a registered id.
 
     Returns:
         `(True, text)` when they match, `(False, text)` when they differ under the jax version
@@ -124,7 +137,15 @@ def compare(env_id: str) -> tuple[bool | None, str]:
 
 
 def pin(env_ids: list[str] | None = None) -> dict[str, Any]:
-    """Take every id's fingerprint (or `env_ids`' only, keeping the others) and write them."""
+    """Take fingerprints and write them to `fingerprints.json`, under this jax version.
+
+    Args:
+        env_ids: the ids to re-pin, keeping the others; None re-pins every id of
+            `fingerprint_ids()` (and drops the rest).
+
+    Returns:
+        What was written: `{"jax": version, "fingerprints": {id: hex}}`.
+    """
     import jax
 
     data = pinned() if PINNED_PATH.exists() and env_ids is not None else {"fingerprints": {}}

@@ -33,7 +33,10 @@ _FAMILY_MODULES = (
 
 
 class UnknownEnvError(KeyError):
-    """Raised by `make` for an id that is not registered; names the closest ids."""
+    """Raised by `make` and `spec` for an id that is not registered; names the closest ids.
+
+    A `KeyError`, whose `str` is the message itself (not its repr).
+    """
 
     def __str__(self) -> str:  # KeyError would repr() the message
         return str(self.args[0]) if self.args else ""
@@ -43,27 +46,30 @@ class UnknownEnvError(KeyError):
 class EnvSpec:
     """What `make(id)` builds.
 
-    entry_point: `"module:attribute"` (or a callable) returning an `Environment` when called
-        with `env_kwargs`.
-    env_kwargs: constructor arguments (what the id fixes, e.g. a game or a sweep setting).
-    params: overrides applied to the env's `default_params` (e.g. the time limit).
-    reference: the reference implementation this env is checked against, in words.
-    family: "classic", "minatar", ... used for grouping in reports.
-    extra: the pip extra that provides the library the entry point needs, if any.
-    parity: its parity checks: a `jaxenvs.parity.ParitySpec` (the built-in envs':
-        `"jaxenvs.envs.<family>.<env>.parity:SPEC"`) or a `jaxenvs.parity.Reference` (checked
-        by `jaxenvs.parity.check`), or `"module:attribute"` naming one (or a function of no
-        arguments returning one). Imported only when a check runs.
-    peers: the same env in other libraries, for `jaxenvs bench --compare`:
-        `{"gymnax": id or (id, kwargs), "gymnasium": id, "envpool": id,
-        "loop": ("minatar", game) or ("bsuite", name, kwargs)}`.
-    notes: run policy, `{kind: why}`, the why in words (no timings: `jaxenvs report` and
-        `jaxenvs bench` measure them): `"needs_download"` (constructing it downloads data: run
-        only when asked, `--all`), `"broken_upstream"` (it fails inside its library: never run,
-        the reason shown), both read by `availability`; `"slow_on_cpu"` (compiling dominates on
-        a CPU: the report's rollout is smaller), `"representative"` (it stands for its family,
-        `representatives`: where a family declares some, the report rolls out only those by
-        default, the summary line naming the command for the rest, and the tests sample them).
+    Args:
+        id: the registered id.
+        entry_point: `"module:attribute"` (or a callable) returning an `Environment` when
+            called with `env_kwargs`.
+        env_kwargs: constructor arguments (what the id fixes, e.g. a game or a sweep setting).
+        params: overrides applied to the env's `default_params` (e.g. the time limit).
+        reference: the reference implementation this env is checked against, in words.
+        family: "classic", "minatar", ... used for grouping in reports.
+        extra: the pip extra that provides the library the entry point needs, if any.
+        parity: its parity checks: a `jaxenvs.parity.ParitySpec` (the built-in envs':
+            `"jaxenvs.envs.<family>.<env>.parity:SPEC"`) or a `jaxenvs.parity.Reference`
+            (checked by `jaxenvs.parity.check`), or `"module:attribute"` naming one (or a
+            function of no arguments returning one). Imported only when a check runs.
+        peers: the same env in other libraries, for `jaxenvs bench --compare`:
+            `{"gymnax": id or (id, kwargs), "gymnasium": id, "envpool": id,
+            "loop": ("minatar", game) or ("bsuite", name, kwargs)}`.
+        notes: run policy, `{kind: why}`, the why in words (no timings: `jaxenvs report` and
+            `jaxenvs bench` measure them): `"needs_download"` (constructing it downloads data:
+            run only when asked, `--all`), `"broken_upstream"` (it fails inside its library:
+            never run, the reason shown), both read by `availability`; `"slow_on_cpu"`
+            (compiling dominates on a CPU: the report's rollout is smaller), `"representative"`
+            (it stands for its family, `representatives`: where a family declares some, the
+            report rolls out only those by default, the summary line naming the command for the
+            rest, and the tests sample them).
     """
 
     id: str
@@ -98,11 +104,31 @@ def register(
     notes: Mapping[str, str] | None = None,
     overwrite: bool = False,
 ) -> EnvSpec:
-    """Register `id`; `entry_point` is `"module:attribute"` or a callable making the env.
+    """Register `id`, so that `make(id)` builds it.
 
-    `reference` is the reference in words, or the reference itself for `jaxenvs parity <id>`:
-    a `jaxenvs.parity.Reference`, or `"module:attribute"` naming one (then its name is read
-    when a check runs). `peers` and `notes` are described in `EnvSpec`.
+    Args:
+        id: the id, e.g. `"mine/CartPole-v1"`.
+        entry_point: `"module:attribute"` or a callable making the env from `env_kwargs`.
+        env_kwargs: constructor arguments.
+        params: overrides applied to the env's `default_params`.
+        reference: the reference in words, or the reference itself for `jaxenvs parity <id>`:
+            a `jaxenvs.parity.Reference`, or `"module:attribute"` naming one (then its name is
+            read when a check runs).
+        family: the family the id is grouped under.
+        extra: the pip extra that provides the library the entry point needs.
+        parity: where its parity check lives (`EnvSpec.parity`).
+        peers: the same env in other libraries (`EnvSpec.peers`).
+        notes: run policy, `{kind: why}` (`EnvSpec.notes`; kinds in `NOTE_KINDS`).
+        overwrite: replace an id already registered.
+
+    Returns:
+        The new `EnvSpec`.
+
+    Raises:
+        TypeError: `id` is not a non-empty str, or `entry_point` is neither a callable nor a str.
+        ValueError: `entry_point` is not `"module:attribute"`; `id` is already registered
+            (without `overwrite`); `extra` is not an extra's name; an unknown note kind; the
+            parity reference given both as `reference=` and `parity=`.
     """
     if not isinstance(id, str) or not id:
         raise TypeError(f"register: id must be a non-empty str such as 'mine/CartPole-v1', got {id!r}")
@@ -163,7 +189,14 @@ def _is_entry_point(value: Any) -> bool:
 
 
 def resolve(entry_point: Any) -> Any:
-    """The object a `"module:attribute"` string names (anything else is returned as is)."""
+    """The object a `"module:attribute"` string names.
+
+    Args:
+        entry_point: `"module:attribute"` (the attribute may be dotted), or anything else.
+
+    Returns:
+        The named object (importing its module); anything but a str is returned as is.
+    """
     if not isinstance(entry_point, str):
         return entry_point
     module_name, _, attr = entry_point.partition(":")
@@ -186,13 +219,31 @@ def _load_families() -> None:
 
 
 def registered_envs(family: str | None = None) -> list[str]:
-    """Every registered id (of one family if given), in registration order."""
+    """Every registered id, in registration order.
+
+    Args:
+        family: only this family's ids (all when None).
+
+    Returns:
+        The ids.
+    """
     _load_families()
     return [i for i, s in _REGISTRY.items() if family is None or s.family == family]
 
 
 def spec(id: str) -> EnvSpec:
-    """The `EnvSpec` of `id`, or `UnknownEnvError` naming the closest ids."""
+    """The registration of `id`.
+
+    Args:
+        id: a registered id.
+
+    Returns:
+        Its `EnvSpec`.
+
+    Raises:
+        TypeError: `id` is not a str.
+        UnknownEnvError: `id` is not registered (naming the closest ids).
+    """
     if not isinstance(id, str):
         raise TypeError(
             f"an env id must be a str such as 'CartPole-v1', got {id!r} ({type(id).__name__}); "
@@ -219,7 +270,7 @@ MISSING_EXTRA, NEEDS_DOWNLOAD, BROKEN_UPSTREAM = "missing_extra", "needs_downloa
 class Availability:
     """Whether an id can run here, and if not, why and what to do (`availability`).
 
-    Attributes:
+    Args:
         env_id: the id.
         runnable: `make(env_id)` and a rollout can run here as it is.
         kind: why not: `MISSING_EXTRA` (its extra's library is not installed),
@@ -280,8 +331,14 @@ def _library_of(s: EnvSpec) -> str | None:
 
 
 def representatives(family: str) -> list[str]:
-    """The ids noted `representative` of `family`, in registration order (empty where it
-    declares none): they stand for their family in `jaxenvs report` and the tests."""
+    """The ids that stand for `family` in `jaxenvs report` and the tests.
+
+    Args:
+        family: a family name.
+
+    Returns:
+        Its ids noted `representative`, in registration order (empty where it declares none).
+    """
     return [i for i in registered_envs(family) if "representative" in _REGISTRY[i].notes]
 
 
@@ -307,7 +364,21 @@ def _resolve(entry_point: str | Callable[..., Any], extra: str | None, id: str =
 
 
 def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any], where: str | None = None) -> Any:
-    """`params` with `overrides` applied; unknown names raise a `TypeError` naming the valid ones."""
+    """`params` with `overrides` applied and checked.
+
+    Args:
+        env: the env the params belong to (named in errors, and checks its declarations).
+        params: the params dataclass.
+        overrides: `{field: value}` to change.
+        where: what errors name (default: the env's name).
+
+    Returns:
+        The new params (`params` itself when there is nothing to change).
+
+    Raises:
+        TypeError: an override names no field of `params` (the valid ones are listed).
+        ValueError: an overridden value is outside what the field declares valid.
+    """
     if not overrides:
         return params
     valid = [f.name for f in dataclasses.fields(params)]
@@ -324,11 +395,23 @@ def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any], where: 
 
 
 def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
-    """Build `id`: returns `(env, params)`.
+    """Build a registered env.
 
-    autoreset: wrap in `AutoReset` (same-step reset, `info["final_observation"]`); pass
-        `False` for the raw env, whose `step` never resets.
-    overrides: params fields to change, e.g. `max_steps_in_episode=200`.
+    Args:
+        id: a registered id (`registered_envs()` lists them).
+        autoreset: wrap in `AutoReset` (same-step reset, `info["final_observation"]`); pass
+            `False` for the raw env, whose `step` never resets.
+        **overrides: params fields to change, e.g. `max_steps_in_episode=200`.
+
+    Returns:
+        `(env, params)`: the env (its `default_params` are the params built) and the params.
+
+    Raises:
+        UnknownEnvError: `id` is not registered (naming the closest ids).
+        TypeError: `id` is not a str; `autoreset` is not a bool; an override names no params
+            field; the entry point does not return an environment.
+        ValueError: a params value is outside what its field declares valid.
+        ImportError: the library the env needs is not installed (naming the extra).
     """
     s = spec(id)
     if not isinstance(autoreset, (bool, np.bool_)):
@@ -352,9 +435,21 @@ def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
 def make_vec(id: str, num_envs: int, allow_vmap: bool = False, **overrides: Any) -> tuple[Any, Any]:
     """A batched env of `num_envs` copies of `id` (one key per call; resets only finished envs).
 
-    allow_vmap: let `jax.vmap` batch its key, making a batch of batches (a training loop
-        vmapped over seeds); without it that raises a `ValueError` (see `VecEnv`).
-    overrides: params fields to change, as in `make`.
+    Args:
+        id: a registered id.
+        num_envs: the batch size.
+        allow_vmap: let `jax.vmap` batch its key, making a batch of batches (a training loop
+            vmapped over seeds); without it that raises a `ValueError` (see `VecEnv`).
+        **overrides: params fields to change, as in `make`.
+
+    Returns:
+        `(VecEnv, params)`: params unbatched, shared by every env.
+
+    Raises:
+        TypeError: `num_envs` is not an int; `autoreset=` is given (make_vec always
+            auto-resets); as `make`.
+        ValueError: `num_envs` is outside [1, 2**30]; as `make`.
+        UnknownEnvError: `id` is not registered.
     """
     from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 
@@ -369,8 +464,14 @@ def make_vec(id: str, num_envs: int, allow_vmap: bool = False, **overrides: Any)
 
 
 class RegisteredDefaults(Wrapper):
-    """Makes the params `make` built (registered values and overrides) the env's defaults,
-    so that `env.step(key, state, action)` without params uses them."""
+    """Makes the params `make` built (registered values and overrides) the env's defaults.
+
+    So that `env.step(key, state, action)` without params uses them.
+
+    Args:
+        env: the env.
+        params: the params that become its `default_params`.
+    """
 
     keeps_observation = True  # observations pass through unchanged (see `VecEnv`)
     passes_actions = True  # and actions (`make_vec` checks them once, for the raw env)
@@ -381,4 +482,5 @@ class RegisteredDefaults(Wrapper):
 
     @property
     def default_params(self) -> Any:
+        """The params `make` built."""
         return self._registered_params

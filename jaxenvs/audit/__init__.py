@@ -39,7 +39,17 @@ def peer_ids(peer: str) -> list[str]:
 
 
 def reproduce(peer: str, env_id: str, scale: float, seed: int) -> str:
-    """The line that reproduces one row of the audit."""
+    """The line that reproduces one row of the audit.
+
+    Args:
+        peer: one of `PEERS`.
+        env_id: the audited id.
+        scale: the run's scale.
+        seed: the run's seed.
+
+    Returns:
+        A `python -c "..."` command printing `audit_one(...)`'s summary.
+    """
     return (
         f'python -c "from jaxenvs.audit import audit_one; '
         f'print(audit_one({peer!r}, {env_id!r}, scale={scale}, seed={seed}).summary())"'
@@ -59,7 +69,9 @@ def audit_one(peer: str, env_id: str, scale: float = 0.25, seed: int = 0) -> Par
         The `ParityResult`, named `"<peer>/<peer id>"`.
 
     Raises:
-        ValueError: an unknown peer or an id the peer has no audited port of.
+        TypeError: `scale` is not a number.
+        ValueError: `scale` is not positive and finite; an unknown peer or an id the peer has
+            no audited port of.
     """
     import jaxenvs
     from jaxenvs.audit import gymnax
@@ -89,7 +101,22 @@ def audit_one(peer: str, env_id: str, scale: float = 0.25, seed: int = 0) -> Par
 
 @dataclasses.dataclass(frozen=True)
 class AuditRow:
-    """One row of the audit: a peer's port (or our own env, the control) against the reference."""
+    """One row of the audit: a peer's port (or our own env, the control) against the reference.
+
+    Args:
+        peer: the implementation (`"jaxenvs"` for the control, else one of `PEERS`).
+        env_id: our id.
+        verdict: `"pass"`, `"FAIL"` or `"skipped"`.
+        transitions: reference transitions compared.
+        num_tests: p-values decided together.
+        worst_error: the largest error of any error check (NaN when none).
+        min_p: the smallest p-value (NaN when none).
+        failed: the failed checks, described.
+        set_aside: the checks set aside as not applicable, described.
+        reproduce: the command that reproduces the row.
+        finding: what the failure found, in words (gymnax's known findings).
+        first_mismatch: the first mismatch, in words.
+    """
 
     peer: str
     env_id: str
@@ -106,7 +133,18 @@ class AuditRow:
 
 
 def row(peer: str, env_id: str, result: ParityResult, scale: float, seed: int) -> AuditRow:
-    """The audit row of a result."""
+    """The audit row of a result.
+
+    Args:
+        peer: `"jaxenvs"` (the control) or one of `PEERS`.
+        env_id: our id.
+        result: the run's result.
+        scale: the run's scale.
+        seed: the run's seed.
+
+    Returns:
+        The `AuditRow`, with the command that reproduces it.
+    """
     from jaxenvs.audit import gymnax
 
     failed = tuple(c.describe() for c in result.failures())
@@ -134,7 +172,16 @@ def row(peer: str, env_id: str, result: ParityResult, scale: float, seed: int) -
 
 
 def markdown(rows: list[AuditRow], scale: float, seed: int) -> str:
-    """docs/audit.md: the method, the table, and each failing row's checks and reproduction."""
+    """The page docs/audit.md.
+
+    Args:
+        rows: the audit's rows (`audit`).
+        scale: the run's scale, named in the header.
+        seed: the run's seed, named in the header.
+
+    Returns:
+        The page: the method, the table, and each failing row's checks and reproduction.
+    """
     lines = [
         "# The audit of the peers",
         "",
@@ -184,6 +231,10 @@ def audit(peers: list[str] | None = None, scale: float = 0.25, seed: int = 0, pr
 
     Returns:
         The rows, our env's first for each id.
+
+    Raises:
+        ValueError: an unknown peer; `scale` is not positive and finite.
+        TypeError: `scale` is not a number.
     """
     from jaxenvs.parity import run_parity
 

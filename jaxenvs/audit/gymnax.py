@@ -51,8 +51,9 @@ RENAMES = {
 
 
 def peer_env(gymnax_id: str) -> tuple[Any, Any]:
-    """gymnax's env of `gymnax_id` through the adapter, raw (no auto-reset), at gymnax's
-    defaults, every action passed to gymnax as given (the adapter's clipping off).
+    """gymnax's env of `gymnax_id` through the adapter, raw (no auto-reset), at gymnax's defaults.
+
+    Every action is passed to gymnax as given (the adapter's clipping off).
 
     Args:
         gymnax_id: an id of `gymnax.registered_envs`.

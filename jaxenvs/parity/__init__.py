@@ -1,19 +1,12 @@
 """Parity: prove a JAX env matches a reference implementation, ours or yours.
 
-One reference protocol with three drivers (`GymnasiumReference`, `DmEnvReference`,
-`JaxReference`, in `jaxenvs.parity.reference`), the checks written once against it
-(`jaxenvs.parity.harness`), the comparisons they are made of (`jaxenvs.parity.checks`):
-
     result = jaxenvs.parity.check(env, params, reference)   # .passed, .summary()
     jaxenvs.parity.assert_parity(env, params, reference)    # in a test: names the first mismatch
 
 Each registered id declares its checks (`EnvSpec.parity`): a `ParitySpec` (the built-in
-envs' sit beside them, `jaxenvs/envs/<family>/<env>/parity.py`, run by `spec.run`) or a
-`Reference` (checked by `check`). `run_parity(env_id, scale, seed, env=, params=)` runs them,
-in two stages, on the built-in env or on
-another one (a user's modified copy, a deliberate mutant: `jaxenvs.parity.mutants`);
-`parity_ids()` lists the ids that have one. The reference libraries (gymnasium, minatar,
-bsuite, gymnax) are imported only when a check runs.
+envs' sit beside them, `jaxenvs/envs/<family>/<env>/parity.py`) or a `Reference`.
+`run_parity(env_id, ...)` runs them on the built-in env or another one. The reference
+libraries are imported only when a check runs.
 """
 
 from __future__ import annotations
@@ -74,21 +67,37 @@ __all__ = [
 
 
 def parity_ids() -> list[str]:
-    """Every registered id that declares a parity check, in registration order."""
+    """Every registered id that declares a parity check.
+
+    Returns:
+        The ids, in registration order.
+    """
     from jaxenvs.registry import registered_envs, spec
 
     return [env_id for env_id in registered_envs() if spec(env_id).parity is not None]
 
 
 def has_parity(env_id: str) -> bool:
+    """Whether `env_id` declares a parity check.
+
+    Args:
+        env_id: a registered id.
+
+    Returns:
+        True when its `EnvSpec.parity` is set.
+
+    Raises:
+        UnknownEnvError: `env_id` is not registered.
+    """
     from jaxenvs.registry import spec
 
     return spec(env_id).parity is not None
 
 
 def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[Any, Any]:
-    """The env and params the checks check for `run_parity(env_id, env=env, params=params)`:
-    the built-in raw env (`make(env_id, autoreset=False)`) where `env` is None, its default
+    """The env and params the checks check for `run_parity(env_id, env=env, params=params)`.
+
+    The built-in raw env (`make(env_id, autoreset=False)`) where `env` is None, its default
     params where `params` is None.
 
     Args:
@@ -100,7 +109,8 @@ def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[An
         `(env, params)`.
 
     Raises:
-        TypeError: `env` has no `reset` / `step`, or `params` is not of the env's params type.
+        TypeError: `env` has no `reset` / `step`, has no `default_params` and `params` is
+            None, or `params` is not of the env's params type.
     """
     _check_env(env_id, env)
     if env is None:
@@ -119,8 +129,9 @@ _BUILTIN: dict[str, tuple[Any, Any, Any]] = {}
 
 
 def builtin_env(env_id: str) -> tuple[Any, Any]:
-    """The built-in raw env of `env_id` and its registered params, one env object per
-    registration: runs on it (the id's own check, its mutants' params) share compiled functions.
+    """The built-in raw env of `env_id` and its registered params, one env object per registration.
+
+    Runs on it (the id's own check, its mutants' params) share compiled functions.
 
     Args:
         env_id: a registered id.
@@ -168,7 +179,7 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, 
 
     Args:
         env_id: a registered id with a parity check (`parity_ids()`).
-        scale: the size of the suite (1.0 = the full suite; the tests use 0.01-0.25).
+        scale: the size of the checks (1.0 = the full size; the tests use 0.01-0.25).
         seed: the seed of both sides' random draws.
         env: the raw JAX env to check (no auto-reset; `reset(key, params)` and
             `step(key, state, action, params)`); default the built-in
@@ -183,8 +194,11 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, 
         `env_id` declares no reference.
 
     Raises:
-        TypeError: `env` has no `reset` / `step`, `params` is not of the env's params type,
-            or `env_id` declares something that is neither a ParitySpec nor a Reference.
+        TypeError: `scale` is not a number; `env` has no `reset` / `step`, `params` is not of
+            the env's params type, or `env_id` declares something that is neither a
+            ParitySpec nor a Reference.
+        ValueError: `scale` is not positive and finite, or `seed` is not a non-negative int.
+        UnknownEnvError: `env_id` is not registered.
     """
     check_scale(scale)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:

@@ -1,20 +1,10 @@
-"""The comparisons parity is made of, what they return, and how a run of them is decided.
+"""The comparisons parity is made of (`Check`), and how one env's checks are decided (`ParityResult`).
 
-A `Check` is one number measured against one threshold: a worst error (`error_check`,
-`angle_check`, `bounded_check`), a count of exact mismatches (`exact_check`), or the p-value
-of a test (`chi_square_check`, `stratified_chi_square_check`, `ks_check`, `mean_check`,
-`unseen_outcomes_check`). A `ParityResult` gathers the checks of one env. Nothing here knows
-about references or environments: `jaxenvs.parity.harness` collects the values compared.
-
-False alarms are budgeted, not assumed away. Deterministic checks (state injection, exact
-replays) cannot fail by chance: their tolerances follow from the arithmetic (float32 results
-are bounded by the same step run in float64, `bounded_check`). Every check that can fail by
-chance is a p-value, and the p-values of one env are decided together (`ParityResult.decide`,
-Holm's step-down procedure) so that a correct env FAILs with probability at most `ALPHA_ENV`;
-a run over up to `ENVS_PER_RUN` envs (a family, `jaxenvs report`, `jaxenvs parity` over every
-built-in id) then raises a false alarm with probability at most `ALPHA_RUN`. `two_stage` makes
-the verdict decisive without making every check slow: a borderline first stage draws four
-times the samples, fresh, before deciding.
+A `Check` is one number against one threshold: a worst error, a count of mismatches, or a
+p-value. Deterministic checks cannot fail by chance; the p-values of one env are decided
+together (Holm) so a correct env FAILs with probability at most `ALPHA_ENV`, and `two_stage`
+draws fresh, larger samples when a first stage is borderline. Nothing here knows about
+references or environments (`jaxenvs.parity.harness` collects the values).
 """
 
 from __future__ import annotations
@@ -65,7 +55,11 @@ _STOP_AT_FIRST_FAILURE = contextvars.ContextVar("stop_at_first_failure", default
 
 
 class FirstFailure(Exception):
-    """A deterministic check failed under `stop_at_first_failure()`: the verdict is FAIL."""
+    """A deterministic check failed under `stop_at_first_failure()`: the verdict is FAIL.
+
+    Args:
+        check: the failing check (kept as `self.check`; the message is its `describe()`).
+    """
 
     def __init__(self, check: Check):
         super().__init__(check.describe())
@@ -74,9 +68,18 @@ class FirstFailure(Exception):
 
 @contextlib.contextmanager
 def stop_at_first_failure() -> Iterator[None]:
-    """Within it, the first failing check that is not a p-value (an error, a mismatch count:
-    its failure is final, whatever the run's Holm decision) ends the run at once with FAIL.
-    For tests of envs known to be wrong (the mutants), which need the verdict only."""
+    """Within it, the first failing check that is not a p-value ends the run at once.
+
+    An error or a mismatch count fails whatever the run's Holm decision, so the verdict is FAIL
+    as soon as one does. For tests of envs known to be wrong (the mutants), which need the
+    verdict only.
+
+    Yields:
+        None.
+
+    Raises:
+        FirstFailure: (from the failing `Check`'s construction) a deterministic check failed.
+    """
     token = _STOP_AT_FIRST_FAILURE.set(True)
     try:
         yield
@@ -88,10 +91,22 @@ def stop_at_first_failure() -> Iterator[None]:
 class Check:
     """One comparison: `value` (an error, a count or a test statistic) against `threshold`.
 
-    transitions: how many reference transitions this check stands for in the report's
-        "transitions compared" (set on one check per compared set, 0 on the others).
-    first: the row of the first failing value, if any (used to point at the mismatch).
-    mismatch: the first mismatch in words (field, step, the state it came from, both values).
+    Args:
+        name: what was compared.
+        n: how many transitions, samples or episodes were compared.
+        value: the measured error, count or p-value.
+        threshold: the bound `value` is held to.
+        passed: whether it is within the bound.
+        kind: `"error"` (passes when `value <= threshold`), `"p-value"` (passes when
+            `value >= threshold`), `"mismatches"`, `"relative error"`, `"missed"`.
+        detail: how it was measured, in words.
+        transitions: how many reference transitions this check stands for in the report's
+            "transitions compared" (set on one check per compared set, 0 on the others).
+        first: the row of the first failing value, if any (used to point at the mismatch).
+        mismatch: the first mismatch in words (field, step, the state it came from, both values).
+
+    Raises:
+        FirstFailure: a check that is not a p-value fails under `stop_at_first_failure()`.
     """
 
     name: str
@@ -110,6 +125,11 @@ class Check:
             raise FirstFailure(self)
 
     def describe(self) -> str:
+        """The check on one line.
+
+        Returns:
+            `"name: kind value <=|>= threshold over n [ok|FAIL] (detail)"`.
+        """
         op = "<=" if self.kind != "p-value" else ">="
         status = "ok" if self.passed else "FAIL"
         text = f"{self.name}: {self.kind} {self.value:.3g} {op} {self.threshold:.3g} over {self.n} [{status}]"
@@ -122,7 +142,19 @@ class ParityResult:
 
     The p-value checks are decided together by `decide(level)` (Holm's step-down procedure:
     the probability that any of them fails on a correct env is at most `level`); until then
-    at `ALPHA_ENV`. `stages` says how the verdict was reached (`two_stage`).
+    at `ALPHA_ENV`.
+
+    Args:
+        env_id: the env checked.
+        reference: the reference it was checked against, in words.
+        checks: the checks, in the order they ran.
+        seconds: how long the run took.
+        skipped: why the reference could not run, if it could not (the verdict is "skipped").
+        level: the family-wise level the p-values were decided at (None: not yet decided).
+        stages: how the verdict was reached (`two_stage`).
+        first_stage: a borderline first stage, when a second stage decided.
+        set_aside: checks that ran but do not apply, outside the verdict (the audit: the
+            float64 checks of an env that computes in float32 under `jax_enable_x64`).
     """
 
     env_id: str
@@ -138,11 +170,24 @@ class ParityResult:
     set_aside: list[Check] = dataclasses.field(default_factory=list)
 
     def p_checks(self) -> list[Check]:
+        """The p-value checks.
+
+        Returns:
+            The checks whose `kind` is `"p-value"`, in order.
+        """
         return [c for c in self.checks if c.kind == "p-value"]
 
     def decide(self, level: float = ALPHA_ENV) -> ParityResult:
-        """Decide the p-value checks together at family-wise level `level` (Holm): each gets
-        the threshold of its rank and passes unless rejected. Returns self."""
+        """Decide the p-value checks together at family-wise level `level` (Holm).
+
+        Each p-value check gets the threshold of its rank and passes unless rejected.
+
+        Args:
+            level: the probability that any p-value check fails on a correct env.
+
+        Returns:
+            self, decided.
+        """
         p_checks = self.p_checks()
         rejected, thresholds = holm([c.value for c in p_checks], level)
         for c, r, t in zip(p_checks, rejected, thresholds):
@@ -155,17 +200,20 @@ class ParityResult:
 
     @property
     def passed(self) -> bool:
+        """Whether the reference ran and every check passed (deciding the p-values if not yet)."""
         self._decided()
         return self.skipped is None and bool(self.checks) and all(c.passed for c in self.checks)
 
     @property
     def verdict(self) -> str:
+        """`"pass"`, `"FAIL"` or `"skipped"`."""
         if self.skipped is not None:
             return "skipped"
         return "pass" if self.passed else "FAIL"
 
     @property
     def transitions(self) -> int:
+        """How many reference transitions were compared (the checks' `transitions`, summed)."""
         return sum(c.transitions for c in self.checks)
 
     @property
@@ -174,23 +222,50 @@ class ParityResult:
         return len(self.p_checks())
 
     def worst(self, prefix: str = "") -> float:
+        """The largest error among the error checks whose name starts with `prefix`.
+
+        Args:
+            prefix: the start of the checks' names (all error checks by default).
+
+        Returns:
+            The largest `value`, or NaN when there is no such check.
+        """
         errs = [c.value for c in self.checks if c.kind == "error" and c.name.startswith(prefix)]
         return max(errs) if errs else float("nan")
 
     def min_p(self) -> float:
+        """The smallest p-value.
+
+        Returns:
+            The smallest `value` of the p-value checks, or NaN when there is none.
+        """
         ps = [c.value for c in self.checks if c.kind == "p-value"]
         return min(ps) if ps else float("nan")
 
     def min_adjusted_p(self) -> float:
-        """Holm's adjusted p-value of the smallest p: m * min p (1 when there is none)."""
+        """Holm's adjusted p-value of the smallest p.
+
+        Returns:
+            `min(1, m * min p)` over the `m` p-value checks, 1 when there is none.
+        """
         ps = [c.value for c in self.p_checks()]
         return min(1.0, len(ps) * min(ps)) if ps else 1.0
 
     def failures(self) -> list[Check]:
+        """The checks that failed (deciding the p-values if not yet).
+
+        Returns:
+            The failing checks, in order.
+        """
         self._decided()
         return [c for c in self.checks if not c.passed]
 
     def summary(self) -> str:
+        """The result in words: verdict, how the p-values were decided, every check.
+
+        Returns:
+            Several lines: the verdict, then one line per check and per first mismatch.
+        """
         self._decided()
         lines = [f"{self.env_id} vs {self.reference}: {self.verdict}"]
         if self.skipped is not None:
@@ -209,9 +284,10 @@ class ParityResult:
 
 
 def holm(p_values: Sequence[float], level: float) -> tuple[list[bool], list[float]]:
-    """Holm's step-down procedure: which of `p_values` are rejected at family-wise level
-    `level`, and the threshold each was compared with (`level / (m - rank)`, rank from 0 in
-    ascending order; the ones after the first acceptance keep their rank's threshold).
+    """Holm's step-down procedure: which of `p_values` are rejected at family-wise level `level`.
+
+    Each p-value is compared with `level / (m - rank)`, rank from 0 in ascending order; the
+    ones after the first acceptance keep their rank's threshold.
 
     Args:
         p_values: the p-values of one family of tests.
@@ -264,6 +340,8 @@ def two_stage(run: Callable[[int, int], ParityResult], seed: int = 0) -> ParityR
 
 
 class Timer:
+    """Wall-clock time of a `with` block, in `seconds` once it ends."""
+
     def __enter__(self) -> Timer:
         self.start = time.perf_counter()
         return self
@@ -274,7 +352,16 @@ class Timer:
 
 @dataclasses.dataclass(frozen=True)
 class Sizes:
-    """How much a run compares; `Sizes.at(scale)` is the default suite at a fraction of its size."""
+    """How much a run compares; `Sizes.at(scale)` is the default suite at a fraction of its size.
+
+    Args:
+        steps: transitions compared step by step.
+        samples: draws compared as distributions (steps from one state, resets).
+        episodes: whole episodes compared.
+
+    Raises:
+        ValueError: a size is not a positive int.
+    """
 
     steps: int = 2000
     samples: int = 2000
@@ -288,12 +375,38 @@ class Sizes:
 
     @classmethod
     def at(cls, scale: float, steps: int = 2000, samples: int = 2000, episodes: int = 200) -> Sizes:
+        """The sizes scaled by `scale`, each kept at a floor (50 steps, 200 samples, 20 episodes).
+
+        Args:
+            scale: the fraction of the full sizes (1.0 = the full suite).
+            steps: the full number of steps.
+            samples: the full number of samples.
+            episodes: the full number of episodes.
+
+        Returns:
+            The scaled `Sizes`.
+
+        Raises:
+            TypeError: `scale` is not a number.
+            ValueError: `scale` is not positive and finite.
+        """
         check_scale(scale)
         return cls(max(50, int(steps * scale)), max(200, int(samples * scale)), max(20, int(episodes * scale)))
 
 
 def check_scale(scale: Any) -> float:
-    """`scale` as a float, or a `ValueError`: a parity size is a positive, finite number."""
+    """Validate a parity scale: a positive, finite number.
+
+    Args:
+        scale: the fraction of the full suite (1.0 = the full suite).
+
+    Returns:
+        `scale` as a float.
+
+    Raises:
+        TypeError: `scale` is not a number (a bool is not one).
+        ValueError: `scale` is not positive and finite.
+    """
     if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
         raise TypeError(f"scale must be a positive number (1.0 = the full suite), got {scale!r}")
     if not (math.isfinite(scale) and scale > 0):
@@ -306,12 +419,26 @@ def check_scale(scale: Any) -> float:
 
 
 def stack(dicts: Sequence[Mapping[str, Any]]) -> dict[str, np.ndarray]:
-    """A list of `{field: value}` as `{field: values stacked along a new first axis}`."""
+    """Stack a list of records field by field.
+
+    Args:
+        dicts: `{field: value}` records, all with the first one's fields.
+
+    Returns:
+        `{field: values stacked along a new first axis}`.
+    """
     return {k: np.stack([np.asarray(d[k]) for d in dicts]) for k in dicts[0]}
 
 
 def rows(*columns: Any) -> list[tuple]:
-    """Per-row tuples of the given arrays (each `[n, ...]`), as chi-square outcomes."""
+    """Per-row tuples of the given arrays, as chi-square outcomes.
+
+    Args:
+        *columns: arrays of `n` rows each (`[n, ...]`).
+
+    Returns:
+        `n` tuples of Python scalars, each row's entries of every column flattened in order.
+    """
     cols = [np.asarray(c).reshape(len(np.asarray(c)), -1) for c in columns]
     return [tuple(v.item() for v in row) for row in np.concatenate(cols, axis=1)]
 
@@ -325,7 +452,16 @@ def _per_row(x: np.ndarray) -> np.ndarray:
 
 
 def max_error(a: Any, b: Any) -> float:
-    """Largest absolute difference between two arrays (inf if shapes differ; NaN == NaN)."""
+    """Largest absolute difference between two arrays.
+
+    Args:
+        a: an array (compared in float64).
+        b: an array of the same shape.
+
+    Returns:
+        The largest `|a - b|` (NaN against NaN counts as equal, NaN against a number as inf);
+        inf when the shapes differ, 0 when they are empty.
+    """
     a, b = np.atleast_1d(np.asarray(a, np.float64)), np.atleast_1d(np.asarray(b, np.float64))
     if a.shape != b.shape:
         return math.inf
@@ -337,7 +473,18 @@ def max_error(a: Any, b: Any) -> float:
 
 
 def error_check(name: str, jax_values: Any, ref_values: Any, atol: float, rtol: float = 0.0) -> Check:
-    """Worst `|jax - ref|` (less `rtol * |ref|` when `rtol` is given) over all entries, against `atol`."""
+    """Worst `|jax - ref|` (less `rtol * |ref|` when `rtol` is given) over all entries, against `atol`.
+
+    Args:
+        name: the check's name.
+        jax_values: `[n, ...]` the JAX values.
+        ref_values: `[n, ...]` the reference's.
+        atol: the largest error allowed.
+        rtol: the error allowed relative to `|ref|`, on top of `atol`.
+
+    Returns:
+        An error check (failing with inf when the shapes differ).
+    """
     a = np.asarray(jax_values, dtype=np.float64)
     b = np.asarray(ref_values, dtype=np.float64)
     n = int(a.shape[0]) if a.ndim else 1
@@ -361,7 +508,17 @@ def error_check(name: str, jax_values: Any, ref_values: Any, atol: float, rtol: 
 
 
 def angle_check(name: str, jax_values: Any, ref_values: Any, atol: float) -> Check:
-    """`error_check` for angles: differences taken modulo 2 pi."""
+    """`error_check` for angles: differences taken modulo 2 pi.
+
+    Args:
+        name: the check's name.
+        jax_values: `[n, ...]` the JAX angles.
+        ref_values: `[n, ...]` the reference's.
+        atol: the largest error allowed.
+
+    Returns:
+        An error check.
+    """
     d = np.abs(np.asarray(jax_values, np.float64) - np.asarray(ref_values, np.float64)) % (2 * np.pi)
     d = np.minimum(d, 2 * np.pi - d)
     check = error_check(name, d, np.zeros_like(d), atol)
@@ -370,8 +527,9 @@ def angle_check(name: str, jax_values: Any, ref_values: Any, atol: float) -> Che
 
 
 def bounded_check(name: str, jax_values: Any, ref_values: Any, jax64_values: Any, angle: bool = False) -> list[Check]:
-    """A float32 JAX value against a float64 reference, bounded by its own arithmetic: the same
-    JAX step run in float64 (`jax64_values`) measures the float32 rounding this step
+    """A float32 JAX value against a float64 reference, bounded by its own arithmetic.
+
+    The same JAX step run in float64 (`jax64_values`) measures the float32 rounding this step
     propagated into each value.
 
     Each value may differ from the reference by twice its own rounding plus `FLOAT32_ULPS`
@@ -436,7 +594,16 @@ def bounded_check(name: str, jax_values: Any, ref_values: Any, jax64_values: Any
 
 
 def exact_check(name: str, jax_values: Any, ref_values: Any) -> Check:
-    """Mismatch count of exactly-compared values (flags, integer states, rewards), per row."""
+    """Mismatch count of exactly-compared values (flags, integer states, rewards), per row.
+
+    Args:
+        name: the check's name.
+        jax_values: `[n, ...]` the JAX values.
+        ref_values: `[n, ...]` the reference's.
+
+    Returns:
+        A mismatches check: how many rows differ anywhere (inf when the shapes differ).
+    """
     a, b = np.asarray(jax_values), np.asarray(ref_values)
     n = int(a.shape[0]) if a.ndim else 1
     if a.shape != b.shape:
@@ -452,8 +619,20 @@ def exact_check(name: str, jax_values: Any, ref_values: Any) -> Check:
 
 
 def p_value_check(name: str, n: int, p: float, detail: str) -> Check:
-    """A test's p-value; passes at `ALPHA_ENV` until its `ParityResult` decides it with the
-    env's other p-values (Holm)."""
+    """A test's p-value as a check.
+
+    It passes at `ALPHA_ENV` until its `ParityResult` decides it with the env's other p-values
+    (Holm).
+
+    Args:
+        name: the check's name.
+        n: how many samples the test saw.
+        p: the p-value (clipped to [0, 1]).
+        detail: the test, in words.
+
+    Returns:
+        A p-value check.
+    """
     p = float(min(max(p, 0.0), 1.0))
     return Check(name, n, p, ALPHA_ENV, p >= ALPHA_ENV, kind="p-value", detail=detail)
 
@@ -479,9 +658,10 @@ def _support_check(name: str, outside: list, n: int, outside_ref: int | None = N
 
 
 def unseen_outcomes_check(name: str, jax_samples: Sequence[Any], ref_samples: Sequence[Any]) -> Check:
-    """Outcomes one side produced and the other never did, where the support is known only
-    from the reference's sample: a rare outcome one sample reaches and the other misses is
-    chance, many are not.
+    """Outcomes one side produced and the other never did, tested as chance.
+
+    For a support known only from the reference's sample: a rare outcome one sample reaches
+    and the other misses is chance, many are not.
 
     Under equal distributions, each sample that falls in an outcome only one side produced
     came from the JAX side with probability `n_jax / (n_jax + n_ref)`, independently of how
@@ -528,9 +708,17 @@ def chi_square_check(
 ) -> list[Check]:
     """Discrete outcomes: support and a two-sample chi-square test of the frequencies.
 
-    Support: with `support` (the set the reference can produce, known from its definition),
-    every outcome of both sides must lie in it; without, outcomes only one side produced are
-    tested as chance (`unseen_outcomes_check`)."""
+    Args:
+        name: the checks' name prefix ("<name> support", "<name> frequencies").
+        jax_samples: the JAX side's outcomes.
+        ref_samples: the reference's.
+        support: the set the reference can produce, known from its definition: every outcome
+            of both sides must lie in it; None: outcomes only one side produced are tested as
+            chance (`unseen_outcomes_check`).
+
+    Returns:
+        Two checks: the support, and the chi-square p-value (rare outcomes pooled).
+    """
     from scipy import stats
 
     a = [_hashable(x) for x in jax_samples]
@@ -553,9 +741,21 @@ def chi_square_check(
 def stratified_chi_square_check(
     name: str, cases: Sequence[Any], jax_samples: Sequence[Any], ref_cases: Sequence[Any], ref_samples: Sequence[Any]
 ) -> Check:
-    """Two-sample chi-square of outcome frequencies, one contingency table per case, summed:
-    statistics and degrees of freedom add up. Pooling every case into one table would count
-    the per-case totals, equal by design, as degrees of freedom and make the test conservative."""
+    """Two-sample chi-square of outcome frequencies, one contingency table per case, summed.
+
+    Statistics and degrees of freedom add up. Pooling every case into one table would count
+    the per-case totals, equal by design, as degrees of freedom and make the test conservative.
+
+    Args:
+        name: the check's name prefix ("<name> frequencies").
+        cases: the case of each JAX sample (the state and action it was drawn from).
+        jax_samples: the JAX outcomes.
+        ref_cases: the case of each reference sample.
+        ref_samples: the reference's outcomes.
+
+    Returns:
+        A p-value check.
+    """
     from scipy import stats
 
     by_case: dict[Any, list[dict]] = {}
@@ -579,10 +779,12 @@ def stratified_chi_square_check(
 
 
 def tail_check(name: str, jax_samples: Any, ref_samples: Any) -> Check:
-    """Continuous outcomes beyond the reference sample's range, where the support is known only
-    from that sample: under equal distributions, the `k` largest of both samples together all
-    come from the JAX side with probability `C(n_jax, k) / C(n_jax + n_ref, k)` (the same below
-    the smallest); Bonferroni over both tails and over coordinates.
+    """Continuous outcomes beyond the reference sample's range, tested as chance.
+
+    For a support known only from the reference's sample: under equal distributions, the `k`
+    largest of both samples together all come from the JAX side with probability
+    `C(n_jax, k) / C(n_jax + n_ref, k)` (the same below the smallest); Bonferroni over both
+    tails and over coordinates.
 
     Args:
         name: the check's name prefix ("<name> support").
@@ -616,12 +818,21 @@ def tail_check(name: str, jax_samples: Any, ref_samples: Any) -> Check:
 def ks_check(
     name: str, jax_samples: Any, ref_samples: Any, support: Callable[[np.ndarray], np.ndarray] | str | None = None
 ) -> list[Check]:
-    """Continuous outcomes: support, and a two-sample Kolmogorov-Smirnov test per coordinate
-    (Bonferroni over coordinates).
+    """Continuous outcomes: support, and a two-sample Kolmogorov-Smirnov test per coordinate.
 
-    support: None, JAX samples beyond the reference sample's range are tested as chance
-    (`tail_check`); a predicate `x[n, d] -> bool[n]` (the reference's definition of its
-    support), which both sides' samples must satisfy; "unbounded", no support test."""
+    Args:
+        name: the checks' name prefix ("<name> support", "<name> distribution").
+        jax_samples: `[n, ...]` the JAX outcomes.
+        ref_samples: `[m, ...]` the reference's.
+        support: None: JAX samples beyond the reference sample's range are tested as chance
+            (`tail_check`); a predicate `x[n, d] -> bool[n]` (the reference's definition of
+            its support), which both sides' samples must satisfy; `"unbounded"`: no support
+            test.
+
+    Returns:
+        The support check (none when `"unbounded"`) and the KS p-value (Bonferroni over
+        coordinates).
+    """
     from scipy import stats
 
     a = np.asarray(jax_samples, dtype=np.float64).reshape(len(jax_samples), -1)
@@ -647,9 +858,10 @@ def _near_normal_mean(x: np.ndarray) -> bool:
 
 
 def mean_check(name: str, jax_values: Any, ref_values: Any, seed: int = 0) -> Check:
-    """Means agree: a p-value for "the two samples come from one distribution", read through
-    their means. Welch's t-test where both means are near normal (Cochran's rule), else an
-    exact permutation test (`PERMUTATIONS` resamples; sparse rewards, skewed lengths).
+    """Means agree: a p-value for "the two samples come from one distribution", read through their means.
+
+    Welch's t-test where both means are near normal (Cochran's rule), else an exact
+    permutation test (`PERMUTATIONS` resamples; sparse rewards, skewed lengths).
 
     Args:
         name: the check's name.
@@ -683,7 +895,16 @@ def mean_check(name: str, jax_values: Any, ref_values: Any, seed: int = 0) -> Ch
 
 
 def rare_events_check(name: str, counts: Mapping[str, int], n: int) -> Check:
-    """Every named rare event happened at least once among the `n` compared transitions."""
+    """Every named rare event happened at least once among the `n` compared transitions.
+
+    Args:
+        name: the check's name.
+        counts: `{event: how many times it happened}`.
+        n: how many transitions were compared.
+
+    Returns:
+        A check of how many events never happened (must be 0).
+    """
     missed = [k for k, v in counts.items() if v == 0]
     return Check(
         name,

@@ -1,23 +1,9 @@
 """The parity checks, written once against the reference protocol (`jaxenvs.parity.reference`).
 
-- `check_transitions`: deterministic transitions by state injection. Reference states (from
-  its own runs, from injected cases, or scrambled to reach rare events) are translated into
-  JAX states and both take the same action; every next-state field, the observation, the
-  reward and both flags are compared. Where the reference records its random draws, the JAX
-  side replays them (`replay`) and steps with random parts compare exactly too.
-- `check_episodes`: whole episodes, the JAX env started from the reference's first state and
-  driven by its actions with no re-injection.
-- `check_step_distribution`: a random event, sampled many times from the same injected states
-  on both sides: support and frequencies (chi-square, stratified by case) or KS.
-- `check_time_limit`: truncation from states one and two steps before the time limit.
-- `check_resets`: the reset distribution the same way.
-- `check_episode_statistics`: episode length and return under uniform random actions, their
-  means compared by a p-value (`checks.mean_check`: Welch's t, or a permutation test where
-  the mean is far from normal).
-
+Each `check_*` function compares one aspect (steps by state injection, whole episodes, random
+steps, the time limit, resets, random-policy statistics) and returns `Check`s.
 `check(env, params, reference)` runs the standard set and returns a `ParityResult`;
-`assert_parity(...)` raises an `AssertionError` naming the first mismatch (field, step, the
-state it came from, both values).
+`assert_parity(...)` raises an `AssertionError` naming the first mismatch.
 """
 
 from __future__ import annotations
@@ -85,8 +71,16 @@ def _compiled_replay(env: Any, replay: Callable, in_axes: tuple) -> Callable:
 
 
 def default_to_jax(env: Any, params: Any) -> Callable[[State, Any], Any]:
-    """`to_jax` for a reference whose state fields carry the JAX state's names: the JAX env's
-    own reset state, every field replaced (in its dtype); a missing field is an error."""
+    """`to_jax` for a reference whose state fields carry the JAX state's names.
+
+    Args:
+        env: the raw JAX env.
+        params: its params (its reset state is the template).
+
+    Returns:
+        `to_jax(state, params)`: the JAX env's own reset state with every field replaced by the
+        reference's (in the JAX field's dtype); it raises `KeyError` naming a missing field.
+    """
     _, template = env.reset(jax.random.key(0), params)
     names = [f for f in template.__dataclass_fields__]
 
@@ -291,20 +285,38 @@ def check_transitions(
     info_fields: Sequence[str] = (),
     float32_bound: bool = False,
 ) -> list[Check]:
-    """Per-step parity by state injection; `env` is the raw env (no auto-reset).
+    """Per-step parity by state injection.
 
-    data: the reference transitions to compare (one set, or `{label: set}` compared apart but
-        stepped as one batch); by default `ref.transitions(num_steps, seed, policy, scramble)`.
-    replay: `(states, actions, draws, params) -> (obs, next_state, reward, terminated)`, the
-        JAX step with the reference's recorded draws (`ref.draws_to_jax` translates them);
-        truncation is then not compared (a replay is the MDP step alone).
-    params_of: `{label: params}` for sets collected under other params (same static fields).
-    canonical: `(field, jax, ref, ref_next_states) -> (jax, ref)` puts a field in canonical
-        form before the comparison (e.g. empty slots a reference lacks).
-    info_fields: `info` entries compared too (to 1e-7), e.g. toy text's `prob`, `action_mask`.
-    float32_bound: a float32 env against a float64 reference: the same steps are run again
-        under `jax_enable_x64`, and every float value is bounded by its own float32 rounding
-        (`checks.bounded_check`) instead of `atol` / `reward_atol`.
+    Reference states are translated into JAX states and both sides take the same action; every
+    next-state field, the observation, the reward and both flags are compared.
+
+    Args:
+        env: the raw JAX env (no auto-reset).
+        params: its params.
+        ref: the reference.
+        num_steps: how many reference transitions to collect (without `data`).
+        atol: the tolerance of float values.
+        seed: the seed of the collected transitions.
+        data: the reference transitions to compare (one set, or `{label: set}` compared apart
+            but stepped as one batch); by default `ref.transitions(num_steps, seed, policy,
+            scramble)`.
+        label: the checks' name prefix.
+        reward_atol: the tolerance of rewards.
+        policy: the reference's policy while collecting (`Reference.transitions`).
+        scramble: changes the reference's state before each step (`Reference.transitions`).
+        replay: `(states, actions, draws, params) -> (obs, next_state, reward, terminated)`, the
+            JAX step with the reference's recorded draws (`ref.draws_to_jax` translates them);
+            truncation is then not compared (a replay is the MDP step alone).
+        params_of: `{label: params}` for sets collected under other params (same static fields).
+        canonical: `(field, jax, ref, ref_next_states) -> (jax, ref)` puts a field in canonical
+            form before the comparison (e.g. empty slots a reference lacks).
+        info_fields: `info` entries compared too (to 1e-7), e.g. toy text's `prob`, `action_mask`.
+        float32_bound: a float32 env against a float64 reference: the same steps are run again
+            under `jax_enable_x64`, and every float value is bounded by its own float32 rounding
+            (`checks.bounded_check`) instead of `atol` / `reward_atol`.
+
+    Returns:
+        The checks, one or more per compared field and set.
     """
     if data is None:
         data = ref.transitions(num_steps, seed, policy, scramble)
@@ -348,8 +360,16 @@ def check_transitions(
 
 
 def near_time_limit(limit: int, set_time: Callable[[State, int], None] | None = None) -> Callable:
-    """A `scramble` for `Reference.transitions`: before every step, the reference's time set
-    one or two steps before `limit` (by `set_time(state, t)`; default its `time` field)."""
+    """A `scramble` for `Reference.transitions` that sets the time near the limit.
+
+    Args:
+        limit: the time limit.
+        set_time: `(state, t)` writes time `t` into a reference state (default: its `time` field).
+
+    Returns:
+        `scramble(ref, rng)`: before every step, sets the reference's time one or two steps
+        before `limit`.
+    """
 
     def scramble(r: Reference, rng: np.random.Generator) -> None:
         state = r.state()
@@ -374,12 +394,24 @@ def check_time_limit(
     label: str = "time limit",
     set_time: Callable[[State, int], None] | None = None,
 ) -> list[Check]:
-    """Truncation at the time limit, which random-policy episodes seldom reach: the
-    reference's own states with the time set one or two steps before `limit` (the limit the
-    reference's settings declare, never the env's), stepped by both sides; `truncated` and
-    the time compared exactly, so a limit one step early or late fails.
+    """Truncation at the time limit, which random-policy episodes seldom reach.
 
-    set_time: `(state, t)` writes time `t` into a reference state (default: its `time` field).
+    The reference's own states with the time set one or two steps before `limit` are stepped
+    by both sides; `truncated` and the time are compared exactly, so a limit one step early or
+    late fails.
+
+    Args:
+        env: the raw JAX env.
+        params: its params.
+        ref: the reference.
+        limit: the limit the reference's settings declare (never the env's).
+        num_steps: how many transitions to compare.
+        seed: the seed of the reference's run.
+        label: the checks' name prefix.
+        set_time: `(state, t)` writes time `t` into a reference state (default: its `time` field).
+
+    Returns:
+        The checks of `check_transitions` on those states.
     """
     data = ref.transitions(num_steps, seed, scramble=near_time_limit(limit, set_time))
     _, nxt, _, terminated, truncated, _ = _jax_step_batch(env, params, ref, data, seed, None, False)
@@ -414,12 +446,27 @@ def check_episodes(
     label="episode",
     replay=None,
 ) -> list[Check]:
-    """Whole episodes: the JAX env starts from the reference's first state of each episode and
-    takes its actions (with its draws, given `replay`), never re-injected; every state field,
-    the observation, the reward and the flags are compared at every step.
+    """Whole episodes, the JAX env never re-injected.
 
-    data: the reference's episodes (`Transitions`; by default `ref.episodes(num_episodes, seed)`);
-    replay: as in `check_transitions`; label: the checks' name prefix."""
+    The JAX env starts from the reference's first state of each episode and takes its actions
+    (with its draws, given `replay`); every state field, the observation, the reward and the
+    flags are compared at every step.
+
+    Args:
+        env: the raw JAX env.
+        params: its params.
+        ref: the reference.
+        num_episodes: how many episodes (without `data`).
+        atol: the tolerance of float values.
+        seed: the seed of the reference's episodes.
+        data: the reference's episodes (`Transitions`; by default
+            `ref.episodes(num_episodes, seed)`).
+        label: the checks' name prefix.
+        replay: as in `check_transitions`.
+
+    Returns:
+        The checks, one or more per compared field.
+    """
     if data is None:
         data = ref.episodes(num_episodes, seed)
     episodes = np.unique(data.episode)
@@ -509,8 +556,21 @@ def check_episodes(
 
 
 def sample_jax_steps(env: Any, params: Any, ref: Reference, state: State, action: Any, n: int, seed: int = 0):
-    """`n` JAX steps from the same injected state: (observations, next states as the
-    reference names them, rewards, terminated, truncated, info)."""
+    """`n` JAX steps from the same injected state.
+
+    Args:
+        env: the raw JAX env.
+        params: its params.
+        ref: the reference (translates the state both ways).
+        state: the reference state to inject.
+        action: the action taken from it.
+        n: how many steps.
+        seed: the seed of the steps' keys.
+
+    Returns:
+        `(observations, next states as the reference names them, rewards, terminated,
+        truncated, info)`, each with `n` rows, as numpy arrays.
+    """
     start = _to_jax_batch(env, params, ref, {k: np.asarray(v)[None] for k, v in state.items()})
     start = jax.tree_util.tree_map(lambda x: x[0], start)
     keys = jax.random.split(jax.random.key(seed + 7919), n)
@@ -535,13 +595,26 @@ def check_step_distribution(
 ) -> list[Check]:
     """A random step, `n` times from each injected `(state, action)` case on both sides.
 
-    outcome: `Transitions -> [outcome per row]` (the same function reads both sides: the JAX
-        side's next states are read by `from_jax` into the reference's field names).
-    support: `(state, action) -> set of outcomes` the reference can produce from that case
-        (from its definition, not its sample); default: outcomes only one side produced are
-        tested as chance (`checks.unseen_outcomes_check`).
-    continuous: KS per coordinate instead of chi-square (a support predicate, "unbounded", or True).
     Discrete outcomes from several cases are tested by a chi-square stratified by case.
+
+    Args:
+        env: the raw JAX env.
+        params: its params.
+        ref: the reference.
+        cases: the `(reference state, action)` cases to step from.
+        n: how many steps from each case, on each side.
+        outcome: `Transitions -> [outcome per row]` (the same function reads both sides: the
+            JAX side's next states are read by `from_jax` into the reference's field names).
+        seed: the seed of both sides' draws.
+        label: the checks' name prefix.
+        support: `(state, action) -> set of outcomes` the reference can produce from that case
+            (from its definition, not its sample); default: outcomes only one side produced
+            are tested as chance (`checks.unseen_outcomes_check`).
+        continuous: KS per coordinate instead of chi-square (a support predicate,
+            `"unbounded"`, or True).
+
+    Returns:
+        The support and distribution checks.
     """
     ref_out, jax_out, case_ids = [], [], []
     for c, (state, action) in enumerate(cases):
@@ -578,7 +651,19 @@ def check_step_distribution(
 def sample_jax_resets(
     env: Any, params: Any, ref: Reference, n: int, seed: int = 0, fields: Sequence[str] | None = None
 ) -> tuple[State, Any]:
-    """`n` JAX resets: states as the reference names them (every field by default) and observations."""
+    """`n` JAX resets.
+
+    Args:
+        env: the raw JAX env.
+        params: its params.
+        ref: the reference (names the state's fields).
+        n: how many resets.
+        seed: the seed of the reset keys.
+        fields: the JAX state fields to read (every field by default).
+
+    Returns:
+        `(states as the reference names them, observations)`, each with `n` rows.
+    """
     keys = jax.random.split(jax.random.key(seed + 104729), n)
     obs, states = _compiled(env, "reset", lambda: jax.jit(jax.vmap(env.reset, in_axes=(0, None))))(keys, params)
     fields = list(states.__dataclass_fields__) if fields is None else fields
@@ -597,8 +682,23 @@ def check_resets(
     support: Any = None,
     label: str = "reset",
 ) -> list[Check]:
-    """The reset distribution: `n` resets of each side, as `outcome(states, obs)` rows (every
-    state field but `time`, by default); chi-square if `discrete`, else KS per coordinate."""
+    """The reset distribution: `n` resets of each side, compared as rows of outcomes.
+
+    Args:
+        env: the raw JAX env.
+        params: its params.
+        ref: the reference.
+        n: how many resets on each side.
+        seed: the seed of both sides' resets.
+        outcome: `(states, obs) -> rows` (by default every state field but `time`).
+        discrete: chi-square of the rows' frequencies; otherwise KS per coordinate.
+        support: the reference's support, as `checks.chi_square_check` or `checks.ks_check`
+            take it.
+        label: the checks' name prefix.
+
+    Returns:
+        The support and distribution checks.
+    """
     ref_states, ref_obs = ref.sample_resets(n, seed)
     mine, obs = sample_jax_resets(env, params, ref, n, seed, list(ref_states))
     if outcome is None:
@@ -626,9 +726,21 @@ def check_episode_statistics(
     label: str = "random-policy",
     require_end: bool = False,
 ) -> list[Check]:
-    """Episode length and return under uniform random actions, compared by a p-value (`mean_check`); both
-    sides cut an episode at `max_steps` (and the JAX side at its time limit). With
-    `require_end`, no episode of either side may have been cut."""
+    """Episode length and return under uniform random actions, compared by a p-value (`mean_check`).
+
+    Args:
+        env: the raw JAX env.
+        params: its params.
+        ref: the reference.
+        num_episodes: how many episodes on each side.
+        seed: the seed of both sides' episodes.
+        max_steps: both sides cut an episode here (the JAX side at its time limit too).
+        label: the checks' name prefix.
+        require_end: no episode of either side may have been cut (a check that fails if one was).
+
+    Returns:
+        The length and return checks (and the cut-episodes check with `require_end`).
+    """
     from jaxenvs.parity.reference import jax_episode_statistics
 
     ref_len, ref_ret = ref.episode_statistics(num_episodes, seed, max_steps)
@@ -672,18 +784,36 @@ def check(
     seed: int = 0,
     name: str | None = None,
 ) -> ParityResult:
-    """Check a raw JAX env (`make(..., autoreset=False)`, or any env with `reset(key, params)`
-    / `step(key, state, action, params)`) against `reference`:
-
-    1. `sizes.steps` transitions by state injection to `atol`; with `float64`, again under
-       `jax_enable_x64` to `ATOL_F64_STEP` (params are used as given: Python scalars follow
-       the precision, float32 arrays do not);
-    2. with `whole_episodes`, `sizes.episodes // 10` whole episodes (float64 if `float64`);
-    3. with `resets`, the reset distribution (`discrete_resets`: chi-square, else KS);
-    4. with `statistics`, random-policy episode length and return (`sizes.episodes` each).
+    """Check a raw JAX env against `reference` with the standard set of checks.
 
     Decided in one or two stages (`checks.two_stage`): a correct env FAILs with probability at
-    most `checks.ALPHA_ENV`. Returns a `ParityResult`: `.passed`, `.summary()`, `.failures()`.
+    most `checks.ALPHA_ENV`.
+
+    Args:
+        env: the raw JAX env (`make(..., autoreset=False)`, or any env with
+            `reset(key, params)` / `step(key, state, action, params)`).
+        params: its params (used as given: under `float64`, Python scalars follow the
+            precision, float32 arrays do not).
+        reference: the reference.
+        sizes: how much to compare (default `Sizes()`): `sizes.steps` transitions by state
+            injection, `sizes.samples` resets, `sizes.episodes` random-policy episodes.
+        atol: the tolerance of the float32 transitions.
+        reward_atol: the tolerance of rewards.
+        float64: the transitions again under `jax_enable_x64`, to `ATOL_F64_STEP`.
+        whole_episodes: `sizes.episodes // 10` whole episodes (float64 if `float64`).
+        resets: the reset distribution.
+        discrete_resets: resets compared by chi-square (else KS).
+        statistics: random-policy episode length and return.
+        seed: the first stage's seed.
+        name: the env's name in the result (default: the env's own).
+
+    Returns:
+        The `ParityResult`: `.passed`, `.summary()`, `.failures()`.
+
+    Raises:
+        TypeError: `env` is a string or has no `reset`/`step`; `reference` is not a
+            `Reference`; `sizes` is not a `Sizes`; `read_state` does not return a dict.
+        ValueError: `env` auto-resets; the reference names a field the JAX state does not have.
     """
     _check_inputs(env, reference, sizes)
     check_reference_fields(env, params, reference)
@@ -820,8 +950,23 @@ def _check_once(
 
 
 def assert_parity(env: Any, params: Any, reference: Reference, **kwargs: Any) -> ParityResult:
-    """`check(...)`, raising an `AssertionError` that names the first mismatch (the field, the
-    step, the state it came from, both values) and lists every failed check."""
+    """`check(...)`, raising when the env does not match.
+
+    Args:
+        env: the raw JAX env.
+        params: its params.
+        reference: the reference.
+        **kwargs: `check`'s keyword arguments.
+
+    Returns:
+        The passing `ParityResult`.
+
+    Raises:
+        AssertionError: a check failed; the message names the first mismatch (the field, the
+            step, the state it came from, both values) and lists every failed check.
+        TypeError: as `check`.
+        ValueError: as `check`.
+    """
     result = check(env, params, reference, **kwargs)
     failures = result.failures()
     if failures:

@@ -1,23 +1,9 @@
-"""The reference protocol, and drivers for the gymnasium, dm_env and JAX APIs.
+"""The reference protocol (`Reference`), and drivers for the gymnasium, dm_env and JAX APIs.
 
-A reference is anything that can be reset with a seed, stepped with an action, and have its
-state read and written; where it records its random draws, they can be replayed on the JAX
-side. `Reference` is that protocol, with the batch operations the checks use
-(`transitions`, `step_cases`, `sample_steps`, `sample_resets`, `episode_statistics`) written
-once on top of it. A driver implements the five primitives for one API:
-
-- `GymnasiumReference`: a `gymnasium.Env` (`reset(seed=)`, `step(action)`, five-tuple);
-- `DmEnvReference`: a `dm_env.Environment` (seeded when built, `reset()`, `step()` -> TimeStep);
-- `JaxReference`: a JAX env with `reset(key, params)` / `step(key, state, action, params)`
-  (ours, or gymnax's raw `reset_env` / `step_env`); it also runs the batch operations vmapped.
-
-Every driver is told how to translate states with the same fields: `read_state(env)` gives
-the reference's state as `{field: value}` named like the JAX state's fields, `write_state(env,
-state)` writes such a dict back, and `to_jax(state, params)` / `from_jax(jax_state)` translate
-(both default to "the same field names": `to_jax` fills the JAX env's own state dataclass).
-`exact_fields` are compared exactly (`"*"`: every field), `angle_fields` modulo 2 pi, the rest to a tolerance;
-`random_fields` (and on steps where `random_step(state, next_state, reward)` holds,
-`random_step_fields`) are drawn at random and left to the distribution checks.
+A reference can be reset with a seed, stepped with an action, and have its state read and
+written as `{field: value}` named like the JAX state's fields; the batch operations the checks
+use are written once on top of that. `GymnasiumReference`, `DmEnvReference` and `JaxReference`
+implement it for one API each.
 """
 
 from __future__ import annotations
@@ -45,10 +31,20 @@ def _take(tree: Any, keep: np.ndarray) -> Any:
 
 @dataclasses.dataclass
 class Transitions:
-    """Reference transitions, as numpy arrays with one row per step: the state before the step
-    and after it (`{field: array}`), the action, the observation (a pytree of arrays), reward
-    and flags; `episode` numbers the episodes of a stream (a new number after every reset),
-    `info` the info entries every step had, `draws` the random draws recorded per step."""
+    """Reference transitions, as numpy arrays with one row per step.
+
+    Args:
+        states: the state before each step, `{field: array}`.
+        actions: the actions.
+        next_states: the state after each step, `{field: array}`.
+        obs: the observations (a pytree of arrays).
+        rewards: the rewards (float64).
+        terminated: the `terminated` flags.
+        truncated: the `truncated` flags.
+        episode: numbers the episodes of a stream (a new number after every reset).
+        info: the info entries every step had.
+        draws: the random draws recorded per step (None where they are not recorded).
+    """
 
     states: State
     actions: np.ndarray
@@ -66,8 +62,17 @@ class Transitions:
 
     @classmethod
     def from_steps(cls, state: State, action: Any, next_states: State, out: tuple) -> Transitions:
-        """`n` steps from one state: `out` is a vmapped step's (obs, reward, terminated,
-        truncated, info), as numpy."""
+        """`n` steps from one state.
+
+        Args:
+            state: the state every step started from.
+            action: the action every step took.
+            next_states: the `n` states after the steps, `{field: array}`.
+            out: a vmapped step's `(obs, reward, terminated, truncated, info)`, as numpy.
+
+        Returns:
+            The `n` transitions, numbered as `n` episodes.
+        """
         obs, reward, terminated, truncated, info = out
         n = len(np.asarray(reward))
         return cls(
@@ -83,6 +88,15 @@ class Transitions:
         )
 
     def state_at(self, i: int, after: bool = False) -> State:
+        """The state of one row.
+
+        Args:
+            i: the row.
+            after: the state after the step (`next_states`) instead of before it.
+
+        Returns:
+            `{field: value}`.
+        """
         return {k: v[i] for k, v in (self.next_states if after else self.states).items()}
 
     def __add__(self, other: Transitions) -> Transitions:
@@ -106,6 +120,14 @@ class Transitions:
         )
 
     def select(self, keep: Sequence[int] | np.ndarray) -> Transitions:
+        """Some rows.
+
+        Args:
+            keep: the rows' indices, or a boolean mask.
+
+        Returns:
+            The transitions of those rows, in that order.
+        """
         keep = np.asarray(keep)
         if keep.dtype == bool:
             keep = np.flatnonzero(keep)
@@ -130,10 +152,33 @@ Scramble = Callable[["Reference", np.random.Generator], None]
 
 @dataclasses.dataclass(kw_only=True)
 class Reference:
-    """The protocol every reference follows, and how its states translate (module docstring).
+    """The protocol every reference follows, and how its states translate.
 
     Subclasses implement `reset`, `step`, `state`, `load` and `sample_action`; `take_draws`
-    where the reference's random draws are recorded.
+    where the reference's random draws are recorded (the JAX side can then replay them). The
+    batch operations (`transitions`, `step_cases`, `episodes`, `sample_steps`,
+    `sample_resets`, `episode_statistics`) are written once on top of those.
+
+    Args:
+        read_state: `env -> {field: value}`, the reference's state named like the JAX state's
+            fields.
+        write_state: `(env, state)` writes such a dict back into the reference.
+        to_jax: `(state, params) -> JAX state` (default: the JAX env's own reset state with
+            the same field names filled in).
+        from_jax: `JAX state -> {field: value}` (default: the same field names).
+        exact_fields: fields compared exactly (`"*"`: every field); the rest to a tolerance.
+        angle_fields: fields compared modulo 2 pi.
+        random_fields: fields drawn at random, left to the distribution checks.
+        random_step: `(state, next_state, reward) -> bool`: the steps where
+            `random_step_fields` are drawn at random.
+        random_step_fields: fields drawn at random on the steps `random_step` picks.
+        obs_mask: `obs -> the entries of it compared` (applied to both sides' observations).
+        draws_to_jax: `(draws, state) -> what a replay takes`, the recorded draws translated.
+        batched_to_jax: `to_jax` takes a batch of states at once.
+        truncation_excludes_termination: the reference's `truncated` is never true with
+            `terminated` (dm_env's last step is one or the other).
+        name: the reference in words.
+        env: the live library env, once `reset` has built it.
     """
 
     read_state: Callable[[Any], State] | None = None
@@ -154,15 +199,42 @@ class Reference:
 
     # --- the protocol ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> Any:
-        """Start an episode (a fresh random stream when `seed` is given); returns the observation."""
+        """Start an episode.
+
+        Args:
+            seed: a fresh random stream from this seed; None continues the current one.
+
+        Returns:
+            The first observation.
+
+        Raises:
+            NotImplementedError: the subclass does not implement it.
+        """
         raise NotImplementedError
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
-        """One step: (observation, reward, terminated, truncated, info)."""
+        """One step.
+
+        Args:
+            action: the action, as the reference takes it.
+
+        Returns:
+            `(observation, reward, terminated, truncated, info)`.
+
+        Raises:
+            NotImplementedError: the subclass does not implement it.
+        """
         raise NotImplementedError
 
     def state(self) -> State:
-        """The current state as `{field: numpy value}`."""
+        """The current state.
+
+        Returns:
+            `{field: numpy value}` (copies).
+
+        Raises:
+            TypeError: there is no `read_state`, or it does not return a dict.
+        """
         if self.read_state is None:
             raise TypeError(f"{type(self).__name__} needs read_state=(env -> {{field: value}}) to read its state")
         state = self.read_state(self.env)
@@ -174,20 +246,42 @@ class Reference:
         return {k: np.asarray(v).copy() for k, v in state.items()}
 
     def load(self, state: State) -> None:
-        """Write a state read by `state()` (possibly changed) into the reference."""
+        """Write a state into the reference.
+
+        Args:
+            state: a state read by `state()`, possibly changed.
+
+        Raises:
+            TypeError: there is no `write_state`.
+        """
         if self.write_state is None:
             raise TypeError(f"{type(self).__name__} needs write_state=(env, state) to have a state injected")
         self.write_state(self.env, state)
 
     def sample_action(self, rng: np.random.Generator) -> Any:
+        """A uniformly random action.
+
+        Args:
+            rng: the generator to draw from (where the reference does not draw its own).
+
+        Returns:
+            The action, as `step` takes it.
+
+        Raises:
+            NotImplementedError: the subclass does not implement it.
+        """
         raise NotImplementedError
 
     def take_draws(self) -> Any:
-        """The random draws made since the last call; None where they are not recorded."""
+        """The random draws made since the last call.
+
+        Returns:
+            The draws, or None where they are not recorded.
+        """
         return None
 
     def close(self) -> None:
-        pass
+        """Release the library env (nothing by default)."""
 
     env: Any = None  # the live library env, once `reset` has built it
 
@@ -195,9 +289,18 @@ class Reference:
     def transitions(
         self, num_steps: int, seed: int = 0, policy: Policy | None = None, scramble: Scramble | None = None
     ) -> Transitions:
-        """`num_steps` transitions of the reference under `policy` (uniform random actions by
-        default), reset after every episode; with `scramble`, a random state is written
-        before every step (to reach rare events)."""
+        """A stream of transitions, reset after every episode.
+
+        Args:
+            num_steps: how many transitions.
+            seed: the seed of the first reset and of `rng`.
+            policy: `(reference, rng) -> action` (default: uniform random actions).
+            scramble: `(reference, rng)` writes a random state before every step (to reach
+                rare events).
+
+        Returns:
+            The transitions.
+        """
         rng = np.random.default_rng(seed)
         self.reset(seed)
         self.take_draws()
@@ -216,7 +319,14 @@ class Reference:
         return self._pack(out)
 
     def step_cases(self, cases: Sequence[tuple[State, Any]]) -> Transitions:
-        """One step from each injected `(state, action)`."""
+        """One step from each injected state.
+
+        Args:
+            cases: `(state, action)` pairs.
+
+        Returns:
+            One transition per case, each numbered as its own episode.
+        """
         if self.env is None:
             self.reset(0)
         out: dict[str, list] = {k: [] for k in _COLUMNS}
@@ -226,8 +336,16 @@ class Reference:
         return self._pack(out)
 
     def episodes(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000) -> Transitions:
-        """`num_episodes` whole episodes under uniform random actions (each cut at `max_steps`),
-        from seeds `seed`, `seed + 1`, ..."""
+        """Whole episodes under uniform random actions.
+
+        Args:
+            num_episodes: how many episodes.
+            seed: the first episode's seed (then `seed + 1`, ...).
+            max_steps: each episode is cut here.
+
+        Returns:
+            The episodes' transitions.
+        """
         rng = np.random.default_rng(seed)
         out: dict[str, list] = {k: [] for k in _COLUMNS}
         for episode in range(num_episodes):
@@ -240,12 +358,30 @@ class Reference:
         return self._pack(out)
 
     def sample_steps(self, state: State, action: Any, n: int, seed: int = 0) -> Transitions:
-        """`n` steps from the same injected state (the reference's random parts, sampled)."""
+        """`n` steps from the same injected state (the reference's random parts, sampled).
+
+        Args:
+            state: the state to inject.
+            action: the action taken from it.
+            n: how many steps.
+            seed: the seed of the reference's draws.
+
+        Returns:
+            The `n` transitions.
+        """
         self.reset(seed)
         return self.step_cases([(state, action)] * n)
 
     def sample_resets(self, n: int, seed: int = 0) -> tuple[State, Any]:
-        """`n` reset states and observations (stacked), from seeds `seed`, `seed + 1`, ..."""
+        """`n` resets.
+
+        Args:
+            n: how many resets.
+            seed: the first reset's seed (then `seed + 1`, ...).
+
+        Returns:
+            `(states, observations)`, each stacked along a new first axis.
+        """
         states, obs = [], []
         for i in range(n):
             obs.append(self.reset(seed + i))
@@ -253,8 +389,16 @@ class Reference:
         return stack(states), _stack_tree(obs)
 
     def episode_statistics(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
-        """Lengths and returns of `num_episodes` episodes under uniform random actions
-        (an episode is cut at `max_steps`)."""
+        """Lengths and returns of episodes under uniform random actions.
+
+        Args:
+            num_episodes: how many episodes.
+            seed: the seed of the first reset and of the actions.
+            max_steps: each episode is cut here.
+
+        Returns:
+            `(lengths, returns)`, numpy arrays of `num_episodes` each.
+        """
         rng = np.random.default_rng(seed)
         lengths, returns = [], []
         self.reset(seed)
@@ -310,7 +454,14 @@ class Reference:
 
 
 def time_limit(env: Any) -> Any | None:
-    """The `gymnasium.wrappers.TimeLimit` inside `env`, if any."""
+    """The `gymnasium.wrappers.TimeLimit` inside `env`, if any.
+
+    Args:
+        env: a gymnasium env, possibly wrapped.
+
+    Returns:
+        The outermost `TimeLimit` wrapper, or None.
+    """
     import gymnasium
 
     while env is not None:
@@ -321,12 +472,25 @@ def time_limit(env: Any) -> Any | None:
 
 
 def elapsed_steps(env: Any) -> int:
-    """The steps a gymnasium env's `TimeLimit` has counted (0 without one)."""
+    """The steps a gymnasium env's `TimeLimit` has counted.
+
+    Args:
+        env: a gymnasium env, possibly wrapped.
+
+    Returns:
+        The count (0 without a `TimeLimit`, or before its first reset).
+    """
     limit = time_limit(env)
     return 0 if limit is None or limit._elapsed_steps is None else int(limit._elapsed_steps)
 
 
 def set_elapsed_steps(env: Any, t: int) -> None:
+    """Set the steps a gymnasium env's `TimeLimit` has counted (nothing without one).
+
+    Args:
+        env: a gymnasium env, possibly wrapped.
+        t: the count.
+    """
     limit = time_limit(env)
     if limit is not None:
         limit._elapsed_steps = int(t)
@@ -334,14 +498,28 @@ def set_elapsed_steps(env: Any, t: int) -> None:
 
 @dataclasses.dataclass(kw_only=True)
 class GymnasiumReference(Reference):
-    """A `gymnasium.Env` as a reference. `make()` builds it (e.g. `lambda: gymnasium.make(id)`);
-    `policy(reference, rng)` picks the actions of `transitions` when given (`reference.env` is
-    the live env)."""
+    """A `gymnasium.Env` as a reference.
+
+    Args:
+        make: `() -> gymnasium.Env` builds it (e.g. `lambda: gymnasium.make(id)`).
+        policy: `(reference, rng) -> action` picks the actions of `transitions` when given
+            (`reference.env` is the live env).
+
+    `Reference`'s fields are taken too, as keywords.
+    """
 
     make: Callable[[], Any]
     policy: Policy | None = None
 
     def reset(self, seed: int | None = None) -> Any:
+        """Build the env on first use and reset it (its action space seeded too, given `seed`).
+
+        Args:
+            seed: gymnasium's `reset(seed=)`.
+
+        Returns:
+            The first observation.
+        """
         if self.env is None:
             self.env = self.make()
         if seed is not None:
@@ -349,16 +527,44 @@ class GymnasiumReference(Reference):
         return self.env.reset(seed=seed)[0]
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        """One gymnasium step.
+
+        Args:
+            action: the action.
+
+        Returns:
+            `(observation, reward, terminated, truncated, info)`, reward and flags as Python scalars.
+        """
         obs, reward, terminated, truncated, info = self.env.step(action)
         return obs, float(reward), bool(terminated), bool(truncated), info
 
     def sample_action(self, rng: np.random.Generator) -> Any:
+        """A uniformly random action from the env's action space (seeded by `reset`).
+
+        Args:
+            rng: unused: the action space draws from its own seeded stream.
+
+        Returns:
+            The action.
+        """
         return self.env.action_space.sample()
 
     def transitions(self, num_steps, seed=0, policy=None, scramble=None) -> Transitions:
+        """`Reference.transitions`, under this reference's `policy` when none is given.
+
+        Args:
+            num_steps: how many transitions.
+            seed: the seed of the first reset and of `rng`.
+            policy: `(reference, rng) -> action` (default: `self.policy`, else uniform random).
+            scramble: `(reference, rng)` writes a random state before every step.
+
+        Returns:
+            The transitions.
+        """
         return super().transitions(num_steps, seed, policy or self.policy, scramble)
 
     def close(self) -> None:
+        """Close the gymnasium env (a later `reset` builds a new one)."""
         if self.env is not None:
             self.env.close()
             self.env = None
@@ -370,30 +576,62 @@ class GymnasiumReference(Reference):
 
 @dataclasses.dataclass(kw_only=True)
 class DmEnvReference(Reference):
-    """A `dm_env.Environment` as a reference. `make(seed)` builds one seeded env (dm_env has
-    no seeded reset); `reset(seed)` builds a fresh one, `reset()` continues the same stream.
+    """A `dm_env.Environment` as a reference.
 
-    The episode ends when a `TimeStep` is `last()`: terminated, unless `discount_truncates`
-    and its discount is positive (dm_env's way of marking a time limit). A last step is one or
-    the other, so the JAX `truncated` is compared as "truncated and not terminated"."""
+    The episode ends when a `TimeStep` is `last()`. A last step is terminated or truncated,
+    never both, so the JAX `truncated` is compared as "truncated and not terminated".
+
+    Args:
+        make: `seed -> dm_env.Environment` builds one seeded env (dm_env has no seeded
+            reset); `reset(seed)` builds a fresh one, `reset()` continues the same stream.
+        discount_truncates: a last step with a positive discount is truncated (dm_env's way
+            of marking a time limit), not terminated.
+        truncation_excludes_termination: as `Reference` (True here).
+
+    `Reference`'s other fields are taken too, as keywords.
+    """
 
     make: Callable[[int], Any]
     discount_truncates: bool = True
     truncation_excludes_termination: bool = True
 
     def reset(self, seed: int | None = None) -> Any:
+        """Start an episode: a fresh env from `seed`, or the same stream without one.
+
+        Args:
+            seed: build a new env with this seed; None continues the current env.
+
+        Returns:
+            The first observation.
+        """
         if self.env is None or seed is not None:
             self.env = self.make(0 if seed is None else seed)
         return self.env.reset().observation
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        """One dm_env step, its `TimeStep` read as gymnasium's five values.
+
+        Args:
+            action: the action.
+
+        Returns:
+            `(observation, reward, terminated, truncated, {})` (a missing reward is 0).
+        """
         ts = self.env.step(action)
         last = bool(ts.last())
         truncated = last and self.discount_truncates and float(ts.discount or 0.0) > 0
         return ts.observation, float(ts.reward or 0.0), last and not truncated, truncated, {}
 
     def sample_resets(self, n: int, seed: int = 0) -> tuple[State, Any]:
-        """`n` resets of one env built with `seed` (dm_env seeds an env once, not each reset)."""
+        """`n` resets of one env built with `seed` (dm_env seeds an env once, not each reset).
+
+        Args:
+            n: how many resets.
+            seed: the env's seed.
+
+        Returns:
+            `(states, observations)`, each stacked along a new first axis.
+        """
         states, obs = [], []
         for i in range(n):
             obs.append(self.reset(seed if i == 0 else None))
@@ -401,6 +639,14 @@ class DmEnvReference(Reference):
         return stack(states), _stack_tree(obs)
 
     def sample_action(self, rng: np.random.Generator) -> Any:
+        """A uniformly random action within the env's `action_spec()`.
+
+        Args:
+            rng: the generator to draw from.
+
+        Returns:
+            An int for a discrete spec, else an array of the spec's shape and dtype.
+        """
         spec = self.env.action_spec()
         if hasattr(spec, "num_values"):
             return int(rng.integers(spec.num_values))
@@ -421,13 +667,20 @@ def _fields(state: Any) -> State:
 
 @dataclasses.dataclass(kw_only=True)
 class JaxReference(Reference):
-    """A JAX env as a reference: ours (`reset(key, params)`, `step(...)` -> six-tuple) or
-    gymnax's (its raw `reset_env` / `step_env`, truncation from `is_truncated`, the way its
-    auto-resetting `step` sees them). States are its own dataclasses, read field by field
-    unless `read_state` says otherwise; `to_jax` defaults to the same field names.
+    """A JAX env as a reference.
 
-    Besides the one-step protocol (each step one jitted call), the batch operations run
-    vmapped: `sample_steps`, `sample_resets` and `episode_statistics` in one program each.
+    States are its own dataclasses, read field by field unless `read_state` says otherwise;
+    `to_jax` defaults to the same field names. Besides the one-step protocol (each step one
+    jitted call), `sample_steps`, `sample_resets`, `episodes` and `episode_statistics` run
+    vmapped, in one program each.
+
+    Args:
+        env: ours (`reset(key, params)`, `step(...)` -> six-tuple) or gymnax's (its raw
+            `reset_env` / `step_env`, truncation from `is_truncated`, the way its
+            auto-resetting `step` sees them).
+        params: its params (default: `env.default_params`).
+
+    `Reference`'s other fields are taken too, as keywords.
     """
 
     env: Any
@@ -468,11 +721,21 @@ class JaxReference(Reference):
 
     # the live env of `read_state` / `write_state` is the JAX state
     def state(self) -> State:
+        """The live JAX state, by `read_state` or field by field.
+
+        Returns:
+            `{field: numpy value}`.
+        """
         if self.read_state is not None:
             return {k: np.asarray(v).copy() for k, v in self.read_state(self._live).items()}
         return _fields(_numpy(self._live))
 
     def load(self, state: State) -> None:
+        """Make `state` the live JAX state (by `write_state`, or field by field in each field's dtype).
+
+        Args:
+            state: `{field: value}`.
+        """
         if self.write_state is not None:
             self._live = self.write_state(self._live, state)
             return
@@ -481,6 +744,14 @@ class JaxReference(Reference):
         )
 
     def reset(self, seed: int | None = None) -> Any:
+        """Start an episode from the next key of the stream.
+
+        Args:
+            seed: restart the stream at `jax.random.key(seed)`; None continues it.
+
+        Returns:
+            The first observation, as numpy.
+        """
         if seed is not None or self._key is None:
             self._key = jax.random.key(0 if seed is None else seed)
         self._key, sub = jax.random.split(self._key)
@@ -488,11 +759,27 @@ class JaxReference(Reference):
         return np.asarray(obs)
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        """One jitted step of the live state.
+
+        Args:
+            action: the action.
+
+        Returns:
+            `(observation, reward, terminated, truncated, info)`, as numpy and Python scalars.
+        """
         self._key, sub = jax.random.split(self._key)
         obs, self._live, reward, terminated, truncated, info = self._step(sub, self._live, jnp.asarray(action))
         return _numpy(obs), float(reward), bool(terminated), bool(truncated), _numpy(info)
 
     def sample_action(self, rng: np.random.Generator) -> Any:
+        """A uniformly random action from the env's action space.
+
+        Args:
+            rng: draws the key the space samples with.
+
+        Returns:
+            The action, as numpy.
+        """
         key = jax.random.key(int(rng.integers(2**31)))
         return np.asarray(self._lib.action_space(self.params).sample(key))
 
@@ -516,17 +803,46 @@ class JaxReference(Reference):
         return _fields(states)
 
     def sample_steps(self, state: State, action: Any, n: int, seed: int = 0) -> Transitions:
+        """`n` steps from the same injected state, vmapped.
+
+        Args:
+            state: the state to inject.
+            action: the action taken from it.
+            n: how many steps.
+            seed: the seed of the steps' keys.
+
+        Returns:
+            The `n` transitions.
+        """
         start = self._injected(state)
         out = self._sample_steps(self._keys(seed, n), start, jnp.asarray(action))
         obs, nxt, reward, terminated, truncated, info = _numpy(out)
         return Transitions.from_steps(state, action, self._read(nxt), (obs, reward, terminated, truncated, info))
 
     def sample_resets(self, n: int, seed: int = 0) -> tuple[State, Any]:
+        """`n` resets, vmapped.
+
+        Args:
+            n: how many resets.
+            seed: the seed of the reset keys.
+
+        Returns:
+            `(states, observations)`, `n` rows each.
+        """
         obs, states = _numpy(self._sample_resets(self._keys(seed, n)))
         return self._read(states), obs
 
     def episodes(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000) -> Transitions:
-        """The first episode of each of `num_episodes` vmapped envs, uniform random actions."""
+        """The first episode of each of `num_episodes` vmapped envs, uniform random actions.
+
+        Args:
+            num_episodes: how many episodes.
+            seed: the seed of the envs' keys.
+            max_steps: each episode is cut here (or at the env's `max_steps_in_episode`).
+
+        Returns:
+            The episodes' transitions.
+        """
         space = self._lib.action_space(self.params)
         steps = min(int(self.params.max_steps_in_episode), max_steps)
         reset_fn, step_fn = self._reset_fn, self._step_fn
@@ -560,6 +876,16 @@ class JaxReference(Reference):
         )
 
     def episode_statistics(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
+        """Lengths and returns of `num_episodes` vmapped first episodes, uniform random actions.
+
+        Args:
+            num_episodes: how many episodes.
+            seed: the seed of the envs' keys.
+            max_steps: each episode is cut here (or at the env's `max_steps_in_episode`).
+
+        Returns:
+            `(lengths, returns)`, numpy arrays of `num_episodes` each.
+        """
         space = self._lib.action_space(self.params)
         steps = min(int(self.params.max_steps_in_episode), max_steps)
         lengths, returns = _first_episodes(self._reset_fn, self._step_fn, space, steps, self._keys(seed, num_episodes))
@@ -602,10 +928,21 @@ def _first_episodes(reset_fn, step_fn, space, num_steps: int, keys: jax.Array, j
 
 
 def jax_episode_statistics(env: Any, params: Any, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
-    """Lengths and returns of the first episode of `num_episodes` vmapped raw JAX envs under
-    uniform random actions, each cut at `min(max_steps_in_episode, max_steps)`; compiled once
-    per (env object, cut, action space) with the params passed in, so that runs at other
-    params (a mutant's) reuse it."""
+    """Lengths and returns of the first episode of vmapped raw JAX envs under uniform random actions.
+
+    Compiled once per (env object, cut, action space) with the params passed in, so that runs
+    at other params (a mutant's) reuse it.
+
+    Args:
+        env: the raw JAX env.
+        params: its params (`max_steps_in_episode` among them).
+        num_episodes: how many envs (one episode each).
+        seed: the seed of the envs' keys.
+        max_steps: each episode is cut at `min(max_steps_in_episode, max_steps)`.
+
+    Returns:
+        `(lengths, returns)`, numpy arrays of `num_episodes` each.
+    """
     from jaxenvs.parity.harness import _compiled
 
     steps = min(int(params.max_steps_in_episode), max_steps)

@@ -15,6 +15,14 @@ def _fmt(x: float) -> str:
 
 
 def row(r: ParityResult) -> tuple[str, ...]:
+    """One env's result as table cells.
+
+    Args:
+        r: the env's result.
+
+    Returns:
+        The cells of `HEADER`'s columns, as strings (a skipped env: its reason as the verdict).
+    """
     if r.skipped is not None:
         return (r.env_id, r.reference, "-", "-", "-", "-", f"skipped ({r.skipped})")
     return (
@@ -32,8 +40,9 @@ HEADER = ("env", "reference", "transitions compared", "worst error", "min p-valu
 
 
 def summary_line(results: Sequence[ParityResult]) -> str:
-    """A run of checks in one line, as the summaries of `jaxenvs parity` and `jaxenvs report`
-    print it: how many ids passed, failed, were skipped.
+    """A run of checks in one line: how many ids passed, failed, were skipped.
+
+    As the summaries of `jaxenvs parity` and `jaxenvs report` print it.
 
     Args:
         results: the run's results, one per id.
@@ -46,8 +55,15 @@ def summary_line(results: Sequence[ParityResult]) -> str:
 
 
 def run_summary(results: Sequence[ParityResult]) -> str:
-    """One line on a run's false-alarm budget: how many envs and p-values it decided, at which
-    level each env, and the bound on a false alarm anywhere in the run."""
+    """One line on a run's false-alarm budget.
+
+    Args:
+        results: the run's results, one per id.
+
+    Returns:
+        How many envs and p-values it decided, at which level each env, and the bound on a
+        false alarm anywhere in the run.
+    """
     ran = [r for r in results if r.skipped is None]
     tests = sum(r.num_tests for r in ran)
     two = sum(r.first_stage is not None for r in ran)
@@ -74,7 +90,7 @@ def rich_table(results: Sequence[ParityResult], compact: bool = False):
             nothing is cut or wrapped.
 
     Returns:
-        the table.
+        The table.
     """
     from rich.markup import escape
     from rich.table import Table
@@ -93,6 +109,16 @@ def rich_table(results: Sequence[ParityResult], compact: bool = False):
 
 
 def markdown_table(results: Sequence[ParityResult], scale: float = 1.0) -> str:
+    """The results as the markdown page `docs/parity.md`.
+
+    Args:
+        results: one per env.
+        scale: the run's scale, named in the page's header.
+
+    Returns:
+        The page: how to read it, the run's summary, one table row per env, then every env's
+        checks in full.
+    """
     lines = [
         "# Parity",
         "",

@@ -53,7 +53,11 @@ class Context:
 
     @property
     def reference(self) -> Reference:
-        """The spec's reference for this id, built on first use."""
+        """The spec's reference for this id, built on first use.
+
+        Raises:
+            TypeError: the spec names no reference (its checks build their own).
+        """
         if self._reference is None:
             if self.spec.reference is None:
                 raise TypeError(f"{self.env_id}: its ParitySpec names no reference; its checks build their own")
@@ -185,6 +189,9 @@ def transitions(
 
     Returns:
         A check function.
+
+    Raises:
+        ValueError: `precision` is not one of "f32", "f64", "atol".
     """
     from jaxenvs.parity.harness import check_transitions
 

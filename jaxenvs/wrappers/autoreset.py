@@ -1,29 +1,9 @@
 """`AutoReset`: a finished episode is reset in the same step, keeping what it ended on.
 
-The step returns the finished episode's `reward`, `terminated` and `truncated` with the new
-episode's first observation and state (gymnasium's SAME_STEP mode, gymnax's behaviour), and
-adds to `info`:
-
-- `final_observation`: the observation the raw step produced (the terminal observation when
-  the episode ended; equal to the returned observation otherwise), for bootstrapping
-  truncated episodes;
-- `final_terminated`, `final_truncated`: the raw step's flags, kept even if a wrapper above
-  rewrites the returned ones.
-
-An env whose `info` has `action_mask` and that defines `action_mask(state, params)` gets the
-mask of the returned state, so after a reset it is the new episode's, as gymnasium's is.
-
-Stepped alone, the reset sits in `lax.cond`: an env that did not finish skips it. Under
-`jax.vmap` (gymnax's way of batching, and `make_vec`'s, which is this step vmapped) a `cond`
-would turn into computing a reset, with fresh random numbers, for every env at every step;
-here a batching rule (`batched_reset.reset_if_done_fn`) resets only the envs that finished,
-each from its own reset key, so a finished env gets, bit for bit, the reset state it would get
-alone, and, for an env that defines `observe`, the same observation, built once for the batch
-from the returned states (without `observe`, reset observations are scattered into the batch
-and XLA may round a float one ulp away from a single env's; the env's own step, vmapped, is
-XLA's to compile, and can also round apart, e.g. with batched params). An env whose reset
-ignores its key gets one reset, selected where an env finished. Gradients go through the
-plain `cond` (a `custom_jvp`), so `jax.grad` works as before, batched or not.
+Gymnasium's SAME_STEP mode, gymnax's behaviour. Stepped alone, the reset sits in `lax.cond`;
+under `jax.vmap` a batching rule (`batched_reset.reset_if_done_fn`) resets only the envs that
+finished, each from its own reset key, so a finished env gets, bit for bit, the reset state it
+would get alone. Gradients go through the plain `cond`.
 """
 
 from __future__ import annotations
@@ -39,7 +19,15 @@ from jaxenvs.wrappers.batched_reset import final_info, reset_if_done_fn
 
 
 class AutoReset(Wrapper):
-    """Resets a finished episode in the step that ends it (see the module docstring).
+    """Resets a finished episode in the step that ends it.
+
+    The step returns the finished episode's `reward`, `terminated` and `truncated` with the new
+    episode's first observation and state, and adds to `info`: `final_observation` (the
+    observation the raw step produced: the terminal one when the episode ended, for
+    bootstrapping truncated episodes), `final_terminated` and `final_truncated` (the raw step's
+    flags, kept even if a wrapper above rewrites the returned ones). An env whose `info` has
+    `action_mask` and that defines `action_mask(state, params)` gets the mask of the returned
+    state, so after a reset it is the new episode's.
 
     Args:
         env: the env to reset (no auto-reset of its own).
@@ -62,14 +50,41 @@ class AutoReset(Wrapper):
         return resets
 
     def step(self, key, state, action, params=None):
+        """One step, resetting a finished episode in it.
+
+        Args:
+            key: a JAX PRNG key (split into the step's and the reset's).
+            state: the env's state.
+            action: the action.
+            params: the env's params (default: its `default_params`).
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`: after a finished episode, the
+            new episode's observation and state with the finished one's reward and flags.
+
+        Raises:
+            TypeError: `key` is not one JAX PRNG key.
+        """
         check_key(key, self.name)  # before the split, which would fail with JAX's own message
         key_step, key_reset = jax.random.split(key)
         return self.step_with_keys(key_step, key_reset, state, action, params)
 
     def step_with_keys(self, key_step, key_reset, state, action, params, reset_index=None):
-        """`step` with its keys given: the raw step draws from `key_step`, a reset from
-        `key_reset`, or from `fold_in(key_reset, reset_index)` with a `reset_index` (how
-        `make_vec` gives each env its own reset key while deriving only the finished envs')."""
+        """`step` with its keys given.
+
+        Args:
+            key_step: the raw step draws from it.
+            key_reset: a reset draws from it.
+            state: the env's state.
+            action: the action.
+            params: the env's params (None: its `default_params`).
+            reset_index: a reset draws from `fold_in(key_reset, reset_index)` instead (how
+                `make_vec` gives each env its own reset key while deriving only the finished
+                envs').
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`, as `step`.
+        """
         params = self.default_params if params is None else params
         with stepping_live_states():  # a finished episode never reaches the step: it was reset
             obs, next_state, reward, terminated, truncated, info = self.env.step(key_step, state, action, params)

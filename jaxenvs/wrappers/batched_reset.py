@@ -1,16 +1,7 @@
-"""The batched-reset engine: `AutoReset`'s batching rule, which resets only the envs of a
-batch whose episodes ended (`make_vec` is `AutoReset` vmapped, so it is its engine too):
+"""The batched-reset engine: `AutoReset`'s batching rule (and so `make_vec`'s).
 
-- `reset_if_done_fn(env)`: `env.reset` where `done`, in a `lax.cond` alone and, under
-  `jax.vmap` (a `custom_vmap` rule), through the functions below, with observations rebuilt
-  by `observe` where the env has it (`observe_fn`); differentiable through the plain `cond`;
-- `reset_where_done`: the finished envs are listed in order and reset `capacity` at a time,
-  each from its own key, the rows scattered into place; the work grows with the number of
-  finished envs, not with the batch; a step where most finish takes one batched reset;
-- `select_where_done`: for a reset that ignores its key (`reset_uses_key` reads the reset's
-  jaxpr), one reset selected where an env finished;
-- `final_info`: the `info` bookkeeping of every same-step reset (`final_observation`, the
-  final flags, and the action mask of the returned state).
+Under `jax.vmap`, `reset_if_done_fn` resets only the envs of a batch whose episodes ended:
+the work grows with the number of finished envs, not with the batch.
 """
 
 from __future__ import annotations
@@ -37,8 +28,14 @@ FULL_RESET_PASSES = 2
 
 
 def default_capacity(num_envs: int) -> int:
-    """How many envs one pass of `reset_where_done` resets: a sixteenth of the batch, at
-    least 16 (or the whole batch when smaller)."""
+    """How many envs one pass of `reset_where_done` resets.
+
+    Args:
+        num_envs: the batch size.
+
+    Returns:
+        A sixteenth of the batch, at least 16 (or the whole batch when smaller).
+    """
     return min(num_envs, max(MIN_CAPACITY, math.ceil(num_envs / CAPACITY_DIVISOR)))
 
 
@@ -60,8 +57,16 @@ def _inclusive_count(x: jax.Array, block: int = 64) -> jax.Array:
 
 
 def finished_index(done: jax.Array, pad: int) -> tuple[jax.Array, jax.Array]:
-    """`(index, count)`: the positions of the true entries of `done` in order, then
-    `len(done)` (an out-of-range index) up to length `len(done) + pad`; and their count."""
+    """The positions of the finished envs, in order.
+
+    Args:
+        done: `bool[n]`.
+        pad: how many out-of-range entries to add at the end.
+
+    Returns:
+        `(index, count)`: `int32[n + pad]`, the positions of the true entries of `done` in
+        order, then `n` (an out-of-range index); and how many entries are true.
+    """
     n = done.shape[0]
     if n < 2**24:
         rank = _inclusive_count(done.astype(jnp.float32)).astype(jnp.int32)
@@ -73,11 +78,21 @@ def finished_index(done: jax.Array, pad: int) -> tuple[jax.Array, jax.Array]:
 
 
 def reset_uses_key(env, key, params) -> bool:
-    """Whether `env.reset(key, params)` depends on `key` at all, read off the reset's jaxpr
-    (any operation with the key or a value computed from it among its operands counts). A
-    reset that does not (every episode starts alike: DeepSea, Asterix, Pong) needs no index
-    work: one reset, selected where an env finished. The answer depends only on the types
-    of `key` and `params` (their tree, shapes and dtypes), so callers cache it."""
+    """Whether `env.reset(key, params)` depends on `key` at all, read off the reset's jaxpr.
+
+    Any operation with the key or a value computed from it among its operands counts. A reset
+    that does not (every episode starts alike: DeepSea, Asterix, Pong) needs no index work:
+    one reset, selected where an env finished. The answer depends only on the types of `key`
+    and `params` (their tree, shapes and dtypes), so callers cache it.
+
+    Args:
+        env: the env.
+        key: a key of the type the reset gets.
+        params: params of the type the reset gets.
+
+    Returns:
+        True when an output of the reset depends on `key`.
+    """
     jaxpr = jax.make_jaxpr(env.reset)(key, params).jaxpr
     depends = {id(jaxpr.invars[0])}
     for eqn in jaxpr.eqns:
@@ -93,10 +108,20 @@ def _signature(tree: Any) -> tuple:
 
 
 def select_where_done(done: jax.Array, reset: Callable[[], Any], old: Any) -> Any:
-    """`where_done(done, reset(), old)` for a reset that is the same for every env, skipped
-    when nothing finished. The select sits in a `cond` branch on purpose: outside one, XLA
-    fuses the step's whole transition into every element of the selected observation,
-    computing it again and again (five times slower on MinAtar Asterix)."""
+    """`where_done(done, reset(), old)` for a reset that is the same for every env.
+
+    Skipped when nothing finished. The select sits in a `cond` branch on purpose: outside one,
+    XLA fuses the step's whole transition into every element of the selected observation,
+    computing it again and again.
+
+    Args:
+        done: `bool[n]`.
+        reset: `() -> (obs, state)`, the reset (unbatched, or batched over params).
+        old: the batch's `(obs, state)`.
+
+    Returns:
+        `old` with the finished envs' rows replaced by the reset's, in `old`'s dtypes.
+    """
     return jax.lax.cond(jnp.any(done), lambda: cast_like(where_done(done, reset(), old), old), lambda: old)
 
 
@@ -115,14 +140,24 @@ def reset_where_done(
 ) -> tuple[Any, Any]:
     """`(obs, state)` of a batch with every env where `done` replaced by a fresh reset.
 
-    The finished envs are listed in order and reset `capacity` at a time: pass `p` calls
-    `resets(p, index)` for the envs `index` (`capacity` positions, padded with the
-    out-of-range `len(done)`), which returns `capacity` reset `(obs, state)` rows; the rows
-    go in place by scatter. A step where nothing finished runs no pass; the reset work grows
-    with the number of finished envs, not with the batch. With `reset_all` (a reset of every
-    env, rows in batch order), a step where more than `FULL_RESET_PASSES` passes would be
-    needed (envs whose episodes end together: fixed lengths, time limits) takes it instead,
-    keeping the rows of the finished envs."""
+    The finished envs are listed in order and reset `capacity` at a time, the rows going in
+    place by scatter. A step where nothing finished runs no pass; the reset work grows with
+    the number of finished envs, not with the batch.
+
+    Args:
+        done: `bool[n]`.
+        obs: the batch's observations.
+        state: the batch's states.
+        resets: `(p, index) -> (obs, state)`: pass `p`'s `capacity` reset rows, for the envs
+            `index` (`capacity` positions, padded with the out-of-range `n`).
+        capacity: how many envs one pass resets.
+        reset_all: a reset of every env, rows in batch order; a step where more than
+            `FULL_RESET_PASSES` passes would be needed (envs whose episodes end together:
+            fixed lengths, time limits) takes it instead, keeping the finished envs' rows.
+
+    Returns:
+        The new `(obs, state)`.
+    """
     index, count = finished_index(done, capacity)
 
     def passes(_):
@@ -148,24 +183,40 @@ def reset_where_done(
 
 
 def observe_fn(env: Any) -> Callable | None:
-    """The raw env's `observe`, when every wrapper between `env` and it declares (as a class
-    attribute) `keeps_observation = True` and the raw env defines one; else None."""
+    """The raw env's `observe`, where the batch's observations can be built from states.
+
+    Args:
+        env: the env, possibly wrapped.
+
+    Returns:
+        The raw env's `observe`, when every wrapper between `env` and it declares (as a class
+        attribute) `keeps_observation = True` and the raw env defines one; else None.
+    """
     raw = transparent_raw(env)
     return raw.observe if raw is not None and defines(raw, "observe") else None
 
 
 def reset_if_done_fn(env: Any, capacity: int | None = None) -> Callable:
-    """`f(done, key, obs, state, params, index=None) -> (obs, state)`: `env.reset(k, params)`
-    where `done`, else `(obs, state)`; `k` is `key`, or `fold_in(key, index)` with an `index`
-    (`make_vec`'s reset keys: one key for the batch, derived only for the envs that finished).
+    """The reset-where-done function of `env`, alone a `lax.cond`, under `jax.vmap` a batched reset.
 
-    Alone, a `lax.cond`. Under `jax.vmap` (a `custom_vmap` rule) only the finished envs are
-    reset, `capacity` at a time (default `default_capacity` of the batch), by
+    Under `jax.vmap` (a `custom_vmap` rule) only the finished envs are reset, by
     `reset_where_done`; a reset that ignores its key (`reset_uses_key`, asked once per type
     of params) is computed once and selected where done. For an env with `observe`
     (`observe_fn`), the resets replace state rows only and the batch's observations are built
-    once from the returned states (fewer writes of the largest array, and exactly the
-    observations a single env returns). Differentiable through the plain `cond`.
+    once from the returned states (exactly the observations a single env returns).
+    Differentiable through the plain `cond`.
+
+    Args:
+        env: the env to reset.
+        capacity: how many finished envs one pass resets (default `default_capacity` of the
+            batch).
+
+    Returns:
+        `f(done, key, obs, state, params, index=None) -> (obs, state)`: `env.reset(k, params)`
+        where `done`, else `(obs, state)`; `k` is `key`, or `fold_in(key, index)` with an
+        `index` (`make_vec`'s reset keys: one key for the batch, derived only for the envs
+        that finished). Under `jax.vmap` it raises `ValueError` when the batch plus the
+        capacity exceed int32 indexes.
     """
     observe = observe_fn(env)
     uses_key: dict = {}
@@ -276,10 +327,22 @@ def reset_if_done_fn(env: Any, capacity: int | None = None) -> Callable:
 def final_info(
     env: Any, info: dict, obs: Any, terminated: jax.Array, truncated: jax.Array, state_out: Any, params: Any
 ) -> dict:
-    """`info` of a step that reset the finished envs: `final_observation` (what the raw step
-    returned: the terminal observation where an episode ended), `final_terminated`,
-    `final_truncated`, and, for an env with an `action_mask`, the mask of `state_out` (the
-    new episode's where one began). `state_out` batched gives batched masks."""
+    """`info` of a step that reset the finished envs.
+
+    Args:
+        env: the env (its `action_mask(state, params)`, if any, is used).
+        info: the raw step's `info`.
+        obs: what the raw step returned (the terminal observation where an episode ended).
+        terminated: the raw step's flags.
+        truncated: the raw step's flags.
+        state_out: the returned state (the new episode's where one began); batched, it gives
+            batched masks.
+        params: the env's params.
+
+    Returns:
+        A copy of `info` with `final_observation`, `final_terminated`, `final_truncated`, and,
+        where `info` has `action_mask` and the env defines one, the mask of `state_out`.
+    """
     info = dict(info)
     info["final_observation"] = obs
     info["final_terminated"] = terminated

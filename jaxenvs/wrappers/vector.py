@@ -1,23 +1,9 @@
 """`VecEnv`: a batch of `num_envs` copies of an env behind one key per call (`make_vec`).
 
-`reset(key, params)` and `step(key, state, actions, params)` return batched arrays in the
-six-tuple; `params` is shared by the batch. The step is `AutoReset`'s, vmapped over the
-batch: finished envs are reset in the same step, with `info["final_observation"]`,
-`info["final_terminated"]` and `info["final_truncated"]`, and `AutoReset`'s batching rule
-(`batched_reset.reset_if_done_fn`) resets only the envs that finished, `reset_capacity` at a
-time, builds the observations once from the returned states for an env with `observe`, and
-skips the index work for a reset that ignores its key. What `VecEnv` adds is the keys: from
-the step's one key, env `i` steps with `split(fold_in(key, 2**32 - 1), num_envs)[i]` (dead
-code, dropped by XLA, if the env's step draws nothing) and resets from `fold_in(key, i)`,
-derived only for the envs that finished. Every finished env gets an independent reset, so
-episodes are distributed exactly as on the per-env path.
-
-`jax.vmap` over a `VecEnv`'s `reset` or `step` with a batched key raises a `ValueError`: it
-would batch the batch (`jax.vmap(venv.reset)(keys)` with 8 keys and `num_envs=8` gives 8 x 8
-envs), which is never what `jax.vmap(env.reset)` over a single env means. For one env per
-key use `jaxenvs.make` and `jax.vmap`; for one batch, call with one key. A batch of batches
-on purpose (a training loop vmapped over seeds, as `examples/ppo.py`) says so with
-`allow_vmap=True`. Vmapping with one shared key (over params, say) is always allowed.
+The step is `AutoReset`'s, vmapped over the batch, with per-env keys derived from the one key:
+env `i` steps with `split(fold_in(key, 2**32 - 1), num_envs)[i]` and resets from
+`fold_in(key, i)`. The one thing to know: `jax.vmap` over a `VecEnv` with a batched key raises
+a `ValueError` (it would batch the batch) unless it was built with `allow_vmap=True`.
 """
 
 from __future__ import annotations
@@ -78,8 +64,21 @@ def _steps_actions_of(env: Any) -> Any:
 
 
 def one_key(key, venv: VecEnv, method: str):
-    """`key`, or a `ValueError` when it is batched by a `jax.vmap` (the batching rule of an
-    identity `custom_vmap`: nothing is added to the computation)."""
+    """`key`, refused when a `jax.vmap` batches it.
+
+    The batching rule of an identity `custom_vmap`: nothing is added to the computation.
+
+    Args:
+        key: the key `reset` or `step` was given.
+        venv: the `VecEnv` (named in the error).
+        method: `"reset"` or `"step"` (named in the error).
+
+    Returns:
+        `key`, unchanged.
+
+    Raises:
+        ValueError: (when traced under `jax.vmap`) the key is batched.
+    """
 
     @custom_vmap
     def same(k):
@@ -104,22 +103,28 @@ def _concrete(tree: Any) -> bool:
 
 
 class VecEnv(Wrapper):
-    """`num_envs` copies of `env` (a raw env: no auto-reset of its own), stepped as
-    `AutoReset(env)` under `jax.vmap` (see the module docstring).
+    """`num_envs` copies of `env`, stepped as `AutoReset(env)` under `jax.vmap`.
+
+    `reset(key, params)` and `step(key, state, actions, params)` take one key and return
+    batched arrays in the six-tuple; `params` is shared by the batch. Finished envs are reset
+    in the same step (`info["final_observation"]`, `info["final_terminated"]`,
+    `info["final_truncated"]`), each independently, so episodes are distributed exactly as on
+    the per-env path. `observation_space` and `action_space` are ONE env's (the batch adds a
+    leading axis).
 
     Args:
-        env: the env to batch.
+        env: the env to batch (a raw env: no auto-reset of its own).
         num_envs: the batch size, in [1, 2**30].
         reset_capacity: how many finished envs one reset pass handles (default: a sixteenth
             of the batch, at least 16 or the whole batch); a step where more finish runs more
             passes. It changes the work, never the results.
-        allow_vmap: let `jax.vmap` batch the key of `reset` and `step` (a batch of batches, see
-            the module docstring); without it that raises a `ValueError`.
+        allow_vmap: let `jax.vmap` batch the key of `reset` and `step`, making a batch of
+            batches (a training loop vmapped over seeds); without it that raises a
+            `ValueError`. Vmapping with one shared key (over params, say) is always allowed.
 
     Raises:
-        TypeError, ValueError: an argument out of its range, named.
-
-    `observation_space` and `action_space` are ONE env's (the batch adds a leading axis).
+        TypeError: `num_envs` or `reset_capacity` is not an int, `allow_vmap` is not a bool.
+        ValueError: `num_envs` or `reset_capacity` is out of its range.
     """
 
     def __init__(self, env: Environment, num_envs: int, reset_capacity: int | None = None, allow_vmap: bool = False):
@@ -153,19 +158,57 @@ class VecEnv(Wrapper):
         return space
 
     def sample_actions(self, key, params=None):
-        """One action per env from the action space, drawn with one key."""
+        """One action per env from the action space, drawn with one key.
+
+        Args:
+            key: a JAX PRNG key.
+            params: the env's params (default: its `default_params`).
+
+        Returns:
+            The actions, batched along a leading axis of `num_envs`.
+        """
         space = self._action_space(params)
         if isinstance(space, spaces.Discrete):
             return jax.random.randint(key, (self.num_envs,), space.start, space.start + space.n, space.dtype)
         return jax.vmap(space.sample)(jax.random.split(key, self.num_envs))
 
     def reset(self, key, params=None):
+        """Reset every env, each from its own key split from `key`.
+
+        Args:
+            key: one JAX PRNG key.
+            params: the params shared by the batch (default: the env's `default_params`).
+
+        Returns:
+            `(obs, state)`, batched along a leading axis of `num_envs`.
+
+        Raises:
+            TypeError: `key` is not one JAX PRNG key.
+            ValueError: `key` is batched by `jax.vmap` without `allow_vmap`.
+        """
         check_key(key, self.name)
         if not self.allow_vmap:
             key = one_key(key, self, "reset")
         return jax.vmap(self.env.reset, in_axes=(0, None))(jax.random.split(key, self.num_envs), params)
 
     def step(self, key, state, actions, params=None):
+        """Step every env, resetting those that finished in the same step.
+
+        Args:
+            key: one JAX PRNG key.
+            state: the batched state.
+            actions: one action per env (a leading axis of `num_envs`).
+            params: the params shared by the batch (default: the env's `default_params`).
+
+        Returns:
+            `(obs, state, reward, terminated, truncated, info)`, batched; `info` has
+            `final_observation`, `final_terminated` and `final_truncated`.
+
+        Raises:
+            TypeError: `key` is not one JAX PRNG key.
+            ValueError: `key` is batched by `jax.vmap` without `allow_vmap`; (called eagerly)
+                an action is not in the action space or the batch's shape.
+        """
         check_key(key, self.name)
         if not self.allow_vmap:
             key = one_key(key, self, "step")
@@ -184,6 +227,15 @@ class VecEnv(Wrapper):
             )
 
     def render(self, state, params=None):
+        """Every env's frame.
+
+        Args:
+            state: the batched state.
+            params: the params shared by the batch.
+
+        Returns:
+            The env's `render`, vmapped: frames with a leading axis of `num_envs`.
+        """
         return jax.vmap(self.env.render, in_axes=(0, None))(state, params)
 
     def __repr__(self) -> str:
