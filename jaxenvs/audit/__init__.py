@@ -2,40 +2,61 @@
 
 `audit_one(peer, env_id)` checks the peer's env of `env_id` with `env_id`'s own spec (the
 same reference, checks, sizes and false-alarm control as `run_parity`), and our own env is
-the control in the same table (`jaxenvs audit`, `docs/audit.md`). Peers so far: gymnax's
-classic control (`jaxenvs.audit.gymnax`).
+the control in the same table (`jaxenvs audit`, `docs/audit.md`). Each peer is a module
+(`PEERS`); where we have no env of the id, the peer's module builds the checks itself.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import importlib.util
 from typing import Any
 
 from jaxenvs.parity.checks import ParityResult, check_scale, two_stage
 
-PEERS = ("gymnax",)
+# peer -> the module auditing it. Each module has `LIBRARY` (the peer's import name),
+# `REFERENCES` (the references' import names), `ABOUT` (a paragraph for docs/audit.md: what is
+# checked, against what), `FINDINGS` (row id -> what its failure found, in words), `ids()` (the
+# rows it audits: our ids, or the reference's ids where we have no env of our own; importing
+# neither library) and `audit(row_id, scale, seed) -> ParityResult` (one stage; `audit_one`
+# decides in two)
+PEERS = {"gymnax": "jaxenvs.audit.gymnax"}
 # the checks run under jax_enable_x64 (`transitions("f64")`, `episodes("f64")`): set aside, with
 # their figures, for a peer whose step computes in float32 even under x64
 FLOAT64_CHECKS = ("f64 ", "episode ")
 
 
-def peer_ids(peer: str) -> list[str]:
-    """Our ids the peer has a port of that the audit can check.
+def peer_module(peer: str) -> Any:
+    """The module auditing `peer`.
 
     Args:
         peer: one of `PEERS`.
 
     Returns:
-        The ids, in registration order.
+        The module.
 
     Raises:
         ValueError: an unknown peer.
     """
     if peer not in PEERS:
         raise ValueError(f"unknown peer {peer!r}; the audit covers {list(PEERS)}")
-    from jaxenvs.audit import gymnax
+    return importlib.import_module(PEERS[peer])
 
-    return list(gymnax.TRANSLATED)
+
+def peer_ids(peer: str) -> list[str]:
+    """The rows the audit checks for `peer`: our ids it ports, or the reference's own ids.
+
+    Args:
+        peer: one of `PEERS`.
+
+    Returns:
+        The ids, in the peer module's order.
+
+    Raises:
+        ValueError: an unknown peer.
+    """
+    return list(peer_module(peer).ids())
 
 
 def reproduce(peer: str, env_id: str, scale: float, seed: int) -> str:
@@ -57,12 +78,12 @@ def reproduce(peer: str, env_id: str, scale: float, seed: int) -> str:
 
 
 def audit_one(peer: str, env_id: str, scale: float = 0.25, seed: int = 0) -> ParityResult:
-    """The peer's port of `env_id` under `env_id`'s own parity spec, decided in two stages.
+    """The peer's port of `env_id` under the audit's checks, decided in two stages.
 
     Args:
         peer: one of `PEERS`.
         env_id: one of `peer_ids(peer)`.
-        scale: the size of the run (1.0 = the full suite).
+        scale: the size of the run (1.0 = the full size).
         seed: the seed of both sides' draws.
 
     Returns:
@@ -73,30 +94,68 @@ def audit_one(peer: str, env_id: str, scale: float = 0.25, seed: int = 0) -> Par
         ValueError: `scale` is not positive and finite; an unknown peer or an id the peer has
             no audited port of.
     """
-    import jaxenvs
-    from jaxenvs.audit import gymnax
-    from jaxenvs.parity.spec import run as run_spec
-    from jaxenvs.registry import resolve
-
     check_scale(scale)
+    module = peer_module(peer)
     if env_id not in peer_ids(peer):
         raise ValueError(f"{peer} has no audited port of {env_id!r}; audited: {peer_ids(peer)}")
-    spec = resolve(jaxenvs.spec(env_id).parity)
-    env, params = gymnax.peer_env(gymnax.TRANSLATED[env_id])
-    renames = gymnax.RENAMES.get(env_id, {})
-    audited = dataclasses.replace(spec, reference=lambda i: gymnax.translating(spec.reference(i), env, params, renames))
+    missing = [name for name in (module.LIBRARY, *module.REFERENCES) if importlib.util.find_spec(name) is None]
+    if missing:
+        from jaxenvs.extras import install_line
 
-    float64 = gymnax.has_float64_path(env, params)
+        why = f"{missing[0]} is not installed ({install_line('audit')})"
+        return ParityResult(f"{peer}/{env_id}", peer, skipped=why)
+    return two_stage(lambda factor, stage_seed: module.audit(env_id, scale * factor, stage_seed), seed)
 
-    def run(factor: int, stage_seed: int) -> ParityResult:
-        result = run_spec(audited, env_id, scale=scale * factor, seed=stage_seed, env=env, params=params)
-        result.env_id = f"{peer}/{gymnax.TRANSLATED[env_id]}"
-        if not float64:  # float64 checks say nothing of a float32 implementation: set aside
-            result.set_aside = [c for c in result.checks if c.name.startswith(FLOAT64_CHECKS)]
-            result.checks = [c for c in result.checks if not c.name.startswith(FLOAT64_CHECKS)]
-        return result
 
-    return two_stage(run, seed)
+def run_spec_on_peer(
+    peer: str, env_id: str, peer_id: str, spec: Any, env: Any, params: Any, scale: float, seed: int
+) -> ParityResult:
+    """One stage of `spec`'s checks of `env_id` run on a peer's env (what most peer modules do).
+
+    Checks run under jax_enable_x64 are set aside, with their figures, where the peer's step
+    computes in float32 even under x64 (they say nothing of a float32 implementation).
+
+    Args:
+        peer: the peer's name, for the result's name.
+        env_id: our id whose checks run.
+        peer_id: the peer's id of the env, for the result's name.
+        spec: the `ParitySpec` to run (usually `env_id`'s own, its reference translating).
+        env: the peer's env, raw.
+        params: its params.
+        scale: the run's scale.
+        seed: the run's seed.
+
+    Returns:
+        The `ParityResult`, named `"<peer>/<peer_id>"`.
+    """
+    from jaxenvs.parity.spec import run as run_spec
+
+    result = run_spec(spec, env_id, scale=scale, seed=seed, env=env, params=params)
+    result.env_id = f"{peer}/{peer_id}"
+    if not has_float64_path(env, params):
+        result.set_aside = [c for c in result.checks if c.name.startswith(FLOAT64_CHECKS)]
+        result.checks = [c for c in result.checks if not c.name.startswith(FLOAT64_CHECKS)]
+    return result
+
+
+def has_float64_path(env: Any, params: Any) -> bool:
+    """Whether `env`'s step computes in float64 under `jax_enable_x64` (any float64 state leaf).
+
+    Args:
+        env: the env.
+        params: its params.
+
+    Returns:
+        True where some float state leaf is float64 after a step under x64.
+    """
+    import jax
+    import jax.numpy as jnp
+
+    with jax.enable_x64(True):
+        _, state = jax.eval_shape(env.reset, jax.random.key(0), params)
+        action = jax.eval_shape(env.action_space(params).sample, jax.random.key(1))
+        out = jax.eval_shape(env.step, jax.random.key(2), state, action, params)
+    return any(leaf.dtype == jnp.float64 for leaf in jax.tree_util.tree_leaves(out[1]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -145,11 +204,9 @@ def row(peer: str, env_id: str, result: ParityResult, scale: float, seed: int) -
     Returns:
         The `AuditRow`, with the command that reproduces it.
     """
-    from jaxenvs.audit import gymnax
-
     failed = tuple(c.describe() for c in result.failures())
     set_aside = tuple(c.describe() for c in result.set_aside)
-    finding = gymnax.FINDINGS.get(env_id, "") if peer == "gymnax" and failed else ""
+    finding = peer_module(peer).FINDINGS.get(env_id, "") if peer != "jaxenvs" and failed else ""
     if peer == "jaxenvs":
         call = f"run_parity({env_id!r}, scale={scale}, seed={seed}).summary()"
         line = f'python -c "from jaxenvs.parity import run_parity; print({call})"'
@@ -194,11 +251,10 @@ def markdown(rows: list[AuditRow], scale: float, seed: int) -> str:
         "reference's field names where they differ (gymnax's Acrobot), and every action reaches",
         "the peer as given (the adapter's clipping of out-of-range continuous actions is off).",
         "",
-        "gymnax: classic control. For these ids gymnax's defaults are the reference's settings",
-        "(the same time limits and constants), so each has one row. Not yet audited: gymnax's",
-        "MinAtar and bsuite ports (their states are laid out differently from the references'),",
-        "NAVIX, XLand-MiniGrid, Craftax, brax / MuJoCo Playground and JAXAtari.",
-        "",
+    ]
+    for peer in dict.fromkeys(r.peer for r in rows if r.peer != "jaxenvs"):
+        lines += [f"{peer}: {peer_module(peer).ABOUT}", ""]
+    lines += [
         "| id | implementation | verdict | transitions | p-values | worst error | smallest p |",
         "|---|---|---|---:|---:|---:|---:|",
     ]
@@ -236,13 +292,15 @@ def audit(peers: list[str] | None = None, scale: float = 0.25, seed: int = 0, pr
         ValueError: an unknown peer; `scale` is not positive and finite.
         TypeError: `scale` is not a number.
     """
+    import jaxenvs
     from jaxenvs.parity import run_parity
 
     peers = list(peers or PEERS)
     jobs = [(peer, env_id) for peer in peers for env_id in peer_ids(peer)]
     rows: list[AuditRow] = []
     for i, (peer, env_id) in enumerate(jobs):
-        rows.append(row("jaxenvs", env_id, run_parity(env_id, scale=scale, seed=seed), scale, seed))
+        if env_id in jaxenvs.registered_envs() and jaxenvs.spec(env_id).parity is not None:  # the control
+            rows.append(row("jaxenvs", env_id, run_parity(env_id, scale=scale, seed=seed), scale, seed))
         rows.append(row(peer, env_id, audit_one(peer, env_id, scale, seed), scale, seed))
         if progress is not None:
             progress(i + 1, len(jobs), f"{peer} {env_id}")

@@ -17,6 +17,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+LIBRARY = "gymnax"
+REFERENCES = ("gymnasium",)
+ABOUT = (
+    "classic control. For these ids gymnax's defaults are the reference's settings (the same "
+    "time limits and constants), so each has one row."
+)
 # our id -> gymnax id, for the ids whose states translate (classic control)
 TRANSLATED = {
     "CartPole-v1": "CartPole-v1",
@@ -105,18 +111,32 @@ def translating(reference: Any, env: Any, params: Any, renames: dict[str, str]) 
     return dataclasses.replace(reference, to_jax=to_jax, from_jax=from_jax)
 
 
-def has_float64_path(env: Any, params: Any) -> bool:
-    """Whether `env`'s step computes in float64 under `jax_enable_x64` (any float64 state leaf).
-
-    Args:
-        env: the env.
-        params: its params.
+def ids() -> list[str]:
+    """Our ids whose gymnax port the audit checks.
 
     Returns:
-        True where some float state leaf is float64 after a step under x64.
+        The ids.
     """
-    with jax.enable_x64(True):
-        _, state = jax.eval_shape(env.reset, jax.random.key(0), params)
-        action = jax.eval_shape(env.action_space(params).sample, jax.random.key(1))
-        out = jax.eval_shape(env.step, jax.random.key(2), state, action, params)
-    return any(leaf.dtype == jnp.float64 for leaf in jax.tree_util.tree_leaves(out[1]))
+    return list(TRANSLATED)
+
+
+def audit(env_id: str, scale: float, seed: int) -> Any:
+    """One stage of `env_id`'s own parity spec run on gymnax's port.
+
+    Args:
+        env_id: one of `ids()`.
+        scale: the run's scale.
+        seed: the run's seed.
+
+    Returns:
+        The `ParityResult`.
+    """
+    import jaxenvs
+    from jaxenvs.audit import run_spec_on_peer
+    from jaxenvs.registry import resolve
+
+    spec = resolve(jaxenvs.spec(env_id).parity)
+    env, params = peer_env(TRANSLATED[env_id])
+    renames = RENAMES.get(env_id, {})
+    audited = dataclasses.replace(spec, reference=lambda i: translating(spec.reference(i), env, params, renames))
+    return run_spec_on_peer("gymnax", env_id, TRANSLATED[env_id], audited, env, params, scale, seed)
