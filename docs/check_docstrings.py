@@ -8,7 +8,10 @@ methods and properties of public classes. A callable is complete when it has a d
 `Args:` names every parameter (`self` and `cls` excluded; a class's are its `__init__`'s, or
 its dataclass fields, which may be under `Attributes:` instead), which has `Returns:` (or
 `Yields:`) if the body returns a value, and whose `Raises:` names every exception class the
-body raises by name. Properties need a docstring only; setters and `@overload`s none.
+body raises by name. Properties need a docstring only; setters and `@overload`s none. A method
+without a docstring that overrides a documented method of a base class defined in the files
+checked inherits its docstring (as `inspect.getdoc` and mkdocs' `griffe_inherited_docstrings`
+do) and is complete.
 """
 
 from __future__ import annotations
@@ -17,6 +20,10 @@ import ast
 import re
 import sys
 from pathlib import Path
+
+# class name -> (its base classes' names, the names of its methods that have a docstring),
+# over every file checked (filled by `main` before any file is checked)
+CLASSES: dict[str, tuple[list[str], set[str]]] = {}
 
 SECTION = re.compile(r"^(\s*)(Args|Arguments|Parameters|Attributes|Returns|Yields|Raises):\s*$")
 ENTRY = re.compile(r"^(\*{0,2}[\w.]+)\s*(\([^)]*\))?:")
@@ -177,6 +184,64 @@ def check_function(node: ast.AST, where: str, *, method: bool) -> list[str]:
     return problems
 
 
+def base_name(base: ast.expr) -> str:
+    """The last dotted part of a base class expression (`environment.Environment` gives
+    `Environment`; `Generic[T]` gives `Generic`).
+
+    Args:
+        base: The expression in the class statement.
+
+    Returns:
+        The name, or "" where there is none.
+    """
+    if isinstance(base, ast.Subscript):
+        base = base.value
+    if isinstance(base, ast.Attribute):
+        return base.attr
+    return base.id if isinstance(base, ast.Name) else ""
+
+
+def collect_classes(tree: ast.Module) -> None:
+    """Record every class of a module in `CLASSES`.
+
+    Args:
+        tree: The parsed module.
+    """
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            documented = {
+                n.name
+                for n in node.body
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and ast.get_docstring(n) is not None
+            }
+            bases, known = CLASSES.get(node.name, ([], set()))
+            CLASSES[node.name] = (bases + [base_name(b) for b in node.bases], known | documented)
+
+
+def inherits_doc(bases: list[str], method: str) -> bool:
+    """Whether some base class (at any depth) documents `method`.
+
+    Args:
+        bases: The names of a class's base classes.
+        method: The method's name.
+
+    Returns:
+        True where a base in `CLASSES` has `method` with a docstring.
+    """
+    seen: set[str] = set()
+    stack = list(bases)
+    while stack:
+        name = stack.pop()
+        if name in seen or name not in CLASSES:
+            continue
+        seen.add(name)
+        parents, documented = CLASSES[name]
+        if method in documented:
+            return True
+        stack += parents
+    return False
+
+
 def check_class(node: ast.ClassDef, path: Path) -> list[str]:
     """The problems of one public class and its public methods.
 
@@ -214,6 +279,8 @@ def check_class(node: ast.ClassDef, path: Path) -> list[str]:
             problems.append(f"{where}: Attributes lacks {', '.join(missing)}")
     for item in node.body:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and not item.name.startswith("_"):
+            if ast.get_docstring(item) is None and inherits_doc([base_name(b) for b in node.bases], item.name):
+                continue
             problems += check_function(item, f"{path}:{item.lineno} {node.name}.{item.name}", method=True)
     return problems
 
@@ -267,6 +334,8 @@ def main(argv: list[str]) -> int:
     for name in argv:
         path = Path(name)
         files += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    for path in files:
+        collect_classes(ast.parse(path.read_text(), filename=str(path)))
     total, failing = 0, 0
     for path in files:
         count, problems = check_file(path)
