@@ -39,3 +39,22 @@ def test_bad_peers_and_ids_are_named(capsys):
     assert "unknown peer 'navix-typo'" in capsys.readouterr().err
     with pytest.raises(ValueError, match="gymnax has no audited port of 'Taxi-v4'"):
         audit.audit_one("gymnax", "Taxi-v4")
+
+
+def test_the_reference_side_is_drawn_once_per_key(tmp_path, monkeypatch):
+    from jaxenvs.audit.cache import cached
+
+    monkeypatch.setenv("JAXENVS_CACHE", str(tmp_path))
+    draws = []
+
+    def draw():
+        draws.append(1)
+        return {"lengths": [3, 4]}
+
+    assert cached("ref 1.0 n=2 seed=0", draw) == {"lengths": [3, 4]}
+    assert cached("ref 1.0 n=2 seed=0", draw) == {"lengths": [3, 4]} and len(draws) == 1
+    cached("ref 1.0 n=2 seed=1", draw)
+    cached("ref 1.0 n=2 seed=0", draw, refresh=True)
+    assert len(draws) == 3
+    with pytest.raises(TypeError, match="key must be a non-empty string"):
+        cached("", draw)
