@@ -11,7 +11,8 @@ its dataclass fields, which may be under `Attributes:` instead), which has `Retu
 body raises by name. Properties need a docstring only; setters and `@overload`s none. A method
 without a docstring that overrides a documented method of a base class defined in the files
 checked inherits its docstring (as `inspect.getdoc` and mkdocs' `griffe_inherited_docstrings`
-do) and is complete.
+do) and is complete; one whose docstring has no `Args:` section says what it changes and takes
+its arguments and return value from the base's (mkdocs shows the base's docs beside it).
 """
 
 from __future__ import annotations
@@ -141,13 +142,15 @@ def decorator_names(node: ast.AST) -> set[str]:
     return names
 
 
-def check_function(node: ast.AST, where: str, *, method: bool) -> list[str]:
+def check_function(node: ast.AST, where: str, *, method: bool, overrides: bool = False) -> list[str]:
     """The problems of one public function or method.
 
     Args:
         node: Its definition.
         where: How problems name it (`file:line name`).
         method: Whether it is defined in a class.
+        overrides: Whether it overrides a documented method of a base class (its `Args:` and
+            `Returns:` may then be the base's).
 
     Returns:
         One line per problem.
@@ -162,6 +165,9 @@ def check_function(node: ast.AST, where: str, *, method: bool) -> list[str]:
         return []
     found = sections(doc)
     problems = []
+    if overrides and "Args" not in found:
+        unlisted = sorted(raised_names(node) - set(found.get("Raises", [])))
+        return [f"{where}: Raises lacks {', '.join(unlisted)}"] if unlisted else []
     wanted = parameters(node.args, method=method and "staticmethod" not in decorators)
     missing = [name for name in wanted if name not in found.get("Args", [])]
     if missing:
@@ -279,9 +285,11 @@ def check_class(node: ast.ClassDef, path: Path) -> list[str]:
             problems.append(f"{where}: Attributes lacks {', '.join(missing)}")
     for item in node.body:
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and not item.name.startswith("_"):
-            if ast.get_docstring(item) is None and inherits_doc([base_name(b) for b in node.bases], item.name):
+            overrides = inherits_doc([base_name(b) for b in node.bases], item.name)
+            if ast.get_docstring(item) is None and overrides:
                 continue
-            problems += check_function(item, f"{path}:{item.lineno} {node.name}.{item.name}", method=True)
+            where = f"{path}:{item.lineno} {node.name}.{item.name}"
+            problems += check_function(item, where, method=True, overrides=overrides)
     return problems
 
 

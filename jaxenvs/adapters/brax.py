@@ -132,14 +132,7 @@ class BraxEnv(AdapterEnvironment):
         return self._obs_shapes[backend]
 
     def observation_space(self, params: BraxParams | None = None) -> spaces.Space:
-        """The observation space, translated from brax's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The observation space, translated from brax's."""
         shape = self._obs_shape(params.backend)
         return float_obs_space(shape)
 

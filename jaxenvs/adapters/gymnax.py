@@ -192,26 +192,12 @@ class GymnaxEnv(AdapterEnvironment):
 
     def observation_space(self, params: GymnaxParams | None = None) -> spaces.Space:
         # the library computes bounds with jnp: evaluated now, also when asked inside jit
-        """The observation space, translated from the library's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The observation space, translated from the library's."""
         with jax.ensure_compile_time_eval():
             return translate_space(self.gymnax_env.observation_space(self._space_params(params)))
 
     def action_space(self, params: GymnaxParams | None = None) -> spaces.Space:
-        """The action space, translated from the library's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The action space, translated from the library's."""
         with jax.ensure_compile_time_eval():
             return translate_space(self.gymnax_env.action_space(self._space_params(params)))
 

@@ -221,26 +221,13 @@ class JumanjiEnv(AdapterEnvironment):
 
     # --- spaces -----------------------------------------------------------------------
     def observation_space(self, params: JumanjiParams | None = None) -> spaces.Space:
-        """The observation space, translated from jumanji's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The observation space, translated from jumanji's."""
         if params.flat:
             return spaces.flatten_space(self._obs_space)
         return self._obs_space
 
     def action_space(self, params: JumanjiParams | None = None) -> spaces.Space:
         """The action space: jumanji's spec converted, or a `Discrete` over combinations under `joint_action`.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
 
         Raises:
             ValueError: Under `joint_action`, for actions that are not MultiDiscrete or have more than

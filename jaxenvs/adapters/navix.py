@@ -102,14 +102,7 @@ class NavixEnv(AdapterEnvironment):
         return NavixParams()
 
     def observation_space(self, params: NavixParams | None = None) -> spaces.Space:
-        """The observation space, translated from navix's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The observation space, translated from navix's."""
         space = translate_space(self.navix_env.observation_space)
         if self.navix_env.observation_fn is self._symbolic:
             # navix 0.7 declares its symbolic observations in [0, 8] but tags the player 10
@@ -118,14 +111,7 @@ class NavixEnv(AdapterEnvironment):
         return space
 
     def action_space(self, params: NavixParams | None = None) -> spaces.Space:
-        """The action space, translated from navix's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The action space, translated from navix's."""
         return translate_space(self.navix_env.action_space)
 
     def reset_env(self, key: jax.Array, params: NavixParams) -> tuple[Any, NavixState]:

@@ -114,25 +114,11 @@ class PgxEnv(AdapterEnvironment):
         return PgxParams(max_steps_in_episode=limit)
 
     def observation_space(self, params: PgxParams | None = None) -> spaces.Box:
-        """The observation space, translated from pgx's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The observation space, translated from pgx's."""
         return space_for(self._obs_shape.shape, self._obs_shape.dtype)
 
     def action_space(self, params: PgxParams | None = None) -> spaces.Discrete:
-        """The action space, translated from pgx's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The action space, translated from pgx's."""
         return spaces.Discrete(self._num_actions)
 
     def action_mask(self, state: PgxState, params: PgxParams | None = None) -> jax.Array:

@@ -92,14 +92,7 @@ class PlaygroundEnv(AdapterEnvironment):
 
     # --- spaces -----------------------------------------------------------------------
     def observation_space(self, params: PlaygroundParams | None = None) -> spaces.Space:
-        """The observation space, translated from Playground's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The observation space, translated from Playground's."""
         if self._obs_shape is None:
             state = jax.eval_shape(self.playground_env.reset, jax.ShapeDtypeStruct((2,), jnp.uint32))
             self._obs_shape = state.obs

@@ -98,27 +98,13 @@ class XMiniGridEnv(AdapterEnvironment):
 
     # --- spaces -----------------------------------------------------------------------
     def observation_space(self, params: XMiniGridParams | None = None) -> spaces.Box:
-        """The observation space, translated from xminigrid's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The observation space, translated from xminigrid's."""
         shape = tuple(self.xminigrid_env.observation_shape(params.env_params))
         high = np.broadcast_to(np.array([NUM_TILES - 1, NUM_COLORS - 1], np.float64), shape)
         return spaces.Box(np.zeros(shape), high, shape=shape, dtype=jnp.uint8)
 
     def action_space(self, params: XMiniGridParams | None = None) -> spaces.Discrete:
-        """The action space, translated from xminigrid's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The action space, translated from xminigrid's."""
         return spaces.Discrete(int(self.xminigrid_env.num_actions(params.env_params)))
 
     # --- transitions ------------------------------------------------------------------

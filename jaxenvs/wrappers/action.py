@@ -26,17 +26,7 @@ class ClipAction(Wrapper):
             )
 
     def step(self, key, state, action, params=None):
-        """One transition with `action` clipped to `[low, high]` and cast to the space's dtype.
-
-        Args:
-            key: A JAX PRNG key.
-            state: The current state.
-            action: An action from `action_space(params)`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state, reward, terminated, truncated, info)`.
-        """
+        """One transition with `action` clipped to `[low, high]` and cast to the space's dtype."""
         space = self.env.action_space(params)
         action = jnp.clip(action, jnp.asarray(space.low, space.dtype), jnp.asarray(space.high, space.dtype))
         return self.env.step(key, state, action.astype(space.dtype), params)

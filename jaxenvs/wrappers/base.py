@@ -42,15 +42,7 @@ class Wrapper(Environment):
         return self.env.default_params
 
     def reset(self, key, params=None):
-        """Start an episode (the wrapped env's reset).
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state)`.
-        """
+        """Start an episode (the wrapped env's reset)."""
         return self.env.reset(key, params)
 
     def step(self, key, state, action, params=None):
@@ -68,25 +60,11 @@ class Wrapper(Environment):
         return self.env.step(key, state, action, params)
 
     def observation_space(self, params=None):
-        """The wrapped env's observation space.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The wrapped env's observation space."""
         return self.env.observation_space(params)
 
     def action_space(self, params=None):
-        """The wrapped env's action space.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The wrapped env's action space."""
         return self.env.action_space(params)
 
     def render(self, state, params=None):

@@ -114,13 +114,6 @@ class Checked(Wrapper):
     def reset(self, key, params=None):
         """Start an episode, checking the observation for NaN / inf.
 
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state)`.
-
         Raises:
             checkify.JaxRuntimeError: If the observation has a NaN or inf (called from Python).
         """
@@ -130,15 +123,6 @@ class Checked(Wrapper):
 
     def step(self, key, state, action, params=None):
         """One transition with the action, the state and the outputs checked.
-
-        Args:
-            key: A JAX PRNG key.
-            state: The current state.
-            action: An action from `action_space(params)`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state, reward, terminated, truncated, info)`.
 
         Raises:
             checkify.JaxRuntimeError: Called from Python, for an action outside the action space, a

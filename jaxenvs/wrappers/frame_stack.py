@@ -206,14 +206,7 @@ class FrameStackObservation(Wrapper):
         return stack, FrameStackObservationState(env_state=env_state, stack=stack), reward, terminated, truncated, info
 
     def observation_space(self, params=None):
-        """The space of the stacks.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The space of the stacks."""
         return stack_space(self.env.observation_space(params), self.stack_size)
 
     def render(self, state, params=None):

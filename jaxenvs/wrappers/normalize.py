@@ -167,14 +167,7 @@ class NormalizeObservation(Wrapper):
         return self._normalize(obs, rms), state, reward, terminated, truncated, info
 
     def observation_space(self, params=None):
-        """An unbounded float32 Box of the wrapped env's observation shape.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """An unbounded float32 Box of the wrapped env's observation shape."""
         inner = self.env.observation_space(params)
         return spaces.Box(-jnp.inf, jnp.inf, shape=inner.shape, dtype=jnp.float32)
 

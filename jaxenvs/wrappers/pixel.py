@@ -73,30 +73,12 @@ class PixelObservation(Wrapper):
         return image if self.shape is None else resize(image, self.shape)
 
     def reset(self, key, params=None):
-        """Start an episode; the observation is the first state's picture.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state)`.
-        """
+        """Start an episode; the observation is the first state's picture."""
         _, state = self.env.reset(key, params)
         return self.pixels(state, params), state
 
     def step(self, key, state, action, params=None):
-        """One transition; the observation is the new state's picture.
-
-        Args:
-            key: A JAX PRNG key.
-            state: The current state.
-            action: An action from `action_space(params)`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state, reward, terminated, truncated, info)`.
-        """
+        """One transition; the observation is the new state's picture."""
         _, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         return self.pixels(state, params), state, reward, terminated, truncated, info
 

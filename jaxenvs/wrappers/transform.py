@@ -48,44 +48,19 @@ class TransformObservation(Wrapper):
         self._observation_space = observation_space
 
     def reset(self, key, params=None):
-        """Start an episode; the observation transformed.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state)`.
-        """
+        """Start an episode; the observation transformed."""
         obs, state = self.env.reset(key, params)
         return self.func(obs), state
 
     def step(self, key, state, action, params=None):
-        """One transition; the observation (and `info["final_observation"]`) transformed.
-
-        Args:
-            key: A JAX PRNG key.
-            state: The current state.
-            action: An action from `action_space(params)`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state, reward, terminated, truncated, info)`.
-        """
+        """One transition; the observation (and `info["final_observation"]`) transformed."""
         obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         if "final_observation" in info:
             info = dict(info, final_observation=self.func(info["final_observation"]))
         return self.func(obs), state, reward, terminated, truncated, info
 
     def observation_space(self, params=None):
-        """The space given to the constructor, else the wrapped env's.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-        """
+        """The space given to the constructor, else the wrapped env's."""
         if self._observation_space is not None:
             return self._observation_space
         return self.env.observation_space(params)
@@ -108,16 +83,6 @@ class TransformReward(Wrapper):
         self.func = func
 
     def step(self, key, state, action, params=None):
-        """One transition; the reward transformed.
-
-        Args:
-            key: A JAX PRNG key.
-            state: The current state.
-            action: An action from `action_space(params)`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state, reward, terminated, truncated, info)`.
-        """
+        """One transition; the reward transformed."""
         obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         return obs, state, jnp.asarray(self.func(reward), jnp.float32), terminated, truncated, info
