@@ -139,9 +139,6 @@ class BraxEnv(AdapterEnvironment):
     def action_space(self, params: BraxParams | None = None) -> spaces.Box:
         """A `Box` over the actuators' control range ([-1, 1] for envs that rescale actions themselves).
 
-        Args:
-            params: The env's params; None means `default_params`.
-
         Returns:
             A float32 `Box`.
         """

@@ -102,9 +102,6 @@ class PlaygroundEnv(AdapterEnvironment):
     def action_space(self, params: PlaygroundParams | None = None) -> spaces.Box:
         """`Box(-1, 1)` of `action_size` (Playground's envs take normalised actions).
 
-        Args:
-            params: The env's params; None means `default_params`.
-
         Returns:
             A float32 `Box`.
         """

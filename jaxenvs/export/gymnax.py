@@ -410,9 +410,6 @@ class GymnaxExport(gymnax_environment.Environment):
     def action_space(self, params: Any = None) -> Any:
         """The action space as a gymnax space.
 
-        Args:
-            params: The env's params; None means `default_params`.
-
         Returns:
             A gymnax space (see `gymnax_space`).
         """
@@ -420,9 +417,6 @@ class GymnaxExport(gymnax_environment.Environment):
 
     def observation_space(self, params: Any = None) -> Any:
         """The observation space as a gymnax space.
-
-        Args:
-            params: The env's params; None means `default_params`.
 
         Returns:
             A gymnax space (see `gymnax_space`).

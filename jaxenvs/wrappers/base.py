@@ -48,12 +48,6 @@ class Wrapper(Environment):
     def step(self, key, state, action, params=None):
         """One transition (the wrapped env's step).
 
-        Args:
-            key: A JAX PRNG key.
-            state: The current state.
-            action: An action from `action_space(params)`.
-            params: The env's params; None means `default_params`.
-
         Returns:
             `(obs, state, reward, terminated, truncated, info)`.
         """
@@ -69,10 +63,6 @@ class Wrapper(Environment):
 
     def render(self, state, params=None):
         """The wrapped env's picture of `state`.
-
-        Args:
-            state: The state to draw.
-            params: The env's params; None means `default_params`.
 
         Returns:
             A `uint8[H, W, 3]` image.

@@ -20,12 +20,6 @@ class LegacyStep(Wrapper):
     def step(self, key, state, action, params=None):
         """One transition, as a 5-tuple.
 
-        Args:
-            key: A JAX PRNG key.
-            state: The current state.
-            action: An action from `action_space(params)`.
-            params: The env's params; None means `default_params`.
-
         Returns:
             `(obs, state, reward, done, info)`, `info` with `terminated` and `truncated` added.
         """
