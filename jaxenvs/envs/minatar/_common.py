@@ -1,40 +1,5 @@
-"""What the five MinAtar games share: actions, sticky actions, params, observation and render.
-
-MinAtar (Young & Tian 2019, the `minatar` package) plays every game on a 10x10 grid seen as
-boolean channels `(10, 10, C)`, with six actions `n, l, u, r, d, f` (no-op, left, up, right,
-down, fire). Its `Environment` wrapper adds *sticky actions*: at every step, with probability
-`sticky_action_prob`, the action the agent chose is replaced by the one executed on the
-previous step, and the executed action is remembered (`Environment.act`). Its gymnasium
-registration offers the full six actions (`MinAtar/<Game>-v0`) or each game's minimal
-action set (`-v1`, `Env.minimal_action_set()`), the agent's action `i` meaning the set's `i`-th.
-
-`MinAtarEnvironment` is the base the games build on. A game supplies
-
-- `num_channels`, `minimal_actions` (MinAtar's `minimal_action_set()`) and
-  `num_draw_words` (how many random `uint32` words its step may need);
-- `reset_env(key, params)`;
-- `draws_from_bits(bits, state, params)`: the step's random draws, in MinAtar's terms
-  (a spawn side, a slot, car speeds), from `num_draw_words` random words;
-- `transition(state, action, draws, params) -> (state, reward, terminal)`: the game's
-  `act` for a MinAtar action (0..5) with the draws given explicitly, so that parity tests
-  can feed it the draws the reference made;
-- `get_obs(state)`: the boolean channels.
-
-The base's `step_env` maps the agent's action into MinAtar's, applies the sticky draw and
-calls `act(state, executed_action, draws, params) -> (obs, state, reward, terminal)`, which
-runs the transition (frozen once `state.terminal`, as MinAtar's `act` returns `0, True`
-without changing anything after the end), counts `time` and records the executed action in
-`last_action`. All random numbers of a step come from one `jax.random.bits` call.
-
-A game's state subclasses `MinAtarState` (`time`, `last_action`, `terminal`); its params
-may subclass `MinAtarParams`.
-
-Params shared by the family (`MinAtarParams`): `sticky_action_prob=0.1` (MinAtar's default),
-`difficulty_ramping=True`, `use_minimal_action_set=False` (static: the six-action set, as
-MinAtar's `Environment` and `-v0`), `max_steps_in_episode=10_000` (MinAtar has no time limit
-besides Freeway's own; this cap truncates an endless episode of a strong agent and is never
-reached by a random policy).
-"""
+"""What the five MinAtar games share: the base `MinAtarEnvironment` with its params and state,
+action sets and sticky actions, random draws from `uint32` words, and MinAtar's colours."""
 
 from __future__ import annotations
 
@@ -60,17 +25,42 @@ CELL_SIZE = 16  # pixels per grid cell in `render`
 
 @struct.dataclass
 class MinAtarParams(EnvParams):
-    sticky_action_prob: float = probability(0.1)  # probability that the previous executed action repeats
-    difficulty_ramping: bool = flag(True)  # MinAtar's `ramping` (Asterix, Seaquest, Space Invaders)
-    # False: the six actions n, l, u, r, d, f (MinAtar's -v0); True: the game's minimal set (-v1)
+    """The params every MinAtar game has, with MinAtar's defaults.
+
+    Attributes:
+        sticky_action_prob: The probability (in [0, 1]) that the action executed on the
+            previous step is executed again instead of the agent's (MinAtar's
+            `sticky_action_prob`, default 0.1).
+        difficulty_ramping: MinAtar's `ramping`: the game speeds up as it goes on (Asterix,
+            Seaquest and Space Invaders; Breakout and Freeway ignore it, as MinAtar does).
+        use_minimal_action_set: Static. False: the six actions `n, l, u, r, d, f`
+            (`minatar.Environment` and minatar's gymnasium `MinAtar/<Game>-v0`); True: the
+            game's minimal action set (`MinAtar/<Game>-v1`), the agent's action `i` meaning the
+            set's `i`-th.
+        max_steps_in_episode: The time limit, 10,000 steps. MinAtar has none besides
+            Freeway's own; this one truncates an endless episode of a strong agent and is never
+            reached by a random policy.
+    """
+
+    sticky_action_prob: float = probability(0.1)
+    difficulty_ramping: bool = flag(True)
     use_minimal_action_set: bool = flag(False, static=True)
     max_steps_in_episode: int = 10_000
 
 
 @struct.dataclass
 class MinAtarState(EnvState):
-    last_action: jax.Array  # int32 (): the MinAtar action (0..5) executed on the previous step
-    terminal: jax.Array  # bool (): the game has ended; further steps change nothing
+    """The base of every MinAtar game's state.
+
+    Attributes:
+        last_action: The MinAtar action (0..5, int32 scalar) executed on the previous step,
+            the one a sticky draw repeats; no-op (0) after a reset.
+        terminal: The game has ended (bool scalar), MinAtar's own flag; further steps change
+            nothing.
+    """
+
+    last_action: jax.Array
+    terminal: jax.Array
 
 
 # ---------------------------------------------------------------------------------------------
@@ -78,12 +68,32 @@ class MinAtarState(EnvState):
 
 
 def action_set(params: MinAtarParams, minimal_actions: Sequence[int]) -> tuple[int, ...]:
-    """MinAtar actions the agent's actions `0, 1, ...` stand for."""
+    """The MinAtar actions the agent's actions `0, 1, ...` stand for.
+
+    Args:
+        params: The game's params; `use_minimal_action_set` picks the set.
+        minimal_actions: The game's minimal action set (MinAtar's `minimal_action_set()`), as
+            MinAtar actions 0..5.
+
+    Returns:
+        `minimal_actions` as a tuple with a minimal action set, else all six, `(0, 1, 2, 3, 4, 5)`.
+    """
     return tuple(minimal_actions) if params.use_minimal_action_set else FULL_ACTION_SET
 
 
 def to_minatar_action(action: Any, params: MinAtarParams, minimal_actions: Sequence[int]) -> jax.Array:
-    """The MinAtar action (0..5) of the agent's action; out-of-range actions are clipped."""
+    """The MinAtar action (0..5) of the agent's action; out-of-range actions are clipped.
+
+    Args:
+        action: The agent's action, an index into the action set (int or integer array, may be
+            traced).
+        params: The game's params; `use_minimal_action_set` picks the set.
+        minimal_actions: The game's minimal action set, as MinAtar actions 0..5.
+
+    Returns:
+        An int32 array of `action`'s shape: the MinAtar action(s), after clipping `action` into
+        `0..len(set) - 1`.
+    """
     actions = action_set(params, minimal_actions)
     index = jnp.clip(jnp.asarray(action, jnp.int32), 0, len(actions) - 1)
     if actions == FULL_ACTION_SET:
@@ -92,7 +102,18 @@ def to_minatar_action(action: Any, params: MinAtarParams, minimal_actions: Seque
 
 
 def apply_sticky(action: jax.Array, last_action: jax.Array, u: jax.Array, sticky_action_prob: Any) -> jax.Array:
-    """MinAtar's sticky action: the previous executed action when `u < sticky_action_prob`."""
+    """MinAtar's sticky action: the previous executed action when `u < sticky_action_prob`.
+
+    Args:
+        action: The MinAtar action (0..5) the agent chose.
+        last_action: The MinAtar action executed on the previous step.
+        u: A uniform draw on [0, 1) (`uniform_from_bits`).
+        sticky_action_prob: The probability in [0, 1] that the previous action repeats (may be
+            traced).
+
+    Returns:
+        The executed MinAtar action, int32, broadcast over the arguments' shapes.
+    """
     return jnp.where(u < sticky_action_prob, last_action, action).astype(jnp.int32)
 
 
@@ -101,14 +122,30 @@ def apply_sticky(action: jax.Array, last_action: jax.Array, u: jax.Array, sticky
 
 
 def uniform_from_bits(bits: jax.Array) -> jax.Array:
-    """Floats uniform on [0, 1) from `uint32` words (24 bits of resolution, like float32)."""
+    """Floats uniform on [0, 1) from `uint32` words (24 bits of resolution, like float32).
+
+    Args:
+        bits: Random `uint32` words, any shape; only their high 24 bits are used.
+
+    Returns:
+        A float32 array of `bits`' shape, in [0, 1), multiples of 2**-24.
+    """
     return (bits >> 8).astype(jnp.float32) * jnp.float32(2.0**-24)
 
 
 def randint_from_bits(bits: jax.Array, n: Any) -> jax.Array:
-    """Integers uniform on `0..n-1` (n may be traced, 1 <= n <= 256) from `uint32` words.
+    """Integers uniform on `0..n-1` from `uint32` words: `floor(u * n)` with a 24-bit `u`.
 
-    `floor(u * n)` with a 24-bit `u`: the bias is below `n / 2**24`."""
+    The bias is below `n / 2**24` (MinAtar's `randint(n)` is exact).
+
+    Args:
+        bits: Random `uint32` words, any shape; only their high 24 bits are used.
+        n: The number of values, 1 <= n <= 256 (int or integer array broadcast against
+            `bits`; may be traced).
+
+    Returns:
+        An int32 array of the broadcast shape, in `0..n-1`.
+    """
     n = jnp.asarray(n, jnp.uint32)
     return (((bits >> 8) * n) >> 24).astype(jnp.int32)
 
@@ -124,12 +161,28 @@ def _rows_cols() -> tuple[jax.Array, jax.Array]:
 
 
 def cell_mask(y: Any, x: Any) -> jax.Array:
-    """bool[10, 10], true at row `y`, column `x` only (false everywhere if off the grid)."""
+    """One cell of the grid as a mask.
+
+    Args:
+        y: The row, 0 (top) .. 9 (int scalar, may be traced); any other value matches no row.
+        x: The column, 0 (left) .. 9; any other value matches no column.
+
+    Returns:
+        `bool[10, 10]`, true at row `y`, column `x` only (false everywhere if off the grid).
+    """
     rows, cols = _rows_cols()
     return (rows == y) & (cols == x)
 
 
 def observation_space(num_channels: int) -> spaces.Box:
+    """The observation space of a MinAtar game.
+
+    Args:
+        num_channels: The game's number of channels `C`.
+
+    Returns:
+        A boolean `Box` of shape `(10, 10, C)`.
+    """
     return spaces.Box(False, True, (GRID_SIZE, GRID_SIZE, num_channels), jnp.bool_)
 
 
@@ -151,9 +204,17 @@ def _cubehelix_lut(n: int = 256) -> np.ndarray:
 
 @functools.cache
 def palette(num_channels: int) -> np.ndarray:
-    """MinAtar's display colours as `float[num_channels + 1, 3]` in [0, 1]: black for an empty
-    cell, then channel `c`'s colour (seaborn's `color_palette("cubehelix", num_channels)`,
-    which samples matplotlib's 256-entry table at `num_channels` evenly spaced interior points)."""
+    """MinAtar's display colours: black for an empty cell, then one colour per channel.
+
+    A channel's colour is seaborn's `color_palette("cubehelix", num_channels)`, which samples
+    matplotlib's 256-entry table at `num_channels` evenly spaced interior points.
+
+    Args:
+        num_channels: The game's number of channels `C`.
+
+    Returns:
+        `float64[C + 1, 3]` RGB in [0, 1]: row 0 black, row `c + 1` channel `c`'s colour.
+    """
     lut = _cubehelix_lut()
     points = np.linspace(0.0, 1.0, num_channels + 2)[1:-1]
     index = np.minimum((points * len(lut)).astype(int), len(lut) - 1)
@@ -162,19 +223,43 @@ def palette(num_channels: int) -> np.ndarray:
 
 @functools.cache
 def palette_uint8(num_channels: int) -> np.ndarray:
+    """`palette` as 8-bit colours.
+
+    Args:
+        num_channels: The game's number of channels `C`.
+
+    Returns:
+        `uint8[C + 1, 3]` RGB in 0..255, `palette(C) * 255` rounded.
+    """
     return np.round(palette(num_channels) * 255).astype(np.uint8)
 
 
 def channel_index_image(obs: jax.Array) -> jax.Array:
-    """int32[10, 10]: 0 for an empty cell, else 1 + the highest channel set there (what
-    MinAtar's `display_state` and `rgb_array` colour a cell by)."""
+    """Which colour each cell is drawn in (what MinAtar's `display_state` and `rgb_array`
+    colour a cell by).
+
+    Args:
+        obs: An observation, `bool[10, 10, C]`.
+
+    Returns:
+        `int32[10, 10]`: 0 for an empty cell, else 1 + the highest channel set there (an index
+        into `palette(C)`).
+    """
     num_channels = obs.shape[-1]
     weights = jnp.arange(1, num_channels + 1, dtype=jnp.int32)
     return jnp.max(obs.astype(jnp.int32) * weights, axis=-1)
 
 
 def render_observation(obs: jax.Array, cell_size: int = CELL_SIZE) -> jax.Array:
-    """`uint8[10 * cell_size, 10 * cell_size, 3]` in MinAtar's colours; jit-able."""
+    """A picture of an observation in MinAtar's colours; jit-able.
+
+    Args:
+        obs: An observation, `bool[10, 10, C]`.
+        cell_size: Pixels per grid cell (static).
+
+    Returns:
+        `uint8[10 * cell_size, 10 * cell_size, 3]`.
+    """
     colours = jnp.asarray(palette_uint8(obs.shape[-1]))
     return rendering.grid_image(channel_index_image(obs), colours, cell_size)
 
@@ -184,11 +269,40 @@ def render_observation(obs: jax.Array, cell_size: int = CELL_SIZE) -> jax.Array:
 
 
 class MinAtarEnvironment(Environment):
-    """Sticky actions, action sets, spaces and render for a MinAtar game (see module doc)."""
+    """Sticky actions, action sets, spaces and render for a MinAtar game.
+
+    MinAtar (Young & Tian 2019, the `minatar` package) plays every game on a 10x10 grid seen
+    as boolean channels `(10, 10, C)`, with six actions `n, l, u, r, d, f` (no-op, left, up,
+    right, down, fire). Its `Environment` wrapper adds sticky actions: at every step, with
+    probability `sticky_action_prob`, the action the agent chose is replaced by the one
+    executed on the previous step, and the executed action is remembered (`Environment.act`).
+    Its gymnasium registration offers the full six actions (`MinAtar/<Game>-v0`) or each
+    game's minimal action set (`-v1`, `Env.minimal_action_set()`), the agent's action `i`
+    meaning the set's `i`-th (`MinAtarParams.use_minimal_action_set`).
+
+    A game sets the class attributes below and implements `reset_env`, `draws_from_bits`
+    (the step's random draws, in MinAtar's terms: a spawn side, a slot, car speeds),
+    `transition` (the game's `act` for a MinAtar action 0..5 with the draws given
+    explicitly, so that parity tests can feed it the draws the reference made) and `get_obs`.
+
+    `step_env` maps the agent's action into MinAtar's, applies the sticky draw and calls
+    `act`, which runs the transition (frozen once `state.terminal`, as MinAtar's `act`
+    returns `0, True` without changing anything after the end), counts `time` and records
+    the executed action in `last_action`. All random numbers of a step come from one
+    `jax.random.bits` call of `1 + num_draw_words` words (the first for the sticky draw).
+
+    A game's state subclasses `MinAtarState`; its params are `MinAtarParams`.
+
+    Attributes:
+        num_channels: The observation's number of channels `C`.
+        minimal_actions: The game's minimal action set (MinAtar's `minimal_action_set()`),
+            as MinAtar actions 0..5.
+        num_draw_words: How many random `uint32` words `draws_from_bits` takes per step.
+    """
 
     num_channels: int = 0
     minimal_actions: tuple[int, ...] = FULL_ACTION_SET
-    num_draw_words: int = 0  # random uint32 words `draws_from_bits` takes per step
+    num_draw_words: int = 0
 
     @property
     def default_params(self) -> MinAtarParams:
@@ -196,12 +310,48 @@ class MinAtarEnvironment(Environment):
 
     # --- the game supplies these --------------------------------------------------------
     def draws_from_bits(self, bits: jax.Array, state: Any, params: MinAtarParams) -> Any:
+        """The step's random draws, in MinAtar's terms; a game that draws overrides it.
+
+        Args:
+            bits: `uint32[num_draw_words]` random words.
+            state: The state before the step.
+            params: The game's params.
+
+        Returns:
+            What the game's `transition` takes as `draws` (a pytree; None here: no draws).
+        """
         return None
 
     def transition(self, state: Any, action: jax.Array, draws: Any, params: MinAtarParams):
+        """The game's `act` (MinAtar's) for an executed action with the step's draws given.
+
+        Args:
+            state: The state before the step.
+            action: The executed MinAtar action, 0..5 (int32 scalar).
+            draws: The step's draws (`draws_from_bits`, or the reference's recorded ones).
+            params: The game's params.
+
+        Returns:
+            `(state, reward, terminal)`: the next state (its `time`, `last_action` and
+            `terminal` are set by `act`), the float32 reward and whether the game ended.
+
+        Raises:
+            NotImplementedError: In the base class.
+        """
         raise NotImplementedError
 
     def get_obs(self, state: Any) -> jax.Array:
+        """The game's observation channels, as MinAtar's `state()`.
+
+        Args:
+            state: The game's state.
+
+        Returns:
+            `bool[10, 10, num_channels]`.
+
+        Raises:
+            NotImplementedError: In the base class.
+        """
         raise NotImplementedError
 
     # --- shared -------------------------------------------------------------------------
@@ -214,8 +364,21 @@ class MinAtarEnvironment(Environment):
         return obs, next_state, reward, terminal, {}
 
     def act(self, state, action, draws, params):
-        """The step once the executed MinAtar action (0..5) and the draws are known:
-        `(obs, state, reward, terminal)`. Parity tests call it with the reference's draws."""
+        """The step once the executed MinAtar action and the draws are known (after the sticky
+        draw); parity tests call it with the reference's draws.
+
+        Args:
+            state: The state before the step.
+            action: The executed MinAtar action, 0..5 (int32 scalar).
+            draws: The step's draws, as the game's `transition` takes them.
+            params: The game's params.
+
+        Returns:
+            `(obs, state, reward, terminal)`: the observation (`observe`), the next state (its
+            `time` counted up, `last_action = action`), the float32 reward and the bool
+            `terminal`. From a state already terminal, the state is unchanged but for `time`
+            and `last_action`, the reward 0 and `terminal` true.
+        """
         next_state, reward, terminal = self.transition(state, action, draws, params)
         next_state, reward, terminal = freeze_if_terminal(state, next_state, reward, terminal)
         next_state = next_state.replace(
@@ -224,12 +387,29 @@ class MinAtarEnvironment(Environment):
         return self.observe(next_state, params), next_state, reward, terminal
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it (by default
-        the game's channels, `get_obs`; override to change it, see `Environment.observe`)."""
+        """The observation of `state`, what `reset` and `step` return with it (see
+        `Environment.observe`): by default the game's channels, `get_obs`.
+
+        Args:
+            state: The game's state.
+            params: The game's params.
+
+        Returns:
+            `bool[10, 10, num_channels]` (unless a subclass changes it; override
+            `observation_space` to match).
+        """
         return self.get_obs(state)
 
     def is_terminal(self, state, params):
-        """Whether the game is over (`state.terminal`, MinAtar's own flag)."""
+        """Whether the game is over.
+
+        Args:
+            state: The game's state.
+            params: The game's params.
+
+        Returns:
+            `state.terminal` (bool scalar), MinAtar's own flag.
+        """
         return state.terminal
 
     def observation_space(self, params=None):
@@ -240,7 +420,15 @@ class MinAtarEnvironment(Environment):
 
     @defaults_params
     def action_set(self, params=None) -> tuple[int, ...]:
-        """The MinAtar actions (0..5) the agent's actions stand for."""
+        """The MinAtar actions the agent's actions stand for.
+
+        Args:
+            params: The game's params; None means `default_params`.
+
+        Returns:
+            The MinAtar actions (0..5) of the agent's actions `0, 1, ...`: the minimal set or
+            all six.
+        """
         return action_set(params, self.minimal_actions)
 
     def render(self, state, params=None):
@@ -248,7 +436,18 @@ class MinAtarEnvironment(Environment):
 
 
 def freeze_if_terminal(state: Any, next_state: Any, reward: jax.Array, terminal: jax.Array):
-    """MinAtar's `act` on a finished game returns reward 0, terminal, and changes nothing."""
+    """MinAtar's `act` on a finished game returns reward 0, terminal, and changes nothing.
+
+    Args:
+        state: The state before the step.
+        next_state: The state the transition computed.
+        reward: The transition's reward.
+        terminal: The transition's terminal flag.
+
+    Returns:
+        `(next_state, reward, terminal)`: `state` itself, float32 0 and true where
+        `state.terminal`, else the transition's (reward as float32).
+    """
     done = state.terminal
     next_state = jax.tree_util.tree_map(lambda new, old: jnp.where(done, old, new), next_state, state)
     reward = jnp.where(done, 0.0, reward).astype(jnp.float32)

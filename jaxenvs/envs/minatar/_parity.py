@@ -1,27 +1,5 @@
-"""What the five MinAtar games' parity specs share: the reference driver and the checks.
-
-MinAtar's API is its own (`Environment(game).act(action) -> (reward, terminal)`, `state()`),
-so this module holds a driver of the reference protocol, `MinAtarReference`. Its game object
-(`.env`) keeps plain Python attributes; each game's `parity.py` says in a `Game` how to read
-them into a dict named like the JAX state's fields (`read_state`), how to write such a dict
-back (`write_state`), how to build a JAX state from it (`to_jax`, batched) and how to read a
-JAX state the same way (`from_jax`).
-
-Transitions are compared with sticky actions off on both sides (`sticky_action_prob=0`); the
-sticky draw is checked apart, with random play (`random_play`: episode length and return
-compared by a p-value under MinAtar's defaults, and the executed action after a sticky draw,
-by distribution).
-
-Random draws are recorded and replayed: the game's `random` is replaced by `RecordingRandom`,
-a proxy of its numpy `RandomState` that records every call; the game turns one step's calls
-into the explicit draws its JAX `act` takes (`Game.draws_from_calls`), so that steps that
-draw are compared exactly too (`replayed`). The sticky-action draw goes to the
-`Environment`'s own generator, not recorded: it is checked by distribution (`random_play`).
-
-A game's spec (`spec(game, ...)`) chains `replayed` (its policies, scrambled states, whole
-episodes, rare events), `time_limit`, `reset_state` where MinAtar's reset draws nothing, the
-game's own checks of its random events, and `random_play` per setting.
-"""
+"""What the five MinAtar games' parity specs share: the reference driver (`MinAtarReference`), a
+game's translation between `minatar` and JAX (`Game`) and the checks its spec chains (`spec`)."""
 
 from __future__ import annotations
 
@@ -47,7 +25,20 @@ from jaxenvs.parity.reference import Reference, Transitions
 
 
 class RecordingRandom:
-    """A numpy `RandomState` proxy that records `(method, args, kwargs, result)` per call."""
+    """A numpy `RandomState` proxy that records `(method, args, kwargs, result)` per call.
+
+    `MinAtarReference` puts one in place of the game object's `random`, so that every draw of
+    a step is recorded; the game turns one step's calls into the explicit draws its JAX `act`
+    takes (`Game.draws_from_calls`), and steps that draw are compared exactly too
+    (`replayed`). The sticky-action draw goes to `minatar.Environment`'s own generator and is
+    not recorded: it is checked by distribution (`random_play`).
+
+    Args:
+        random_state: The generator it wraps: every attribute is read from it, every call recorded.
+
+    Attributes:
+        calls: The calls recorded since the last `take`, oldest first; each result deep-copied.
+    """
 
     def __init__(self, random_state: np.random.RandomState):
         self._rs = random_state
@@ -66,34 +57,69 @@ class RecordingRandom:
         return recorded
 
     def take(self) -> list[tuple[str, tuple, dict, Any]]:
-        """The calls recorded since the last `take`, and forget them."""
+        """The calls recorded since the last `take`, and forget them.
+
+        Returns:
+            `[(method name, args, kwargs, result), ...]`, oldest first.
+        """
         calls, self.calls = self.calls, []
         return calls
 
 
 def game_attrs(env: Any, names: Sequence[str]) -> dict[str, Any]:
-    """Deep copies of the game object's attributes `names`."""
+    """Deep copies of some of the game object's attributes.
+
+    Args:
+        env: A `minatar.Environment` (its game object is `env.env`).
+        names: The attributes to copy.
+
+    Returns:
+        `{name: deep copy of the value}`.
+    """
     return {k: copy.deepcopy(getattr(env.env, k)) for k in names}
 
 
 def set_game_attrs(env: Any, values: Mapping[str, Any]) -> None:
-    """Set the game object's attributes to deep copies of `values`."""
+    """Set the game object's attributes to deep copies of `values` (`game_attrs`' inverse).
+
+    Args:
+        env: A `minatar.Environment` (its game object is `env.env`).
+        values: `{attribute name: value}`.
+    """
     for k, v in values.items():
         setattr(env.env, k, copy.deepcopy(v))
 
 
 @dataclasses.dataclass(kw_only=True)
 class MinAtarReference(Reference):
-    """`minatar.Environment(game)` as a reference; `read_state` / `write_state` take it (the
-    game object is its `.env`) and the state adds `time` and `last_action`. Actions are
-    MinAtar's (0..5); with `action_map`, the agent's indices into it (as the JAX env's action
-    space with a minimal action set), drawn uniformly either way."""
+    """`minatar.Environment(game)` driven by the reference protocol.
+
+    MinAtar's API is its own (`Environment(game).act(action) -> (reward, terminal)`,
+    `state()`). The game object (`minatar.Environment`'s `.env`) keeps plain Python
+    attributes: `read_state` / `write_state` take the `minatar.Environment` and read or
+    write them as a dict named like the JAX state's fields, and `state()` adds `time` and
+    `last_action`. On a seeded `reset`, the game's `random` becomes a `RecordingRandom`
+    (seed + 7919) and the sticky draw its own generator (the seed); `take_draws` returns the
+    calls recorded since its last call. Actions are MinAtar's (0..5); with `action_map`, the agent's
+    indices into it (as the JAX env's action space with a minimal action set), drawn
+    uniformly either way.
+
+    Attributes:
+        game: MinAtar's name of the game (`minatar.Environment(game)`).
+        sticky_action_prob: MinAtar's sticky-action probability (0: transitions are compared
+            with the sticky draw off on both sides; `random_play` checks it apart).
+        difficulty_ramping: MinAtar's `ramping`.
+        action_map: The MinAtar action of each agent action (`step` and `sample_action` then
+            take indices into it); None: MinAtar's actions 0..5.
+        max_steps_in_episode: The time limit `step` reports as `truncated`; None: none, as
+            MinAtar (the id's limit, gymnax's and minatar's gym registration's, is set here).
+        batched_to_jax: `to_jax` takes a batch of states at once (True for every MinAtar game).
+    """
 
     game: str
     sticky_action_prob: float = 0.0
     difficulty_ramping: bool = True
     action_map: Sequence[int] | None = None
-    # MinAtar has no time limit; the id's (gymnax's and minatar's gym registration's) truncates here
     max_steps_in_episode: int | None = None
     batched_to_jax: bool = True
 
@@ -183,7 +209,14 @@ class Game:
 
 
 def uniform_policy(actions: Sequence[int] = tuple(range(6))) -> Policy:
-    """A policy drawing uniformly among `actions`."""
+    """A policy drawing uniformly among `actions`.
+
+    Args:
+        actions: The MinAtar actions to draw from (default: all six).
+
+    Returns:
+        A `Policy`, `(minatar env, rng) -> action`.
+    """
     actions = tuple(actions)
     return lambda env, rng: actions[int(rng.integers(len(actions)))]
 
@@ -201,14 +234,35 @@ def collect(
     scramble: Callable[[Any, np.random.Generator], None] | None = None,
     difficulty_ramping: bool = True,
 ) -> Transitions:
-    """`num_steps` reference transitions (sticky actions off) with their recorded draws,
-    reset after each episode; with `scramble(env, rng)`, a random state first at every step."""
+    """Reference transitions (sticky actions off) with their recorded draws, reset after each
+    episode.
+
+    Args:
+        game: The game's translation.
+        num_steps: How many transitions.
+        policy: `(minatar env, rng) -> MinAtar action`.
+        seed: The seed of the reference's first reset and of the policy's generator.
+        scramble: `(minatar env, rng)` writing a random state into the game before every
+            step; None: play on from the resets.
+        difficulty_ramping: MinAtar's `ramping`.
+
+    Returns:
+        The `num_steps` transitions, `draws` holding each step's recorded random calls.
+    """
     ref = MinAtarReference(game=game.name, read_state=game.read_state, difficulty_ramping=difficulty_ramping)
     return ref.transitions(num_steps, seed, policy=_on_game(policy), scramble=_on_game(scramble))
 
 
 def states(data: Transitions, after: bool = False) -> list[dict[str, Any]]:
-    """Each row's state (before the step, or `after` it) as a dict, for rare-event counts."""
+    """Each row's state as a dict, for rare-event counts.
+
+    Args:
+        data: Reference transitions.
+        after: The state after each step (`next_states`) instead of before it.
+
+    Returns:
+        One `{field: value}` per row, in row order.
+    """
     return [data.state_at(i, after) for i in range(len(data))]
 
 
@@ -245,13 +299,13 @@ def replayed(
     have happened.
 
     Args:
-        game: the game's translation.
+        game: The game's translation.
         policies: `{label: (steps from the random policy's steps, make_policy)}`.
-        without_ramping: add scrambled states with ramping off.
-        free_running: labels of the sets also replayed as whole episodes.
+        without_ramping: Add scrambled states with ramping off.
+        free_running: The labels of the sets also replayed as whole episodes.
         mask: `canonical` of `check_transitions` (e.g. the rows of empty slots).
-        at_one: the random policy's steps at scale 1.
-        least: its steps at the smallest scale.
+        at_one: The random policy's steps at scale 1.
+        least: Its steps at the smallest scale.
 
     Returns:
         A check function.
@@ -301,7 +355,16 @@ def replayed(
 
 
 def time_limit(game: Game, steps: int = 60) -> p.CheckFn:
-    """The registered time limit, from states one and two steps before it (`check_time_limit`)."""
+    """The registered time limit, from states one and two steps before it (`check_time_limit`).
+
+    Args:
+        game: The game's translation.
+        steps: How many transitions to compare (each from a reference state set one or two steps
+            before the limit).
+
+    Returns:
+        A check function.
+    """
 
     def check(ctx: p.Context) -> list[Check]:
         ref = game.reference(max_steps_in_episode=ctx.limit)
@@ -311,7 +374,14 @@ def time_limit(game: Game, steps: int = 60) -> p.CheckFn:
 
 
 def reset_state(samples: int = 50) -> p.CheckFn:
-    """The whole reset state, for a game whose reset draws nothing (every reset alike)."""
+    """The whole reset state, for a game whose reset draws nothing (every reset alike).
+
+    Args:
+        samples: Resets compared per side.
+
+    Returns:
+        A check function.
+    """
 
     def check(ctx: p.Context) -> list[Check]:
         params = ctx.params.replace(sticky_action_prob=0.0)
@@ -324,8 +394,8 @@ def random_events(ctx: p.Context, game: Game) -> tuple[Any, Any, MinAtarReferenc
     """For a game's random events by distribution (`check_resets`, `check_step_distribution`).
 
     Args:
-        ctx: the run's context.
-        game: the game's translation.
+        ctx: The run's context.
+        game: The game's translation.
 
     Returns:
         The env under test, its params with sticky actions off, the game's reference and a
@@ -352,12 +422,12 @@ def random_play(
     e.g. `use_minimal_action_set`, set on both sides).
 
     Args:
-        game: the game's translation.
-        at_one: episodes a side at scale 1.
-        least: episodes at the smallest scale.
-        max_steps: an episode longer than this fails the check.
-        seed_offset: added to the run's seed.
-        **overrides: params set on both sides.
+        game: The game's translation.
+        at_one: Episodes a side at scale 1.
+        least: Episodes at the smallest scale.
+        max_steps: An episode longer than this fails the check.
+        seed_offset: Added to the run's seed.
+        **overrides: Params set on both sides.
 
     Returns:
         A check function.
@@ -400,8 +470,23 @@ def random_play(
 
 
 def spec(game: Game, *checks: p.CheckFn) -> p.ParitySpec:
-    """A game's `ParitySpec`: its `checks` in order, against `minatar` (its reference: the
-    game with sticky actions off)."""
+    """A game's `ParitySpec`: its `checks` in order, against `minatar`.
+
+    A game's spec chains `replayed` (its policies, scrambled states, whole episodes, rare
+    events), `time_limit`, `reset_state` where MinAtar's reset draws nothing, the game's own
+    checks of its random events, and `random_play` per setting. Transitions are compared
+    with sticky actions off on both sides (the spec's reference is the game with
+    `sticky_action_prob=0`); the sticky draw is checked apart, with random play (`random_play`:
+    episode length and return compared by a p-value under MinAtar's defaults, and the
+    executed action after a sticky draw, by distribution).
+
+    Args:
+        game: The game's translation.
+        *checks: The check functions, in the order they run.
+
+    Returns:
+        The spec (`library="minatar"`).
+    """
     return p.ParitySpec(checks=p.chain(*checks), reference=lambda env_id: game.reference(), library="minatar")
 
 
@@ -410,13 +495,29 @@ def spec(game: Game, *checks: p.CheckFn) -> p.ParitySpec:
 
 
 def read_attrs(env: Any, ints: Sequence[str] = (), bools: Sequence[str] = ()) -> dict[str, Any]:
-    """The game object's integer and boolean attributes, as numpy scalars."""
+    """The game object's integer and boolean attributes, as numpy scalars.
+
+    Args:
+        env: A `minatar.Environment` (its game object is `env.env`).
+        ints: The attributes read as int32.
+        bools: The attributes read as bool.
+
+    Returns:
+        `{name: np.int32 or np.bool_}`.
+    """
     g = env.env
     return {**{k: np.int32(getattr(g, k)) for k in ints}, **{k: np.bool_(getattr(g, k)) for k in bools}}
 
 
 def write_attrs(env: Any, state: Mapping[str, Any], ints: Sequence[str] = (), bools: Sequence[str] = ()) -> None:
-    """Set the game object's integer and boolean attributes from `state`."""
+    """Set the game object's integer and boolean attributes from `state` (`read_attrs`' inverse).
+
+    Args:
+        env: A `minatar.Environment` (its game object is `env.env`).
+        state: `{name: value}` holding at least `ints` and `bools`.
+        ints: The attributes written as Python ints.
+        bools: The attributes written as Python bools.
+    """
     for k in ints:
         setattr(env.env, k, int(state[k]))
     for k in bools:
@@ -424,8 +525,16 @@ def write_attrs(env: Any, state: Mapping[str, Any], ints: Sequence[str] = (), bo
 
 
 def same_names(state_cls: Any) -> tuple[Callable, Callable]:
-    """`to_jax` (batched) and `from_jax` of a game whose state dict carries the JAX state's
-    field names and dtypes."""
+    """`to_jax` and `from_jax` of a game whose state dict carries the JAX state's field names
+    and dtypes.
+
+    Args:
+        state_cls: The game's JAX state class (a dataclass).
+
+    Returns:
+        `(to_jax, from_jax)`: `(dict of arrays, batched or not; params) -> state_cls` and
+        `state -> {field: numpy array}`, over every field of `state_cls`.
+    """
     names = [f.name for f in dataclasses.fields(state_cls)]
 
     def to_jax(state: Mapping[str, Any], params: Any = None) -> Any:
@@ -438,7 +547,14 @@ def same_names(state_cls: Any) -> tuple[Callable, Callable]:
 
 
 def no_draws(game: str) -> Callable:
-    """`draws_from_calls` of a game whose steps draw nothing (its resets may)."""
+    """`draws_from_calls` of a game whose steps draw nothing (its resets may).
+
+    Args:
+        game: MinAtar's name of the game, for the error message.
+
+    Returns:
+        `(calls, state) -> None`, raising `AssertionError` if a step made any random call.
+    """
 
     def draws_from_calls(calls: list, state: Any) -> None:
         if calls:

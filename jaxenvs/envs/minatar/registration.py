@@ -1,17 +1,18 @@
-"""The MinAtar ids, one entry each with every fact of the id: its env (imported only by
-`make`), params, reference, parity spec (beside the env, imported only when a check runs)
-and peers (`jaxenvs bench --compare`: gymnax's id, and `loop`, MinAtar's own game in a loop).
-
-`<Game>-MinAtar` and `<Game>-MinAtar-v0` use MinAtar's six actions (as `minatar.Environment`
-and minatar's gymnasium `MinAtar/<Game>-v0`); `<Game>-MinAtar-v1` uses the game's minimal
-action set (`MinAtar/<Game>-v1`). Sticky actions (0.1) and difficulty ramping are on, as in
-MinAtar; `make(id, sticky_action_prob=0.0)` etc. change them. The base id carries the parity
-spec, which checks the minimal action set too: the -v0 and -v1 ids declare none.
-"""
+"""The MinAtar ids, one entry each with every fact of the id: its env, params, reference, parity
+spec and peers."""
 
 _E = "jaxenvs.envs.minatar."
 _MINIMAL = {"use_minimal_action_set": True}
 
+# Each entry's env is imported only by `make`, its parity spec (beside the env) only when a check
+# runs; its peers are what `jaxenvs bench --compare` runs it against: gymnax's id, and `loop`,
+# MinAtar's own game in a Python loop.
+#
+# `<Game>-MinAtar` and `<Game>-MinAtar-v0` use MinAtar's six actions (as `minatar.Environment`
+# and minatar's gymnasium `MinAtar/<Game>-v0`); `<Game>-MinAtar-v1` uses the game's minimal
+# action set (`MinAtar/<Game>-v1`). Sticky actions (0.1) and difficulty ramping are on, as in
+# MinAtar; `make(id, sticky_action_prob=0.0)` etc. change them. The base id carries the parity
+# spec, which checks the minimal action set too: the -v0 and -v1 ids declare none.
 REGISTRATIONS: list[dict] = [
     dict(
         id="Asterix-MinAtar",

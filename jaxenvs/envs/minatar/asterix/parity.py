@@ -1,17 +1,5 @@
-"""Parity of `Asterix-MinAtar` against `minatar.Environment("asterix")`.
-
-- every transition exact (all state fields, observation, reward, terminal) by injecting the
-  reference's state, with the reference's recorded spawn draws (side, gold, slot) fed to the
-  JAX transition: a uniform random policy and an enemy-dodging policy from resets (long
-  episodes, so the difficulty ramps several times), and scrambled states (entities in any
-  slots including all eight full, timers at 0, the ramp about to fire, with ramping on and
-  off); the run fails if a rare event (gold taken before and after a move, an enemy hit
-  before and after a move, a spawn with no free slot, a ramp changing `move_speed`) never
-  happened;
-- spawns by distribution: from states with a few slots taken, the joint (side, gold, slot)
-  outcome by chi-square, the JAX outcomes always in the reference's support;
-- random play, with the minimal action set too (`_parity.random_play`).
-"""
+"""Parity of `Asterix-MinAtar` against `minatar.Environment("asterix")`: the game's
+translation, its policies and scrambled states, and its parity spec (`SPEC`)."""
 
 from __future__ import annotations
 
@@ -35,6 +23,15 @@ INT_FIELDS = (
 
 
 def read_state(env: object) -> dict[str, np.ndarray]:
+    """The game's state named like `AsterixState`'s fields.
+
+    Args:
+        env: A `minatar.Environment("asterix")` (its game object is `env.env`).
+
+    Returns:
+        `{field: numpy value}`; `entities` is `int32[8, 4]` with zero rows where MinAtar has
+        `None`, `entity_active` marks the others.
+    """
     entities = env.env.entities
     return dict(
         m.read_attrs(env, INT_FIELDS, ("terminal",)),
@@ -44,6 +41,12 @@ def read_state(env: object) -> dict[str, np.ndarray]:
 
 
 def write_state(env: object, state: dict[str, object]) -> None:
+    """Write a state read by `read_state` into the game (its inverse).
+
+    Args:
+        env: A `minatar.Environment("asterix")`.
+        state: `{field: value}` as `read_state` returns it; inactive slots become `None`.
+    """
     m.write_attrs(env, state, INT_FIELDS, ("terminal",))
     env.env.entities = [
         [int(e[0]), int(e[1]), bool(e[2]), bool(e[3])] if active else None
@@ -55,7 +58,18 @@ to_jax, from_jax = m.same_names(AsterixState)
 
 
 def mask_empty_slots(field: str, mine: np.ndarray, ref: np.ndarray, ref_next: dict) -> tuple:
-    """An empty slot's row means nothing (MinAtar has `None` there): compare only the others."""
+    """An empty slot's row means nothing (MinAtar has `None` there): compare only the others.
+
+    Args:
+        field: The state field being compared.
+        mine: The JAX side's values of it.
+        ref: The reference's values of it.
+        ref_next: The reference's next states (`entity_active` picks the rows kept).
+
+    Returns:
+        `(mine, ref)`, the rows of empty slots zeroed on both sides for `entities`; other
+        fields unchanged.
+    """
     if field != "entities":
         return mine, ref
     keep = ref_next["entity_active"][..., None]
@@ -63,8 +77,18 @@ def mask_empty_slots(field: str, mine: np.ndarray, ref: np.ndarray, ref_next: di
 
 
 def draws_from_calls(calls: list, state: object):
-    """MinAtar's `_spawn_entity`: `rand()` (side), `rand()` (gold), then `randint(n_free)`
-    if a slot is free; nothing on most steps."""
+    """The JAX draws of the reference's random calls in one step.
+
+    MinAtar's `_spawn_entity` calls `rand()` (side), `rand()` (gold), then `randint(n_free)`
+    if a slot is free; nothing is drawn on most steps.
+
+    Args:
+        calls: The step's recorded calls (`RecordingRandom.take`).
+        state: The state before the step (unused).
+
+    Returns:
+        The `SpawnDraws` (all false / 0 when the step drew nothing).
+    """
     lr, gold, rank = False, False, 0
     if calls:
         names = [c[0] for c in calls]
@@ -77,7 +101,14 @@ def draws_from_calls(calls: list, state: object):
 
 def dodge(epsilon: float = 0.1) -> m.Policy:
     """Step away from an enemy about to reach the player's row neighbourhood, toward gold,
-    else stay (random with probability `epsilon`): long episodes that ramp the difficulty."""
+    else stay: long episodes that ramp the difficulty.
+
+    Args:
+        epsilon: The probability of a uniformly random action instead.
+
+    Returns:
+        A `Policy`, `(minatar env, rng) -> MinAtar action`.
+    """
 
     def danger(g: object, x: int, y: int) -> bool:
         for e in g.entities:
@@ -111,8 +142,14 @@ def dodge(epsilon: float = 0.1) -> m.Policy:
 
 
 def scramble(env: object, rng: np.random.Generator) -> None:
-    """A random mid-game state: entities in any slots (sometimes all eight), the player
-    anywhere, speeds and timers anywhere in range, timers often at 0 and the ramp often due."""
+    """Write a random mid-game state into the game: entities in any slots (sometimes all
+    eight), the player anywhere, speeds and timers anywhere in range, timers often at 0 and the
+    ramp often due.
+
+    Args:
+        env: A `minatar.Environment("asterix")`.
+        rng: The generator to draw the state from.
+    """
     fill = rng.choice([0.3, 0.7, 1.0])
     active = rng.random(8) < fill
     lr = rng.random(8) < 0.5
@@ -137,6 +174,15 @@ def scramble(env: object, rng: np.random.Generator) -> None:
 
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
+    """How often each rare branch of the reference's step happened in `data`.
+
+    Args:
+        data: Reference transitions with their recorded draws.
+
+    Returns:
+        `{event: count}`: gold taken, enemy hit, spawn (into a free slot or with every slot
+        full), ramp (and one changing `move_speed`), an entity leaving the screen.
+    """
     counts = dict(gold=0, enemy=0, spawn_full=0, spawn=0, ramp=0, ramp_move_speed=0, entity_leaves=0)
     for s, c, s2, r, t in zip(m.states(data), data.draws, m.states(data, after=True), data.rewards, data.terminated):
         counts["gold"] += int(r > 0)
@@ -150,7 +196,15 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
 
 
 def check_spawns(ctx: p.Context) -> list[m.Check]:
-    """The spawned entity (slot, side, gold) from a state with slots 2, 5 and 6 taken."""
+    """The spawned entity (slot, side, gold) by distribution, from a state with slots 2, 5
+    and 6 taken.
+
+    Args:
+        ctx: The run's context.
+
+    Returns:
+        The support and chi-square checks of `check_step_distribution`.
+    """
     env, params, ref, start = m.random_events(ctx, GAME)
     active = np.array([0, 0, 1, 0, 0, 1, 1, 0], bool)
     entities = np.stack([np.full(8, 3), np.arange(1, 9), np.ones(8), np.zeros(8)], axis=1).astype(np.int32)
@@ -172,6 +226,18 @@ def check_spawns(ctx: p.Context) -> list[m.Check]:
 
 GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, rare_events)
 
+# What SPEC checks:
+# - every transition exact (all state fields, observation, reward, terminal) by injecting the
+#   reference's state, with the reference's recorded spawn draws (side, gold, slot) fed to the
+#   JAX transition: a uniform random policy and an enemy-dodging policy from resets (long
+#   episodes, so the difficulty ramps several times), and scrambled states (entities in any
+#   slots including all eight full, timers at 0, the ramp about to fire, with ramping on and
+#   off); the run fails if a rare event (gold taken before and after a move, an enemy hit
+#   before and after a move, a spawn with no free slot, a ramp changing `move_speed`) never
+#   happened;
+# - spawns by distribution: from states with a few slots taken, the joint (side, gold, slot)
+#   outcome by chi-square, the JAX outcomes always in the reference's support;
+# - random play, with the minimal action set too (`_parity.random_play`).
 SPEC = m.spec(
     GAME,
     # the game's own policy (reaching its rare events), and scrambled states with ramping off too

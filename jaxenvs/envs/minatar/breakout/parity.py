@@ -1,14 +1,5 @@
-"""Parity of `Breakout-MinAtar` against `minatar.Environment("breakout")`.
-
-- every transition exact (all state fields, observation, reward, terminal) by injecting the
-  reference's state: a uniform random policy from resets, a paddle that follows the ball
-  (long rallies, so walls are cleared and rebuilt), and scrambled states (random brick walls
-  down to none, ball anywhere, either `strike`) that reach every branch; the run fails if a
-  rare event (wall rebuilt, brick passed through on `strike`, both paddle bounces, ceiling,
-  corner) never happened;
-- the ball's start by distribution (chi-square) from resets;
-- random play, with the minimal action set too (`_parity.random_play`).
-"""
+"""Parity of `Breakout-MinAtar` against `minatar.Environment("breakout")`: the game's
+translation, its policy and scrambled states, and its parity spec (`SPEC`)."""
 
 from __future__ import annotations
 
@@ -24,10 +15,24 @@ BOOL_FIELDS = ("strike", "terminal")
 
 
 def read_state(env: object) -> dict[str, np.ndarray]:
+    """The game's state named like `BreakoutState`'s fields.
+
+    Args:
+        env: A `minatar.Environment("breakout")` (its game object is `env.env`).
+
+    Returns:
+        `{field: numpy value}`, `brick_map` as `bool[10, 10]`.
+    """
     return dict(m.read_attrs(env, INT_FIELDS, BOOL_FIELDS), brick_map=np.asarray(env.env.brick_map, bool))
 
 
 def write_state(env: object, state: dict[str, object]) -> None:
+    """Write a state read by `read_state` into the game (its inverse).
+
+    Args:
+        env: A `minatar.Environment("breakout")`.
+        state: `{field: value}` as `read_state` returns it.
+    """
     m.write_attrs(env, state, INT_FIELDS, BOOL_FIELDS)
     env.env.brick_map = np.asarray(state["brick_map"], np.float64).copy()
 
@@ -36,7 +41,14 @@ to_jax, from_jax = m.same_names(BreakoutState)
 
 
 def follow_ball(epsilon: float = 0.1) -> m.Policy:
-    """Move the paddle toward the ball's column (random with probability `epsilon`)."""
+    """Move the paddle toward the ball's column: long rallies, so walls are cleared and rebuilt.
+
+    Args:
+        epsilon: The probability of a uniformly random action instead.
+
+    Returns:
+        A `Policy`, `(minatar env, rng) -> MinAtar action`.
+    """
 
     def policy(env: object, rng: np.random.Generator) -> int:
         if rng.random() < epsilon:
@@ -48,8 +60,13 @@ def follow_ball(epsilon: float = 0.1) -> m.Policy:
 
 
 def scramble(env: object, rng: np.random.Generator) -> None:
-    """A random mid-game state: few or many bricks in rows 1-3, the ball anywhere above the
-    bottom row with a consistent trail, the paddle anywhere, either `strike`."""
+    """Write a random mid-game state into the game: few or many bricks in rows 1-3, the ball
+    anywhere above the bottom row with a consistent trail, the paddle anywhere, either `strike`.
+
+    Args:
+        env: A `minatar.Environment("breakout")`.
+        rng: The generator to draw the state from.
+    """
     kind = rng.integers(4)
     bricks = np.zeros((10, 10), bool)
     density = (0.0, 0.05, 0.5, 0.95)[kind]
@@ -74,7 +91,15 @@ def scramble(env: object, rng: np.random.Generator) -> None:
 
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
-    """How often each rare branch of the reference's step happened in `data`."""
+    """How often each rare branch of the reference's step happened in `data`.
+
+    Args:
+        data: Reference transitions.
+
+    Returns:
+        `{event: count}`: wall rebuilt, brick passed through on `strike`, straight and
+        diagonal paddle bounces, ceiling, game over.
+    """
     counts = dict(refill=0, strike_pass=0, straight_back=0, diagonal_back=0, ceiling=0, terminal=0)
     for s, s2, r, t in zip(m.states(data), m.states(data, after=True), data.rewards, data.terminated):
         counts["refill"] += int(s2["brick_map"].sum() > s["brick_map"].sum())
@@ -87,7 +112,14 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
 
 
 def check_ball_start(ctx: p.Context) -> list[m.Check]:
-    """The ball's start (column, direction) by distribution (chi-square) from resets."""
+    """The ball's start (column, direction) by distribution (chi-square) from resets.
+
+    Args:
+        ctx: The run's context.
+
+    Returns:
+        The support and chi-square checks of `check_resets`.
+    """
     env, params, ref, _ = m.random_events(ctx, GAME)
     start = lambda s, o: m.rows(s["ball_x"], s["ball_dir"])  # noqa: E731
     n = ctx.size(4000, 400)
@@ -96,6 +128,15 @@ def check_ball_start(ctx: p.Context) -> list[m.Check]:
 
 GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, m.no_draws(NAME), scramble, rare_events)
 
+# What SPEC checks:
+# - every transition exact (all state fields, observation, reward, terminal) by injecting the
+#   reference's state: a uniform random policy from resets, a paddle that follows the ball
+#   (long rallies, so walls are cleared and rebuilt), and scrambled states (random brick walls
+#   down to none, ball anywhere, either `strike`) that reach every branch; the run fails if a
+#   rare event (wall rebuilt, brick passed through on `strike`, both paddle bounces, ceiling,
+#   a missed ball) never happened;
+# - the ball's start by distribution (chi-square) from resets;
+# - random play, with the minimal action set too (`_parity.random_play`).
 SPEC = m.spec(
     GAME,
     # the game's own policy: long rallies, so that walls are cleared and rebuilt

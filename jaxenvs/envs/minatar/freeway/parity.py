@@ -1,15 +1,5 @@
-"""Parity of `Freeway-MinAtar` against `minatar.Environment("freeway")`.
-
-- every transition exact (all state fields, observation, reward, terminal) by injecting the
-  reference's state, with the reference's recorded car-speed draws fed to the JAX transition:
-  a uniform random policy and an up-heading policy from resets (whole 2,501-step episodes,
-  so the time limit is reached), and scrambled states (cars, timers and the chicken anywhere,
-  the time limit about to run out) that reach every branch; the run fails if a rare event
-  (crossing, collision before and after a car's move, the time limit) never happened;
-- car speeds by distribution (chi-square over the 10 signed speeds, every car) at reset and
-  at a crossing, the JAX speeds always in the reference's support;
-- random play, with the minimal action set too (`_parity.random_play`).
-"""
+"""Parity of `Freeway-MinAtar` against `minatar.Environment("freeway")`: the game's
+translation, its policy and scrambled states, and its parity spec (`SPEC`)."""
 
 from __future__ import annotations
 
@@ -24,11 +14,25 @@ INT_FIELDS = ("pos", "move_timer", "terminate_timer")
 
 
 def read_state(env: object) -> dict[str, np.ndarray]:
+    """The game's state named like `FreewayState`'s fields.
+
+    Args:
+        env: A `minatar.Environment("freeway")` (its game object is `env.env`).
+
+    Returns:
+        `{field: numpy value}`, `cars` as `int32[8, 4]`.
+    """
     cars = np.asarray(env.env.cars, np.int32).reshape(8, 4)
     return dict(m.read_attrs(env, INT_FIELDS, ("terminal",)), cars=cars)
 
 
 def write_state(env: object, state: dict[str, object]) -> None:
+    """Write a state read by `read_state` into the game (its inverse).
+
+    Args:
+        env: A `minatar.Environment("freeway")`.
+        state: `{field: value}` as `read_state` returns it.
+    """
     m.write_attrs(env, state, INT_FIELDS, ("terminal",))
     env.env.cars = [[int(v) for v in car] for car in np.asarray(state["cars"])]
 
@@ -37,7 +41,18 @@ to_jax, from_jax = m.same_names(FreewayState)
 
 
 def draws_from_calls(calls: list, state: object):
-    """MinAtar's `_randomize_cars`: `randint(1, 6, 8)` then `rand(8)`; none on most steps."""
+    """The JAX draws of the reference's random calls in one step.
+
+    MinAtar's `_randomize_cars` calls `randint(1, 6, 8)` then `rand(8)`, on a crossing only;
+    nothing is drawn on most steps.
+
+    Args:
+        calls: The step's recorded calls (`RecordingRandom.take`).
+        state: The state before the step (unused).
+
+    Returns:
+        The `CarDraws` (speeds 1 to the right when the step drew nothing: unused then).
+    """
     if not calls:
         return CarDraws(speeds=np.ones(8, np.int32), directions=np.ones(8, np.int32))
     (name1, args1, _, speeds), (name2, args2, _, u) = calls
@@ -46,6 +61,15 @@ def draws_from_calls(calls: list, state: object):
 
 
 def head_up(p_up: float = 0.7) -> m.Policy:
+    """Mostly `u`: crossings, at least one whole episode of them.
+
+    Args:
+        p_up: The probability of `u`; else a uniformly random action.
+
+    Returns:
+        A `Policy`, `(minatar env, rng) -> MinAtar action`.
+    """
+
     def policy(env: object, rng: np.random.Generator) -> int:
         return 2 if rng.random() < p_up else int(rng.integers(6))
 
@@ -53,8 +77,14 @@ def head_up(p_up: float = 0.7) -> m.Policy:
 
 
 def scramble(env: object, rng: np.random.Generator) -> None:
-    """A random mid-game state: cars anywhere with any speed and timer, the chicken on any
-    row below the top, any move timer, and now and then the time limit about to end."""
+    """Write a random mid-game state into the game: cars anywhere with any speed and timer, the
+    chicken on any row below the top, any move timer, and now and then the time limit about to
+    end.
+
+    Args:
+        env: A `minatar.Environment("freeway")`.
+        rng: The generator to draw the state from.
+    """
     speeds = rng.integers(1, 6, 8) * rng.choice([-1, 1], 8)
     timers = np.array([rng.integers(0, abs(s) + 1) for s in speeds])
     cars = np.stack([rng.integers(0, 10, 8), np.arange(1, 9), timers, speeds], axis=1)
@@ -72,6 +102,14 @@ def scramble(env: object, rng: np.random.Generator) -> None:
 
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
+    """How often each rare branch of the reference's step happened in `data`.
+
+    Args:
+        data: Reference transitions.
+
+    Returns:
+        `{event: count}`: crossing, a hit before and after the car's move, the time limit.
+    """
     counts = dict(crossing=0, hit_before_move=0, hit_after_move=0, time_limit=0)
     for s, a, s2, r, t in zip(m.states(data), data.actions, m.states(data, after=True), data.rewards, data.terminated):
         counts["crossing"] += int(r > 0)
@@ -85,7 +123,16 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
 
 
 def check_speed_draws(ctx: p.Context) -> list[m.Check]:
-    """Signed car speeds at reset and at a crossing (which redraws them), pooled over the 8 cars."""
+    """Signed car speeds by distribution at reset and at a crossing (which redraws them),
+    pooled over the 8 cars.
+
+    Args:
+        ctx: The run's context.
+
+    Returns:
+        The checks of `check_resets` and `check_step_distribution` (the scripted crossing's
+        reward, and the new speeds).
+    """
     env, params, ref, start = m.random_events(ctx, GAME)
     num_samples, seed = ctx.size(2000, 200), ctx.seed
     speeds = lambda cars: np.asarray(cars)[..., SPEED].reshape(-1)  # noqa: E731
@@ -105,6 +152,16 @@ def check_speed_draws(ctx: p.Context) -> list[m.Check]:
 
 GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, rare_events)
 
+# What SPEC checks:
+# - every transition exact (all state fields, observation, reward, terminal) by injecting the
+#   reference's state, with the reference's recorded car-speed draws fed to the JAX transition:
+#   a uniform random policy and an up-heading policy from resets (whole 2,501-step episodes,
+#   so the time limit is reached), and scrambled states (cars, timers and the chicken anywhere,
+#   the time limit about to run out) that reach every branch; the run fails if a rare event
+#   (crossing, collision before and after a car's move, the time limit) never happened;
+# - car speeds by distribution (chi-square over the 10 signed speeds, every car) at reset and
+#   at a crossing, the JAX speeds always in the reference's support;
+# - random play, with the minimal action set too (`_parity.random_play`).
 SPEC = m.spec(
     GAME,
     # the game's own policy: crossings, at least one whole episode (2,501 steps) of them

@@ -1,87 +1,5 @@
 """Seaquest-MinAtar: a submarine rescues divers and shoots fish and enemy subs, on one tank of
-oxygen per dive.
-
-Reference: `minatar.Environment("seaquest")` (`minatar/environments/seaquest.py`, MinAtar
-1.0.15); ids `Seaquest-MinAtar` / `-v0` and `-v1` (Seaquest's minimal set is all six
-actions, so both are the same game).
-
-The player's submarine (two cells: front and back, so its facing shows) moves in rows 0-8
-(row 0 is the surface) and fires bullets forward, at most every 5 steps. Enemies (fish, and
-subs that shoot) and divers cross the rows 1-8 horizontally; each is drawn with a trail cell
-behind it. One step, in MinAtar's order:
-
-1. when the enemy spawn timer is out, an enemy appears at the left or right edge of a random
-   row 1-8 (a sub with probability 1/3), unless an enemy already in that row moves the other
-   way; the timer restarts at `e_spawn_speed`. Every 30 steps a diver appears the same way;
-2. the player fires (action `f`, cooled down) or moves (`l`/`r` also turn it);
-3. friendly bullets move one cell; leaving the grid they vanish; on an enemy (the first fish
-   in the list, else the first sub) both vanish, reward +1;
-4. divers move every 6th step; one on (or moving onto) the player is picked up if fewer than 6
-   are on board;
-5. enemy subs move every `move_speed + 1` steps; a sub on (or moving onto) the player ends the
-   game; a sub moving onto a friendly bullet dies with it (+1); every 11th step each sub
-   fires a bullet in its direction (even the one that just died);
-6. enemy bullets move one cell per step; one on the player (before or after the move) ends
-   the game;
-7. fish move like subs (without shooting). Here 5 and 7 are one pass over the enemies
-   (`move_enemies`, subs taking bullets before fish) followed by 6: the bullets of 6 touch
-   neither enemies nor friendly bullets;
-8. timers count down. With oxygen used up the game ends. Below the surface oxygen drops by 1;
-   reaching the surface (after having left it) with no diver ends the game, else refills the
-   oxygen, costs one diver (with six divers: all of them and a bonus of
-   `oxygen * 10 // 200`), and with `difficulty_ramping` speeds the game up: enemies spawn one
-   step sooner (20 down to 1) and, every second time, move one step sooner (5 down to 2).
-
-MinAtar's surfacing arithmetic is kept as it is: after a six-diver bonus the diver count is
-set to 0 and then decremented, so it reads -1; every later surfacing decrements it further
-and never ends the game (it ends only when the count is exactly 0: picking up divers can bring
-it back there). The diver gauge shows nothing while the count is negative.
-
-Observation: `bool[10, 10, 10]`, MinAtar's channels: 0 sub_front, 1 sub_back,
-2 friendly_bullet, 3 trail, 4 enemy_bullet, 5 enemy_fish, 6 enemy_sub, 7 oxygen_guage (row 9,
-one cell per 20 oxygen), 8 diver_guage (row 9, columns 9-n..8), 9 diver.
-
-MinAtar's variable-length lists become fixed-capacity slots with a validity mask and a spawn
-stamp (`*_order`: the step the object appeared; MinAtar's lists are in spawn order, which
-decides which of two objects sharing a cell is hit first). The capacities, and why they are
-never exceeded (`tests/envs/minatar/test_seaquest.py` drives the game to its densest state):
-
-- friendly bullets, 2: one shot per 5 steps at most, and a bullet leaves the 10-column grid at
-  most 9 steps after its shot, so two shots (t, t+5) can be alive, never three (t+10).
-- divers, 2: one spawn per 30 steps, and a diver crosses the grid in at most 59 steps.
-- enemies (fish and subs in one pool), 31: at most one spawn per step, and an enemy spawned
-  when the move interval is `m` lives at most `10 m + 9` steps (the interval never grows).
-  Spawns are `e_spawn_speed` apart, and `e_spawn_speed` and `move_speed` fall together with
-  the ramp (20, 5), (19, 5), (18, 4), (17, 4), (16, 3), (15, 3), (14, 2) ... (1, 2). Long-lived
-  enemies are therefore spawned far apart: maximizing over every spawn schedule and ramp path
-  (even letting the ramp jump any number of levels at any step) gives at most 30 alive at the
-  end of a step: one enemy spawned at interval 5 (alive 59 steps), then, 20 steps later, a
-  spawn on every step at interval 2, of which the last 29 are still alive. A step adds at
-  most one before any leaves, so 31 slots always hold the list. (The real ramp climbs one
-  level per surfacing, at most every second step, so the game stays below that; the test's
-  worst schedule, ramping as fast as surfacing allows, peaks at 29.)
-- enemy bullets: no capacity. They never interact with each other, so they are kept as a
-  grid per direction, `e_bullets: bool[2, 10, 10]`: MinAtar's list as a set. Its order never
-  matters, nor do duplicates (two subs in one cell firing together): identical bullets move
-  together and leave together, indistinguishable to the end.
-
-Params (`MinAtarParams`) and defaults: `sticky_action_prob=0.1`, `difficulty_ramping=True`,
-`use_minimal_action_set=False` (six actions; `-v1`'s minimal set is the same six),
-`max_steps_in_episode=10_000`.
-
-Random numbers: one `uint32` word per step besides the sticky draw: bit 0 the enemy's side,
-bits 1-3 its row, bit 4 the diver's side, bits 5-7 its row, bits 8-31 a 24-bit uniform for
-"is a sub" (`< 1/3`). `transition` takes them explicitly (`SeaquestDraws`).
-
-Differs: `last_action` starts at no-op on every reset (MinAtar keeps it across episodes of one
-`Environment` object). Inside jit an out-of-range action is clipped into the action set.
-MinAtar removes a dead object from its list by value (`list.remove`, the first equal record)
-while iterating over the list, so when a list holds two identical records it can remove the
-twin and step the dead one a second time. For fish, divers and bullets that gives the same
-records (in another list order); for an enemy sub shot while moving it would step the sub's
-shot timer twice. Here each object is stepped exactly once. Such twins need two subs agreeing
-in cell, direction and both timers; the parity runs never met one.
-"""
+oxygen per dive (`Seaquest`, checked against `minatar.Environment("seaquest")`)."""
 
 from __future__ import annotations
 
@@ -124,7 +42,7 @@ ENEMY_SHOT_INTERVAL = 10  # an enemy sub's shot timer restarts here
 DIVER_MOVE_INTERVAL = 5  # a diver's move timer restarts here
 MAX_DIVERS = 6  # divers the submarine can carry
 
-# capacities (see the module docstring for the bounds)
+# capacities (see `Seaquest`'s docstring for the bounds)
 NUM_F_BULLETS = 2
 NUM_DIVERS = 2
 NUM_ENEMIES = 31
@@ -135,57 +53,118 @@ _NO_ORDER = jnp.iinfo(jnp.int32).max
 
 @struct.dataclass
 class SeaquestState(MinAtarState):
-    oxygen: jax.Array  # int32 (): oxygen left (200 full); the game ends once it is used up
-    diver_count: jax.Array  # int32 (): divers on board, 0..6 (negative after a six-diver bonus, see doc)
-    sub_x: jax.Array  # int32 (): the submarine's column (its front)
-    sub_y: jax.Array  # int32 (): its row, 0 (surface) .. 8
-    sub_or: jax.Array  # bool (): facing right (its back is then on the left)
-    # friendly bullets (MinAtar's f_bullets, [x, y, or]), NUM_F_BULLETS slots
-    f_bullet_x: jax.Array  # int32[2]: column
-    f_bullet_y: jax.Array  # int32[2]: row
-    f_bullet_lr: jax.Array  # bool[2]: moving right
-    f_bullet_valid: jax.Array  # bool[2]: the slot holds a bullet
-    f_bullet_order: jax.Array  # int32[2]: the step it was fired (list order)
-    # enemies: MinAtar's e_fish ([x, y, lr, move timer]) and e_subs ([.., shot timer]), NUM_ENEMIES slots
-    enemy_x: jax.Array  # int32[31]: column
-    enemy_y: jax.Array  # int32[31]: row, 1..8
-    enemy_lr: jax.Array  # bool[31]: moving right (spawned at the left edge)
-    enemy_move_timer: jax.Array  # int32[31]: steps until it moves (at 0)
-    enemy_shot_timer: jax.Array  # int32[31]: a sub's steps until it fires (at 0); 0 for fish
-    enemy_is_sub: jax.Array  # bool[31]: a sub (in e_subs), else a fish (in e_fish)
-    enemy_valid: jax.Array  # bool[31]: the slot holds an enemy
-    enemy_order: jax.Array  # int32[31]: the step it spawned (list order)
-    # divers (MinAtar's divers, [x, y, lr, move timer]), NUM_DIVERS slots
-    diver_x: jax.Array  # int32[2]: column
-    diver_y: jax.Array  # int32[2]: row, 1..8
-    diver_lr: jax.Array  # bool[2]: moving right
-    diver_move_timer: jax.Array  # int32[2]: steps until it moves (at 0)
-    diver_valid: jax.Array  # bool[2]: the slot holds a diver
-    diver_order: jax.Array  # int32[2]: the step it spawned (list order)
-    e_bullets: jax.Array  # bool[2, 10, 10]: enemy bullets at [moving right, row, column]
-    e_spawn_speed: jax.Array  # int32 (): steps between enemy spawns (20, ramps down to 1)
-    e_spawn_timer: jax.Array  # int32 (): steps until the next enemy spawn (at 0)
-    d_spawn_timer: jax.Array  # int32 (): steps until the next diver spawn (at 0)
-    move_speed: jax.Array  # int32 (): enemies' move timer restart value (5, ramps down to 2)
-    ramp_index: jax.Array  # int32 (): surfacings that ramped the difficulty
-    shot_timer: jax.Array  # int32 (): the player's cool-down; it may fire at 0
-    surface: jax.Array  # bool (): at the surface and already counted as surfaced
+    """Seaquest's state: MinAtar's game attributes, its object lists as fixed-capacity slots.
+
+    Each list becomes slots with a validity mask and a spawn stamp (`*_order`: the step the
+    object appeared; MinAtar's lists are in spawn order, which decides which of two objects
+    sharing a cell is hit first). A free slot's values mean nothing. Scalars are int32 or bool.
+
+    Attributes:
+        oxygen: Oxygen left (200 full); the game ends once it is used up.
+        diver_count: Divers on board, 0..6; negative after a six-diver bonus (see `Seaquest`).
+        sub_x: The submarine's column (its front).
+        sub_y: Its row, 0 (surface) .. 8.
+        sub_or: Facing right (its back is then on the left).
+        f_bullet_x: `int32[2]`, friendly bullets' columns (MinAtar's `f_bullets`, `[x, y, or]`).
+        f_bullet_y: `int32[2]`, their rows.
+        f_bullet_lr: `bool[2]`, moving right.
+        f_bullet_valid: `bool[2]`, the slot holds a bullet.
+        f_bullet_order: `int32[2]`, the step it was fired (list order).
+        enemy_x: `int32[31]`, enemies' columns: MinAtar's `e_fish` (`[x, y, lr, move timer]`)
+            and `e_subs` (`[x, y, lr, move timer, shot timer]`) in one pool.
+        enemy_y: `int32[31]`, their rows, 1..8.
+        enemy_lr: `bool[31]`, moving right (spawned at the left edge).
+        enemy_move_timer: `int32[31]`, steps until it moves (at 0).
+        enemy_shot_timer: `int32[31]`, a sub's steps until it fires (at 0); 0 for fish.
+        enemy_is_sub: `bool[31]`, a sub (in `e_subs`), else a fish (in `e_fish`).
+        enemy_valid: `bool[31]`, the slot holds an enemy.
+        enemy_order: `int32[31]`, the step it spawned (list order).
+        diver_x: `int32[2]`, divers' columns (MinAtar's `divers`, `[x, y, lr, move timer]`).
+        diver_y: `int32[2]`, their rows, 1..8.
+        diver_lr: `bool[2]`, moving right.
+        diver_move_timer: `int32[2]`, steps until it moves (at 0).
+        diver_valid: `bool[2]`, the slot holds a diver.
+        diver_order: `int32[2]`, the step it spawned (list order).
+        e_bullets: `bool[2, 10, 10]`, enemy bullets at `[moving right, row, column]`
+            (MinAtar's `e_bullets` list as a set).
+        e_spawn_speed: Steps between enemy spawns (20, ramps down to 1).
+        e_spawn_timer: Steps until the next enemy spawn (at 0).
+        d_spawn_timer: Steps until the next diver spawn (at 0).
+        move_speed: The enemies' move timer restart value (5, ramps down to 2).
+        ramp_index: The surfacings that ramped the difficulty.
+        shot_timer: The player's cool-down; it may fire at 0.
+        surface: At the surface and already counted as surfaced.
+    """
+
+    oxygen: jax.Array
+    diver_count: jax.Array
+    sub_x: jax.Array
+    sub_y: jax.Array
+    sub_or: jax.Array
+    # friendly bullets, NUM_F_BULLETS slots
+    f_bullet_x: jax.Array
+    f_bullet_y: jax.Array
+    f_bullet_lr: jax.Array
+    f_bullet_valid: jax.Array
+    f_bullet_order: jax.Array
+    # enemies (fish and subs), NUM_ENEMIES slots
+    enemy_x: jax.Array
+    enemy_y: jax.Array
+    enemy_lr: jax.Array
+    enemy_move_timer: jax.Array
+    enemy_shot_timer: jax.Array
+    enemy_is_sub: jax.Array
+    enemy_valid: jax.Array
+    enemy_order: jax.Array
+    # divers, NUM_DIVERS slots
+    diver_x: jax.Array
+    diver_y: jax.Array
+    diver_lr: jax.Array
+    diver_move_timer: jax.Array
+    diver_valid: jax.Array
+    diver_order: jax.Array
+    e_bullets: jax.Array
+    e_spawn_speed: jax.Array
+    e_spawn_timer: jax.Array
+    d_spawn_timer: jax.Array
+    move_speed: jax.Array
+    ramp_index: jax.Array
+    shot_timer: jax.Array
+    surface: jax.Array
 
 
 @struct.dataclass
 class SeaquestDraws:
     """The random numbers of one step (MinAtar's `_spawn_enemy` and `_spawn_diver`); used only
-    when the corresponding spawn timer is out."""
+    when the corresponding spawn timer is out.
 
-    enemy_lr: jax.Array  # bool (): spawn at the left edge moving right (`rand() < 1/2`)
-    enemy_is_sub: jax.Array  # bool (): a sub rather than a fish (`rand() < 1/3`)
-    enemy_y: jax.Array  # int32 (): its row, 1..8 (`randint(1, 9)`)
-    diver_lr: jax.Array  # bool (): the diver's side
-    diver_y: jax.Array  # int32 (): the diver's row, 1..8
+    Attributes:
+        enemy_lr: The enemy spawns at the left edge moving right (bool scalar; `rand() < 1/2`).
+        enemy_is_sub: A sub rather than a fish (bool scalar; `rand() < 1/3`).
+        enemy_y: The enemy's row, 1..8 (int32 scalar; `randint(1, 9)`).
+        diver_lr: The diver spawns at the left edge moving right (bool scalar).
+        diver_y: The diver's row, 1..8 (int32 scalar).
+    """
+
+    enemy_lr: jax.Array
+    enemy_is_sub: jax.Array
+    enemy_y: jax.Array
+    diver_lr: jax.Array
+    diver_y: jax.Array
 
 
 def draws_from_bits(word: jax.Array) -> SeaquestDraws:
-    """The step's draws from one random `uint32` word (layout in the module docstring)."""
+    """The step's draws from one random `uint32` word.
+
+    Bit 0 the enemy's side, bits 1-3 its row, bit 4 the diver's side, bits 5-7 its row, bits
+    8-31 a 24-bit uniform for "is a sub" (`< 1/3`).
+
+    Args:
+        word: A random `uint32` scalar.
+
+    Returns:
+        The draws (rows uniform on 1..8, sides fair coins).
+    """
     word = jnp.asarray(word, jnp.uint32)
     bit = lambda i: ((word >> i) & 1) == 1  # noqa: E731
     return SeaquestDraws(
@@ -198,6 +177,12 @@ def draws_from_bits(word: jax.Array) -> SeaquestDraws:
 
 
 def initial_state() -> SeaquestState:
+    """The start of an episode (MinAtar's `reset`, which draws nothing).
+
+    Returns:
+        The submarine at the surface in column 5 facing left, full oxygen, no object, the
+        timers and speeds at their starts.
+    """
     i32 = lambda v, n=None: jnp.full(() if n is None else (n,), v, jnp.int32)  # noqa: E731
     no = lambda n: jnp.zeros((n,), jnp.bool_)  # noqa: E731
     return SeaquestState(
@@ -276,7 +261,15 @@ def _on_grid(x: jax.Array) -> jax.Array:
 
 def spawn_enemy(state: SeaquestState, draws: SeaquestDraws) -> SeaquestState:
     """When the spawn timer is out: a fish or sub at an edge of the drawn row, unless an enemy
-    in that row moves the other way; the timer restarts either way."""
+    in that row moves the other way; the timer restarts either way.
+
+    Args:
+        state: The state before the step.
+        draws: The step's draws (`enemy_lr`, `enemy_is_sub`, `enemy_y`).
+
+    Returns:
+        The state with the enemy spawned, stamped with `state.time`.
+    """
     due = state.e_spawn_timer == 0
     lr = jnp.asarray(draws.enemy_lr, jnp.bool_)
     y = jnp.asarray(draws.enemy_y, jnp.int32)
@@ -297,6 +290,16 @@ def spawn_enemy(state: SeaquestState, draws: SeaquestDraws) -> SeaquestState:
 
 
 def spawn_diver(state: SeaquestState, draws: SeaquestDraws) -> SeaquestState:
+    """When the diver spawn timer is out: a diver at an edge of the drawn row (in the first free
+    slot, none if both are taken); the timer restarts at 30 either way.
+
+    Args:
+        state: The state.
+        draws: The step's draws (`diver_lr`, `diver_y`).
+
+    Returns:
+        The state with the diver spawned.
+    """
     due = state.d_spawn_timer == 0
     lr = jnp.asarray(draws.diver_lr, jnp.bool_)
     slot = _first_free(state.diver_valid) & due
@@ -313,7 +316,15 @@ def spawn_diver(state: SeaquestState, draws: SeaquestDraws) -> SeaquestState:
 
 def move_player(state: SeaquestState, action: jax.Array) -> SeaquestState:
     """Fire forward (if `f` and cooled down: the bullet starts on the submarine's cell), or
-    move; left/right also turn the submarine. `f` during the cool-down does nothing."""
+    move; left/right also turn the submarine. `f` during the cool-down does nothing.
+
+    Args:
+        state: The state.
+        action: The executed MinAtar action, 0..5.
+
+    Returns:
+        The state with the submarine moved or the bullet fired (cool-down 5).
+    """
     fire = (action == FIRE) & (state.shot_timer == 0)
     slot = _first_free(state.f_bullet_valid) & fire
     sub_x = jnp.where(action == LEFT, jnp.maximum(0, state.sub_x - 1), state.sub_x)
@@ -336,7 +347,14 @@ def move_player(state: SeaquestState, action: jax.Array) -> SeaquestState:
 
 def move_f_bullets(state: SeaquestState) -> tuple[SeaquestState, jax.Array]:
     """Friendly bullets move one cell, the last fired first; off the grid they vanish; on an
-    enemy's cell they destroy the first fish there, else the first sub (+1 each)."""
+    enemy's cell they destroy the first fish there, else the first sub (+1 each).
+
+    Args:
+        state: The state after the player's move.
+
+    Returns:
+        `(state, reward)`: the reward is the enemies destroyed (int32).
+    """
     x = jnp.where(state.f_bullet_valid, _step_x(state.f_bullet_x, state.f_bullet_lr), state.f_bullet_x)
     alive = state.f_bullet_valid & _on_grid(x)
     enemy_valid = state.enemy_valid
@@ -361,7 +379,14 @@ def move_f_bullets(state: SeaquestState) -> tuple[SeaquestState, jax.Array]:
 
 def move_divers(state: SeaquestState) -> SeaquestState:
     """Divers move every 6th step and leave at the edges; a diver on the player's cell, or
-    moving onto it, is picked up while fewer than 6 are aboard (the last spawned first)."""
+    moving onto it, is picked up while fewer than 6 are aboard (the last spawned first).
+
+    Args:
+        state: The state after the friendly bullets' move.
+
+    Returns:
+        The state with the divers moved and `diver_count` counting the ones picked up.
+    """
     at_player = (state.diver_x == state.sub_x) & (state.diver_y == state.sub_y)
     moves = state.diver_valid & (state.diver_move_timer == 0)
     x = jnp.where(moves, _step_x(state.diver_x, state.diver_lr), state.diver_x)
@@ -409,7 +434,15 @@ def move_enemies(state: SeaquestState) -> tuple[SeaquestState, jax.Array, jax.Ar
     leaves at the edges; one on the player's cell, before or after moving, ends the game; one
     moving onto a friendly bullet dies with it (+1), subs claiming bullets before fish. Then
     every sub (even one that died this step) whose shot timer is out fires a bullet from its
-    cell in its direction."""
+    cell in its direction.
+
+    Args:
+        state: The state after the divers' move.
+
+    Returns:
+        `(state, reward, terminal)`: the enemies shot (int32) and whether one reached the
+        player.
+    """
     alive = state.enemy_valid
     at_player = alive & (state.enemy_x == state.sub_x) & (state.enemy_y == state.sub_y)
     moves = alive & (state.enemy_move_timer == 0)
@@ -437,7 +470,14 @@ def move_enemies(state: SeaquestState) -> tuple[SeaquestState, jax.Array, jax.Ar
 
 def move_e_bullets(state: SeaquestState) -> tuple[SeaquestState, jax.Array]:
     """Enemy bullets move one cell and leave at the edges; one on the player's cell before or
-    after moving ends the game."""
+    after moving ends the game.
+
+    Args:
+        state: The state after the enemies' move.
+
+    Returns:
+        `(state, terminal)`: whether a bullet reached the player.
+    """
     player = (jnp.arange(GRID_SIZE)[:, None] == state.sub_y) & (_cols[None, :] == state.sub_x)
     before = jnp.any(state.e_bullets & player)
     zero = jnp.zeros((GRID_SIZE, 1), jnp.bool_)
@@ -452,7 +492,16 @@ def update_oxygen_and_surface(
     state: SeaquestState, difficulty_ramping: jax.Array
 ) -> tuple[SeaquestState, jax.Array, jax.Array]:
     """Timers count down, oxygen is used below the surface, and reaching the surface refills
-    it (and ramps the difficulty), or ends the game without a diver aboard."""
+    it (and ramps the difficulty), or ends the game without a diver aboard.
+
+    Args:
+        state: The state after the enemy bullets' move.
+        difficulty_ramping: MinAtar's `ramping` (bool scalar).
+
+    Returns:
+        `(state, reward, terminal)`: the six-diver bonus `oxygen * 10 // 200` (int32, else 0)
+        and whether the oxygen was used up or the submarine surfaced without a diver.
+    """
     terminal = state.oxygen <= 0
     below = state.sub_y > 0
     surfacing = ~below & ~state.surface
@@ -480,8 +529,18 @@ def update_oxygen_and_surface(
 def transition(
     state: SeaquestState, action: jax.Array, draws: SeaquestDraws, difficulty_ramping: jax.Array
 ) -> tuple[SeaquestState, jax.Array, jax.Array]:
-    """MinAtar's `act` for an executed action 0..5 with the step's draws given:
-    `(state, reward, terminal)`."""
+    """MinAtar's `act` for an executed action with the step's draws given.
+
+    Args:
+        state: The state before the step.
+        action: The executed MinAtar action, 0..5.
+        draws: The step's draws, used when a spawn timer is out.
+        difficulty_ramping: MinAtar's `ramping` (bool scalar).
+
+    Returns:
+        `(state, reward, terminal)`: the next state, the float32 reward and whether the game
+        ended.
+    """
     state = spawn_enemy(state, draws)
     state = spawn_diver(state, draws)
     state = move_player(state, action)
@@ -508,6 +567,16 @@ def _paint(grid: jax.Array, planes: jax.Array, ys: jax.Array, xs: jax.Array, mas
 
 
 def get_obs(state: SeaquestState) -> jax.Array:
+    """The observation, as MinAtar's `state()`.
+
+    Args:
+        state: The game's state.
+
+    Returns:
+        `bool[10, 10, 10]` in MinAtar's channels (`CHANNELS`): 0 sub_front, 1 sub_back,
+        2 friendly_bullet, 3 trail, 4 enemy_bullet, 5 enemy_fish, 6 enemy_sub, 7 oxygen_guage,
+        8 diver_guage, 9 diver.
+    """
     rows = jnp.arange(GRID_SIZE, dtype=jnp.int32)[:, None]
     cols = _cols[None, :]
     back_x = jnp.where(state.sub_or, state.sub_x - 1, state.sub_x + 1) % GRID_SIZE  # numpy's -1 is column 9
@@ -544,6 +613,90 @@ def get_obs(state: SeaquestState) -> jax.Array:
 
 
 class Seaquest(MinAtarEnvironment):
+    """MinAtar's Seaquest (`minatar.Environment("seaquest")`, `minatar/environments/seaquest.py`,
+    MinAtar 1.0.15).
+
+    Ids `Seaquest-MinAtar` / `-v0` and `-v1` (Seaquest's minimal set is all six actions, so both
+    are the same game).
+
+    The player's submarine (two cells: front and back, so its facing shows) moves in rows 0-8
+    (row 0 is the surface) and fires bullets forward, at most every 5 steps. Enemies (fish, and
+    subs that shoot) and divers cross the rows 1-8 horizontally; each is drawn with a trail cell
+    behind it. One step, in MinAtar's order:
+
+    1. when the enemy spawn timer is out, an enemy appears at the left or right edge of a random
+       row 1-8 (a sub with probability 1/3), unless an enemy already in that row moves the other
+       way; the timer restarts at `e_spawn_speed`. Every 30 steps a diver appears the same way;
+    2. the player fires (action `f`, cooled down) or moves (`l`/`r` also turn it);
+    3. friendly bullets move one cell; leaving the grid they vanish; on an enemy (the first fish
+       in the list, else the first sub) both vanish, reward +1;
+    4. divers move every 6th step; one on (or moving onto) the player is picked up if fewer than 6
+       are on board;
+    5. enemy subs move every `move_speed + 1` steps; a sub on (or moving onto) the player ends the
+       game; a sub moving onto a friendly bullet dies with it (+1); every 11th step each sub
+       fires a bullet in its direction (even the one that just died);
+    6. enemy bullets move one cell per step; one on the player (before or after the move) ends
+       the game;
+    7. fish move like subs (without shooting). Here 5 and 7 are one pass over the enemies
+       (`move_enemies`, subs taking bullets before fish) followed by 6: the bullets of 6 touch
+       neither enemies nor friendly bullets;
+    8. timers count down. With oxygen used up the game ends. Below the surface oxygen drops by 1;
+       reaching the surface (after having left it) with no diver ends the game, else refills the
+       oxygen, costs one diver (with six divers: all of them and a bonus of
+       `oxygen * 10 // 200`), and with `difficulty_ramping` speeds the game up: enemies spawn one
+       step sooner (20 down to 1) and, every second time, move one step sooner (5 down to 2).
+
+    MinAtar's surfacing arithmetic is kept as it is: after a six-diver bonus the diver count is
+    set to 0 and then decremented, so it reads -1; every later surfacing decrements it further
+    and never ends the game (it ends only when the count is exactly 0: picking up divers can bring
+    it back there). The diver gauge shows nothing while the count is negative.
+
+    Observation: `bool[10, 10, 10]`, MinAtar's channels: 0 sub_front, 1 sub_back,
+    2 friendly_bullet, 3 trail, 4 enemy_bullet, 5 enemy_fish, 6 enemy_sub, 7 oxygen_guage (row 9,
+    one cell per 20 oxygen), 8 diver_guage (row 9, columns 9-n..8), 9 diver.
+
+    MinAtar's variable-length lists become fixed-capacity slots with a validity mask and a spawn
+    stamp (`*_order`: the step the object appeared; MinAtar's lists are in spawn order, which
+    decides which of two objects sharing a cell is hit first). The capacities, and why they are
+    never exceeded (`tests/envs/minatar/test_seaquest.py` drives the game to its densest state):
+
+    - friendly bullets, 2: one shot per 5 steps at most, and a bullet leaves the 10-column grid at
+      most 9 steps after its shot, so two shots (t, t+5) can be alive, never three (t+10).
+    - divers, 2: one spawn per 30 steps, and a diver crosses the grid in at most 59 steps.
+    - enemies (fish and subs in one pool), 31: at most one spawn per step, and an enemy spawned
+      when the move interval is `m` lives at most `10 m + 9` steps (the interval never grows).
+      Spawns are `e_spawn_speed` apart, and `e_spawn_speed` and `move_speed` fall together with
+      the ramp (20, 5), (19, 5), (18, 4), (17, 4), (16, 3), (15, 3), (14, 2) ... (1, 2). Long-lived
+      enemies are therefore spawned far apart: maximizing over every spawn schedule and ramp path
+      (even letting the ramp jump any number of levels at any step) gives at most 30 alive at the
+      end of a step: one enemy spawned at interval 5 (alive 59 steps), then, 20 steps later, a
+      spawn on every step at interval 2, of which the last 29 are still alive. A step adds at
+      most one before any leaves, so 31 slots always hold the list. (The real ramp climbs one
+      level per surfacing, at most every second step, so the game stays below that; the test's
+      worst schedule, ramping as fast as surfacing allows, peaks at 29.)
+    - enemy bullets: no capacity. They never interact with each other, so they are kept as a
+      grid per direction, `e_bullets: bool[2, 10, 10]`: MinAtar's list as a set. Its order never
+      matters, nor do duplicates (two subs in one cell firing together): identical bullets move
+      together and leave together, indistinguishable to the end.
+
+    Params (`MinAtarParams`) and defaults: `sticky_action_prob=0.1`, `difficulty_ramping=True`,
+    `use_minimal_action_set=False` (six actions; `-v1`'s minimal set is the same six),
+    `max_steps_in_episode=10_000`.
+
+    Random numbers: one `uint32` word per step besides the sticky draw: bit 0 the enemy's side,
+    bits 1-3 its row, bit 4 the diver's side, bits 5-7 its row, bits 8-31 a 24-bit uniform for
+    "is a sub" (`< 1/3`). `transition` takes them explicitly (`SeaquestDraws`).
+
+    Differs: `last_action` starts at no-op on every reset (MinAtar keeps it across episodes of one
+    `Environment` object). Inside jit an out-of-range action is clipped into the action set.
+    MinAtar removes a dead object from its list by value (`list.remove`, the first equal record)
+    while iterating over the list, so when a list holds two identical records it can remove the
+    twin and step the dead one a second time. For fish, divers and bullets that gives the same
+    records (in another list order); for an enemy sub shot while moving it would step the sub's
+    shot timer twice. Here each object is stepped exactly once. Such twins need two subs agreeing
+    in cell, direction and both timers; the parity runs never met one.
+    """
+
     num_channels = len(CHANNELS)
     minimal_actions = MINIMAL_ACTIONS
     num_draw_words = 1

@@ -1,22 +1,6 @@
-"""Parity of `Seaquest-MinAtar` against `minatar.Environment("seaquest")`.
-
-- every transition exact (all state fields, observation, reward, terminal) by injecting the
-  reference's state and replaying the reference's own random draws (recorded by the
-  `RecordingRandom` proxy: spawn side, kind and row) through `Seaquest.act`: a uniform random
-  policy from resets, a diver collector that looks two steps ahead in a copy of the
-  reference's game to dodge (it surfaces with six divers, refills, ramps the difficulty, and
-  drowns when it finds no diver), and scrambled states (dense enemies and bullets next to the
-  player, every ramp level, every diver count and oxygen level, spawns due) with ramping on
-  and off. The object lists are compared in order (`f_bullets`, `e_fish`, `e_subs`,
-  `divers`, padded to the JAX capacities) and the enemy bullets as a set (see the env's
-  docstring); the run fails if a rare event (six-diver bonus, surfacing without a diver,
-  oxygen out, a blocked spawn, a refused pickup, ...) never happened;
-- whole episodes free-running: the random-policy and diver-collector episodes replayed from
-  the JAX reset with the reference's actions and draws, never re-injected, equal step by step;
-- the spawns by distribution: from one state with both spawn timers out and one row
-  blocked, the new enemy (kind, row, side, or none) and the new diver (row, side), chi-square;
-- random play and the sticky draw (`_parity.random_play`).
-"""
+"""Parity of `Seaquest-MinAtar` against `minatar.Environment("seaquest")`: the game's
+translation (its object lists to and from the JAX slots), its policies and scrambled states,
+and its parity spec (`SPEC`)."""
 
 from __future__ import annotations
 
@@ -68,12 +52,31 @@ def _bullet_grid(records: list) -> np.ndarray:
 
 
 def read_state(env: Any) -> dict[str, np.ndarray]:
+    """The game's state: its scalars named like `SeaquestState`'s fields, its lists as arrays.
+
+    Args:
+        env: A `minatar.Environment("seaquest")` (its game object is `env.env`).
+
+    Returns:
+        `{name: numpy value}`: the scalars, each list of `LISTS` in list order as
+        `int32[capacity, width]` padded with -1, and `e_bullets` as `bool[2, 10, 10]`
+        (`[moving right, row, column]`).
+
+    Raises:
+        AssertionError: If a list holds more objects than its capacity.
+    """
     lists = {name: _pad(getattr(env.env, name), *shape) for name, shape in LISTS.items()}
     return dict(m.read_attrs(env, INT_FIELDS, BOOL_FIELDS), **lists, e_bullets=_bullet_grid(env.env.e_bullets))
 
 
 def write_state(env: Any, state: dict[str, Any]) -> None:
-    """The inverse of `read_state` (enemy bullets from their grid, in row-major order)."""
+    """Write a state read by `read_state` into the game (its inverse; enemy bullets from their
+    grid, in row-major order).
+
+    Args:
+        env: A `minatar.Environment("seaquest")`.
+        state: `{name: value}` as `read_state` returns it; rows starting with -1 are padding.
+    """
     m.write_attrs(env, state, INT_FIELDS, BOOL_FIELDS)
     for name in LISTS:  # records [x, y, lr, ...]: the side is a bool in MinAtar
         rows = [r for r in np.asarray(state[name]) if r[0] >= 0]
@@ -82,9 +85,21 @@ def write_state(env: Any, state: dict[str, Any]) -> None:
 
 
 def to_jax(state: dict[str, Any], params: Any = None):
-    """The JAX state of reference states (a dict of arrays, batched or not): each list into
-    slots in list order, fish then subs in the enemy pool, the stamps (`*_order`) counting up
-    to -1 so that every object spawned later sorts after them."""
+    """The JAX state of reference states: each list into slots in list order, fish then subs
+    in the enemy pool, the stamps (`*_order`) counting up to -1 so that every object spawned
+    later sorts after them.
+
+    Args:
+        state: Reference states as `read_state` reads them (with `time` and `last_action`), a
+            dict of arrays, batched or not.
+        params: Unused.
+
+    Returns:
+        A `SeaquestState`, batched if `state` is.
+
+    Raises:
+        AssertionError: If a list holds more objects than its capacity.
+    """
     single = np.ndim(state["oxygen"]) == 0
     state = {k: np.asarray(v)[None] if single else np.asarray(v) for k, v in state.items()}
 
@@ -144,6 +159,15 @@ def _lists_from_slots(valid: np.ndarray, order: np.ndarray, columns: list[np.nda
 
 
 def from_jax(state: Any) -> dict[str, np.ndarray]:
+    """A JAX state read as `read_state` reads the reference's (`to_jax`'s inverse).
+
+    Args:
+        state: A `SeaquestState`, batched or not.
+
+    Returns:
+        `{name: numpy value}`: the slots as lists in stamp order padded with -1 (fish and subs
+        split by `enemy_is_sub`), the other fields as they are.
+    """
     s = jax.tree_util.tree_map(np.asarray, state)
     out = {k: getattr(s, k) for k in INT_FIELDS + BOOL_FIELDS + ("time", "last_action", "e_bullets")}
     out["f_bullets"] = _lists_from_slots(
@@ -161,8 +185,20 @@ def from_jax(state: Any) -> dict[str, np.ndarray]:
 
 
 def draws_from_calls(calls: list, state: dict[str, Any]):
-    """The reference's draws in a step, in MinAtar's order: `_spawn_enemy` (rand: side, rand:
-    sub?, randint: row) when its timer is out, then `_spawn_diver` (rand, randint)."""
+    """The JAX draws of the reference's random calls in one step, in MinAtar's order:
+    `_spawn_enemy` (rand: side, rand: sub?, randint: row) when its timer is out, then
+    `_spawn_diver` (rand, randint).
+
+    Args:
+        calls: The step's recorded calls (`RecordingRandom.take`).
+        state: The state before the step (its spawn timers say which calls to expect).
+
+    Returns:
+        The `SeaquestDraws` (defaults where a spawn drew nothing).
+
+    Raises:
+        AssertionError: If the calls are not the ones the state's timers call for.
+    """
     calls = list(calls)
 
     def take(method):
@@ -222,8 +258,15 @@ def _survives(env: Any, plan: tuple[int, ...]) -> bool:
 def diver_collector(epsilon: float = 0.05, drown: bool = False) -> m.Policy:
     """Head for the nearest diver, shoot what is in the way, surface with six divers (or low
     on oxygen with some aboard, never with none); every move is checked two steps ahead in a
-    copy of the game and replaced by one that survives if it would die. With `drown`, never
-    surface: the dive ends when the oxygen runs out."""
+    copy of the game and replaced by one that survives if it would die.
+
+    Args:
+        epsilon: The probability of a uniformly random action instead.
+        drown: Never surface: the dive ends when the oxygen runs out.
+
+    Returns:
+        A `Policy`, `(minatar env, rng) -> MinAtar action`.
+    """
 
     def desired(g: Any) -> int:
         can_surface = g.diver_count != 0 and not drown
@@ -268,10 +311,15 @@ def _random_enemy(rng: np.random.Generator, move_speed: int, near: tuple[int, in
 
 
 def scramble(env: Any, rng: np.random.Generator) -> None:
-    """A random state the game can reach: the submarine anywhere (facing consistent with the
-    walls), every ramp level (spawn speed and move speed together), every diver count from -3
-    to 6, oxygen from empty to full, spawn timers often out, and enemies, divers and bullets
-    scattered, many next to the submarine."""
+    """Write a random state the game can reach into the game: the submarine anywhere (facing
+    consistent with the walls), every ramp level (spawn speed and move speed together), every
+    diver count from -3 to 6, oxygen from empty to full, spawn timers often out, and enemies,
+    divers and bullets scattered, many next to the submarine.
+
+    Args:
+        env: A `minatar.Environment("seaquest")`.
+        rng: The generator to draw the state from.
+    """
     level = int(rng.integers(0, 21))
     spawn_speed, move_speed = max(1, 20 - level), 5
     for j in range(level):
@@ -317,7 +365,16 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
 
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
-    """How often each rare branch of the reference's step happened in `data`."""
+    """How often each rare branch of the reference's step happened in `data`.
+
+    Args:
+        data: Reference transitions with their recorded draws.
+
+    Returns:
+        `{event: count}`: six-diver bonus, surfacings (refill, negative count, no diver),
+        oxygen out, ramps (and one changing `move_speed`), a blocked spawn, pickups (and one
+        refused with six aboard), an enemy shot, a sub firing, death by an enemy or a bullet.
+    """
     counts = dict(
         six_diver_bonus=0,
         surface_refill=0,
@@ -402,7 +459,14 @@ def _spawned(t: m.Transitions) -> list[tuple]:
 
 
 def check_spawns(ctx: p.Context) -> list[m.Check]:
-    """The new enemy and the new diver by distribution, from `_spawn_state`."""
+    """The new enemy and the new diver by distribution (chi-square), from `_spawn_state`.
+
+    Args:
+        ctx: The run's context.
+
+    Returns:
+        The checks of `check_step_distribution`, enemy then diver.
+    """
     env, params, ref, _ = m.random_events(ctx, GAME)
     num_samples, seed = ctx.size(8000, 1000), ctx.seed
     case = [(dict(read_state_of(_spawn_state()), time=np.int32(0), last_action=np.int32(0)), 0)]
@@ -417,12 +481,36 @@ def check_spawns(ctx: p.Context) -> list[m.Check]:
 
 
 def read_state_of(attrs: dict[str, Any]) -> dict[str, np.ndarray]:
-    """`read_state` of a game holding `attrs` (without running one)."""
+    """`read_state` of a game holding `attrs` (without running one).
+
+    Args:
+        attrs: The game object's attributes, MinAtar's names (as `_spawn_state` gives them).
+
+    Returns:
+        `{name: numpy value}`, as `read_state`.
+    """
     return read_state(SimpleNamespace(env=SimpleNamespace(**copy.deepcopy(attrs))))
 
 
 GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, rare_events)
 
+# What SPEC checks:
+# - every transition exact (all state fields, observation, reward, terminal) by injecting the
+#   reference's state and replaying the reference's own random draws (recorded by the
+#   `RecordingRandom` proxy: spawn side, kind and row) through `Seaquest.act`: a uniform random
+#   policy from resets, a diver collector that looks two steps ahead in a copy of the
+#   reference's game to dodge (it surfaces with six divers, refills, ramps the difficulty, and
+#   drowns when it finds no diver), and scrambled states (dense enemies and bullets next to the
+#   player, every ramp level, every diver count and oxygen level, spawns due) with ramping on
+#   and off. The object lists are compared in order (`f_bullets`, `e_fish`, `e_subs`,
+#   `divers`, padded to the JAX capacities) and the enemy bullets as a set (see `Seaquest`'s
+#   docstring); the run fails if a rare event (six-diver bonus, surfacing without a diver,
+#   oxygen out, a blocked spawn, a refused pickup, ...) never happened;
+# - whole episodes free-running: the random-policy and diver-collector episodes replayed from
+#   the JAX reset with the reference's actions and draws, never re-injected, equal step by step;
+# - the spawns by distribution: from one state with both spawn timers out and one row
+#   blocked, the new enemy (kind, row, side, or none) and the new diver (row, side), chi-square;
+# - random play and the sticky draw (`_parity.random_play`).
 SPEC = m.spec(
     GAME,
     # the game's own policies (divers surfaced, refills, ramps; drownings), and scrambled states

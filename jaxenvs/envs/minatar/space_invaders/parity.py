@@ -1,15 +1,5 @@
-"""Parity of `SpaceInvaders-MinAtar` against `minatar.Environment("space_invaders")`.
-
-- every transition exact (all state fields, observation, reward, terminal) by injecting the
-  reference's state: a uniform random policy from resets, a sharpshooter that lines up under
-  the shooting alien, fires and sidesteps bullets (it clears waves, so the block respawns
-  and speeds up), and scrambled states (a few aliens left, bullets anywhere, every timer and
-  ramp level) with ramping on and off; the run fails if a rare event (wave cleared, ramp,
-  step down at a wall, the last alien moving every step, death by bullet and by alien)
-  never happened;
-The game draws no random numbers (checked: the reference's generator is never called during
-a step). Random play and the sticky draw: `_parity.random_play`.
-"""
+"""Parity of `SpaceInvaders-MinAtar` against `minatar.Environment("space_invaders")`: the
+game's translation, its policy and scrambled states, and its parity spec (`SPEC`)."""
 
 from __future__ import annotations
 
@@ -32,11 +22,26 @@ MAP_FIELDS = ("f_bullet_map", "e_bullet_map", "alien_map")
 
 
 def read_state(env: object) -> dict[str, np.ndarray]:
+    """The game's state named like `SpaceInvadersState`'s fields.
+
+    Args:
+        env: A `minatar.Environment("space_invaders")` (its game object is `env.env`).
+
+    Returns:
+        `{field: numpy value}`, the maps as `bool[10, 10]`.
+    """
     maps = {k: np.asarray(getattr(env.env, k), bool) for k in MAP_FIELDS}
     return dict(m.read_attrs(env, INT_FIELDS, ("terminal",)), **maps)
 
 
 def write_state(env: object, state: dict[str, object]) -> None:
+    """Write a state read by `read_state` into the game (its inverse; the maps as MinAtar's
+    float arrays).
+
+    Args:
+        env: A `minatar.Environment("space_invaders")`.
+        state: `{field: value}` as `read_state` returns it.
+    """
     m.write_attrs(env, state, INT_FIELDS, ("terminal",))
     for k in MAP_FIELDS:
         setattr(env.env, k, np.asarray(state[k], np.float64).copy())
@@ -65,7 +70,14 @@ def _hits_if_fired(env: object, horizon: int = 9) -> bool:
 def sharpshooter(epsilon: float = 0.05) -> m.Policy:
     """Sidestep a bullet or alien about to land; fire when a copy of the game says the shot
     will hit; else walk toward the alien that shoots next (the lowest alien of the nearest
-    column). A random action with probability `epsilon`. It clears waves."""
+    column). It clears waves, so the block respawns and speeds up.
+
+    Args:
+        epsilon: The probability of a uniformly random action instead.
+
+    Returns:
+        A `Policy`, `(minatar env, rng) -> MinAtar action`.
+    """
 
     def policy(env: object, rng: np.random.Generator) -> int:
         if rng.random() < epsilon:
@@ -90,8 +102,14 @@ def sharpshooter(epsilon: float = 0.05) -> m.Policy:
 
 
 def scramble(env: object, rng: np.random.Generator) -> None:
-    """A random mid-game state: from one alien to a dense block (never none, as in play),
-    bullets anywhere, every timer and ramp level, the block moving either way."""
+    """Write a random mid-game state into the game: from one alien to a dense block (never
+    none, as in play), bullets anywhere, every timer and ramp level, the block moving either
+    way.
+
+    Args:
+        env: A `minatar.Environment("space_invaders")`.
+        rng: The generator to draw the state from.
+    """
     kind = int(rng.integers(4))
     aliens = np.zeros((10, 10), bool)
     if kind == 0:
@@ -122,7 +140,15 @@ def scramble(env: object, rng: np.random.Generator) -> None:
 
 
 def rare_events(data: m.Transitions) -> dict[str, int]:
-    """How often each rare branch of the reference's step happened in `data`."""
+    """How often each rare branch of the reference's step happened in `data`.
+
+    Args:
+        data: Reference transitions.
+
+    Returns:
+        `{event: count}`: wave cleared, ramp, step down at a wall, the last alien moving,
+        death by bullet and by alien, an alien shot.
+    """
     counts = dict(
         wave_cleared=0, ramp=0, step_down=0, last_alien_moves=0, killed_by_bullet=0, killed_by_alien=0, kill=0
     )
@@ -141,6 +167,17 @@ def rare_events(data: m.Transitions) -> dict[str, int]:
 
 GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, m.no_draws(NAME), scramble, rare_events)
 
+# What SPEC checks:
+# - every transition exact (all state fields, observation, reward, terminal) by injecting the
+#   reference's state: a uniform random policy from resets, a sharpshooter that lines up under
+#   the shooting alien, fires and sidesteps bullets (it clears waves, so the block respawns
+#   and speeds up), and scrambled states (a few aliens left, bullets anywhere, every timer and
+#   ramp level) with ramping on and off; the run fails if a rare event (wave cleared, ramp,
+#   step down at a wall, the last alien moving every step, death by bullet and by alien)
+#   never happened;
+# - the game draws no random numbers (checked: `m.no_draws` fails a step that calls the
+#   reference's generator);
+# - random play and the sticky draw (`_parity.random_play`).
 SPEC = m.spec(
     GAME,
     # the game's own policy (waves cleared, ramps), and scrambled states with ramping off too
