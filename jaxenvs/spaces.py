@@ -40,6 +40,9 @@ class Space:
 
         Returns:
             A member of the space.
+
+        Raises:
+            NotImplementedError: In the base class (every space defines it).
         """
         raise NotImplementedError
 
@@ -51,6 +54,9 @@ class Space:
 
         Returns:
             A boolean scalar array.
+
+        Raises:
+            NotImplementedError: In the base class (every space defines it).
         """
         raise NotImplementedError
 
@@ -59,6 +65,9 @@ class Space:
 
         Returns:
             A `gymnasium.spaces.Space`.
+
+        Raises:
+            NotImplementedError: In the base class (every space defines it).
         """
         raise NotImplementedError
 

@@ -56,7 +56,11 @@ __all__ = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The `jaxenvs` argument parser: one subcommand each, its function as `fn`."""
+    """The `jaxenvs` argument parser: one subcommand each, its function as `fn`.
+
+    Returns:
+        The parser; `parse_args` gives a namespace whose `fn(args)` runs the command.
+    """
     from jaxenvs import __version__
 
     parser = Parser(prog="jaxenvs", description=__doc__)
@@ -137,7 +141,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run `jaxenvs` with `argv` (default: the command line).
+    """Run `jaxenvs` with `argv`.
+
+    Args:
+        argv: The arguments after the program's name; None means the command line's
+            (`sys.argv[1:]`).
 
     Returns:
         The exit status: 0, 1 (a runtime error, one `error: ...` line), 2 (a usage error,

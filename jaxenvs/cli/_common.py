@@ -21,12 +21,27 @@ class Parser(argparse.ArgumentParser):
     """argparse, with its usage errors as one line (exit 2), not the usage text too."""
 
     def error(self, message: str):
+        """Print `message` as one `PROG: error: ...` line on stderr and exit 2.
+
+        Args:
+            message: argparse's description of the usage error.
+        """
         print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
         sys.exit(2)
 
 
 def positive_int(text: str) -> int:
-    """An argument type: an integer from 1 to 2**31 - 1."""
+    """An argument type: an integer from 1 to 2**31 - 1.
+
+    Args:
+        text: The argument as given.
+
+    Returns:
+        The integer.
+
+    Raises:
+        ArgumentTypeError: If `text` is no integer or is outside [1, 2**31 - 1].
+    """
     try:
         value = int(text)
     except ValueError:
@@ -37,7 +52,17 @@ def positive_int(text: str) -> int:
 
 
 def seed(text: str) -> int:
-    """An argument type: a non-negative integer seed."""
+    """An argument type: a non-negative integer seed.
+
+    Args:
+        text: The argument as given.
+
+    Returns:
+        The seed.
+
+    Raises:
+        ArgumentTypeError: If `text` is no integer or is negative.
+    """
     try:
         value = int(text)
     except ValueError:
@@ -48,7 +73,17 @@ def seed(text: str) -> int:
 
 
 def positive_float(text: str) -> float:
-    """An argument type: a positive finite number."""
+    """An argument type: a positive finite number.
+
+    Args:
+        text: The argument as given.
+
+    Returns:
+        The number.
+
+    Raises:
+        ArgumentTypeError: If `text` is no number, or is not finite and positive.
+    """
     try:
         value = float(text)
     except ValueError:
@@ -59,15 +94,27 @@ def positive_float(text: str) -> float:
 
 
 def console():
-    """A `rich` console that prints text as it is: no markup (an install hint's `jaxenvs[brax]`
-    is text, not a style tag)."""
+    """A `rich` console that prints text as it is.
+
+    No markup: an install hint's `jaxenvs[brax]` is text, not a style tag.
+
+    Returns:
+        A `rich.console.Console` with `markup=False`.
+    """
     from rich.console import Console
 
     return Console(markup=False)
 
 
 def check_family(family: str | None) -> None:
-    """A `UsageError` naming the valid families unless `family` is one (or None)."""
+    """Check a `--family` argument.
+
+    Args:
+        family: The family given, or None (none given: nothing to check).
+
+    Raises:
+        UsageError: Naming the valid families, if `family` is not one.
+    """
     from jaxenvs.registry import registered_envs, spec
 
     if family is None:
@@ -78,7 +125,14 @@ def check_family(family: str | None) -> None:
 
 
 def check_ids(ids: Sequence[str]) -> None:
-    """A `UsageError` naming the closest ids for the first id that is not registered."""
+    """Check that every id is registered.
+
+    Args:
+        ids: The ids given.
+
+    Raises:
+        UsageError: Naming the closest ids, for the first id that is not registered.
+    """
     from jaxenvs.registry import UnknownEnvError, spec
 
     for env_id in ids:
@@ -89,7 +143,14 @@ def check_ids(ids: Sequence[str]) -> None:
 
 
 def check_output_path(path: str) -> None:
-    """The file `path` can be written: its folder exists and is writable, it is no folder."""
+    """Check, before any work, that a file can be written.
+
+    Args:
+        path: The output file given.
+
+    Raises:
+        UsageError: If `path` is a folder, or its folder does not exist or is not writable.
+    """
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise UsageError(f"{path!r} is a directory; give a file path")
@@ -100,7 +161,18 @@ def check_output_path(path: str) -> None:
 
 
 def select(ids: Sequence[str] | None, family: str | None) -> list[str]:
-    """The ids given (checked), else every id of `family` (checked), else every id."""
+    """The ids a command runs.
+
+    Args:
+        ids: The ids given, or None or empty for none.
+        family: The `--family` given, or None.
+
+    Returns:
+        The ids given (checked), else every id of `family` (checked), else every id.
+
+    Raises:
+        UsageError: For an unknown family or id (`check_family`, `check_ids`).
+    """
     from jaxenvs.registry import registered_envs
 
     check_family(family)
@@ -111,7 +183,14 @@ def select(ids: Sequence[str] | None, family: str | None) -> list[str]:
 
 
 def progress(console=None):
-    """A progress bar; what `console` prints while it runs appears above the bar."""
+    """A progress bar; what `console` prints while it runs appears above the bar.
+
+    Args:
+        console: The `rich.console.Console` to draw on; None means rich's default console.
+
+    Returns:
+        A `rich.progress.Progress`, to use as a context manager.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
@@ -125,8 +204,14 @@ def progress(console=None):
 
 
 def print_line(console, parts: Sequence[str], style: str | None = None) -> None:
-    """Parts of one line, joined by "; " and wrapped at the terminal's width, preferably
-    between parts, continued indented."""
+    """Print parts of one line, joined by "; " and wrapped at the terminal's width, preferably
+    between parts, continued indented.
+
+    Args:
+        console: The `rich.console.Console` to print on (its width, at least 40, wraps).
+        parts: The parts, printed as text (no markup).
+        style: A rich style for the whole line ("dim"), or None.
+    """
     import textwrap
 
     width = max(console.width, 40)
@@ -145,5 +230,13 @@ def print_line(console, parts: Sequence[str], style: str | None = None) -> None:
 
 
 def interrupted_line(done: int, total: int) -> str:
-    """What a command interrupted by Ctrl-C prints last."""
+    """What a command interrupted by Ctrl-C prints last.
+
+    Args:
+        done: How many ids finished.
+        total: How many ids the command was to run.
+
+    Returns:
+        The line.
+    """
     return f"interrupted (Ctrl-C): the {done} of {total} ids finished are shown above"

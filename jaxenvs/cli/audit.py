@@ -10,9 +10,15 @@ from jaxenvs.cli._common import UsageError, check_output_path, console, interrup
 def cmd_audit(args: argparse.Namespace) -> int:
     """Audit the peers and print the table; `--markdown` writes docs/audit.md.
 
+    Args:
+        args: The parsed `jaxenvs audit` arguments (`peers`, `scale`, `seed`, `markdown`).
+
     Returns:
         0 when every row was obtained (a peer's FAIL is a finding, not an error), 130 if
         interrupted (the finished rows are printed; no markdown is written).
+
+    Raises:
+        UsageError: For a peer the audit does not cover, or an unwritable `--markdown` path.
     """
     from rich.table import Table
 

@@ -9,7 +9,18 @@ from jaxenvs.cli._common import console, progress, select
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Time each id at each `--num-envs` and print one table (skipped peers listed under it)."""
+    """Time each id at each `--num-envs` and print one table (skipped peers listed under it).
+
+    Args:
+        args: The parsed `jaxenvs bench` arguments (`ids`, `family`, `num_envs`, `num_steps`,
+            `repeats`, `compare`).
+
+    Returns:
+        0.
+
+    Raises:
+        UsageError: For an unknown id or family (`select`).
+    """
     from rich.table import Table
 
     from jaxenvs.bench import compare, rollout_throughput

@@ -9,7 +9,17 @@ from jaxenvs.cli._common import UsageError, check_family, check_ids, console
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """Print every registered id (of `--family`) with its family and reference."""
+    """Print every registered id (of `--family`) with its family and reference.
+
+    Args:
+        args: The parsed `jaxenvs list` arguments (`family`).
+
+    Returns:
+        0.
+
+    Raises:
+        UsageError: For an unknown family (`check_family`).
+    """
     from rich.table import Table
 
     from jaxenvs.registry import registered_envs, spec
@@ -26,7 +36,18 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    """Record a random policy on `args.id` to a GIF or MP4."""
+    """Record a random policy on `args.id` to a GIF or MP4.
+
+    Args:
+        args: The parsed `jaxenvs render` arguments (`id`, `steps`, `out`, `seed`, `fps`).
+
+    Returns:
+        0, after printing the path written.
+
+    Raises:
+        UsageError: For an unknown id, an output path that cannot be written, or an id whose
+            env has no `render`.
+    """
     from jaxenvs.export._bridge import renders
     from jaxenvs.export.video import check_writable, record
     from jaxenvs.registry import make
@@ -45,7 +66,15 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_fingerprint(args: argparse.Namespace) -> int:
-    """Print each id's behaviour fingerprint and whether it is the pinned one (exit 1 if not)."""
+    """Print each id's behaviour fingerprint and whether it is the pinned one.
+
+    Args:
+        args: The parsed `jaxenvs fingerprint` arguments (`ids`).
+
+    Returns:
+        1 if a fingerprint differs from the one pinned under this jax version, else 0 (an id
+        not pinned, or pinned under another jax version, is only printed).
+    """
     from jaxenvs import fingerprint
     from jaxenvs.registry import spec
 

@@ -18,6 +18,10 @@ from jaxenvs.cli._common import (
 def cmd_parity(args: argparse.Namespace) -> int:
     """Run the parity checks of `args.ids` (default: every id with one) and print the table.
 
+    Args:
+        args: The parsed `jaxenvs parity` arguments (`ids`, `scale`, `seed`, `markdown`,
+            `verbose`).
+
     Returns:
         0 if every check passed or was skipped, 1 if one failed, 130 if interrupted (the
         finished ids' rows are printed; no markdown is written).

@@ -16,6 +16,10 @@ __all__ = ["cmd_report"]
 def cmd_report(args: argparse.Namespace) -> int:
     """Roll out (and check) the ids `report_policy` picks, printing each family's table.
 
+    Args:
+        args: The parsed `jaxenvs report` arguments (`ids`, `family`, `num_envs`, `num_steps`,
+            `scale`, `seed`, `no_parity`, `sweeps`, `verbose`, `all`).
+
     Returns:
         0, or 1 if a rollout or a parity check failed, 130 if interrupted (the finished
         families' tables and the interrupted one's finished rows are printed).

@@ -103,7 +103,14 @@ class ReportRow:
 
 @dataclasses.dataclass(frozen=True)
 class LeftOut:
-    """An id `jaxenvs report` did not roll out: `reason` is one of `report_policy`'s."""
+    """An id `jaxenvs report` did not roll out.
+
+    Attributes:
+        env_id: The id.
+        family: Its family (the table whose line names it).
+        reason: Why, one of `report_policy`'s: `NOT_INSTALLED`, `BROKEN`, `DOWNLOAD`, `REST`
+            or `SWEEP`.
+    """
 
     env_id: str
     family: str

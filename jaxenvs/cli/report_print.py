@@ -91,7 +91,14 @@ def print_family(
 
 
 def steps_per_second(value: float) -> str:
-    """A throughput in three figures: "830", "12.5k", "3.1M"."""
+    """A throughput in three figures: "830", "12.5k", "3.1M".
+
+    Args:
+        value: Steps per second.
+
+    Returns:
+        The text.
+    """
     for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
         if value >= size:
             return f"{value / size:.3g}{unit}"
@@ -99,7 +106,14 @@ def steps_per_second(value: float) -> str:
 
 
 def duration(seconds: float) -> str:
-    """A duration rounded as an estimate is: "4 s", "40 s", "12 min", "2.5 h"."""
+    """A duration rounded as an estimate is: "4 s", "40 s", "12 min", "2.5 h".
+
+    Args:
+        seconds: The duration in seconds.
+
+    Returns:
+        The text.
+    """
     if seconds < 90:
         return f"{max(1, round(seconds, -1 if seconds >= 10 else 0)):.0f} s"
     if seconds < 90 * 60:
@@ -108,15 +122,32 @@ def duration(seconds: float) -> str:
 
 
 def rolled_out(rows: Sequence[ReportRow]) -> str:
-    """ "6 ids rolled out", or "11 ids, 10 rolled out" where a rollout failed or lacked data."""
+    """How many ids were rolled out: "6 ids rolled out", or "11 ids, 10 rolled out" where a
+    rollout failed or lacked data.
+
+    Args:
+        rows: The rows of the ids attempted.
+
+    Returns:
+        The text.
+    """
     ran = sum(r.steps_per_second is not None for r in rows)
     ids = f"{len(rows)} {'id' if len(rows) == 1 else 'ids'}"
     return f"{ids} rolled out" if ran == len(rows) else f"{ids}, {ran} rolled out"
 
 
 def family_summary(family: str, rows: Sequence[ReportRow]) -> list[str]:
-    """The parts of the summary line under a family's table: how many ids were rolled out, the
-    median and range of their steps/s, and the parity verdicts (`parity.report.summary_line`)."""
+    """The parts of the summary line under a family's table.
+
+    Args:
+        family: The family's name.
+        rows: Its rows.
+
+    Returns:
+        How many ids were rolled out, the median and range of their steps/s (smaller
+        rollouts left out; with two rows or more), and the parity verdicts
+        (`parity.report.summary_line`), for `print_line`.
+    """
     from jaxenvs.parity.report import summary_line
 
     speeds = sorted(r.steps_per_second for r in rows if r.steps_per_second is not None and not r.small)

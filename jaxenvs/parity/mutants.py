@@ -73,10 +73,15 @@ class AsterixFastSpawns(Asterix):
 class Mutant:
     """One deliberate bug in the built-in env of `env_id`.
 
-    overrides: params fields set wrong (through `jaxenvs.make(env_id, **overrides)`).
-    env_class: a subclass of the id's env class with the bug, built with the id's settings.
-    needs: for a deviation too small for the report's and the tests' sizes, the size that
-        catches it (such a mutant is measured, not required to fail).
+    Attributes:
+        name: The mutant's name, its key in `MUTANTS` (e.g. "cartpole-gravity").
+        env_id: The id whose env it breaks, and whose parity suite checks it.
+        bug: The bug in words, for the power table.
+        overrides: Params fields set wrong (through `jaxenvs.make(env_id, **overrides)`).
+        env_class: A subclass of the id's env class with the bug, built with the id's
+            settings; None for a params-only mutant.
+        needs: For a deviation too small for the report's and the tests' sizes, the size that
+            catches it (such a mutant is measured, not required to fail); "" otherwise.
     """
 
     name: str
@@ -102,8 +107,15 @@ class Mutant:
 
 
 def builtin(env_id: str) -> tuple[Any, Any]:
-    """The built-in raw env of `env_id` and its params (`jaxenvs.parity.builtin_env`: one
-    object per id, so the mutants and the id's own check share compiles)."""
+    """The built-in raw env of an id and its params.
+
+    Args:
+        env_id: A registered id.
+
+    Returns:
+        `(env, params)` from `jaxenvs.parity.builtin_env`: one env object per id, so the
+        mutants and the id's own check share compiles.
+    """
     from jaxenvs.parity import builtin_env
 
     return builtin_env(env_id)

@@ -43,7 +43,14 @@ KINDS = (
 
 
 def check_kind(check: Check) -> str:
-    """The kind of check `check` is, as the power table counts them (`KINDS`)."""
+    """The kind of a check, as the power table counts them, read from its name and kind.
+
+    Args:
+        check: A check of a parity result.
+
+    Returns:
+        One of `KINDS`; "state injection" where no other fits.
+    """
     name = check.name
     if name.startswith("time limit") or name.endswith(" truncated"):  # truncation is the time limit
         return "time limit"
@@ -94,16 +101,18 @@ def measure_power(
     """Run every mutant (or those `names`) through its id's suite.
 
     Args:
-        names: mutant names (`jaxenvs.parity.mutants.MUTANTS`); default all.
-        scale: the suite's size (`jaxenvs report` uses 0.25).
-        seed: the seed of both sides.
-        results: a JSON-lines file each row is appended to as soon as it is measured.
+        names: Mutant names (`jaxenvs.parity.mutants.MUTANTS`); None means all.
+        scale: The suite's size (`jaxenvs report` uses 0.25).
+        seed: The seed of both sides.
+        results: A JSON-lines file each row is appended to as soon as it is measured; None
+            keeps none.
 
     Returns:
         One row per mutant: its name, id, bug, verdict, failed checks and their kinds.
 
     Raises:
-        ValueError: a mutant changes nothing observable (`mutants.observable_change`).
+        KeyError: If a name is not a mutant's (the known names listed).
+        ValueError: If a mutant changes nothing observable (`mutants.observable_change`).
     """
     from jaxenvs.parity import run_parity
     from jaxenvs.parity.mutants import MUTANTS, observable_change
@@ -132,11 +141,12 @@ def measure_false_alarms(
     """Run the correct built-in envs at every seed; a FAIL is a false alarm.
 
     Args:
-        ids: the ids to run (default every id with a parity check).
-        seeds: the seeds, each a full run of every id (seed-major, so a cut-short run covers
+        ids: The ids to run; None means every id with a parity check.
+        seeds: The seeds, each a full run of every id (seed-major, so a cut-short run covers
             every id at its first seeds).
-        scale: the suite's size.
-        results: a JSON-lines file each row is appended to as soon as it is measured.
+        scale: The suite's size.
+        results: A JSON-lines file each row is appended to as soon as it is measured; None
+            keeps none.
 
     Returns:
         One row per (id, seed): verdict, failed checks and their kinds.
@@ -156,7 +166,15 @@ def measure_false_alarms(
 
 
 def load(path: Path) -> list[dict[str, Any]]:
-    """The rows of a results file (the last row of each (run, name or id, scale, seed) wins)."""
+    """The rows of a results file.
+
+    Args:
+        path: The JSON-lines file `measure_power` and `measure_false_alarms` append to.
+
+    Returns:
+        The rows, the last of each (run, mutant name or id, scale, seed) winning; none if the
+        file does not exist.
+    """
     if not path.exists():
         return []
     latest: dict[tuple, dict[str, Any]] = {}
@@ -168,8 +186,15 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 
 def markdown(rows: Sequence[dict[str, Any]]) -> str:
-    """The power and false-alarm section of `docs/parity.md`, from measured rows (one table
-    per scale and commit of the checks measured)."""
+    """The power and false-alarm section of `docs/parity.md`, from measured rows.
+
+    Args:
+        rows: The measured rows (`load`).
+
+    Returns:
+        The markdown section between `BEGIN` and `END`: one power table per scale and commit
+        of the checks measured, then one false-alarm summary per scale and commit.
+    """
     from jaxenvs.parity.mutants import MUTANTS
 
     lines = [BEGIN, "", "## Power and false alarms", ""]
@@ -219,8 +244,17 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def with_section(text: str, section: str) -> str:
-    """`text` with its power section replaced by `section` (if it has none: put before the
-    "Every check" list of `jaxenvs parity --markdown`, else appended)."""
+    """A page with its power section replaced.
+
+    Args:
+        text: The page (`docs/parity.md`).
+        section: The new section (`markdown`).
+
+    Returns:
+        `text` with the section between `BEGIN` and `END` replaced by `section`; if it has
+        none, `section` put before the "Every check" list of `jaxenvs parity --markdown`, or
+        else appended.
+    """
     if BEGIN in text and END in text:
         head, rest = text.split(BEGIN, 1)
         return head + section + rest.split(END, 1)[1]
@@ -231,7 +265,14 @@ def with_section(text: str, section: str) -> str:
 
 
 def section_of(text: str) -> str | None:
-    """The power section of `text`, if it has one (kept when the parity table is rewritten)."""
+    """The power section of a page, kept when `jaxenvs parity --markdown` rewrites the table.
+
+    Args:
+        text: The page (`docs/parity.md`).
+
+    Returns:
+        The section, `BEGIN` and `END` included, or None if the page has none.
+    """
     if BEGIN in text and END in text:
         return BEGIN + text.split(BEGIN, 1)[1].split(END, 1)[0] + END
     return None
@@ -248,7 +289,14 @@ def _seeds(text: str) -> list[int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m jaxenvs.parity.power`: measure, then write the section (see the module docstring)."""
+    """`python -m jaxenvs.parity.power`: measure, then write the section (see the module docstring).
+
+    Args:
+        argv: The arguments; None means the command line's.
+
+    Returns:
+        The exit status, 0 (argparse exits 2 on a usage error).
+    """
     p = argparse.ArgumentParser(prog="python -m jaxenvs.parity.power", description=__doc__.split("\n\n")[0])
     p.add_argument("--mutants", nargs="*", metavar="NAME", help="measure the power (every mutant, or those named)")
     p.add_argument("--false-alarms", action="store_true", help="run the correct envs at every seed of --seeds")

@@ -28,7 +28,20 @@ VARIANT_STATISTICS_SCALE = 0.25
 def gymnasium_reference(
     env_id: str, read_state, write_state, to_jax, exact_fields, **kwargs: Any
 ) -> GymnasiumReference:
-    """gymnasium's `env_id` made with `kwargs` (its env checker off: it warns on injected states)."""
+    """gymnasium's `env_id` made with `kwargs`, as a reference (its env checker off: it warns on
+    injected states).
+
+    Args:
+        env_id: The gymnasium id.
+        read_state: `env -> {field: value}` (`Reference.read_state`).
+        write_state: `(env, state)` writes such a dict back (`Reference.write_state`).
+        to_jax: `(state, params) -> JAX state` (`Reference.to_jax`).
+        exact_fields: The fields compared exactly (`Reference.exact_fields`).
+        **kwargs: gymnasium's `make` kwargs (`is_slippery=True`, `map_name="8x8"`, ...).
+
+    Returns:
+        The reference.
+    """
     import gymnasium
 
     return GymnasiumReference(
@@ -49,10 +62,10 @@ def variant_statistics(
 
     Args:
         reference: `**options -> GymnasiumReference`.
-        options: the variant's settings.
-        label: the checks' name prefix.
-        at_one: episodes a side at scale 1.
-        least: episodes at the smallest scale.
+        options: The variant's settings.
+        label: The checks' name prefix.
+        at_one: Episodes a side at scale 1.
+        least: Episodes at the smallest scale.
         **kwargs: `seed_offset` (added to the run's seed), and the rest to `check_episode_statistics`.
 
     Returns:
@@ -70,7 +83,16 @@ def variant_statistics(
 
 
 def table_support(ref: GymnasiumReference, outcome: Callable[[tuple], tuple]) -> Callable[[dict, int], set]:
-    """The support of a reference with a transition table `P[s][a] = [(p, s', r, t), ...]`."""
+    """The support of a reference with a transition table `P[s][a] = [(p, s', r, t), ...]`.
+
+    Args:
+        ref: The reference (built and reset on first use).
+        outcome: `(p, s', r, t) -> outcome`, one table entry as the distribution check reads it.
+
+    Returns:
+        `(state, action) -> set of outcomes`: the outcomes of the entries of `P[state["s"]][action]`
+        with a positive probability.
+    """
 
     def support(state: dict, action: int) -> set:
         if ref.env is None:
@@ -106,8 +128,18 @@ class _ScriptedRandom:
 
 
 def enumerated_support(ref: GymnasiumReference, outcome: Callable[[Transitions], list]):
-    """The support of a reference step whose randomness is `np_random.choice` draws: the step
-    is replayed once per sequence of picks (depth-first), by the reference's own code."""
+    """The support of a reference step whose randomness is `np_random.choice` draws.
+
+    The step is replayed once per sequence of picks (depth-first), by the reference's own
+    code, with its `np_random` replaced by a scripted one for the replay.
+
+    Args:
+        ref: The reference (built and reset on first use).
+        outcome: `Transitions -> [outcome per row]`, as the distribution check reads them.
+
+    Returns:
+        `(state, action) -> set of outcomes` the reference can produce from that case.
+    """
 
     def support(state: dict, action: int) -> set:
         if ref.env is None:
@@ -134,6 +166,14 @@ def enumerated_support(ref: GymnasiumReference, outcome: Callable[[Transitions],
 
 
 def obs_reward_terminated(t: Transitions) -> list[tuple]:
+    """The outcome of each step as the distribution checks compare it.
+
+    Args:
+        t: Transitions of either side.
+
+    Returns:
+        One `(obs, reward, terminated)` tuple per row.
+    """
     return rows(t.obs, t.rewards, t.terminated)
 
 
@@ -142,7 +182,19 @@ def obs_reward_terminated(t: Transitions) -> list[tuple]:
 
 
 def cell_reference(env_id: str, state_cls: Any, timed: bool, **kwargs: Any) -> GymnasiumReference:
-    """A grid env whose state is the cell `s` (and the time, where gymnasium has a time limit)."""
+    """The reference of a grid env whose state is the cell `s` (and the time, where gymnasium
+    has a time limit).
+
+    Args:
+        env_id: The gymnasium id.
+        state_cls: The JAX state class (`FrozenLakeState`, `CliffWalkingState`).
+        timed: Whether gymnasium wraps the env in a `TimeLimit` (FrozenLake yes, CliffWalking
+            no): only then is the time read from it.
+        **kwargs: gymnasium's `make` kwargs.
+
+    Returns:
+        The reference, `s` and `time` compared exactly.
+    """
 
     def read_state(env: Any) -> dict[str, Any]:
         out = {"s": np.int32(env.unwrapped.s)}
@@ -161,20 +213,51 @@ def cell_reference(env_id: str, state_cls: Any, timed: bool, **kwargs: Any) -> G
 
 
 def every_cell(label: str, env: Any, params: Any, ref: GymnasiumReference, num_cells: int) -> list[Check]:
-    """Every (cell, action) of a deterministic grid, stepped in both."""
+    """Every (cell, action) of a deterministic grid, stepped in both.
+
+    Args:
+        label: The checks' name prefix.
+        env: The raw JAX env.
+        params: Its params.
+        ref: The reference (`cell_reference`).
+        num_cells: How many cells the grid has.
+
+    Returns:
+        The checks of `check_transitions`, `info["prob"]` compared too.
+    """
     cases = [({"s": np.int32(s)}, a) for s in range(num_cells) for a in range(4)]
     return check_transitions(env, params, ref, data=ref.step_cases(cases), label=label, info_fields=("prob",))
 
 
 def cell_outcomes(ref: GymnasiumReference) -> Callable[[dict, int], set]:
-    """The (cell, reward, terminated) outcomes of a grid's (cell, action), from its table."""
+    """The `(cell, reward, terminated)` outcomes of a grid's (cell, action), from its table.
+
+    Args:
+        ref: The reference (`cell_reference`), whose unwrapped env has gymnasium's table `P`.
+
+    Returns:
+        `(state, action) -> set of outcomes` (`table_support`).
+    """
     return table_support(ref, lambda entry: (int(entry[1]), float(entry[2]), bool(entry[3])))
 
 
 def cell_distribution(
     label: str, env: Any, params: Any, ref: GymnasiumReference, cells: Sequence[int], n_per: int, seed: int
 ) -> list[Check]:
-    """Slippery moves by distribution: every action from each of `cells`, `n_per` samples each."""
+    """Slippery moves by distribution: every action from each of `cells`, `n_per` samples each.
+
+    Args:
+        label: The checks' name prefix.
+        env: The raw JAX env.
+        params: Its params (slippery).
+        ref: The reference (`cell_reference`, slippery too).
+        cells: The cells to step from.
+        n_per: Samples per (cell, action), on each side.
+        seed: The seed of both sides' draws.
+
+    Returns:
+        The checks of `check_step_distribution`, the support read from gymnasium's table.
+    """
     return check_step_distribution(
         env,
         params,

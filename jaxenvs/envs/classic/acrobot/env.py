@@ -41,34 +41,78 @@ WRAP_STEPS = 6
 
 @struct.dataclass
 class AcrobotState(EnvState):
-    theta1: jax.Array  # angle of the first link from pointing down (rad), in [-pi, pi]
-    theta2: jax.Array  # angle of the second link relative to the first (rad), in [-pi, pi]
-    dtheta1: jax.Array  # angular velocity of theta1 (rad/s), in [-4 pi, 4 pi]
-    dtheta2: jax.Array  # angular velocity of theta2 (rad/s), in [-9 pi, 9 pi]
+    """The two links: gymnasium's `state` vector, one field per entry in its order.
+
+    Every field is a float32 scalar (float64 under `jax_enable_x64`).
+
+    Attributes:
+        theta1: Angle of the first link from pointing down (rad), in [-pi, pi].
+        theta2: Angle of the second link relative to the first (rad), in [-pi, pi].
+        dtheta1: Angular velocity of `theta1` (rad/s), in [-`max_vel_1`, `max_vel_1`].
+        dtheta2: Angular velocity of `theta2` (rad/s), in [-`max_vel_2`, `max_vel_2`].
+    """
+
+    theta1: jax.Array
+    theta2: jax.Array
+    dtheta1: jax.Array
+    dtheta2: jax.Array
 
 
 @struct.dataclass
 class AcrobotParams(EnvParams):
+    """Acrobot's constants and defaults, named after gymnasium's class attributes (`LINK_MASS_1`
+    is `link_mass_1`; `gravity` is the `g` of its `_dsdt`).
+
+    Attributes:
+        dt: Seconds per step, one Runge-Kutta step (> 0).
+        link_length_1: Length of the first link (m).
+        link_length_2: Length of the second link (m); only drawn, the dynamics use the centre
+            of mass.
+        link_mass_1: Mass of the first link (kg).
+        link_mass_2: Mass of the second link (kg).
+        link_com_pos_1: Position of the first link's centre of mass along it (m).
+        link_com_pos_2: Position of the second link's centre of mass along it (m).
+        link_moi: Moment of inertia of either link.
+        gravity: Gravitational acceleration (m/s^2).
+        max_vel_1: Bound of `dtheta1` (rad/s; 4 pi).
+        max_vel_2: Bound of `dtheta2` (rad/s; 9 pi).
+        torque_noise_max: Static. Noise uniform in +-this added to the torque (>= 0); static
+            because a zero noise draws no random number at all.
+        book_or_nips: The equations of motion: "book" (the default, gymnasium's) or "nips".
+        max_steps_in_episode: The time limit (500 for `Acrobot-v1`).
+    """
+
     dt: float = positive(0.2)
-    link_length_1: float = positive(1.0)  # m
-    link_length_2: float = positive(1.0)  # m (only drawn; the dynamics use the centre of mass)
-    link_mass_1: float = positive(1.0)  # kg
-    link_mass_2: float = positive(1.0)  # kg
-    link_com_pos_1: float = positive(0.5)  # m, centre of mass of link 1
-    link_com_pos_2: float = positive(0.5)  # m, centre of mass of link 2
-    link_moi: float = positive(1.0)  # moment of inertia of both links
+    link_length_1: float = positive(1.0)
+    link_length_2: float = positive(1.0)
+    link_mass_1: float = positive(1.0)
+    link_mass_2: float = positive(1.0)
+    link_com_pos_1: float = positive(0.5)
+    link_com_pos_2: float = positive(0.5)
+    link_moi: float = positive(1.0)
     gravity: float = real(9.8)
     max_vel_1: float = positive(4 * np.pi)
     max_vel_2: float = positive(9 * np.pi)
-    # static: a zero noise draws no random number
     torque_noise_max: float = real(0.0, low=0.0, static=True)
     book_or_nips: str = choice("book", ("book", "nips"))
     max_steps_in_episode: int = 500
 
 
 def dsdt(theta1, theta2, dtheta1, dtheta2, torque, params: AcrobotParams):
-    """Time derivative of `(theta1, theta2, dtheta1, dtheta2)` (gymnasium's `_dsdt`, same
-    operation order)."""
+    """The time derivative of `(theta1, theta2, dtheta1, dtheta2)` (gymnasium's `_dsdt`, same
+    operation order).
+
+    Args:
+        theta1: Angle of the first link (rad).
+        theta2: Angle of the second link relative to the first (rad).
+        dtheta1: Angular velocity of `theta1` (rad/s).
+        dtheta2: Angular velocity of `theta2` (rad/s).
+        torque: The torque on the middle joint.
+        params: The constants; `book_or_nips` picks the equations.
+
+    Returns:
+        `(dtheta1, dtheta2, ddtheta1, ddtheta2)`.
+    """
     m1, m2 = params.link_mass_1, params.link_mass_2
     l1 = params.link_length_1
     lc1, lc2 = params.link_com_pos_1, params.link_com_pos_2
@@ -95,9 +139,17 @@ def dsdt(theta1, theta2, dtheta1, dtheta2, torque, params: AcrobotParams):
 
 
 def rk4(y0: tuple, torque, params: AcrobotParams) -> tuple:
-    """One Runge-Kutta step over `[0, dt]`, as gymnasium's `rk4(derivs, y0, [0, dt])`.
+    """One classic Runge-Kutta step over `[0, dt]`, as gymnasium's `rk4(derivs, y0, [0, dt])`.
 
-    The torque is the fifth, constant component of the reference's augmented state."""
+    Args:
+        y0: `(theta1, theta2, dtheta1, dtheta2)` at the start.
+        torque: The torque, constant over the step (the fifth component of the reference's
+            augmented state).
+        params: The constants (`dt` among them).
+
+    Returns:
+        `(theta1, theta2, dtheta1, dtheta2)` after `dt`, neither wrapped nor bounded.
+    """
     dt = params.dt
     dt2 = dt / 2.0
 
@@ -115,8 +167,19 @@ def rk4(y0: tuple, torque, params: AcrobotParams) -> tuple:
 
 
 def wrap(x, m, M):
-    """`x` moved into `[m, M]` by whole periods `M - m`, one period at a time like the
-    reference's `while` loops (exact for up to `WRAP_STEPS` periods)."""
+    """`x` moved into `[m, M]` by whole periods `M - m`, as the reference's `wrap`.
+
+    One period at a time like the reference's `while` loops, so exact for up to `WRAP_STEPS`
+    periods; anything further is brought into range by a modulo.
+
+    Args:
+        x: The value (an angle, rad).
+        m: The lower end.
+        M: The upper end.
+
+    Returns:
+        `x` in `[m, M]`.
+    """
     diff = M - m
     for _ in range(WRAP_STEPS):
         x = jnp.where(x > M, x - diff, x)
@@ -127,17 +190,43 @@ def wrap(x, m, M):
 
 
 def bound(x, m, M):
-    """The reference's `bound`: `min(max(x, m), M)`."""
+    """The reference's `bound`: `min(max(x, m), M)`.
+
+    Args:
+        x: The value (an angular velocity).
+        m: The lower bound.
+        M: The upper bound.
+
+    Returns:
+        `x` clipped into `[m, M]`.
+    """
     return jnp.minimum(jnp.maximum(x, m), M)
 
 
 def torque_of(action: jax.Array, dtype) -> jax.Array:
-    """`AVAIL_TORQUE[action]` = -1, 0, +1 (out-of-range actions clipped)."""
+    """The reference's `AVAIL_TORQUE[action]`: -1, 0 or +1 for actions 0, 1, 2.
+
+    Args:
+        action: The action (an out-of-range one is clipped into [0, 2]).
+        dtype: The float dtype of the torque.
+
+    Returns:
+        The torque, a scalar of `dtype`.
+    """
     return (jnp.clip(action, 0, 2) - 1).astype(dtype)
 
 
 def dynamics(state: AcrobotState, torque: jax.Array, params: AcrobotParams) -> AcrobotState:
-    """Integrate one `dt`, then wrap the angles and bound the velocities."""
+    """Integrate one `dt`, then wrap the angles into [-pi, pi] and bound the velocities.
+
+    Args:
+        state: The state before the step.
+        torque: The torque on the middle joint (noise included).
+        params: The constants.
+
+    Returns:
+        The state after the step, in `state`'s float dtype (its `time` unchanged).
+    """
     dtype = state.theta1.dtype
     y0 = (state.theta1, state.theta2, state.dtheta1, state.dtheta2)
     theta1, theta2, dtheta1, dtheta2 = rk4(y0, torque, params)
@@ -150,11 +239,26 @@ def dynamics(state: AcrobotState, torque: jax.Array, params: AcrobotParams) -> A
 
 
 def is_terminal(state: AcrobotState) -> jax.Array:
-    """The tip is above the line one link length over the pivot."""
+    """Whether the tip is above the line one link length over the pivot.
+
+    Args:
+        state: The state reached.
+
+    Returns:
+        A bool scalar: `-cos(theta1) - cos(theta1 + theta2) > 1`.
+    """
     return -jnp.cos(state.theta1) - jnp.cos(state.theta2 + state.theta1) > 1.0
 
 
 def get_obs(state: AcrobotState) -> jax.Array:
+    """The observation of a state, as the reference returns it.
+
+    Args:
+        state: The state.
+
+    Returns:
+        `float32[6]`: `[cos theta1, sin theta1, cos theta2, sin theta2, dtheta1, dtheta2]`.
+    """
     return jnp.stack(
         [
             jnp.cos(state.theta1),
@@ -168,17 +272,41 @@ def get_obs(state: AcrobotState) -> jax.Array:
 
 
 class Acrobot(Environment[AcrobotState, AcrobotParams]):
+    """gymnasium's `Acrobot-v1` (see the module docstring for what differs).
+
+    Observation `float32[6]` (`get_obs`); actions `Discrete(3)`: torque -1, 0, +1 on the
+    middle joint.
+    """
+
     @property
     def default_params(self) -> AcrobotParams:
         return AcrobotParams()
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment.observe`)."""
+        """The observation of `state`, what `reset` and `step` return with it.
+
+        Override it to change the observation (and `observation_space` to match); see
+        `Environment`.
+
+        Args:
+            state: The state.
+            params: The env's params (not read).
+
+        Returns:
+            `float32[6]` (`get_obs`).
+        """
         return get_obs(state)
 
     def is_terminal(self, state, params):
-        """Whether `state` ends the episode (the `terminated` of the step into it)."""
+        """Whether `state` ended its episode by termination (the `terminated` of the step into it).
+
+        Args:
+            state: The state.
+            params: The env's params (not read).
+
+        Returns:
+            A bool scalar (`is_terminal`).
+        """
         return is_terminal(state)
 
     def reset_env(self, key, params):

@@ -9,7 +9,16 @@ from jaxenvs.envs.classic import _draw as d
 
 
 def render(state, params, size: int = 500):
-    """Two cyan links with yellow joints and the black target line (gymnasium's picture)."""
+    """Draw two cyan links with yellow joints and the black target line (gymnasium's picture).
+
+    Args:
+        state: An `AcrobotState`.
+        params: Its `AcrobotParams` (the link lengths set the scale).
+        size: The picture's width and height in pixels.
+
+    Returns:
+        A `uint8[size, size, 3]` picture.
+    """
     l1 = jnp.asarray(params.link_length_1, jnp.float32)
     l2 = jnp.asarray(params.link_length_2, jnp.float32)
     bound = l1 + l2 + 0.2

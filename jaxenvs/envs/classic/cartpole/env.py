@@ -26,29 +26,70 @@ from jaxenvs.params import flag, positive, real
 
 @struct.dataclass
 class CartPoleState(EnvState):
-    x: jax.Array  # cart position (m)
-    x_dot: jax.Array  # cart velocity (m/s)
-    theta: jax.Array  # pole angle from upright (rad)
-    theta_dot: jax.Array  # pole angular velocity (rad/s)
+    """The cart and the pole: gymnasium's `state` vector, one field per entry in its order.
+
+    Every field is a float32 scalar (float64 under `jax_enable_x64`).
+
+    Attributes:
+        x: Cart position (m); the episode terminates beyond +-`x_threshold`.
+        x_dot: Cart velocity (m/s).
+        theta: Pole angle from upright (rad); the episode terminates beyond
+            +-`theta_threshold_radians`.
+        theta_dot: Pole angular velocity (rad/s).
+    """
+
+    x: jax.Array
+    x_dot: jax.Array
+    theta: jax.Array
+    theta_dot: jax.Array
 
 
 @struct.dataclass
 class CartPoleParams(EnvParams):
+    """CartPole's constants, with gymnasium's names and defaults.
+
+    Attributes:
+        gravity: Gravitational acceleration (m/s^2).
+        masscart: Mass of the cart (kg, > 0).
+        masspole: Mass of the pole (kg, > 0).
+        length: Half the pole's length (m, > 0), gymnasium's `length`.
+        force_mag: Magnitude of the push of either action (N, >= 0).
+        tau: Seconds between state updates (> 0).
+        theta_threshold_radians: Pole angle beyond which the episode terminates (rad; 12
+            degrees).
+        x_threshold: Cart position beyond which the episode terminates (m).
+        sutton_barto_reward: Static. Reward 0 per step and -1 on termination, instead of 1 on
+            every step (gymnasium's `sutton_barto_reward`).
+        euler: Static. Explicit Euler (gymnasium's `kinematics_integrator="euler"`, the
+            default); False: semi-implicit Euler (any other integrator name there).
+        max_steps_in_episode: The time limit: 500 for `CartPole-v1`, 200 for `CartPole-v0`.
+    """
+
     gravity: float = real(9.8)
     masscart: float = positive(1.0)
     masspole: float = positive(0.1)
-    length: float = positive(0.5)  # half the pole's length
+    length: float = positive(0.5)
     force_mag: float = real(10.0, low=0.0)
-    tau: float = positive(0.02)  # seconds between state updates
+    tau: float = positive(0.02)
     theta_threshold_radians: float = positive(12 * 2 * np.pi / 360)
     x_threshold: float = positive(2.4)
     sutton_barto_reward: bool = flag(False, static=True)
-    euler: bool = flag(True, static=True)  # False: semi-implicit
+    euler: bool = flag(True, static=True)
     max_steps_in_episode: int = 500
 
 
 def dynamics(state: CartPoleState, action: jax.Array, params: CartPoleParams) -> CartPoleState:
-    """One integration step of the cart-pole equations (gymnasium's `step` physics)."""
+    """One integration step of the cart-pole equations (gymnasium's `step` physics).
+
+    Args:
+        state: The state before the step.
+        action: 1 pushes right; any other value pushes left, as the reference's
+            `force_mag if action == 1 else -force_mag`.
+        params: The constants; `params.euler` picks the integrator.
+
+    Returns:
+        The state after `tau` seconds, in `state`'s float dtype (its `time` unchanged).
+    """
     dtype = state.x.dtype
     force = jnp.where(action == 1, params.force_mag, -params.force_mag).astype(dtype)
     costheta, sintheta = jnp.cos(state.theta), jnp.sin(state.theta)
@@ -79,6 +120,15 @@ def dynamics(state: CartPoleState, action: jax.Array, params: CartPoleParams) ->
 
 
 def is_terminal(state: CartPoleState, params: CartPoleParams) -> jax.Array:
+    """Whether the cart or the pole has left its bounds.
+
+    Args:
+        state: The state reached.
+        params: Its thresholds, `x_threshold` and `theta_threshold_radians`.
+
+    Returns:
+        A bool scalar: |x| > `x_threshold` or |theta| > `theta_threshold_radians`.
+    """
     return (
         (state.x < -params.x_threshold)
         | (state.x > params.x_threshold)
@@ -88,21 +138,53 @@ def is_terminal(state: CartPoleState, params: CartPoleParams) -> jax.Array:
 
 
 def get_obs(state: CartPoleState) -> jax.Array:
+    """The observation of a state, as the reference returns it.
+
+    Args:
+        state: The state.
+
+    Returns:
+        `float32[4]`: `[x, x_dot, theta, theta_dot]`.
+    """
     return jnp.stack([state.x, state.x_dot, state.theta, state.theta_dot]).astype(jnp.float32)
 
 
 class CartPole(Environment[CartPoleState, CartPoleParams]):
+    """gymnasium's `CartPole-v1` and `CartPole-v0` (see the module docstring for what differs).
+
+    Observation `float32[4]` in a Box bounded by twice the thresholds (the velocities
+    unbounded); actions `Discrete(2)`: 0 pushes the cart left, 1 right.
+    """
+
     @property
     def default_params(self) -> CartPoleParams:
         return CartPoleParams()
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment.observe`)."""
+        """The observation of `state`, what `reset` and `step` return with it.
+
+        Override it to change the observation (and `observation_space` to match); see
+        `Environment`.
+
+        Args:
+            state: The state.
+            params: The env's params (not read).
+
+        Returns:
+            `float32[4]`: `[x, x_dot, theta, theta_dot]` (`get_obs`).
+        """
         return get_obs(state)
 
     def is_terminal(self, state, params):
-        """Whether `state` ends the episode (the `terminated` of the step into it)."""
+        """Whether `state` ended its episode by termination (the `terminated` of the step into it).
+
+        Args:
+            state: The state.
+            params: The env's params (its thresholds).
+
+        Returns:
+            A bool scalar (`is_terminal`).
+        """
         return is_terminal(state, params)
 
     def reset_env(self, key, params):

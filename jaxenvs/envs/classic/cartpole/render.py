@@ -9,6 +9,17 @@ from jaxenvs.envs.classic import _draw as d
 
 
 def render(state, params, width: int = 600, height: int = 400):
+    """Draw the track, the cart, the pole and its axle, as gymnasium's `render` does.
+
+    Args:
+        state: A `CartPoleState`.
+        params: Its `CartPoleParams` (`x_threshold` sets the scale, `length` the pole's).
+        width: The picture's width in pixels.
+        height: The picture's height in pixels.
+
+    Returns:
+        A `uint8[height, width, 3]` picture.
+    """
     world_width = params.x_threshold * 2
     scale = width / world_width
     pole_len = scale * (2 * params.length)

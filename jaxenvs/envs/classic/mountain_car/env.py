@@ -28,12 +28,34 @@ from jaxenvs.params import positive, real
 
 @struct.dataclass
 class MountainCarState(EnvState):
-    position: jax.Array  # car position along the valley, in [min_position, max_position]
-    velocity: jax.Array  # car velocity per step, in [-max_speed, max_speed]
+    """The car: gymnasium's `state` vector, one field per entry in its order.
+
+    Both fields are float32 scalars (float64 under `jax_enable_x64`).
+
+    Attributes:
+        position: The car's position along the valley, in [`min_position`, `max_position`].
+        velocity: The car's velocity (position units per step), in [-`max_speed`, `max_speed`].
+    """
+
+    position: jax.Array
+    velocity: jax.Array
 
 
 @struct.dataclass
 class MountainCarParams(EnvParams):
+    """MountainCar's constants, with gymnasium's names and defaults.
+
+    Attributes:
+        min_position: The left wall (below `max_position`).
+        max_position: The right end of the valley (above `min_position`).
+        max_speed: The bound of the velocity's magnitude (> 0).
+        goal_position: The position at or beyond which the episode terminates.
+        goal_velocity: The least velocity the goal also needs (gymnasium's `goal_velocity`).
+        force: The engine's push per step of actions 0 and 2 (>= 0).
+        gravity: The pull down the slope, times `cos(3 position)`.
+        max_steps_in_episode: The time limit (200 for `MountainCar-v0`).
+    """
+
     min_position: float = real(-1.2, high="max_position", high_open=True)
     max_position: float = real(0.6, low="min_position", low_open=True)
     max_speed: float = positive(0.07)
@@ -45,7 +67,16 @@ class MountainCarParams(EnvParams):
 
 
 def dynamics(state: MountainCarState, action: jax.Array, params: MountainCarParams) -> MountainCarState:
-    """One step of the car (gymnasium's `step` physics, same operation order)."""
+    """One step of the car (gymnasium's `step` physics, same operation order).
+
+    Args:
+        state: The state before the step.
+        action: 0 pushes left, 1 not at all, 2 right (clipped into [0, 2]).
+        params: The constants.
+
+    Returns:
+        The state after the step, in `state`'s float dtype (its `time` unchanged).
+    """
     dtype = state.position.dtype
     position, velocity = state.position, state.velocity
     push = (jnp.clip(action, 0, 2) - 1).astype(dtype)
@@ -59,36 +90,94 @@ def dynamics(state: MountainCarState, action: jax.Array, params: MountainCarPara
 
 
 def is_terminal(state: MountainCarState, params: MountainCarParams) -> jax.Array:
+    """Whether the car has reached the goal.
+
+    Args:
+        state: The state reached.
+        params: The goal, `goal_position` and `goal_velocity`.
+
+    Returns:
+        A bool scalar: `position >= goal_position` and `velocity >= goal_velocity`.
+    """
     return (state.position >= params.goal_position) & (state.velocity >= params.goal_velocity)
 
 
 def get_obs(state: MountainCarState) -> jax.Array:
+    """The observation of a state, as the reference returns it (MountainCarContinuous's too).
+
+    Args:
+        state: The state.
+
+    Returns:
+        `float32[2]`: `[position, velocity]`.
+    """
     return jnp.stack([state.position, state.velocity]).astype(jnp.float32)
 
 
 def reset_position(key: jax.Array, dtype) -> jax.Array:
-    """The reference's reset position: uniform in [-0.6, -0.4]."""
+    """The reference's reset position: uniform in [-0.6, -0.4] (MountainCarContinuous's too).
+
+    Args:
+        key: A JAX PRNG key.
+        dtype: The float dtype of the position.
+
+    Returns:
+        The position, a scalar of `dtype`.
+    """
     return jax.random.uniform(key, (), dtype=dtype, minval=-0.6, maxval=-0.4)
 
 
 def observation_box(params) -> spaces.Box:
+    """The observation space of both mountain cars.
+
+    Args:
+        params: Their params (`min_position`, `max_position`, `max_speed`).
+
+    Returns:
+        A float32 `Box` of shape (2,) from `[min_position, -max_speed]` to
+        `[max_position, max_speed]`.
+    """
     low = np.array([params.min_position, -params.max_speed], dtype=np.float32)
     high = np.array([params.max_position, params.max_speed], dtype=np.float32)
     return spaces.Box(low, high, shape=(2,), dtype=jnp.float32)
 
 
 class MountainCar(Environment[MountainCarState, MountainCarParams]):
+    """gymnasium's `MountainCar-v0` (see the module docstring for what differs).
+
+    Observation `float32[2]`, `[position, velocity]`; actions `Discrete(3)`: push left, no
+    push, push right.
+    """
+
     @property
     def default_params(self) -> MountainCarParams:
         return MountainCarParams()
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment.observe`)."""
+        """The observation of `state`, what `reset` and `step` return with it.
+
+        Override it to change the observation (and `observation_space` to match); see
+        `Environment`.
+
+        Args:
+            state: The state.
+            params: The env's params (not read).
+
+        Returns:
+            `float32[2]`: `[position, velocity]` (`get_obs`).
+        """
         return get_obs(state)
 
     def is_terminal(self, state, params):
-        """Whether `state` ends the episode (the `terminated` of the step into it)."""
+        """Whether `state` ended its episode by termination (the `terminated` of the step into it).
+
+        Args:
+            state: The state.
+            params: The env's params (the goal).
+
+        Returns:
+            A bool scalar (`is_terminal`).
+        """
         return is_terminal(state, params)
 
     def reset_env(self, key, params):

@@ -9,11 +9,23 @@ from jaxenvs.envs.classic import _draw as d
 
 
 def _height(xs):
+    """The valley's height at positions `xs`, gymnasium's `_height`."""
     return jnp.sin(3 * xs) * 0.45 + 0.55
 
 
 def render(state, params, width: int = 600, height: int = 400):
-    """The valley curve, the black car with grey wheels, and the goal flag (gymnasium's picture)."""
+    """Draw the valley curve, the black car with grey wheels, and the goal flag (gymnasium's
+    picture).
+
+    Args:
+        state: A `MountainCarState` or `MountainCarContinuousState`.
+        params: Its params (the positions set the scale and the flag's place).
+        width: The picture's width in pixels.
+        height: The picture's height in pixels.
+
+    Returns:
+        A `uint8[height, width, 3]` picture.
+    """
     min_position = jnp.asarray(params.min_position, jnp.float32)
     max_position = jnp.asarray(params.max_position, jnp.float32)
     goal_position = jnp.asarray(params.goal_position, jnp.float32)

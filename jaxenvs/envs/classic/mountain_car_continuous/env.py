@@ -48,12 +48,38 @@ CHARGED_ACTION_LIMIT = 1e6
 
 @struct.dataclass
 class MountainCarContinuousState(EnvState):
-    position: jax.Array  # car position along the valley, in [min_position, max_position]
-    velocity: jax.Array  # car velocity per step, in [-max_speed, max_speed]
+    """The car: gymnasium's `state` vector, one field per entry in its order.
+
+    Both fields are float32 scalars; under `jax_enable_x64` float64 scalars which, after a
+    step, hold the float32 values the reference stores (its reset state stays float64; see
+    the module docstring).
+
+    Attributes:
+        position: The car's position along the valley, in [`min_position`, `max_position`].
+        velocity: The car's velocity (position units per step), in [-`max_speed`, `max_speed`].
+    """
+
+    position: jax.Array
+    velocity: jax.Array
 
 
 @struct.dataclass
 class MountainCarContinuousParams(EnvParams):
+    """MountainCarContinuous's constants, with gymnasium's names and defaults.
+
+    Attributes:
+        min_action: The action space's lower bound, and the force's clip (below `max_action`).
+        max_action: The action space's upper bound, and the force's clip (above `min_action`).
+        min_position: The left wall (below `max_position`).
+        max_position: The right end of the valley (above `min_position`).
+        max_speed: The bound of the velocity's magnitude (> 0).
+        goal_position: The position at or beyond which the episode terminates.
+        goal_velocity: The least velocity the goal also needs (gymnasium's `goal_velocity`).
+        power: The force per unit of (clipped) action (>= 0).
+        gravity: The pull down the slope, times `cos(3 position)`.
+        max_steps_in_episode: The time limit (999 for `MountainCarContinuous-v0`).
+    """
+
     min_action: float = real(-1.0, high="max_action", high_open=True)
     max_action: float = real(1.0, low="min_action", low_open=True)
     min_position: float = real(-1.2, high="max_position", high_open=True)
@@ -82,8 +108,17 @@ def dynamics(
 ) -> tuple[MountainCarContinuousState, tuple[jax.Array, jax.Array]]:
     """One step of the car with gymnasium's arithmetic (see the module docstring).
 
-    Returns the next state as the reference stores it (float32 values) and the position and
-    velocity it tests for the goal, before that store."""
+    Args:
+        state: The state before the step (`state.time == 0` selects the reference's
+            first-step, float64 arithmetic).
+        action: `float32[1]`, the force before clipping (NaN taken as 0).
+        params: The constants.
+
+    Returns:
+        `(next_state, (position, velocity))`: the next state as the reference stores it
+        (float32 values, its `time` unchanged), and the position and velocity it tests for the
+        goal, before that store.
+    """
     dtype = state.position.dtype
     position, velocity = state.position, state.velocity
     f32_state = state.time > 0  # the reference's reset state is float64, later ones float32
@@ -114,7 +149,18 @@ def dynamics(
 
 
 def is_terminal(position, velocity, params: MountainCarContinuousParams, f32_state) -> jax.Array:
-    """Goal test on the values `dynamics` returns (the reference's, before its float32 store)."""
+    """The goal test on the values `dynamics` returns (the reference's, before its float32 store).
+
+    Args:
+        position: The position `dynamics` returns beside the state.
+        velocity: The velocity `dynamics` returns beside the state.
+        params: The goal, `goal_position` and `goal_velocity`.
+        f32_state: Whether the step started from a float32 state (`state.time > 0`): the
+            goal's constants are then rounded to float32 as the reference's comparison does.
+
+    Returns:
+        A bool scalar: `position >= goal_position` and `velocity >= goal_velocity`.
+    """
     dtype = position.dtype
     goal_position = _as_reference(params.goal_position, f32_state, dtype)
     goal_velocity = _as_reference(params.goal_velocity, f32_state, dtype)
@@ -122,24 +168,59 @@ def is_terminal(position, velocity, params: MountainCarContinuousParams, f32_sta
 
 
 def reward_of(action: jax.Array, terminated: jax.Array, dtype) -> jax.Array:
-    """100 on reaching the goal minus 0.1 * action**2 of the unclipped action."""
+    """The reward: 100 on reaching the goal, minus `0.1 * action**2` of the unclipped action.
+
+    Args:
+        action: `float32[1]`, the action as given (NaN taken as 0, its magnitude charged up to
+            `CHARGED_ACTION_LIMIT`).
+        terminated: Whether the step reached the goal.
+        dtype: The float dtype of the computation.
+
+    Returns:
+        The reward, a scalar of `dtype`.
+    """
     a = jnp.asarray(action, jnp.float32)[0].astype(dtype)
     a = spaces.clip_action(a, -CHARGED_ACTION_LIMIT, CHARGED_ACTION_LIMIT)
     return jnp.where(terminated, 100.0, 0.0) - a**2 * 0.1
 
 
 class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarContinuousParams]):
+    """gymnasium's `MountainCarContinuous-v0` (see the module docstring for what differs).
+
+    Observation `float32[2]`, `[position, velocity]`; actions a float32 `Box` of shape (1,)
+    from `min_action` to `max_action`, the force before it is multiplied by `power`.
+    """
+
     @property
     def default_params(self) -> MountainCarContinuousParams:
         return MountainCarContinuousParams()
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment.observe`)."""
+        """The observation of `state`, what `reset` and `step` return with it.
+
+        Override it to change the observation (and `observation_space` to match); see
+        `Environment`.
+
+        Args:
+            state: The state.
+            params: The env's params (not read).
+
+        Returns:
+            `float32[2]`: `[position, velocity]` (`get_obs`).
+        """
         return get_obs(state)
 
     def is_terminal(self, state, params):
-        """Whether `state` ends the episode (the `terminated` of the step into it)."""
+        """Whether `state` is at the goal (the stored state's test; `step_env` tests the values
+        before the float32 store, as the reference does).
+
+        Args:
+            state: The state.
+            params: The env's params (the goal).
+
+        Returns:
+            A bool scalar: `position >= goal_position` and `velocity >= goal_velocity`.
+        """
         return (state.position >= params.goal_position) & (state.velocity >= params.goal_velocity)
 
     def reset_env(self, key, params):

@@ -41,12 +41,33 @@ from jaxenvs.params import positive, real
 
 @struct.dataclass
 class PendulumState(EnvState):
-    theta: jax.Array  # angle from upright (rad), counterclockwise, not wrapped
-    theta_dot: jax.Array  # angular velocity (rad/s), in [-max_speed, max_speed]
+    """The pendulum: gymnasium's `state` vector, one field per entry in its order.
+
+    Both fields are float32 scalars (float64 under `jax_enable_x64`).
+
+    Attributes:
+        theta: Angle from upright (rad), counterclockwise, never wrapped.
+        theta_dot: Angular velocity (rad/s), in [-`max_speed`, `max_speed`].
+    """
+
+    theta: jax.Array
+    theta_dot: jax.Array
 
 
 @struct.dataclass
 class PendulumParams(EnvParams):
+    """Pendulum's constants, with gymnasium's names and defaults.
+
+    Attributes:
+        max_speed: The bound of the angular velocity's magnitude (rad/s, > 0).
+        max_torque: The bound of the torque's magnitude, and of the action space (> 0).
+        dt: Seconds per step (> 0).
+        g: Gravitational acceleration (m/s^2; gymnasium's default 10.0, its `g` kwarg).
+        m: The pendulum's mass (kg, > 0).
+        l: The pendulum's length (m, > 0).
+        max_steps_in_episode: The time limit (200 for `Pendulum-v1`).
+    """
+
     max_speed: float = positive(8.0)
     max_torque: float = positive(2.0)
     dt: float = positive(0.05)
@@ -57,25 +78,59 @@ class PendulumParams(EnvParams):
 
 
 def angle_normalize(x: jax.Array) -> jax.Array:
-    """`x` moved into [-pi, pi) (the reference's `((x + pi) % (2 pi)) - pi`)."""
+    """An angle moved into [-pi, pi) (the reference's `((x + pi) % (2 pi)) - pi`).
+
+    Args:
+        x: The angle (rad).
+
+    Returns:
+        `x` in [-pi, pi), of `x`'s dtype.
+    """
     return ((x + np.pi) % (2 * np.pi)) - np.pi
 
 
 def clip_torque(action: jax.Array, params: PendulumParams) -> jax.Array:
-    """The reference's `np.clip(u, -max_torque, max_torque)[0]`, a float32 scalar."""
+    """The torque of an action, the reference's `np.clip(u, -max_torque, max_torque)[0]`.
+
+    Args:
+        action: The action, of shape (1,) (NaN taken as 0).
+        params: The bound, `max_torque`.
+
+    Returns:
+        The torque, a float32 scalar in [-`max_torque`, `max_torque`].
+    """
     u = jnp.asarray(action, jnp.float32)[0]
     return spaces.clip_action(u, -params.max_torque, params.max_torque).astype(jnp.float32)
 
 
 def cost(state: PendulumState, u: jax.Array, params: PendulumParams) -> jax.Array:
-    """The reference's `costs` of taking torque `u` in `state`."""
+    """The reference's `costs` of taking a torque in a state: the reward is its negative.
+
+    Args:
+        state: The state before the step.
+        u: The clipped torque (`clip_torque`), a float32 scalar.
+        params: The env's params (not read; the cost's weights are the reference's constants).
+
+    Returns:
+        `angle_normalize(theta)**2 + 0.1 * theta_dot**2 + 0.001 * u**2` in `state`'s float
+        dtype, the torque term computed in float32 as the reference does.
+    """
     dtype = state.theta.dtype
     control = (jnp.float32(0.001) * u**2).astype(dtype)  # float32 in the reference
     return angle_normalize(state.theta) ** 2 + 0.1 * state.theta_dot**2 + control
 
 
 def dynamics(state: PendulumState, u: jax.Array, params: PendulumParams) -> PendulumState:
-    """Semi-implicit Euler step under torque `u`, velocity clipped before the angle moves."""
+    """One semi-implicit Euler step under a torque, the velocity clipped before the angle moves.
+
+    Args:
+        state: The state before the step.
+        u: The clipped torque (`clip_torque`), a float32 scalar.
+        params: The constants.
+
+    Returns:
+        The state after `dt` seconds, in `state`'s float dtype (its `time` unchanged).
+    """
     dtype = state.theta.dtype
     th, thdot = state.theta, state.theta_dot
     g, m, l, dt = params.g, params.m, params.l, params.dt
@@ -87,21 +142,53 @@ def dynamics(state: PendulumState, u: jax.Array, params: PendulumParams) -> Pend
 
 
 def get_obs(state: PendulumState) -> jax.Array:
+    """The observation of a state, as the reference returns it.
+
+    Args:
+        state: The state.
+
+    Returns:
+        `float32[3]`: `[cos theta, sin theta, theta_dot]`.
+    """
     return jnp.stack([jnp.cos(state.theta), jnp.sin(state.theta), state.theta_dot]).astype(jnp.float32)
 
 
 class Pendulum(Environment[PendulumState, PendulumParams]):
+    """gymnasium's `Pendulum-v1` (see the module docstring for what differs).
+
+    Observation `float32[3]`, `[cos theta, sin theta, theta_dot]`; actions a float32 `Box`
+    of shape (1,) in [-`max_torque`, `max_torque`], the torque.
+    """
+
     @property
     def default_params(self) -> PendulumParams:
         return PendulumParams()
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment.observe`)."""
+        """The observation of `state`, what `reset` and `step` return with it.
+
+        Override it to change the observation (and `observation_space` to match); see
+        `Environment`.
+
+        Args:
+            state: The state.
+            params: The env's params (not read).
+
+        Returns:
+            `float32[3]` (`get_obs`).
+        """
         return get_obs(state)
 
     def is_terminal(self, state, params):
-        """Whether `state` ends the episode (the `terminated` of the step into it)."""
+        """Whether `state` ended its episode by termination: never (only the time limit ends it).
+
+        Args:
+            state: The state (not read).
+            params: The env's params (not read).
+
+        Returns:
+            A bool scalar, False.
+        """
         return jnp.zeros((), jnp.bool_)  # never terminates
 
     def reset_env(self, key, params):

@@ -9,7 +9,17 @@ from jaxenvs.envs.classic import _draw as d
 
 
 def render(state, params, size: int = 500):
-    """The red rod with rounded ends and the black axle (gymnasium's picture, no torque arrow)."""
+    """Draw the red rod with rounded ends and the black axle (gymnasium's picture, without its
+    torque arrow).
+
+    Args:
+        state: A `PendulumState`.
+        params: Its `PendulumParams` (not read: the picture's scale is gymnasium's fixed one).
+        size: The picture's width and height in pixels.
+
+    Returns:
+        A `uint8[size, size, 3]` picture.
+    """
     bound = 2.2
     scale = size / (bound * 2)
     offset = size // 2

@@ -47,51 +47,118 @@ MAX_DEALER_DRAWS = 10  # the longest a dealer can draw before reaching 17 (see t
 
 @struct.dataclass
 class BlackjackState(EnvState):
-    player_sum: jax.Array  # int32 scalar: the player's cards added up, aces as 1
-    player_has_ace: jax.Array  # bool scalar: the player holds an ace
-    player_num_cards: jax.Array  # int32 scalar: cards in the player's hand
-    dealer_card: jax.Array  # int32 scalar: the dealer's showing (first) card, 1..10
-    dealer_sum: jax.Array  # int32 scalar: the dealer's cards added up, aces as 1
-    dealer_has_ace: jax.Array  # bool scalar: the dealer holds an ace
-    dealer_num_cards: jax.Array  # int32 scalar: cards in the dealer's hand
+    """The two hands, each as what the rules read of it (gymnasium keeps the `player` and
+    `dealer` card lists).
+
+    Attributes:
+        player_sum: int32 scalar: the player's cards added up, aces as 1.
+        player_has_ace: bool scalar: the player holds an ace.
+        player_num_cards: int32 scalar: the cards in the player's hand.
+        dealer_card: int32 scalar: the dealer's showing (first) card, 1 (ace) to 10.
+        dealer_sum: int32 scalar: the dealer's cards added up, aces as 1.
+        dealer_has_ace: bool scalar: the dealer holds an ace.
+        dealer_num_cards: int32 scalar: the cards in the dealer's hand.
+    """
+
+    player_sum: jax.Array
+    player_has_ace: jax.Array
+    player_num_cards: jax.Array
+    dealer_card: jax.Array
+    dealer_sum: jax.Array
+    dealer_has_ace: jax.Array
+    dealer_num_cards: jax.Array
 
 
 @struct.dataclass
 class BlackjackParams(EnvParams):
-    sab: bool = flag(True)  # Sutton & Barto's rules (a natural beats a non-natural, +1)
-    natural: bool = flag(False)  # a winning natural pays 1.5 (only without `sab`)
+    """Blackjack's rules options, gymnasium's `sab` and `natural` kwargs (dynamic booleans).
+
+    Attributes:
+        sab: Sutton & Barto's rules (default True, as the registered id): a player natural
+            against a dealer without one wins +1, and `natural` is ignored.
+        natural: Without `sab`, a winning natural pays +1.5.
+        max_steps_in_episode: The time limit: `2**31 - 1` (gymnasium registers none; an
+            episode lasts at most 11 steps anyway).
+    """
+
+    sab: bool = flag(True)
+    natural: bool = flag(False)
     max_steps_in_episode: int = _common.NO_TIME_LIMIT
 
 
 def draw_cards(key: jax.Array, n: int) -> jax.Array:
-    """`n` card values from the infinite deck.
+    """Cards from the infinite deck.
 
     Random bits are most of a step's cost, so each uint32 word gives three cards: the word
     modulo 13**3 read as three base-13 digits. The modulo makes some card triples likelier by
-    at most 1 part in 1,954,923 (5e-7 relative), far below what any test can see."""
+    at most 1 part in 1,954,923 (5e-7 relative), far below what any test can see.
+
+    Args:
+        key: A JAX PRNG key.
+        n: How many cards (static).
+
+    Returns:
+        `int32[n]`, each card's value: 1 (ace) to 10 (ten, jack, queen, king).
+    """
     words = jax.random.bits(key, (-(-n // 3),), jnp.uint32) % (len(DECK) ** 3)
     digits = jnp.stack([words % 13, (words // 13) % 13, words // 169], axis=-1).reshape(-1)[:n]
     return jnp.asarray(DECK, jnp.int32)[digits.astype(jnp.int32)]
 
 
 def hand_value(total, has_ace) -> tuple[jax.Array, jax.Array]:
-    """`(sum, usable ace)`: an ace counts 11 when that keeps the hand at or below 21."""
+    """The value of a hand: an ace counts 11 when that keeps the hand at or below 21.
+
+    Args:
+        total: The hand's cards added up, aces as 1.
+        has_ace: Whether the hand holds an ace.
+
+    Returns:
+        `(sum, usable ace)`: the hand's int32 sum and whether an ace counts 11 in it (bool).
+    """
     usable = has_ace & (total + 10 <= 21)
     return jnp.where(usable, total + 10, total), usable
 
 
 def is_natural(total, has_ace, num_cards) -> jax.Array:
+    """Whether a hand is a natural: two cards, an ace and a ten-card.
+
+    Args:
+        total: The hand's cards added up, aces as 1.
+        has_ace: Whether the hand holds an ace.
+        num_cards: The cards in the hand.
+
+    Returns:
+        A bool scalar.
+    """
     return (num_cards == 2) & has_ace & (total == 11)
 
 
 def score(total, has_ace) -> jax.Array:
-    """The hand's sum, or 0 if bust."""
+    """The score of a hand, gymnasium's `score`.
+
+    Args:
+        total: The hand's cards added up, aces as 1.
+        has_ace: Whether the hand holds an ace.
+
+    Returns:
+        The hand's sum (`hand_value`), or 0 if it is over 21 (bust).
+    """
     value, _ = hand_value(total, has_ace)
     return jnp.where(value > 21, 0, value)
 
 
 def dealer_play(total, has_ace, num_cards, cards) -> tuple[jax.Array, jax.Array, jax.Array]:
-    """The dealer's hand after drawing from `cards` in order while their sum is below 17."""
+    """The dealer's hand after drawing from `cards` in order while their sum is below 17.
+
+    Args:
+        total: The dealer's cards added up, aces as 1.
+        has_ace: Whether the dealer holds an ace.
+        num_cards: The cards in the dealer's hand.
+        cards: The cards to draw from, in order (`MAX_DEALER_DRAWS` of them suffice).
+
+    Returns:
+        `(total, has_ace, num_cards)` of the dealer's final hand.
+    """
     for card in cards:  # a fixed, small number of draws: unrolled, each masked once the dealer stands
         value, _ = hand_value(total, has_ace)
         draws = value < 17
@@ -102,7 +169,15 @@ def dealer_play(total, has_ace, num_cards, cards) -> tuple[jax.Array, jax.Array,
 
 
 def stick_reward(state: BlackjackState, params: BlackjackParams) -> jax.Array:
-    """The reward of comparing the final hands (the dealer's already played out)."""
+    """The reward of sticking: the final hands compared (the dealer's already played out).
+
+    Args:
+        state: The state after the stick, both hands final.
+        params: The rules options, `sab` and `natural`.
+
+    Returns:
+        A float32 scalar: +1 (or 1.5 for a natural paid so), 0 for a draw, -1.
+    """
     player = score(state.player_sum, state.player_has_ace)
     dealer = score(state.dealer_sum, state.dealer_has_ace)
     reward = jnp.sign(player - dealer).astype(jnp.float32)
@@ -115,11 +190,25 @@ def stick_reward(state: BlackjackState, params: BlackjackParams) -> jax.Array:
 
 
 def get_obs(state: BlackjackState) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """The observation of a state, gymnasium's tuple.
+
+    Args:
+        state: The state.
+
+    Returns:
+        `(player sum, dealer's showing card, usable ace)`, three int32 scalars in
+        `Tuple(Discrete(32), Discrete(11), Discrete(2))`.
+    """
     value, usable = hand_value(state.player_sum, state.player_has_ace)
     return value.astype(jnp.int32), state.dealer_card, usable.astype(jnp.int32)
 
 
 class Blackjack(Environment[BlackjackState, BlackjackParams]):
+    """gymnasium's `Blackjack-v1` (see the module docstring for what differs).
+
+    Observation `get_obs`'s tuple; actions `Discrete(2)`: 0 stick, 1 hit.
+    """
+
     @property
     def default_params(self) -> BlackjackParams:
         return BlackjackParams()

@@ -15,6 +15,16 @@ GOLD, BUST = (240, 200, 60), (220, 40, 40)
 
 
 def render(state, params=None):
+    """Draw the table: the dealer's showing card and face-down card, the player's sum, an "A"
+    for a usable ace, and a bar for the sum (red past 21).
+
+    Args:
+        state: A `BlackjackState`.
+        params: Its params (not read).
+
+    Returns:
+        A `uint8[160, 240, 3]` picture.
+    """
     player, dealer_card, usable = get_obs(state)
     img = rendering.canvas(HEIGHT, WIDTH, TABLE)
     # the dealer's showing card (an "A" for an ace) and their face-down card

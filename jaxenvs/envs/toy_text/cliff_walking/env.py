@@ -51,7 +51,13 @@ def _cliff_mask() -> np.ndarray:
 
 @functools.lru_cache(maxsize=1)
 def cliff_tables() -> dict[str, np.ndarray]:
-    """Static `[48, 4]` tables: next cell, reward and termination of each (cell, direction)."""
+    """The static tables of every (cell, direction), as gymnasium's `P` holds them.
+
+    Returns:
+        `{"next_cell": int32[48, 4], "reward": float32[48, 4], "terminated": bool[48, 4]}`:
+        the cell reached (the start after a fall off the cliff), the reward (-1, or -100 for
+        the cliff) and whether the goal was reached.
+    """
     nrow, ncol = SHAPE
     rows, cols = np.divmod(np.arange(nrow * ncol), ncol)
     landed = np.clip(rows[:, None] + _DELTAS[None, :, 0], 0, nrow - 1) * ncol + np.clip(
@@ -67,17 +73,41 @@ def cliff_tables() -> dict[str, np.ndarray]:
 
 @struct.dataclass
 class CliffWalkingState(EnvState):
-    s: jax.Array  # int32 scalar: the player's cell, row * 12 + col (gymnasium's `s`)
+    """The player's place.
+
+    Attributes:
+        s: int32 scalar: the player's cell, `row * 12 + col` (gymnasium's `s`), in [0, 47].
+    """
+
+    s: jax.Array
 
 
 @struct.dataclass
 class CliffWalkingParams(EnvParams):
+    """CliffWalking's options.
+
+    Attributes:
+        is_slippery: Static. The move goes in the chosen direction or either perpendicular
+            one, 1/3 each (`CliffWalkingSlippery-v1`; gymnasium's `is_slippery`).
+        max_steps_in_episode: The time limit: `2**31 - 1` (gymnasium registers none).
+    """
+
     is_slippery: bool = flag(False, static=True)
     max_steps_in_episode: int = _common.NO_TIME_LIMIT
 
 
 def slip(u: jax.Array, action: jax.Array, params: CliffWalkingParams) -> tuple[jax.Array, jax.Array]:
-    """The direction actually moved and its probability, from one uniform draw `u`."""
+    """The direction actually moved and its probability.
+
+    Args:
+        u: One uniform draw in [0, 1) (None when not slippery).
+        action: The chosen direction, in [0, 3].
+        params: Whether the ice is slippery (`is_slippery`).
+
+    Returns:
+        `(direction, prob)`: the direction moved (int32) and the probability of that outcome
+        (float32, gymnasium's `info["prob"]`).
+    """
     if not params.is_slippery:
         return action, jnp.ones((), jnp.float32)
     # gymnasium's categorical over ((a - 1) % 4, a, (a + 1) % 4), 1/3 each
@@ -86,7 +116,15 @@ def slip(u: jax.Array, action: jax.Array, params: CliffWalkingParams) -> tuple[j
 
 
 def move(s: jax.Array, direction: jax.Array):
-    """`(next cell, reward, terminated)` of moving from `s` in `direction`."""
+    """One move on the grid, read from `cliff_tables`.
+
+    Args:
+        s: The cell moved from.
+        direction: The direction moved: 0 up, 1 right, 2 down, 3 left.
+
+    Returns:
+        `(next cell, reward, terminated)`: int32, float32 and bool scalars.
+    """
     t = cliff_tables()
     return (
         jnp.asarray(t["next_cell"])[s, direction],
@@ -96,13 +134,30 @@ def move(s: jax.Array, direction: jax.Array):
 
 
 class CliffWalking(Environment[CliffWalkingState, CliffWalkingParams]):
+    """gymnasium's `CliffWalking-v1` and `CliffWalkingSlippery-v1` (see the module docstring for
+    what differs).
+
+    Observation the player's cell, an int32 in `Discrete(48)`; actions `Discrete(4)`: 0 up,
+    1 right, 2 down, 3 left. `info["prob"]` is the probability of the outcome taken.
+    """
+
     @property
     def default_params(self) -> CliffWalkingParams:
         return CliffWalkingParams()
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment.observe`)."""
+        """The observation of `state`, what `reset` and `step` return with it.
+
+        Override it to change the observation (and `observation_space` to match); see
+        `Environment`.
+
+        Args:
+            state: The state.
+            params: The env's params (not read).
+
+        Returns:
+            The player's cell `s`, an int32 scalar.
+        """
         return state.s
 
     def reset_env(self, key, params):

@@ -23,6 +23,15 @@ PLAYER = (220, 40, 40)
 
 
 def render(state, params=None):
+    """Draw the grid in flat colours (grass, cliff, start, goal) and the player as a red disc.
+
+    Args:
+        state: A `CliffWalkingState`.
+        params: Its params (not read).
+
+    Returns:
+        A `uint8[128, 384, 3]` picture (32 pixels a cell).
+    """
     cell = 32
     img = jnp.asarray(_cliff_background(cell))
     x, y = _common.cell_center(state.s, SHAPE[1], cell)

@@ -60,7 +60,19 @@ _REWARD_INDEX = {"G": 0, "H": 1, "F": 2, "S": 2}
 
 
 def as_desc(desc) -> tuple[str, ...]:
-    """A map as a tuple of strings (accepts strings, bytes or a 2-d array of characters)."""
+    """A map as a tuple of strings, checked.
+
+    Args:
+        desc: The map, row by row: a sequence of strings, of bytes (gymnasium's `desc` is a
+            2-d array of them) or of sequences of characters.
+
+    Returns:
+        The rows as a tuple of `str`.
+
+    Raises:
+        ValueError: If `desc` is no sequence of rows, its rows are empty or of different
+            lengths, it holds a letter other than S, F, H, G, or it has no start "S".
+    """
     if isinstance(desc, (str, bytes)) or not hasattr(desc, "__iter__"):
         raise ValueError(f"FrozenLake: desc must be a sequence of rows (strings), got {desc!r}")
     rows = []
@@ -86,6 +98,14 @@ REWARD_SCHEDULE_TEXT = "three finite reals (goal, hole, ice)"
 
 
 def map_problem(desc) -> str | None:
+    """What is wrong with a map, for the params check of `desc`.
+
+    Args:
+        desc: The value given for `desc`.
+
+    Returns:
+        None for a valid map (`as_desc` accepts it), else why not.
+    """
     try:
         as_desc(desc)
     except (ValueError, TypeError) as e:
@@ -94,6 +114,15 @@ def map_problem(desc) -> str | None:
 
 
 def reward_schedule_problem(schedule) -> str | None:
+    """What is wrong with a reward schedule, for the params check of `reward_schedule`.
+
+    Args:
+        schedule: The value given for `reward_schedule`.
+
+    Returns:
+        None for three finite reals (traced values pass), else why not: "not three values",
+        "not a real" or "not finite".
+    """
     if not isinstance(schedule, (tuple, list)) or len(schedule) != 3:
         return "not three values"
     for r in schedule:
@@ -111,15 +140,35 @@ def reward_schedule_problem(schedule) -> str | None:
 
 @struct.dataclass
 class FrozenLakeState(EnvState):
-    s: jax.Array  # int32 scalar: the player's cell, row * ncol + col (gymnasium's `s`)
+    """The player's place.
+
+    Attributes:
+        s: int32 scalar: the player's cell, `row * ncol + col` (gymnasium's `s`).
+    """
+
+    s: jax.Array
 
 
 @struct.dataclass
 class FrozenLakeParams(EnvParams):
-    desc: tuple[str, ...] = custom(MAPS["4x4"], map_problem, MAP_TEXT, static=True)  # the map, row by row
+    """FrozenLake's map and options, gymnasium's kwargs of the same names.
+
+    Attributes:
+        desc: Static. The map, row by row: equal-length strings over "S" (start), "F"
+            (frozen), "H" (hole), "G" (goal), with at least one "S"; a list or gymnasium's
+            array of bytes is turned into a tuple of strings. It fixes the observation space.
+        is_slippery: Static. The player slips (default True, as gymnasium's).
+        success_rate: The probability of moving as chosen when slippery (1/3); each
+            perpendicular direction gets half the rest.
+        reward_schedule: The rewards of stepping onto a goal, a hole, and anything else
+            (`(1, 0, 0)`), three finite reals.
+        max_steps_in_episode: The time limit: 100 for the 4x4 map (`FrozenLake-v1`), 200 for
+            the 8x8 one (`FrozenLake8x8-v1`).
+    """
+
+    desc: tuple[str, ...] = custom(MAPS["4x4"], map_problem, MAP_TEXT, static=True)
     is_slippery: bool = flag(True, static=True)
-    success_rate: float = probability(1.0 / 3.0)  # P(moving as chosen) when slippery
-    # reaching goal, hole, ice
+    success_rate: float = probability(1.0 / 3.0)
     reward_schedule: tuple[float, float, float] = custom((1.0, 0.0, 0.0), reward_schedule_problem, REWARD_SCHEDULE_TEXT)
     max_steps_in_episode: int = 100
 
@@ -137,11 +186,18 @@ def _checked_desc(desc: tuple[str, ...]) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=64)
 def lake_tables(desc: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """Static numpy tables of a map.
+    """The static numpy tables of a map (cached per map).
 
-    next_cell: `int32[nS, 4]` cell reached from each cell in each direction (walls clamp);
-    terminal: `bool[nS]` goal or hole; reward_index: `int32[nS]` index into `reward_schedule`
-    for stepping onto the cell; start: `float32[nS]` cumulative start distribution."""
+    Args:
+        desc: The map (`FrozenLakeParams.desc`).
+
+    Returns:
+        A dict of `nS = rows * cols` entries a table: `next_cell`, `int32[nS, 4]`, the cell
+        reached from each cell in each direction (the edges clamp); `terminal`, `bool[nS]`,
+        goal or hole; `reward_index`, `int32[nS]`, the index into `reward_schedule` of
+        stepping onto the cell; `start_cells`, int32, the "S" cells (the reset draws one
+        uniformly); `letters`, the map's letter of each cell.
+    """
     desc = as_desc(desc)
     nrow, ncol = len(desc), len(desc[0])
     letters = np.array([list(r) for r in desc]).ravel()
@@ -159,7 +215,17 @@ def lake_tables(desc: tuple[str, ...]) -> dict[str, np.ndarray]:
 
 
 def slip(u: jax.Array, action: jax.Array, params: FrozenLakeParams) -> tuple[jax.Array, jax.Array]:
-    """The direction actually moved and its probability, from one uniform draw `u`."""
+    """The direction actually moved and its probability.
+
+    Args:
+        u: One uniform draw in [0, 1) (None when not slippery).
+        action: The chosen direction, in [0, 3].
+        params: Whether the ice is slippery (`is_slippery`) and `success_rate`.
+
+    Returns:
+        `(direction, prob)`: the direction moved (int32) and the probability of that outcome
+        (float32, gymnasium's `info["prob"]`).
+    """
     if not params.is_slippery:
         return action, jnp.ones((), jnp.float32)
     fail = (1.0 - params.success_rate) / 2.0
@@ -170,8 +236,17 @@ def slip(u: jax.Array, action: jax.Array, params: FrozenLakeParams) -> tuple[jax
 
 
 def move(s: jax.Array, direction: jax.Array, params: FrozenLakeParams):
-    """`(next cell, reward, terminated)` of moving from `s` in `direction`; goal and hole
-    cells absorb (stay, reward 0, terminated)."""
+    """One move on the map, read from `lake_tables`; goal and hole cells absorb (stay, reward
+    0, terminated).
+
+    Args:
+        s: The cell moved from.
+        direction: The direction moved: 0 left, 1 down, 2 right, 3 up.
+        params: The map and the `reward_schedule`.
+
+    Returns:
+        `(next cell, reward, terminated)`: int32, float32 and bool scalars.
+    """
     t = lake_tables(params.desc)
     absorbed = jnp.asarray(t["terminal"])[s]
     nxt = jnp.where(absorbed, s, jnp.asarray(t["next_cell"])[s, direction])
@@ -182,6 +257,21 @@ def move(s: jax.Array, direction: jax.Array, params: FrozenLakeParams):
 
 
 class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
+    """gymnasium's `FrozenLake-v1` and `FrozenLake8x8-v1` (see the module docstring for what
+    differs).
+
+    Observation the player's cell, an int32 in `Discrete(rows * cols)`; actions
+    `Discrete(4)`: 0 left, 1 down, 2 right, 3 up. `info["prob"]` is the probability of the
+    outcome taken.
+
+    Args:
+        map_name: The default map (`MAPS`): "4x4" (time limit 100) or "8x8" (200), as
+            gymnasium's `map_name`; `params.desc` overrides the map.
+
+    Raises:
+        ValueError: If `map_name` is not one of `MAPS`.
+    """
+
     def __init__(self, map_name: str = "4x4"):
         if map_name not in MAPS:
             raise ValueError(f"FrozenLake: map_name must be one of {sorted(MAPS)}, got {map_name!r}")
@@ -193,8 +283,18 @@ class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
         return FrozenLakeParams(desc=MAPS[self.map_name], max_steps_in_episode=steps)
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment.observe`)."""
+        """The observation of `state`, what `reset` and `step` return with it.
+
+        Override it to change the observation (and `observation_space` to match); see
+        `Environment`.
+
+        Args:
+            state: The state.
+            params: The env's params (not read).
+
+        Returns:
+            The player's cell `s`, an int32 scalar.
+        """
         return state.s
 
     def reset_env(self, key, params):
@@ -228,10 +328,20 @@ class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
 
 
 def generate_random_map(size: int = 8, p: float = 0.8, seed: int | None = None) -> tuple[str, ...]:
-    """A random `size` x `size` map, each cell ice with probability `p` (else a hole), start at
-    the top-left, goal at the bottom-right, redrawn until the goal is reachable from the start.
+    """A random square map whose goal is reachable from its start.
 
-    Draws the same numbers as gymnasium's `generate_random_map`, so a seed gives the same map."""
+    Each cell is ice with probability `p` (else a hole), the start at the top-left, the goal
+    at the bottom-right; the map is redrawn until a path joins them. Draws the same numbers as
+    gymnasium's `generate_random_map`, so a seed gives the same map.
+
+    Args:
+        size: The side of the map in cells.
+        p: The probability that a cell is ice (values above 1 count as 1).
+        seed: The seed of numpy's `default_rng`; None draws a fresh one.
+
+    Returns:
+        The map as a tuple of `size` strings, ready for `desc=`.
+    """
     rng = np.random.default_rng(seed)
     p = min(1.0, p)
     while True:

@@ -17,6 +17,17 @@ PLAYER, PLAYER_IN_HOLE = (220, 40, 40), (120, 20, 20)
 
 
 def render(state, params):
+    """Draw the map in flat colours (ice, holes, start, goal) and the player as a red disc,
+    darker in a hole.
+
+    Args:
+        state: A `FrozenLakeState`.
+        params: Its params (the map, `desc`).
+
+    Returns:
+        A `uint8[rows * cell, cols * cell, 3]` picture, a cell `256 // max(rows, cols)`
+        pixels (4 to 64).
+    """
     nrow, ncol = len(params.desc), len(params.desc[0])
     cell = max(4, min(64, 256 // max(nrow, ncol)))
     t = lake_tables(params.desc)

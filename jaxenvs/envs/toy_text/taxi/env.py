@@ -71,35 +71,84 @@ RIGHT_OF = np.array([WEST, EAST, SOUTH, NORTH], np.int32)
 
 @struct.dataclass
 class TaxiState(EnvState):
-    taxi_row: jax.Array  # int32 scalar in [0, 4]
-    taxi_col: jax.Array  # int32 scalar in [0, 4]
-    pass_loc: jax.Array  # int32 scalar: the passenger's stand 0..3 (R, G, Y, B), or 4 in the taxi
-    dest_idx: jax.Array  # int32 scalar: the destination stand 0..3
-    fickle_step: jax.Array  # bool scalar: a fickle passenger who has not changed their mind yet
+    """The taxi, the passenger and their destination (gymnasium's decoded `s`, and its
+    `fickle_step`).
+
+    Attributes:
+        taxi_row: int32 scalar: the taxi's row, in [0, 4].
+        taxi_col: int32 scalar: the taxi's column, in [0, 4].
+        pass_loc: int32 scalar: the passenger's stand 0..3 (R, G, Y, B), or 4 (`IN_TAXI`)
+            aboard.
+        dest_idx: int32 scalar: the destination stand, 0..3.
+        fickle_step: bool scalar: a fickle passenger who has not changed their mind yet.
+    """
+
+    taxi_row: jax.Array
+    taxi_col: jax.Array
+    pass_loc: jax.Array
+    dest_idx: jax.Array
+    fickle_step: jax.Array
 
 
 @struct.dataclass
 class TaxiParams(EnvParams):
+    """Taxi's options, gymnasium 1.3's kwargs of the same names (see the module docstring).
+
+    Attributes:
+        is_rainy: Static. A possible move may slip to either side.
+        fickle_passenger: Static. The passenger may change destination once, after the first
+            move with them aboard.
+        rainy_probability: The probability of moving as chosen when rainy (0.8).
+        fickle_probability: The probability that the passenger is fickle, drawn at reset (0.3).
+        max_steps_in_episode: The time limit (200 for `Taxi-v4`).
+    """
+
     is_rainy: bool = flag(False, static=True)
     fickle_passenger: bool = flag(False, static=True)
-    rainy_probability: float = probability(0.8)  # P(moving as chosen) when rainy
-    fickle_probability: float = probability(0.3)  # P(the passenger is fickle), drawn at reset
+    rainy_probability: float = probability(0.8)
+    fickle_probability: float = probability(0.3)
     max_steps_in_episode: int = 200
 
 
 def encode(taxi_row, taxi_col, pass_loc, dest_idx) -> jax.Array:
-    """gymnasium's observation of a state."""
+    """gymnasium's observation of a state, `((taxi_row * 5 + taxi_col) * 5 + pass_loc) * 4 + dest_idx`.
+
+    Args:
+        taxi_row: The taxi's row, in [0, 4].
+        taxi_col: The taxi's column, in [0, 4].
+        pass_loc: The passenger's stand 0..3, or 4 aboard.
+        dest_idx: The destination stand, 0..3.
+
+    Returns:
+        An int32 in [0, 500).
+    """
     return (((taxi_row * 5 + taxi_col) * 5 + pass_loc) * 4 + dest_idx).astype(jnp.int32)
 
 
 def decode(obs) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
-    """`(taxi_row, taxi_col, pass_loc, dest_idx)` of an observation."""
+    """The state of an observation, `encode` undone.
+
+    Args:
+        obs: An observation, in [0, 500).
+
+    Returns:
+        `(taxi_row, taxi_col, pass_loc, dest_idx)`, int32.
+    """
     obs = jnp.asarray(obs, jnp.int32)
     return obs // 100, (obs // 20) % 5, (obs // 4) % 5, obs % 4
 
 
 def can_move(taxi_row, taxi_col, direction) -> jax.Array:
-    """Whether a move in `direction` (0..3) changes the taxi's cell (no wall, not the edge)."""
+    """Whether a move changes the taxi's cell (no wall in the way, not the edge).
+
+    Args:
+        taxi_row: The taxi's row, in [0, 4].
+        taxi_col: The taxi's column, in [0, 4].
+        direction: 0 south, 1 north, 2 east, 3 west.
+
+    Returns:
+        A bool scalar.
+    """
     return jnp.stack(
         [
             taxi_row < 4,
@@ -111,7 +160,16 @@ def can_move(taxi_row, taxi_col, direction) -> jax.Array:
 
 
 def move(taxi_row, taxi_col, direction) -> tuple[jax.Array, jax.Array]:
-    """The cell reached moving in `direction` (0..3); walls and edges stop the taxi."""
+    """The cell reached by a move; walls and edges stop the taxi.
+
+    Args:
+        taxi_row: The taxi's row, in [0, 4].
+        taxi_col: The taxi's column, in [0, 4].
+        direction: 0 south, 1 north, 2 east, 3 west.
+
+    Returns:
+        `(taxi_row, taxi_col)` after the move.
+    """
     ok = can_move(taxi_row, taxi_col, direction)
     d_row = jnp.asarray([1, -1, 0, 0])[direction]
     d_col = jnp.asarray([0, 0, 1, -1])[direction]
@@ -119,14 +177,33 @@ def move(taxi_row, taxi_col, direction) -> tuple[jax.Array, jax.Array]:
 
 
 def pickup(taxi_row, taxi_col, pass_loc) -> tuple[jax.Array, jax.Array]:
-    """`(pass_loc, reward)` after a pickup: aboard with -1 where the passenger waits, else -10."""
+    """A pickup: the passenger boards where they wait (-1), else nothing changes (-10).
+
+    Args:
+        taxi_row: The taxi's row, in [0, 4].
+        taxi_col: The taxi's column, in [0, 4].
+        pass_loc: The passenger's stand 0..3, or 4 aboard.
+
+    Returns:
+        `(pass_loc, reward)` after the pickup.
+    """
     here = (pass_loc < 4) & (jnp.asarray(STAND_AT)[taxi_row, taxi_col] == pass_loc)
     return jnp.where(here, IN_TAXI, pass_loc), jnp.where(here, -1.0, -10.0)
 
 
 def dropoff(taxi_row, taxi_col, pass_loc, dest_idx) -> tuple[jax.Array, jax.Array, jax.Array]:
-    """`(pass_loc, reward, terminated)` after a drop off: +20 and the end at the destination;
-    at another stand the passenger waits there (-1); otherwise -10 and nothing changes."""
+    """A drop off: +20 and the end at the destination; at another stand the passenger waits
+    there (-1); otherwise -10 and nothing changes.
+
+    Args:
+        taxi_row: The taxi's row, in [0, 4].
+        taxi_col: The taxi's column, in [0, 4].
+        pass_loc: The passenger's stand 0..3, or 4 aboard.
+        dest_idx: The destination stand, 0..3.
+
+    Returns:
+        `(pass_loc, reward, terminated)` after the drop off.
+    """
     stand = jnp.asarray(STAND_AT)[taxi_row, taxi_col]
     aboard = pass_loc == IN_TAXI
     delivered = aboard & (stand == dest_idx)
@@ -137,7 +214,15 @@ def dropoff(taxi_row, taxi_col, pass_loc, dest_idx) -> tuple[jax.Array, jax.Arra
 
 
 def action_mask(state: TaxiState) -> jax.Array:
-    """bool[6]: which actions change the state (gymnasium's `action_mask`)."""
+    """Which actions change the state (gymnasium's `action_mask`).
+
+    Args:
+        state: The state.
+
+    Returns:
+        `bool[6]`: a move not blocked (south, north, east, west), a pickup where the
+        passenger waits, a drop off at a stand with the passenger aboard.
+    """
     stand = jnp.asarray(STAND_AT)[state.taxi_row, state.taxi_col]
     return jnp.stack(
         [
@@ -152,7 +237,17 @@ def action_mask(state: TaxiState) -> jax.Array:
 
 
 def rain(u, action, params: TaxiParams) -> tuple[jax.Array, jax.Array]:
-    """The heading actually driven and its probability, from one uniform draw `u`."""
+    """The heading actually driven in the rain, and its probability.
+
+    Args:
+        u: One uniform draw in [0, 1).
+        action: The chosen heading, 0..3.
+        params: The `rainy_probability`.
+
+    Returns:
+        `(direction, prob)`: the heading driven (the chosen one, or `LEFT_OF` / `RIGHT_OF`
+        it) and the probability of that outcome (float32, gymnasium's `info["prob"]`).
+    """
     p = params.rainy_probability
     side = (1.0 - p) / 2.0
     # gymnasium's categorical over (forward, left, right) with (p, side, side)
@@ -163,6 +258,13 @@ def rain(u, action, params: TaxiParams) -> tuple[jax.Array, jax.Array]:
 
 
 class Taxi(Environment[TaxiState, TaxiParams]):
+    """gymnasium's `Taxi-v4` (see the module docstring for its options and what differs).
+
+    Observation gymnasium's encoded state (`encode`), an int32 in `Discrete(500)`; actions
+    `Discrete(6)`: 0 south, 1 north, 2 east, 3 west, 4 pickup, 5 drop off. `info` holds
+    `prob` and `action_mask` at every step.
+    """
+
     @property
     def default_params(self) -> TaxiParams:
         return TaxiParams()
@@ -228,15 +330,43 @@ class Taxi(Environment[TaxiState, TaxiParams]):
         return self.observe(state, params), state, reward, terminated, info
 
     def observe(self, state: TaxiState, params: TaxiParams) -> jax.Array:
-        """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment.observe`): gymnasium's encoded state, `get_obs`."""
+        """The observation of `state`, what `reset` and `step` return with it.
+
+        Override it to change the observation (and `observation_space` to match); see
+        `Environment`.
+
+        Args:
+            state: The state.
+            params: The env's params (not read).
+
+        Returns:
+            gymnasium's encoded state, an int32 in [0, 500) (`get_obs`).
+        """
         return self.get_obs(state)
 
     @staticmethod
     def get_obs(state: TaxiState) -> jax.Array:
+        """gymnasium's encoded state (`encode`).
+
+        Args:
+            state: The state.
+
+        Returns:
+            An int32 in [0, 500).
+        """
         return encode(state.taxi_row, state.taxi_col, state.pass_loc, state.dest_idx)
 
     def action_mask(self, state: TaxiState, params: TaxiParams | None = None) -> jax.Array:
+        """Which actions change the state: gymnasium's reset `info["action_mask"]`, which the
+        jaxenvs reset does not return (the step's `info` holds it too).
+
+        Args:
+            state: The state.
+            params: The env's params; None means `default_params` (not read).
+
+        Returns:
+            `bool[6]` (the module's `action_mask`).
+        """
         return action_mask(state)
 
     def observation_space(self, params=None):

@@ -17,6 +17,16 @@ ROAD, WALL, TAXI, PASSENGER = (225, 225, 225), (40, 40, 40), (250, 200, 20), (20
 
 
 def render(state, params=None):
+    """Draw the grid from above: walls, tinted stands, the destination as a ring, the taxi as
+    a yellow square, and the passenger as a disc (a smaller one inside the taxi while aboard).
+
+    Args:
+        state: A `TaxiState`.
+        params: Its params (not read).
+
+    Returns:
+        A `uint8[240, 240, 3]` picture (48 pixels a cell).
+    """
     cell = CELL
     img = jnp.asarray(_taxi_background())
     stands = jnp.asarray(LOCS)
