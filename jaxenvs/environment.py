@@ -153,7 +153,14 @@ def actions_checked(env: Any):
 
     For `make_vec`: it checks the whole batch's actions exactly, once, then steps `env`
     under `jax.vmap`, where the check would only see traced actions and build the action
-    space again to compare their shapes."""
+    space again to compare their shapes.
+
+    Args:
+        env: The raw env (not a wrapper) whose `step` skips the check; only that env's.
+
+    Yields:
+        None.
+    """
     token = _ACTIONS_CHECKED.set(env)
     try:
         yield
@@ -192,8 +199,9 @@ class Environment(Generic[TEnvState, TEnvParams]):
     Subclasses implement `default_params`, `reset_env`, `step_env`, `observation_space`,
     `action_space`, and usually `render`. `step_env` returns
     `(obs, state, reward, terminated, info)`; `step` adds `truncation(state, params)`,
-    `info["discount"]` and, for an env with `observe` and `is_terminal`, the end-of-episode
-    guard: a step from a finished state returns it unchanged, reward 0 and the same flags.
+    `info["discount"]` and, for an env with `observe` and `is_terminal`, the
+    end-of-episode guard: a step from a finished state returns it unchanged, reward 0 and the
+    same flags.
 
     Two optional methods, with gymnax 1.x's names (an env without them works, with less):
 

@@ -101,14 +101,29 @@ def space_for(shape: tuple[int, ...], dtype: Any) -> spaces.Box:
 
 
 def float_obs(obs: Any) -> Any:
-    """`obs` (an array, or a dict of arrays) in float32, a dict with its keys sorted."""
+    """An observation in float32.
+
+    Args:
+        obs: The library's observation: an array, or a dict of arrays.
+
+    Returns:
+        `obs` cast to float32; a dict comes back with its keys sorted.
+    """
     if isinstance(obs, dict):
         return {k: jnp.asarray(v, jnp.float32) for k, v in sorted(obs.items())}
     return jnp.asarray(obs, jnp.float32)
 
 
 def float_obs_space(shape: Any) -> spaces.Space:
-    """The space of `float_obs(obs)`, from `obs`'s shape (a `jax.ShapeDtypeStruct`, or a dict of them)."""
+    """The space of `float_obs(obs)`, from the shape of `obs`.
+
+    Args:
+        shape: The shape of the library's observation: a `jax.ShapeDtypeStruct` (as
+            `jax.eval_shape` gives), or a dict of them.
+
+    Returns:
+        An unbounded float32 `Box`, or a `Dict` of them with its keys sorted.
+    """
     if isinstance(shape, dict):
         return spaces.Dict({k: space_for(v.shape, jnp.float32) for k, v in sorted(shape.items())})
     return space_for(shape.shape, jnp.float32)
@@ -169,9 +184,19 @@ def library_params(value: Any) -> str | None:
 
 
 def side_view(pos: jax.Array, parents: list[int], ground: Any = 0.0) -> jax.Array:
-    """A 200x200 side view (x to the right, z up, 40 pixels a metre) of bodies at `pos`
-    (float[n, 3]), centred on the first; body `i` is drawn joined to body `parents[i]` (none
-    where it is negative); z = `ground` sits a quarter of the height above the bottom."""
+    """A side view of a chain of bodies: x to the right, z up, 40 pixels a metre.
+
+    Args:
+        pos: The bodies' positions in metres, float[n, 3] (x, y, z); the view is centred on the
+            first body's x.
+        parents: For each body, the index of the body it is drawn joined to (a negative index:
+            none), length n.
+        ground: The height z of the ground in metres; it sits a quarter of the image's height
+            above the bottom.
+
+    Returns:
+        A `uint8[200, 200, 3]` image.
+    """
     size, scale = 200, 40.0
     px = size / 2 + (pos[:, 0] - pos[0, 0]) * scale
     pz = size * 0.75 - (pos[:, 2] - ground) * scale
@@ -187,26 +212,37 @@ def side_view(pos: jax.Array, parents: list[int], ground: Any = 0.0) -> jax.Arra
 
 @struct.dataclass
 class LibraryParams(EnvParams):
-    """No time limit of jaxenvs' own by default, and the library's own params."""
+    """No time limit of jaxenvs' own by default, and the library's own params.
+
+    Attributes:
+        max_steps_in_episode: jaxenvs' time limit; by default 2**31 - 1, none in practice (the
+            library's own time limit still applies).
+        env_params: The library's own params, a pytree (vmap-able where the library's are);
+            None means the library's defaults.
+    """
 
     max_steps_in_episode: int = NO_LIMIT
-    # the library's own params (a pytree: vmap-able where the library's are); None: its defaults
     env_params: Any = custom(None, library_params, "the library's own params (a pytree of arrays) or None")
 
 
 @struct.dataclass
 class LibraryTruncatedState(EnvState):
-    """A state that keeps whether the library ended the last step by its own time limit."""
+    """A state that keeps whether the library ended the last step by its own time limit.
 
-    library_truncated: jax.Array = False  # bool[]; False after reset
+    Attributes:
+        library_truncated: Whether the library truncated the episode in the step into this
+            state (bool scalar; False after reset).
+    """
+
+    library_truncated: jax.Array = False
 
 
 class AdapterEnvironment(Environment):
     """An `Environment` over another library's task.
 
-    Its episode is truncated by `params.max_steps_in_episode` (the base class) or by the library
-    itself: a subclass whose library reports truncations keeps that flag in its state and
-    returns it from `library_truncated(state)`.
+    Its episode is truncated by `params.max_steps_in_episode` (the base class) or by the
+    library itself: a subclass whose library reports truncations keeps that flag in its state
+    and returns it from `library_truncated(state)`.
     """
 
     def library_truncated(self, state: Any) -> jax.Array:

@@ -114,6 +114,8 @@ class GymnaxEnv(AdapterEnvironment):
         api: "1.x" or "0.x"; detected from the arity of its `step` when None.
         time_limit: `fn(env_state, env_params) -> bool`, the library's time limit.
         render: A jit-able `fn(env_state, env_params) -> uint8[H, W, 3]`.
+        clip_actions: Clip a continuous action outside the action space (NaN taken as 0) before
+            the library sees it; False passes every action as given.
 
     Raises:
         TypeError: If `env` lacks one of gymnax's methods.

@@ -23,14 +23,32 @@ GENEROUS_TIME_LIMIT = 10_000
 
 @struct.dataclass
 class BsuiteParams(EnvParams):
+    """The params every bsuite env has.
+
+    Attributes:
+        max_steps_in_episode: jaxenvs' time limit, 10,000 steps: above every bsuite episode at
+            bsuite's settings, so bsuite's own episode ends are the only ones.
+        bsuite_num_episodes: The number of episodes bsuite's experiment runs (its
+            `bsuite_num_episodes`), set per env and per sweep id; static metadata, unused by the
+            dynamics.
+    """
+
     max_steps_in_episode: int = GENEROUS_TIME_LIMIT
-    # episodes bsuite's experiment runs (`bsuite_num_episodes`); set per env and per sweep id
     bsuite_num_episodes: int = integer(10_000, low=1, static=True)
 
 
 def coin_flips(key: jax.Array, n: int) -> jax.Array:
-    """`n` independent fair coins (int32 0/1) from ceil(n / 32) random words: one draw, 32
-    coins per word, where `jax.random.bernoulli` would draw one float per coin."""
+    """Independent fair coins from ceil(n / 32) random words.
+
+    One draw of 32 coins per word, where `jax.random.bernoulli` would draw one float per coin.
+
+    Args:
+        key: A JAX PRNG key.
+        n: The number of coins (static).
+
+    Returns:
+        An `int32[n]` array of 0s and 1s.
+    """
     words = jax.random.bits(key, ((n + 31) // 32,), jnp.uint32)
     shifts = jnp.arange(32, dtype=jnp.uint32)
     bits = (words[:, None] >> shifts[None, :]) & jnp.uint32(1)

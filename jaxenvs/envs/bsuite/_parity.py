@@ -606,7 +606,7 @@ def suite_checks(suite: Callable[[str, Sizes, int, Any, Any], list[Check]]) -> C
     """A per-env suite `(env_id, sizes, seed, env, params) -> checks` as a `ParitySpec` check.
 
     Args:
-        suite: one of this module's suites.
+        suite: One of this module's suites.
 
     Returns:
         A function `Context -> list[Check]` (the sizes are `Sizes.at(ctx.scale)`).
@@ -619,8 +619,16 @@ def suite_checks(suite: Callable[[str, Sizes, int, Any, Any], list[Check]]) -> C
 
 
 def spec(suite: Callable[[str, Sizes, int, Any, Any], list[Check]], builds_env: bool = False) -> Any:
-    """The `ParitySpec` of a bsuite env whose checks are `suite` (bsuite is its library;
-    `builds_env` as in `ParitySpec`)."""
+    """The `ParitySpec` of a bsuite env, with bsuite as its library.
+
+    Args:
+        suite: The env's suite of checks, `(env_id, sizes, seed, env, params) -> checks`.
+        builds_env: Whether the checks build the env under test themselves when none is given
+            (as in `ParitySpec`; MNISTBandit's do, on synthetic data).
+
+    Returns:
+        A `jaxenvs.parity.spec.ParitySpec`.
+    """
     from jaxenvs.parity.spec import ParitySpec
 
     return ParitySpec(checks=suite_checks(suite), library="bsuite", builds_env=builds_env)

@@ -52,10 +52,16 @@ _IDX_DTYPES = {
 
 class DataNotFoundError(FileNotFoundError):
     """A data set an environment needs is not where it was looked for; the message says how
-    to provide it."""
+    to provide it.
+    """
 
 
 def cache_dir() -> Path:
+    """The cache directory the MNIST files are looked for in and downloaded to.
+
+    Returns:
+        `$XDG_CACHE_HOME/jaxenvs/mnist`, by default `~/.cache/jaxenvs/mnist`.
+    """
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "jaxenvs" / "mnist"
 
@@ -65,7 +71,17 @@ def _open(path: Path):
 
 
 def read_idx(path: str | os.PathLike) -> np.ndarray:
-    """The array stored in an idx file (gzipped if its name ends in `.gz`)."""
+    """The array stored in an idx file.
+
+    Args:
+        path: The file, gzipped if its name ends in `.gz`.
+
+    Returns:
+        The array, with the shape and dtype its header gives, in native byte order.
+
+    Raises:
+        ValueError: If the file is not an idx file, or its size does not match its header.
+    """
     path = Path(path)
     with _open(path) as f:
         data = f.read()
@@ -86,7 +102,19 @@ def read_idx(path: str | os.PathLike) -> np.ndarray:
 
 
 def write_idx(path: str | os.PathLike, array: np.ndarray) -> Path:
-    """Write `array` as an idx file (gzipped if `path` ends in `.gz`)."""
+    """Write an array as an idx file (to make small data sets for tests).
+
+    Args:
+        path: The file to write, gzipped if its name ends in `.gz`.
+        array: The array; its dtype must be one idx stores (uint8, int8, int16, int32,
+            float32, float64).
+
+    Returns:
+        `path`, as a `Path`.
+
+    Raises:
+        ValueError: If idx cannot store the array's dtype.
+    """
     path = Path(path)
     array = np.asarray(array)
     codes = {dt.newbyteorder("=") if dt.byteorder == ">" else dt: code for code, dt in _IDX_DTYPES.items()}
@@ -157,7 +185,20 @@ def _instructions(reason: str) -> str:
 
 
 def locate(data_dir: str | os.PathLike | None = None, download: bool = True) -> Path:
-    """The directory holding both files, following the order in the module docstring."""
+    """The directory holding both MNIST files, looked for in the order of the module docstring.
+
+    Args:
+        data_dir: The directory to use; None looks in `$JAXENVS_MNIST_DIR`, then in the cache.
+        download: Whether to download the files into the cache when it is empty and no
+            directory is given.
+
+    Returns:
+        The directory.
+
+    Raises:
+        DataNotFoundError: If the given directory lacks a file, or the cache is empty and
+            downloading is off or fails; the message says how to provide the files.
+    """
     if data_dir is not None or os.environ.get(ENV_VAR):
         given = Path(data_dir if data_dir is not None else os.environ[ENV_VAR]).expanduser()
         where = "data_dir" if data_dir is not None else f"${ENV_VAR}"
@@ -179,7 +220,20 @@ def locate(data_dir: str | os.PathLike | None = None, download: bool = True) -> 
 
 
 def load_mnist(data_dir: str | os.PathLike | None = None, download: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """`(images uint8[N, rows, cols], labels uint8[N])` of the MNIST training set."""
+    """The MNIST training set, from the directory `locate` finds.
+
+    Args:
+        data_dir: The directory to use; None looks in `$JAXENVS_MNIST_DIR`, then in the cache.
+        download: Whether to download the files into an empty cache (see `locate`).
+
+    Returns:
+        `(images, labels)`: `uint8[N, rows, cols]` and `uint8[N]` (N = 60,000 for MNIST).
+
+    Raises:
+        DataNotFoundError: If the files are not found (see `locate`).
+        ValueError: If the files are not idx files, or do not hold images `[N, rows, cols]` and
+            labels `[N]`.
+    """
     directory = locate(data_dir, download)
     images = read_idx(_find(directory, IMAGES))
     labels = read_idx(_find(directory, LABELS))

@@ -129,8 +129,23 @@ EXPERIMENTS: dict[str, Callable[..., Any]] = {
 
 
 def load(experiment: str, **settings: Any):
-    """The env of `experiment` with bsuite's `settings` (e.g. `load("catch_noise",
-    noise_scale=0.1, seed=None)`), the raw env: `jaxenvs.make` adds auto-reset."""
+    """The env of a bsuite experiment, as `bsuite.load(experiment, settings)` builds it.
+
+    For example `load("catch_noise", noise_scale=0.1, seed=None)`.
+
+    Args:
+        experiment: bsuite's experiment name, a key of `EXPERIMENTS` (e.g. "catch",
+            "deep_sea_stochastic", "mnist_scale").
+        **settings: The experiment's settings, as in bsuite's `sweep.SETTINGS[id]`; `seed` is
+            accepted and not used.
+
+    Returns:
+        The raw env (`jaxenvs.make` adds auto-reset), wrapped in `RewardNoise` or `RewardScale`
+        for the `*_noise` and `*_scale` experiments.
+
+    Raises:
+        KeyError: For an unknown experiment (the message lists the known ones).
+    """
     try:
         build = EXPERIMENTS[experiment]
     except KeyError:

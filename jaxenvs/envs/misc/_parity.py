@@ -42,11 +42,11 @@ class Gymnax:
     """How gymnax's env of an id is compared.
 
     Attributes:
-        exact: the fields compared exactly (the others to `ATOL`).
-        random_fields: fields left out of the exact comparison on every step.
+        exact: The fields compared exactly (the others to `ATOL`).
+        random_fields: Fields left out of the exact comparison on every step.
         random_step: `gymnax params -> (state, next_state, reward) -> bool`, the steps that
             draw (their `random_step_fields` are left out of the exact comparison).
-        random_step_fields: see `random_step`.
+        random_step_fields: See `random_step`.
     """
 
     exact: tuple[str, ...]
@@ -55,7 +55,15 @@ class Gymnax:
     random_step_fields: tuple[str, ...] = ()
 
     def __call__(self, env_id: str, **overrides: Any) -> JaxReference:
-        """gymnax's env with its default params plus `overrides`."""
+        """gymnax's env with its default params plus `overrides`.
+
+        Args:
+            env_id: gymnax's id of the env (e.g. "FourRooms-misc").
+            **overrides: Params fields replaced in gymnax's default params.
+
+        Returns:
+            The `JaxReference` over it.
+        """
         import gymnax
 
         genv, gparams = gymnax.make(env_id)
@@ -72,13 +80,30 @@ class Gymnax:
 
 
 def size(ctx: p.Context) -> int:
-    """Samples of a distribution check (random parts and resets)."""
+    """The number of samples of a distribution check (random parts and resets).
+
+    Args:
+        ctx: The check's context (its scale sets the number).
+
+    Returns:
+        4,000 at scale 1, at least 400.
+    """
     return ctx.size(4000, 400)
 
 
 def distribution(ctx: p.Context, cases: list, outcome: Callable, n: int | None = None, **kwargs: Any) -> list[Check]:
-    """The outcomes of `cases` (state, action) by distribution (`harness.check_step_distribution`),
-    `n` samples a case (default `size(ctx)`); `kwargs` go to the harness (label, support, ...)."""
+    """The outcomes of steps from injected states by distribution (`harness.check_step_distribution`).
+
+    Args:
+        ctx: The check's context.
+        cases: The `(gymnax state, action)` cases to step from.
+        outcome: `Transitions -> [outcome per row]`, what is compared.
+        n: Samples a case; None means `size(ctx)`.
+        **kwargs: Passed to the harness (`label`, `support`, `continuous`).
+
+    Returns:
+        The support and distribution checks.
+    """
     n = size(ctx) if n is None else n
     return harness.check_step_distribution(ctx.env, ctx.params, ctx.reference, cases, n, outcome, ctx.seed, **kwargs)
 
@@ -107,14 +132,31 @@ def _scramble(ref: JaxReference, rare: Callable | None) -> Callable:
 
 
 def goal_next_to_agent(state: dict, genv: Any, rng: np.random.Generator) -> None:
-    """Grid mazes: the goal moved onto a random open neighbour of the agent."""
+    """Grid mazes: the goal moved onto a random open neighbour of the agent (a `rare` branch).
+
+    Where the neighbour drawn is a wall, the state is left as it is.
+
+    Args:
+        state: gymnax's state as a dict of numpy arrays, rewritten in place.
+        genv: gymnax's env (its `directions` and `env_map`).
+        rng: The numpy generator that picks the neighbour.
+    """
     target = state["pos"] + np.asarray(genv.directions)[int(rng.integers(4))]
     if np.asarray(genv.env_map)[target[0], target[1]]:
         state["goal"] = target.astype(state["goal"].dtype)
 
 
 def toward_goal(r: JaxReference, rng: np.random.Generator) -> Any:
-    """Grid mazes: half the time, the move onto a goal next to the agent (rare by chance)."""
+    """Grid mazes: half the time, the move onto a goal next to the agent (rare by chance).
+
+    Args:
+        r: The reference, at the state the action is for.
+        rng: The numpy generator of the policy.
+
+    Returns:
+        The action onto the goal (int32) when the goal is next to the agent and a coin says so;
+        else a uniformly random action.
+    """
     state = r.state()
     step = np.asarray(state["goal"]) - np.asarray(state["pos"])
     hit = np.flatnonzero(np.all(np.asarray(r.env.directions) == step, axis=1))
@@ -128,17 +170,43 @@ def toward_goal(r: JaxReference, rng: np.random.Generator) -> Any:
 
 
 def cells(genv) -> set:
-    """A grid maze's open cells."""
+    """A grid maze's open cells.
+
+    Args:
+        genv: gymnax's env (its `coords`).
+
+    Returns:
+        The set of `(row, col)` tuples.
+    """
     return {tuple(c) for c in np.asarray(genv.coords).tolist()}
 
 
 def within(low, high, eps=1e-6):
-    """Support predicate: every coordinate within [low, high] (broadcast per coordinate)."""
+    """A support predicate: every coordinate within [low, high].
+
+    Args:
+        low: The lower bound, a scalar or one per coordinate.
+        high: The upper bound, a scalar or one per coordinate.
+        eps: The slack on both bounds.
+
+    Returns:
+        `x -> bool[rows]` for outcomes `x` of shape `[rows, coordinates]`.
+    """
     return lambda x: np.all((x >= np.asarray(low) - eps) & (x <= np.asarray(high) + eps), axis=1)
 
 
 def half_disc(radius: float, on_circle: bool = False, eps=1e-5):
-    """Support predicate: the upper half disc of `radius` (its rim only with `on_circle`)."""
+    """A support predicate: the upper half disc of `radius` around the origin.
+
+    Args:
+        radius: The disc's radius.
+        on_circle: Only the rim (the half circle), not the whole half disc.
+        eps: The slack on the bounds.
+
+    Returns:
+        `x -> bool[rows]` for outcomes `x` of shape `[rows, coordinates]`, its first two
+        coordinates the point.
+    """
 
     def inside(x):
         r = np.linalg.norm(x[:, :2], axis=1)
@@ -149,16 +217,39 @@ def half_disc(radius: float, on_circle: bool = False, eps=1e-5):
 
 
 def finite(x):
+    """A support predicate: every coordinate finite.
+
+    Args:
+        x: Outcomes, `[rows, coordinates]`.
+
+    Returns:
+        `bool[rows]`.
+    """
     return np.isfinite(x).all(axis=1)
 
 
 def fields(*names: str) -> Callable:
-    """A reset outcome: the state's `names`, flattened side by side."""
+    """A reset outcome: the state's fields `names`, flattened side by side.
+
+    Args:
+        *names: The state's field names.
+
+    Returns:
+        `(states, observations) -> float64[rows, coordinates]`.
+    """
     return lambda s, o: np.concatenate([np.asarray(s[k], np.float64).reshape(len(s[k]), -1) for k in names], axis=1)
 
 
 def continuous_resets(names: tuple[str, ...], support: Callable) -> p.CheckFn:
-    """The reset distribution of the state's `names` (KS per coordinate) within `support`."""
+    """The reset distribution of the state's fields `names`, by KS per coordinate.
+
+    Args:
+        names: The state's field names.
+        support: A support predicate every reset must satisfy (`within`, `half_disc`, ...).
+
+    Returns:
+        The check, `Context -> list[Check]`.
+    """
 
     def check(ctx: p.Context) -> list[Check]:
         return harness.check_resets(
@@ -169,7 +260,14 @@ def continuous_resets(names: tuple[str, ...], support: Callable) -> p.CheckFn:
 
 
 def deterministic_resets(names: tuple[str, ...]) -> p.CheckFn:
-    """A deterministic reset: its single outcome of the state's `names` must agree."""
+    """A deterministic reset: its single outcome of the state's fields `names` must agree.
+
+    Args:
+        names: The state's field names.
+
+    Returns:
+        The check, `Context -> list[Check]`.
+    """
 
     def check(ctx: p.Context) -> list[Check]:
         n = max(size(ctx) // 10, 10)
@@ -196,15 +294,15 @@ def suite(
     """A misc env's `ParitySpec`.
 
     Args:
-        gymnax: how gymnax's env is compared (its reference).
-        resets: the reset check (`continuous_resets`, `deterministic_resets` or the env's own).
-        random: the random parts' check, given the start state of gymnax's run; None for a
+        gymnax: How gymnax's env is compared (its reference).
+        resets: The reset check (`continuous_resets`, `deterministic_resets` or the env's own).
+        random: The random parts' check, given the start state of gymnax's run; None for a
             deterministic env.
-        deterministic: params (on top of those checked) under which the compared step has no
+        deterministic: Params (on top of those checked) under which the compared step has no
             random part.
-        rare: the env's rare branch made common before a step (see `_scramble`).
+        rare: The env's rare branch made common before a step (see `_scramble`).
         policy: gymnax's policy along its run (default uniform random actions).
-        whole_episodes: also compare whole episodes (deterministic envs).
+        whole_episodes: Also compare whole episodes (deterministic envs).
 
     Returns:
         The spec: transitions (and the random parts), whole episodes, resets, statistics.

@@ -32,31 +32,68 @@ NUM_EPISODES = 10_000  # bsuite experiments/bandit/sweep.py
 
 @struct.dataclass
 class SimpleBanditState(EnvState):
-    pass  # a bandit has no state beyond the step count
+    """SimpleBandit's state: a bandit has no state beyond the step count."""
 
 
 @struct.dataclass
 class SimpleBanditParams(BsuiteParams):
-    rewards: jax.Array | None = array(shape=("num_arms",))  # float32[num_actions]: the reward of each arm
+    """SimpleBandit's params.
+
+    Attributes:
+        rewards: The reward of each arm, `float32[num_actions]` (bsuite's `_rewards`): the
+            values `linspace(0, 1, num_actions)` in the order `mapping_seed` draws.
+    """
+
+    rewards: jax.Array | None = array(shape=("num_arms",))
 
 
 def arm_rewards(num_actions: int, mapping_seed: int | None) -> np.ndarray:
-    """bsuite's arm rewards: `linspace(0, 1, n)` permuted by `RandomState(mapping_seed)`."""
+    """bsuite's arm rewards: `linspace(0, 1, num_actions)` permuted by `RandomState(mapping_seed)`.
+
+    Args:
+        num_actions: The number of arms.
+        mapping_seed: The seed of numpy's `RandomState`, as bsuite's; None draws fresh entropy.
+
+    Returns:
+        A `float32[num_actions]` numpy array, the reward of each arm.
+    """
     rng = np.random.RandomState(mapping_seed)
     order = rng.choice(num_actions, size=num_actions, replace=False)
     return np.linspace(0.0, 1.0, num_actions)[order].astype(np.float32)
 
 
 def sample_rewards(key: jax.Array, num_actions: int = 11) -> jax.Array:
-    """A uniformly random arm order drawn inside JAX (for vmapping over bandits)."""
+    """Arm rewards in a uniformly random order drawn inside JAX (for vmapping over bandits).
+
+    Args:
+        key: A JAX PRNG key.
+        num_actions: The number of arms (static).
+
+    Returns:
+        A `float32[num_actions]` array: `linspace(0, 1, num_actions)` permuted, for
+        `params.rewards`.
+    """
     return jnp.linspace(0.0, 1.0, num_actions, dtype=jnp.float32)[jax.random.permutation(key, num_actions)]
 
 
 def observation() -> jax.Array:
+    """bsuite's bandit observation, the same at every step.
+
+    Returns:
+        `ones((1, 1))`, float32.
+    """
     return jnp.ones((1, 1), jnp.float32)
 
 
 class SimpleBandit(Environment[SimpleBanditState, SimpleBanditParams]):
+    """bsuite's SimpleBandit (see the module docstring).
+
+    Args:
+        mapping_seed: The seed of the arms' order (bsuite's `mapping_seed`); None draws fresh
+            entropy.
+        num_actions: The number of arms (bsuite's `num_actions`, 11 in its experiment).
+    """
+
     def __init__(self, mapping_seed: int | None = None, num_actions: int = 11):
         self.num_arms = int(num_actions)
         self._rewards = arm_rewards(self.num_arms, mapping_seed)

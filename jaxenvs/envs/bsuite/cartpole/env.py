@@ -33,20 +33,52 @@ NUM_EPISODES = 1_000  # bsuite experiments/cartpole/sweep.py (and cartpole_swing
 
 @struct.dataclass
 class CartPoleState(EnvState):
-    x: jax.Array  # cart position
-    x_dot: jax.Array  # cart velocity
-    theta: jax.Array  # pole angle, 0 = upright, wrapped to [0, 2 pi)
-    theta_dot: jax.Array  # pole angular velocity
-    time_elapsed: jax.Array  # seconds since reset (timescale per step)
+    """The state of bsuite's cart-pole (its `CartpoleState`), shared with `CartPoleSwingup`.
+
+    Each field below is a float scalar in the dynamics' dtype (float32, or float64 with
+    `jax_enable_x64`).
+
+    Attributes:
+        x: The cart's position in metres, 0 at the track's middle.
+        x_dot: The cart's velocity in metres per second.
+        theta: The pole's angle in radians, 0 upright, wrapped to [0, 2 pi).
+        theta_dot: The pole's angular velocity in radians per second.
+        time_elapsed: Seconds since reset (`timescale` added per step).
+    """
+
+    x: jax.Array
+    x_dot: jax.Array
+    theta: jax.Array
+    theta_dot: jax.Array
+    time_elapsed: jax.Array
 
 
 @struct.dataclass
 class CartPoleParams(BsuiteParams):
-    height_threshold: float = real(0.8)  # reward while cos(theta) is above this
-    x_threshold: float = positive(3.0)  # ... and |x| below this
-    timescale: float = positive(0.01)  # seconds per step
-    max_time: float = positive(10.0)  # the episode ends once time_elapsed exceeds this
-    init_range: float = real(0.05, low=0.0)  # reset values are uniform in [-init_range, init_range]
+    """bsuite's cart-pole settings and physics (its `CartpoleConfig`).
+
+    Attributes:
+        height_threshold: The reward is 1 while `cos(theta)` is above this (and `|x|` below
+            `x_threshold`); the episode ends on the first step without it.
+        x_threshold: The track's half-width in metres (see `height_threshold`); it also
+            scales the observation's `x` and `x_dot`.
+        timescale: Seconds per step (the Euler step).
+        max_time: The episode ends once `time_elapsed` exceeds this, in seconds.
+        init_range: At reset, x, x_dot, theta and theta_dot are uniform in
+            `[-init_range, init_range]`.
+        mass_cart: The cart's mass in kg.
+        mass_pole: The pole's mass in kg.
+        length: Half the pole's length in metres (the distance to its centre of mass).
+        force_mag: The force of a push in newtons (actions 0 and 2 push by `-force_mag` and
+            `+force_mag`).
+        gravity: The acceleration of gravity in m/s^2.
+    """
+
+    height_threshold: float = real(0.8)
+    x_threshold: float = positive(3.0)
+    timescale: float = positive(0.01)
+    max_time: float = positive(10.0)
+    init_range: float = real(0.05, low=0.0)
     mass_cart: float = positive(1.0)
     mass_pole: float = positive(0.1)
     length: float = positive(0.5)
@@ -55,7 +87,17 @@ class CartPoleParams(BsuiteParams):
 
 
 def step_cartpole(state, action: jax.Array, params) -> CartPoleState:
-    """bsuite's `step_cartpole`: one explicit-Euler step of the cart-pole equations."""
+    """bsuite's `step_cartpole`: one explicit-Euler step of the cart-pole equations.
+
+    Args:
+        state: The state (a `CartPoleState`).
+        action: 0 (push left), 1 (no push) or 2 (push right); others are clipped to 0..2.
+        params: The physics: a `CartPoleParams` or `CartPoleSwingupParams`.
+
+    Returns:
+        The next state, in `state`'s float dtype, its `time` unchanged (the caller counts
+        steps).
+    """
     dtype = state.x.dtype
     force = (jnp.clip(action, 0, 2) - 1).astype(dtype) * params.force_mag
     cos, sin = jnp.cos(state.theta), jnp.sin(state.theta)
@@ -77,6 +119,16 @@ def step_cartpole(state, action: jax.Array, params) -> CartPoleState:
 
 
 def reset_state(key: jax.Array, params, theta_offset: float = 0.0) -> CartPoleState:
+    """A reset state: x, x_dot, theta and theta_dot uniform in `[-init_range, init_range]`.
+
+    Args:
+        key: A JAX PRNG key.
+        params: A `CartPoleParams` or `CartPoleSwingupParams` (its `init_range` is used).
+        theta_offset: Added to theta: 0 for cartpole, pi (hanging down) for swing-up.
+
+    Returns:
+        The state, time 0 and `time_elapsed` 0, in `float_dtype()`.
+    """
     x, x_dot, theta, theta_dot = jax.random.uniform(
         key, (4,), dtype=float_dtype(), minval=-params.init_range, maxval=params.init_range
     )
@@ -92,7 +144,16 @@ def reset_state(key: jax.Array, params, theta_offset: float = 0.0) -> CartPoleSt
 
 
 def base_observation(state: CartPoleState, params) -> list[jax.Array]:
-    """The six entries cartpole and cartpole swing-up share."""
+    """The six observation entries cartpole and cartpole swing-up share.
+
+    Args:
+        state: The state.
+        params: A `CartPoleParams` or `CartPoleSwingupParams`.
+
+    Returns:
+        Six scalars: `[x / x_threshold, x_dot / x_threshold, sin theta, cos theta, theta_dot,
+        time_elapsed / max_time]`.
+    """
     return [
         state.x / params.x_threshold,
         state.x_dot / params.x_threshold,
@@ -104,10 +165,29 @@ def base_observation(state: CartPoleState, params) -> list[jax.Array]:
 
 
 def is_rewarded(state: CartPoleState, params: CartPoleParams) -> jax.Array:
+    """Whether cartpole pays its reward of 1 in `state` (else the episode ends).
+
+    Args:
+        state: The state.
+        params: The env's params.
+
+    Returns:
+        A bool scalar: `cos(theta) > height_threshold` and `|x| < x_threshold`.
+    """
     return (jnp.cos(state.theta) > params.height_threshold) & (jnp.abs(state.x) < params.x_threshold)
 
 
 class CartPole(Environment[CartPoleState, CartPoleParams]):
+    """bsuite's CartPole (see the module docstring); the arguments set `default_params`.
+
+    Args:
+        height_threshold: See `CartPoleParams`.
+        x_threshold: See `CartPoleParams`.
+        timescale: See `CartPoleParams`.
+        max_time: See `CartPoleParams`.
+        init_range: See `CartPoleParams`.
+    """
+
     def __init__(
         self,
         height_threshold: float = 0.8,
@@ -139,6 +219,16 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
         return self.observation(state, params), state, rewarded.astype(jnp.float32), terminated, {}
 
     def observation(self, state, params):
+        """bsuite's observation of `state`.
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            A `float32[1, 6]` array: `[x / x_threshold, x_dot / x_threshold, sin theta,
+            cos theta, theta_dot, time_elapsed / max_time]`.
+        """
         return jnp.stack(base_observation(state, params)).astype(jnp.float32)[None, :]
 
     def observation_space(self, params=None):

@@ -31,11 +31,31 @@ NUM_EPISODES = 1_000  # bsuite experiments/cartpole_swingup/sweep.py
 
 @struct.dataclass
 class CartPoleSwingupParams(BsuiteParams):
-    height_threshold: float = real(0.5)  # reward needs cos(theta) above this
-    theta_dot_threshold: float = real(1.0, low=0.0)  # ... |theta_dot| below this
-    x_reward_threshold: float = real(1.0, low=0.0)  # ... and |x| below this
-    move_cost: float = real(0.1, low=0.0)  # paid for each push
-    x_threshold: float = positive(3.0)  # the episode ends when |x| exceeds this
+    """bsuite's cart-pole swing-up settings, and the cart-pole physics (its `CartpoleConfig`).
+
+    Attributes:
+        height_threshold: The +1 needs `cos(theta)` above this (bsuite's sweep varies it).
+        theta_dot_threshold: ... and `|theta_dot|` below this, in radians per second.
+        x_reward_threshold: ... and `|x|` below this, in metres (bsuite's sweep varies it).
+        move_cost: The cost of each push (actions 0 and 2).
+        x_threshold: The episode ends when `|x|` exceeds this, in metres; it also scales the
+            observation's `x` and `x_dot`.
+        timescale: Seconds per step (the Euler step).
+        max_time: The episode ends once `time_elapsed` exceeds this, in seconds.
+        init_range: At reset, x, x_dot, theta - pi and theta_dot are uniform in
+            `[-init_range, init_range]`.
+        mass_cart: The cart's mass in kg.
+        mass_pole: The pole's mass in kg.
+        length: Half the pole's length in metres (the distance to its centre of mass).
+        force_mag: The force of a push in newtons.
+        gravity: The acceleration of gravity in m/s^2.
+    """
+
+    height_threshold: float = real(0.5)
+    theta_dot_threshold: float = real(1.0, low=0.0)
+    x_reward_threshold: float = real(1.0, low=0.0)
+    move_cost: float = real(0.1, low=0.0)
+    x_threshold: float = positive(3.0)
     timescale: float = positive(0.01)
     max_time: float = positive(10.0)
     init_range: float = real(0.05, low=0.0)
@@ -47,6 +67,16 @@ class CartPoleSwingupParams(BsuiteParams):
 
 
 def is_upright(state: CartPoleState, params: CartPoleSwingupParams):
+    """Whether swing-up pays its +1 in `state`.
+
+    Args:
+        state: The state.
+        params: The env's params.
+
+    Returns:
+        A bool scalar: `cos(theta) > height_threshold`, `|theta_dot| < theta_dot_threshold`
+        and `|x| < x_reward_threshold`.
+    """
     return (
         (jnp.cos(state.theta) > params.height_threshold)
         & (jnp.abs(state.theta_dot) < params.theta_dot_threshold)
@@ -55,6 +85,19 @@ def is_upright(state: CartPoleState, params: CartPoleSwingupParams):
 
 
 class CartPoleSwingup(Environment[CartPoleState, CartPoleSwingupParams]):
+    """bsuite's cart-pole swing-up (see the module docstring); the arguments set `default_params`.
+
+    Args:
+        height_threshold: See `CartPoleSwingupParams`.
+        theta_dot_threshold: See `CartPoleSwingupParams`.
+        x_reward_threshold: See `CartPoleSwingupParams`.
+        move_cost: See `CartPoleSwingupParams`.
+        x_threshold: See `CartPoleSwingupParams`.
+        timescale: See `CartPoleSwingupParams`.
+        max_time: See `CartPoleSwingupParams`.
+        init_range: See `CartPoleSwingupParams`.
+    """
+
     def __init__(
         self,
         height_threshold: float = 0.5,
@@ -94,6 +137,16 @@ class CartPoleSwingup(Environment[CartPoleState, CartPoleSwingupParams]):
         return self.observation(state, params), state, reward, terminated, {}
 
     def observation(self, state, params):
+        """bsuite's observation of `state`.
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            A `float32[1, 8]` array: cartpole's six entries (`base_observation`), then +1/-1
+            for `|x| < x_reward_threshold` and for `|theta_dot| < theta_dot_threshold`.
+        """
         x_ok = jnp.where(jnp.abs(state.x) < params.x_reward_threshold, 1.0, -1.0)
         theta_dot_ok = jnp.where(jnp.abs(state.theta_dot) < params.theta_dot_threshold, 1.0, -1.0)
         entries = base_observation(state, params) + [x_ok, theta_dot_ok]

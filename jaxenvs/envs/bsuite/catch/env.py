@@ -27,23 +27,52 @@ NUM_EPISODES = 10_000  # bsuite experiments/catch/sweep.py
 
 @struct.dataclass
 class CatchState(EnvState):
-    ball_x: jax.Array  # int32: the ball's column
-    ball_y: jax.Array  # int32: the ball's row, 0 at the top
-    paddle_x: jax.Array  # int32: the paddle's column
-    paddle_y: jax.Array  # int32: the paddle's row (always rows - 1)
+    """The state of Catch (bsuite's `_ball_x`, `_ball_y`, `_paddle_x`, `_paddle_y`).
+
+    Attributes:
+        ball_x: The ball's column (int32 scalar, 0 at the left).
+        ball_y: The ball's row (int32 scalar, 0 at the top).
+        paddle_x: The paddle's column (int32 scalar).
+        paddle_y: The paddle's row (int32 scalar, always `rows - 1`).
+    """
+
+    ball_x: jax.Array
+    ball_y: jax.Array
+    paddle_x: jax.Array
+    paddle_y: jax.Array
 
 
 @struct.dataclass
 class CatchParams(BsuiteParams):
-    pass
+    """Catch's params: only the bsuite ones (the board's size is the env's, fixed at construction)."""
 
 
 def move_paddle(paddle_x: jax.Array, action: jax.Array, columns: int) -> jax.Array:
+    """The paddle's column after an action.
+
+    Args:
+        paddle_x: The paddle's column (int32 scalar).
+        action: 0 (left), 1 (stay) or 2 (right); others are clipped to 0..2.
+        columns: The board's width.
+
+    Returns:
+        The new column (int32 scalar), kept within `0..columns - 1`.
+    """
     dx = jnp.clip(action, 0, 2) - 1
     return jnp.clip(paddle_x + dx, 0, columns - 1).astype(jnp.int32)
 
 
 def board(state: CatchState, rows: int, columns: int) -> jax.Array:
+    """bsuite's observation of Catch: the board with the ball and the paddle on it.
+
+    Args:
+        state: The state.
+        rows: The board's height.
+        columns: The board's width.
+
+    Returns:
+        A `float32[rows, columns]` array, 1 at the ball and at the paddle, 0 elsewhere.
+    """
     ys = jnp.arange(rows)[:, None]
     xs = jnp.arange(columns)[None, :]
     ball = (ys == state.ball_y) & (xs == state.ball_x)
@@ -52,6 +81,13 @@ def board(state: CatchState, rows: int, columns: int) -> jax.Array:
 
 
 class Catch(Environment[CatchState, CatchParams]):
+    """bsuite's Catch (see the module docstring).
+
+    Args:
+        rows: The board's height (bsuite's `rows`; 10 in its experiment).
+        columns: The board's width (bsuite's `columns`; 5 in its experiment).
+    """
+
     def __init__(self, rows: int = 10, columns: int = 5):
         self.rows = int(rows)
         self.columns = int(columns)
@@ -62,11 +98,27 @@ class Catch(Environment[CatchState, CatchParams]):
 
     def observe(self, state, params):
         """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment.observe`)."""
+        change it; see `Environment`).
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            The board, `float32[rows, columns]`, 1 at the ball and the paddle.
+        """
         return board(state, self.rows, self.columns)
 
     def is_terminal(self, state, params):
-        """Whether the ball has reached the paddle's row (the `terminated` of the step into `state`)."""
+        """Whether the ball has reached the paddle's row (the `terminated` of the step into `state`).
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            A bool scalar.
+        """
         return state.ball_y == state.paddle_y
 
     def reset_env(self, key, params):

@@ -44,43 +44,111 @@ _LOW = float(np.nextafter(np.float32(-1.0), np.float32(0.0)))
 
 @struct.dataclass
 class DeepSeaState(EnvState):
-    row: jax.Array  # int32: depth, 0 at the top; `size` once the episode has ended
-    column: jax.Array  # int32: column, 0 at the left
-    bad_episode: jax.Array  # bool: left the diagonal of the optimal path this episode
+    """The state of DeepSea (bsuite's `_row`, `_column`, `_bad_episode`).
+
+    Attributes:
+        row: The depth (int32 scalar), 0 at the top; `size` once the episode has ended.
+        column: The column (int32 scalar), 0 at the left.
+        bad_episode: Whether the agent has left the diagonal of the optimal path (by moving
+            left from it) this episode (bool scalar).
+    """
+
+    row: jax.Array
+    column: jax.Array
+    bad_episode: jax.Array
 
 
 @struct.dataclass
 class DeepSeaParams(BsuiteParams):
-    # int32[size, size]: the action meaning "right" per cell
+    """DeepSea's params.
+
+    Attributes:
+        action_mapping: The action (0 or 1) that means "right" in each cell, `int32[size,
+            size]` indexed `[row, column]` (bsuite's `_action_mapping`).
+        unscaled_move_cost: The cost of moving right, times `size` (each right move costs
+            `unscaled_move_cost / size`).
+        deterministic: False for bsuite's stochastic version (static).
+    """
+
     action_mapping: jax.Array | None = array(shape=("size", "size"), dtype="integer", low=0, high=1)
-    unscaled_move_cost: float = real(0.01, low=0.0)  # cost of moving right, times size
-    deterministic: bool = flag(True, static=True)  # False: bsuite's stochastic version
+    unscaled_move_cost: float = real(0.01, low=0.0)
+    deterministic: bool = flag(True, static=True)
 
 
 def action_mapping(size: int, mapping_seed: int | None, randomize_actions: bool = True) -> np.ndarray:
-    """bsuite's mapping: `RandomState(mapping_seed).binomial(1, 0.5, [size, size])`."""
+    """bsuite's action mapping: `RandomState(mapping_seed).binomial(1, 0.5, [size, size])`.
+
+    Args:
+        size: The grid's side.
+        mapping_seed: The seed of numpy's `RandomState`, as bsuite's; None draws fresh entropy.
+        randomize_actions: False makes 1 mean right everywhere (bsuite's debug mode).
+
+    Returns:
+        An `int32[size, size]` numpy array, the action meaning "right" per cell.
+    """
     if not randomize_actions:
         return np.ones((size, size), np.int32)
     return np.random.RandomState(mapping_seed).binomial(1, 0.5, [size, size]).astype(np.int32)
 
 
 def sample_action_mapping(key: jax.Array, size: int) -> jax.Array:
-    """A random per-cell action mapping drawn inside JAX."""
+    """A random per-cell action mapping drawn inside JAX (for meta-RL over mappings).
+
+    Args:
+        key: A JAX PRNG key.
+        size: The grid's side (static).
+
+    Returns:
+        An `int32[size, size]` array of 0s and 1s, for `params.action_mapping`.
+    """
     return jax.random.bernoulli(key, 0.5, (size, size)).astype(jnp.int32)
 
 
 def observation(row: jax.Array, column: jax.Array, size: int) -> jax.Array:
+    """bsuite's observation of DeepSea: the grid with a 1 at the agent.
+
+    Args:
+        row: The agent's row (int32 scalar); `size` once the episode has ended.
+        column: The agent's column (int32 scalar).
+        size: The grid's side.
+
+    Returns:
+        A `float32[size, size]` array; all zeros once the episode has ended.
+    """
     rows = jnp.arange(size)[:, None]
     cols = jnp.arange(size)[None, :]
     return ((rows == row) & (cols == column)).astype(jnp.float32)  # no row matches size: zeros
 
 
 def is_right(state: DeepSeaState, action: jax.Array, params: DeepSeaParams, size: int) -> jax.Array:
+    """Whether `action` means "right" in the agent's cell.
+
+    Args:
+        state: The state.
+        action: 0 or 1; others are clipped to 0..1.
+        params: The env's params (its `action_mapping`).
+        size: The grid's side.
+
+    Returns:
+        A bool scalar.
+    """
     row = jnp.minimum(state.row, size - 1)  # a finished episode is undefined; stay in bounds
     return jnp.clip(action, 0, 1) == params.action_mapping[row, state.column]
 
 
 class DeepSea(Environment[DeepSeaState, DeepSeaParams]):
+    """bsuite's DeepSea (see the module docstring).
+
+    Args:
+        size: The grid's side, also the episode's length (bsuite's `size`; 10 to 100 in its
+            sweep).
+        deterministic: False for the stochastic version (`deep_sea_stochastic`).
+        unscaled_move_cost: The cost of moving right, times `size`.
+        randomize_actions: False makes 1 mean right everywhere (bsuite's debug mode).
+        mapping_seed: The seed of the action mapping (bsuite's `mapping_seed`); None draws fresh
+            entropy.
+    """
+
     def __init__(
         self,
         size: int = 10,
@@ -105,11 +173,27 @@ class DeepSea(Environment[DeepSeaState, DeepSeaParams]):
 
     def observe(self, state, params):
         """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment.observe`)."""
+        change it; see `Environment`).
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            The grid, `float32[size, size]`, 1 at the agent; all zeros once the episode has ended.
+        """
         return observation(state.row, state.column, self.size)
 
     def is_terminal(self, state, params):
-        """Whether the diver has passed the last row (the `terminated` of the step into `state`)."""
+        """Whether the diver has passed the last row (the `terminated` of the step into `state`).
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            A bool scalar.
+        """
         return state.row == self.size
 
     def reset_env(self, key, params):

@@ -32,16 +32,39 @@ NUM_ACTIONS = len(REWARD_TIMESTEP)
 
 @struct.dataclass
 class DiscountingChainState(EnvState):
-    context: jax.Array  # int32: the chain chosen by the first action; -1 before it
+    """The state of DiscountingChain (bsuite's `_context`; `time` is its `_timestep`).
+
+    Attributes:
+        context: The chain chosen by the first action (int32 scalar, 0..4); -1 before it.
+    """
+
+    context: jax.Array
 
 
 @struct.dataclass
 class DiscountingChainParams(BsuiteParams):
-    rewards: jax.Array | None = array(shape=(5,))  # float32[5]: what each chain pays (1, and 1.1 for the bonus)
+    """DiscountingChain's params.
+
+    Attributes:
+        rewards: What each chain pays, `float32[5]` (bsuite's `_rewards`): 1, and 1.1 for the
+            bonus chain.
+        episode_len: The episode's length in steps (bsuite's `_episode_len`).
+    """
+
+    rewards: jax.Array | None = array(shape=(5,))
     episode_len: int = integer(100, low=1)
 
 
 def chain_rewards(mapping_seed: int | None) -> np.ndarray:
+    """bsuite's chain rewards: 1 for each chain, 1.1 for chain `mapping_seed % 5`.
+
+    Args:
+        mapping_seed: Picks the bonus chain; None draws it from numpy's global generator, as
+            bsuite does.
+
+    Returns:
+        A `float32[5]` numpy array.
+    """
     bonus = np.random.randint(0, NUM_ACTIONS) if mapping_seed is None else mapping_seed % NUM_ACTIONS
     rewards = np.ones(NUM_ACTIONS, np.float32)
     rewards[bonus] += np.float32(0.1)
@@ -49,6 +72,15 @@ def chain_rewards(mapping_seed: int | None) -> np.ndarray:
 
 
 def observation(state: DiscountingChainState, params: DiscountingChainParams) -> jax.Array:
+    """bsuite's observation of DiscountingChain.
+
+    Args:
+        state: The state.
+        params: The env's params.
+
+    Returns:
+        A `float32[1, 2]` array: `[context, time / episode_len]`.
+    """
     return (
         jnp.stack([state.context.astype(jnp.float32), state.time / params.episode_len])
         .astype(jnp.float32)
@@ -57,6 +89,13 @@ def observation(state: DiscountingChainState, params: DiscountingChainParams) ->
 
 
 class DiscountingChain(Environment[DiscountingChainState, DiscountingChainParams]):
+    """bsuite's DiscountingChain (see the module docstring).
+
+    Args:
+        mapping_seed: Picks the bonus chain, `mapping_seed % 5` (bsuite's `mapping_seed`; 0 to
+            4 in its sweep); None draws it from numpy's global generator.
+    """
+
     def __init__(self, mapping_seed: int | None = None):
         self._rewards = chain_rewards(mapping_seed)
 

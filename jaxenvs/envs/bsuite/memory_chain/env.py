@@ -31,17 +31,40 @@ NUM_EPISODES = 10_000  # bsuite experiments/memory_len/sweep.py (and memory_size
 
 @struct.dataclass
 class MemoryChainState(EnvState):
-    context: jax.Array  # int32[num_bits]: the bits to remember (0/1)
-    query: jax.Array  # int32: which bit is asked for at the end
+    """The state of MemoryChain (bsuite's `_context`, `_query`; `time` is its `_timestep`).
+
+    Attributes:
+        context: The bits to remember, `int32[num_bits]` of 0s and 1s.
+        query: Which bit is asked for at the end (int32 scalar, 0..num_bits - 1).
+    """
+
+    context: jax.Array
+    query: jax.Array
 
 
 @struct.dataclass
 class MemoryChainParams(BsuiteParams):
-    memory_length: int = integer(5, low=1)  # steps between the context and the query
+    """MemoryChain's params.
+
+    Attributes:
+        memory_length: The number of steps between the context and the query (bsuite's
+            `memory_length`); an episode lasts `memory_length + 1` steps.
+    """
+
+    memory_length: int = integer(5, low=1)
 
 
 def observation(state: MemoryChainState, params: MemoryChainParams) -> jax.Array:
-    """bsuite's observation at `state.time`: time left, the query at the end, the context at 0."""
+    """bsuite's observation at `state.time`: time left, the query at the end, the context at 0.
+
+    Args:
+        state: The state.
+        params: The env's params.
+
+    Returns:
+        A `float32[1, num_bits + 2]` array: `[1 - t / memory_length, query (only at t =
+        memory_length - 1, else 0), 2 * context - 1 (only at t = 0, else 0)]`.
+    """
     t = state.time
     time_left = (params.memory_length - t) / params.memory_length  # 1 - t / L, one rounding
     query = jnp.where(t == params.memory_length - 1, state.query, 0).astype(jnp.float32)
@@ -51,7 +74,17 @@ def observation(state: MemoryChainState, params: MemoryChainParams) -> jax.Array
 
 
 def draw_context(key: jax.Array, num_bits: int) -> tuple[jax.Array, jax.Array]:
-    """A context of `num_bits` fair bits and a uniform query, from one draw of random words."""
+    """A context of `num_bits` fair bits and a uniform query, from one draw of random words.
+
+    Args:
+        key: A JAX PRNG key.
+        num_bits: The context's length (static).
+
+    Returns:
+        `(context, query)`: `int32[num_bits]` of 0s and 1s, and an int32 scalar in
+        `0..num_bits - 1` (a 32-bit word modulo `num_bits`: a bias below 1e-8 for up to 50
+        bits).
+    """
     words = (num_bits + 31) // 32
     raw = jax.random.bits(key, (words + 1,), jnp.uint32)
     shifts = jnp.arange(32, dtype=jnp.uint32)
@@ -62,6 +95,14 @@ def draw_context(key: jax.Array, num_bits: int) -> tuple[jax.Array, jax.Array]:
 
 
 class MemoryChain(Environment[MemoryChainState, MemoryChainParams]):
+    """bsuite's MemoryChain (see the module docstring).
+
+    Args:
+        memory_length: The number of steps between the context and the query (bsuite's
+            `memory_length`; it sets `default_params`).
+        num_bits: The context's length (bsuite's `num_bits`; fixes the observation's shape).
+    """
+
     def __init__(self, memory_length: int = 5, num_bits: int = 1):
         self.num_bits = int(num_bits)
         self._memory_length = int(memory_length)

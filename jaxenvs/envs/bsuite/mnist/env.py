@@ -39,16 +39,33 @@ NUM_CLASSES = 10
 
 @struct.dataclass
 class MNISTBanditState(EnvState):
-    image_index: jax.Array  # int32: the image shown this episode
-    correct_label: jax.Array  # int32: its label, the rewarded action
+    """The state of MNISTBandit.
+
+    Attributes:
+        image_index: The index in `params.images` of the image shown this episode (int32
+            scalar).
+        correct_label: Its label, the rewarded action (int32 scalar, 0..9; bsuite's
+            `_correct_label`).
+    """
+
+    image_index: jax.Array
+    correct_label: jax.Array
 
 
 @struct.dataclass
 class MNISTBanditParams(BsuiteParams):
-    # uint8[N, rows, cols]: the images drawn from
+    """MNISTBandit's params: the data set, and how its pixels are read.
+
+    Attributes:
+        images: The images drawn from, `uint8[N, rows, cols]` (28 x 28 for MNIST).
+        labels: Their labels, `int32[N]` in 0..9.
+        int8_pixels: Read pixels as bsuite does, as int8 (values above 127 wrap to negative);
+            static.
+    """
+
     images: jax.Array | None = array(shape=(None, None, None), dtype="integer", low=0, high=255)
-    labels: jax.Array | None = array(shape=(None,), dtype="integer", low=0, high=9)  # int32[N]: their labels
-    int8_pixels: bool = flag(False, static=True)  # bsuite's wrapped int8 pixels
+    labels: jax.Array | None = array(shape=(None,), dtype="integer", low=0, high=9)
+    int8_pixels: bool = flag(False, static=True)
 
 
 # pixel value -> observation, divided in numpy so every value is the correctly rounded
@@ -58,12 +75,37 @@ _INT8_PIXELS = np.arange(256).astype(np.uint8).astype(np.int8).astype(np.float32
 
 
 def pixels(image: jax.Array, int8_pixels: bool) -> jax.Array:
-    """An image as the agent sees it: uint8 / 255, or bsuite's int8 reading / 255."""
+    """An image as the agent sees it: uint8 / 255, or bsuite's int8 reading / 255.
+
+    Args:
+        image: The image, `uint8[rows, cols]`.
+        int8_pixels: Read the pixels as int8, as bsuite does (values above 127 wrap to
+            negative).
+
+    Returns:
+        A `float32[rows, cols]` array, in [0, 1] (or [-128/255, 127/255] with `int8_pixels`),
+        each value the correctly rounded float32 quotient.
+    """
     table = _INT8_PIXELS if int8_pixels else _PIXELS
     return jnp.asarray(table)[image.astype(jnp.int32)]
 
 
 class MNISTBandit(Environment[MNISTBanditState, MNISTBanditParams]):
+    """bsuite's MNISTBandit (see the module docstring); building it reads the MNIST files.
+
+    Args:
+        fraction: The share of the training set kept, its first `fraction * 60,000` images
+            (bsuite's `fraction`).
+        data_dir: The directory holding the idx files; None looks in `$JAXENVS_MNIST_DIR`,
+            then in the cache (see `mnist_data`).
+        download: Whether to download the files into the empty cache when none is given.
+        int8_pixels: Reproduce bsuite's int8 pixels (values above 127 wrap to negative).
+
+    Raises:
+        DataNotFoundError: If the files are not found (the message says how to provide them).
+        ValueError: If `fraction` keeps no image, or the files do not hold MNIST's shapes.
+    """
+
     def __init__(
         self,
         fraction: float = 1.0,

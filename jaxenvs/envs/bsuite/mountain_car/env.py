@@ -31,13 +31,37 @@ NUM_EPISODES = 1_000  # bsuite experiments/mountain_car/sweep.py
 
 @struct.dataclass
 class MountainCarState(EnvState):
-    position: jax.Array  # car position, in [min_pos, max_pos]
-    velocity: jax.Array  # car velocity, in [-max_speed, max_speed]
+    """The state of bsuite's MountainCar (its `_position`, `_velocity`).
+
+    Both fields below are float scalars in the dynamics' dtype (float32, or float64 with
+    `jax_enable_x64`).
+
+    Attributes:
+        position: The car's position, in `[min_pos, max_pos]`.
+        velocity: The car's velocity per step, in `[-max_speed, max_speed]`.
+    """
+
+    position: jax.Array
+    velocity: jax.Array
 
 
 @struct.dataclass
 class MountainCarParams(BsuiteParams):
-    max_steps: int = integer(1000, low=1)  # the episode ends after this many steps (a termination in bsuite)
+    """bsuite's MountainCar settings and physics.
+
+    Attributes:
+        max_steps: The episode ends after this many steps (a termination, as in bsuite); it
+            also scales the observation's time entry.
+        min_pos: The left wall's position (the position is clipped to it, and the velocity
+            there to be non-negative).
+        max_pos: The right end's position (the position is clipped to it).
+        max_speed: The velocity is clipped to `[-max_speed, max_speed]`.
+        goal_pos: The episode ends when the position reaches it.
+        force: The push of actions 0 and 2, `-force` and `+force`, added to the velocity.
+        gravity: The pull of the hill, `-gravity * cos(3 * position)` added to the velocity.
+    """
+
+    max_steps: int = integer(1000, low=1)
     min_pos: float = real(-1.2, high="max_pos", high_open=True)
     max_pos: float = real(0.6, low="min_pos", low_open=True)
     max_speed: float = positive(0.07)
@@ -47,6 +71,17 @@ class MountainCarParams(BsuiteParams):
 
 
 def dynamics(state: MountainCarState, action: jax.Array, params: MountainCarParams) -> MountainCarState:
+    """One step of bsuite's mountain-car physics.
+
+    Args:
+        state: The state.
+        action: 0 (push left), 1 (no push) or 2 (push right); others are clipped to 0..2.
+        params: The env's params.
+
+    Returns:
+        The next state, in `state`'s float dtype, its `time` unchanged (the caller counts
+        steps).
+    """
     dtype = state.position.dtype
     push = (jnp.clip(action, 0, 2) - 1).astype(dtype) * params.force
     velocity = state.velocity + push + jnp.cos(3 * state.position) * -params.gravity
@@ -57,6 +92,15 @@ def dynamics(state: MountainCarState, action: jax.Array, params: MountainCarPara
 
 
 def observation(state: MountainCarState, params: MountainCarParams) -> jax.Array:
+    """bsuite's observation of MountainCar.
+
+    Args:
+        state: The state.
+        params: The env's params.
+
+    Returns:
+        A `float32[1, 3]` array: `[position, velocity, time / max_steps]`.
+    """
     return jnp.stack(
         [
             state.position.astype(jnp.float32),
@@ -67,6 +111,12 @@ def observation(state: MountainCarState, params: MountainCarParams) -> jax.Array
 
 
 class MountainCar(Environment[MountainCarState, MountainCarParams]):
+    """bsuite's MountainCar (see the module docstring).
+
+    Args:
+        max_steps: The episode's length limit in steps (it sets `default_params`).
+    """
+
     def __init__(self, max_steps: int = 1000):
         self._max_steps = int(max_steps)
 
@@ -95,6 +145,17 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
         return spaces.Discrete(3)
 
     def render(self, state, params=None, width: int = 480, height: int = 240):
+        """A picture of `state`: the hill, the goal's flag and the car; jit-able.
+
+        Args:
+            state: The state to draw.
+            params: The env's params; None means `default_params`.
+            width: The image's width in pixels.
+            height: The image's height in pixels.
+
+        Returns:
+            A `uint8[height, width, 3]` image.
+        """
         scale = width / (params.max_pos - params.min_pos)
 
         def to_px(pos):

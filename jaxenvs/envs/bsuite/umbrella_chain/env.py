@@ -29,16 +29,42 @@ NUM_EPISODES = 10_000  # bsuite experiments/umbrella_length/sweep.py (and umbrel
 
 @struct.dataclass
 class UmbrellaChainState(EnvState):
-    need_umbrella: jax.Array  # int32 0/1: whether it will rain
-    has_umbrella: jax.Array  # int32 0/1: set by the first action
+    """The state of UmbrellaChain (bsuite's `_need_umbrella`, `_has_umbrella`).
+
+    Attributes:
+        need_umbrella: Whether it will rain (int32 scalar, 0 or 1), a fair coin at reset.
+        has_umbrella: Whether the agent took the umbrella (int32 scalar, 0 or 1): a fair coin
+            at reset, then set by the first action.
+    """
+
+    need_umbrella: jax.Array
+    has_umbrella: jax.Array
 
 
 @struct.dataclass
 class UmbrellaChainParams(BsuiteParams):
-    chain_length: int = integer(20, low=1)  # steps per episode; the reward that counts comes at the last
+    """UmbrellaChain's params.
+
+    Attributes:
+        chain_length: Steps per episode (bsuite's `chain_length`); the reward that counts comes
+            at the last.
+    """
+
+    chain_length: int = integer(20, low=1)
 
 
 def observation(state: UmbrellaChainState, distractors: jax.Array, params: UmbrellaChainParams) -> jax.Array:
+    """bsuite's observation of UmbrellaChain.
+
+    Args:
+        state: The state.
+        distractors: The fresh distractor bits, `int32[n_distractor]` of 0s and 1s.
+        params: The env's params.
+
+    Returns:
+        A `float32[1, 3 + n_distractor]` array: `[need, have, 1 - t / chain_length,
+        distractors]`.
+    """
     time_left = (params.chain_length - state.time) / params.chain_length  # 1 - t / L, one rounding
     head = jnp.stack([state.need_umbrella, state.has_umbrella]).astype(jnp.float32)
     body = jnp.concatenate([head, jnp.asarray(time_left, jnp.float32)[None], distractors.astype(jnp.float32)])
@@ -46,6 +72,14 @@ def observation(state: UmbrellaChainState, distractors: jax.Array, params: Umbre
 
 
 class UmbrellaChain(Environment[UmbrellaChainState, UmbrellaChainParams]):
+    """bsuite's UmbrellaChain (see the module docstring).
+
+    Args:
+        chain_length: Steps per episode (bsuite's `chain_length`; it sets `default_params`).
+        n_distractor: The number of random bits in each observation (bsuite's
+            `n_distractor`; fixes the observation's shape).
+    """
+
     def __init__(self, chain_length: int = 20, n_distractor: int = 0):
         self.n_distractor = int(n_distractor)
         self._chain_length = int(chain_length)

@@ -29,33 +29,74 @@ from jaxenvs.params import flag, integer, probability, real
 
 @struct.dataclass
 class BernoulliBanditState(EnvState):
-    last_action: jax.Array  # int32, the previous arm pulled (0 at reset)
-    last_reward: jax.Array  # float32, the previous reward, 0 or 1 (0 at reset)
-    exp_reward_best: jax.Array  # float, the better arm's pay probability
-    reward_probs: jax.Array  # float[2], each arm's pay probability
+    """The state of BernoulliBandit (gymnax's field names).
+
+    Attributes:
+        last_action: The previous arm pulled (int32 scalar; 0 at reset).
+        last_reward: The previous reward, 0 or 1 (float32 scalar; 0 at reset).
+        exp_reward_best: The better arm's pay probability (float scalar).
+        reward_probs: Each arm's pay probability, `float[2]`, drawn at reset.
+    """
+
+    last_action: jax.Array
+    last_reward: jax.Array
+    exp_reward_best: jax.Array
+    reward_probs: jax.Array
 
 
 @struct.dataclass
 class BernoulliBanditParams(EnvParams):
-    reward_prob: float = probability(0.1)  # one arm pays with this probability, the other with 1 - it
+    """BernoulliBandit's params (gymnax's names and defaults).
+
+    Attributes:
+        reward_prob: One arm pays with this probability, the other with `1 - reward_prob`.
+        normalize_time: Encode the time entry of the observation linearly from `min_lim` at
+            t = 0 to `max_lim` at t = `t_max`; else the raw step count.
+        max_steps_in_episode: The episode's length (the env never terminates).
+        min_lim: The normalized time at t = 0.
+        max_lim: The normalized time at t = `t_max`.
+        t_max: The step at which the normalized time reaches `max_lim`.
+    """
+
+    reward_prob: float = probability(0.1)
     normalize_time: bool = flag(True)
     max_steps_in_episode: int = 100
-    min_lim: float = real(-1.0, high="max_lim", high_open=True)  # time feature at t = 0
-    max_lim: float = real(1.0, low="min_lim", low_open=True)  # time feature at t = t_max
+    min_lim: float = real(-1.0, high="max_lim", high_open=True)
+    max_lim: float = real(1.0, low="min_lim", low_open=True)
     t_max: int = integer(100, low=1)
 
 
 def pull(u: jax.Array, reward_probs: jax.Array, action: jax.Array) -> jax.Array:
-    """The reward of pulling `action`, from one uniform `u`: 1 with the arm's probability."""
+    """The reward of pulling `action`, from one uniform `u`: 1 with the arm's probability.
+
+    Args:
+        u: A uniform number in [0, 1).
+        reward_probs: Each arm's pay probability, `float[2]`.
+        action: The arm pulled, 0 or 1.
+
+    Returns:
+        1.0 if `u < reward_probs[action]`, else 0.0 (float32 scalar).
+    """
     return (u < reward_probs[action]).astype(jnp.float32)
 
 
 class BernoulliBandit(Environment[BernoulliBanditState, BernoulliBanditParams]):
+    """gymnax's BernoulliBandit (see the module docstring)."""
+
     @property
     def default_params(self) -> BernoulliBanditParams:
         return BernoulliBanditParams()
 
     def get_obs(self, state, params) -> jax.Array:
+        """The observation of `state`.
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            A `float32[4]` array: `[last_reward, last_action one-hot (2), time]`.
+        """
         time = _common.time_feature(state.time, params.normalize_time, params.min_lim, params.max_lim, params.t_max)
         return jnp.concatenate([state.last_reward[None], _common.one_hot(state.last_action, 2), time[None]])
 

@@ -49,15 +49,33 @@ xxxxxxxxxxxxx
 
 @struct.dataclass
 class FourRoomsState(EnvState):
-    pos: jax.Array  # int32[2], the agent's (row, col)
-    goal: jax.Array  # int32[2], the goal's (row, col)
+    """The state of FourRooms (gymnax's field names).
+
+    Attributes:
+        pos: The agent's cell, `int32[2]` (row, col).
+        goal: The goal's cell, `int32[2]` (row, col).
+    """
+
+    pos: jax.Array
+    goal: jax.Array
 
 
 @struct.dataclass
 class FourRoomsParams(EnvParams):
-    fail_prob: float = probability(1.0 / 3)  # probability that a different move than chosen happens
-    resample_init_pos: bool = flag(False)  # start uniformly at random instead of at `pos_fixed`
-    resample_goal_pos: bool = flag(False)  # goal uniformly at random instead of at `goal_fixed`
+    """FourRooms' params (gymnax's names and defaults).
+
+    Attributes:
+        fail_prob: The probability that a different move than chosen happens.
+        resample_init_pos: Start uniformly at random over the open cells (never on the goal)
+            instead of at `pos_fixed`.
+        resample_goal_pos: Put the goal uniformly at random over the open cells instead of at
+            `goal_fixed`.
+        max_steps_in_episode: The time limit.
+    """
+
+    fail_prob: float = probability(1.0 / 3)
+    resample_init_pos: bool = flag(False)
+    resample_goal_pos: bool = flag(False)
     max_steps_in_episode: int = 500
 
 
@@ -65,6 +83,14 @@ def slip_action(u: jax.Array, action: jax.Array, fail_prob: jax.Array) -> jax.Ar
     """The executed move: with probability `fail_prob * 4 / 3` a uniform one, from one uniform `u`.
 
     Given `u < p`, `u / p` is again uniform on [0, 1), so it picks the random move too.
+
+    Args:
+        u: A uniform number in [0, 1).
+        action: The chosen move, 0..3.
+        fail_prob: The probability that a different move than chosen happens.
+
+    Returns:
+        The executed move (int32 scalar, 0..3).
     """
     p = jnp.clip(fail_prob * 4.0 / 3.0, 0.0, 1.0)
     random_action = jnp.minimum(jnp.floor(u / jnp.where(p > 0, p, 1.0) * 4.0), 3.0).astype(jnp.int32)
@@ -72,10 +98,31 @@ def slip_action(u: jax.Array, action: jax.Array, fail_prob: jax.Array) -> jax.Ar
 
 
 def at_goal(pos: jax.Array, goal: jax.Array) -> jax.Array:
+    """Whether the agent is on the goal.
+
+    Args:
+        pos: The agent's cell, `int32[2]`.
+        goal: The goal's cell, `int32[2]`.
+
+    Returns:
+        A bool scalar.
+    """
     return jnp.all(pos == goal)
 
 
 class FourRooms(Environment[FourRoomsState, FourRoomsParams]):
+    """gymnax's FourRooms (see the module docstring).
+
+    Args:
+        use_visual_obs: Observe a `(13, 13, 2)` image (walls, agent) instead of
+            `[row, col, goal_row, goal_col]`.
+        goal_fixed: The goal's `(row, col)` unless `params.resample_goal_pos`.
+        pos_fixed: The start's `(row, col)` unless `params.resample_init_pos`.
+
+    Raises:
+        ValueError: If `goal_fixed` or `pos_fixed` is not an open cell of the map.
+    """
+
     def __init__(
         self,
         use_visual_obs: bool = False,
@@ -98,6 +145,15 @@ class FourRooms(Environment[FourRoomsState, FourRoomsParams]):
         return FourRoomsParams()
 
     def get_obs(self, state: FourRoomsState) -> jax.Array:
+        """The observation of `state`.
+
+        Args:
+            state: The state.
+
+        Returns:
+            `float32[4]`, `[row, col, goal_row, goal_col]`; with `use_visual_obs`,
+            `float32[13, 13, 2]`, channel 0 the walls and channel 1 the agent.
+        """
         if not self.use_visual_obs:
             return jnp.concatenate([state.pos, state.goal]).astype(jnp.float32)
         h, w = self.open_map.shape

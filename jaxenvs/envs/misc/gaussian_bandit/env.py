@@ -27,31 +27,71 @@ from jaxenvs.params import flag, real
 
 @struct.dataclass
 class GaussianBanditState(EnvState):
-    last_action: jax.Array  # int32, the previous arm pulled (0 at reset)
-    last_reward: jax.Array  # float32, the previous reward (0 at reset)
-    mu: jax.Array  # float, the mean pay of arm 1 this episode
+    """The state of GaussianBandit (gymnax's field names).
+
+    Attributes:
+        last_action: The previous arm pulled (int32 scalar; 0 at reset).
+        last_reward: The previous reward (float32 scalar; 0 at reset).
+        mu: The mean pay of arm 1 this episode (float scalar, float64 with `jax_enable_x64`).
+    """
+
+    last_action: jax.Array
+    last_reward: jax.Array
+    mu: jax.Array
 
 
 @struct.dataclass
 class GaussianBanditParams(EnvParams):
-    mean_mu: float = real(-1.0)  # mean of arm 1's mean over episodes
-    sigma_p: float = real(1.0, low=0.0)  # spread of arm 1's mean over episodes
-    sigma_l: float = real(0.1, low=0.0)  # spread of arm 1's pay over pulls
+    """GaussianBandit's params (gymnax's names and defaults).
+
+    Attributes:
+        mean_mu: The mean of arm 1's mean over episodes.
+        sigma_p: The standard deviation of arm 1's mean over episodes.
+        sigma_l: The standard deviation of arm 1's pay over pulls.
+        normalize_time: Encode the observation's time entry as `2 t / 100 - 1`; else the raw
+            step count.
+        max_steps_in_episode: The episode's length (the env never terminates).
+    """
+
+    mean_mu: float = real(-1.0)
+    sigma_p: float = real(1.0, low=0.0)
+    sigma_l: float = real(0.1, low=0.0)
     normalize_time: bool = flag(True)
     max_steps_in_episode: int = 100
 
 
 def pull(noise: jax.Array, mu: jax.Array, action: jax.Array, sigma_l) -> jax.Array:
-    """The reward of pulling `action` given one standard normal `noise`."""
+    """The reward of pulling `action` given one standard normal `noise`.
+
+    Args:
+        noise: A standard normal number.
+        mu: Arm 1's mean pay this episode.
+        action: The arm pulled: 0 (pays 0) or 1.
+        sigma_l: The standard deviation of arm 1's pay.
+
+    Returns:
+        0 for arm 0, `mu + sigma_l * noise` for arm 1 (float32 scalar).
+    """
     return jnp.where(action == 0, 0.0, mu + noise * sigma_l).astype(jnp.float32)
 
 
 class GaussianBandit(Environment[GaussianBanditState, GaussianBanditParams]):
+    """gymnax's GaussianBandit (see the module docstring)."""
+
     @property
     def default_params(self) -> GaussianBanditParams:
         return GaussianBanditParams()
 
     def get_obs(self, state, params) -> jax.Array:
+        """The observation of `state`.
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            A `float32[4]` array: `[last_reward, last_action one-hot (2), time]`.
+        """
         time = _common.time_feature(state.time, params.normalize_time)
         return jnp.concatenate([state.last_reward[None], _common.one_hot(state.last_action, 2), time[None]])
 

@@ -31,43 +31,100 @@ from jaxenvs.params import integer, real
 
 @struct.dataclass
 class GridWorldState(EnvState):
-    pos: jax.Array  # int32[2], the agent's (row, col)
+    """The state of GridWorld.
+
+    Attributes:
+        pos: The agent's cell, `int32[2]` (row, col).
+    """
+
+    pos: jax.Array
 
 
 @struct.dataclass
 class GridWorldParams(EnvParams):
+    """GridWorld's params.
+
+    Attributes:
+        height: The grid's number of rows (static: it fixes the observation space).
+        width: The grid's number of columns (static).
+        step_reward: Paid on every step, the one into the goal included.
+        goal_reward: Added on the step into the goal.
+        max_steps_in_episode: The time limit.
+    """
+
     height: int = integer(5, low=1, high=1024, static=True)
     width: int = integer(5, low=1, high=1024, static=True)
-    step_reward: float = real(-1.0)  # paid on every step
-    goal_reward: float = real(0.0)  # added on the step into the goal
+    step_reward: float = real(-1.0)
+    goal_reward: float = real(0.0)
     max_steps_in_episode: int = 100
 
 
 def move(pos: jax.Array, action: jax.Array, height: int, width: int) -> jax.Array:
-    """The cell after `action`; moves off the grid are clipped back onto it."""
+    """The cell after `action`; moves off the grid are clipped back onto it.
+
+    Args:
+        pos: The agent's cell, `int32[2]` (row, col).
+        action: 0 up, 1 right, 2 down, 3 left.
+        height: The grid's number of rows.
+        width: The grid's number of columns.
+
+    Returns:
+        The new cell, `int32[2]`.
+    """
     target = pos + jnp.asarray(_common.DIRECTIONS)[action]
     return jnp.clip(target, 0, np.array([height - 1, width - 1], np.int32))
 
 
 def goal_cell(params: GridWorldParams) -> jax.Array:
+    """The goal, the bottom-right corner.
+
+    Args:
+        params: The env's params.
+
+    Returns:
+        `int32[2]`: `(height - 1, width - 1)`.
+    """
     return jnp.asarray([params.height - 1, params.width - 1], jnp.int32)
 
 
 def shortest_path_length(params: GridWorldParams) -> int:
-    """Steps from the start to the goal on an empty grid."""
+    """Steps from the start to the goal on an empty grid.
+
+    Args:
+        params: The env's params.
+
+    Returns:
+        `height + width - 2`; the optimal return is minus it at the default rewards.
+    """
     return params.height + params.width - 2
 
 
 class GridWorld(Environment[GridWorldState, GridWorldParams]):
+    """The tutorials' deterministic grid world (see the module docstring)."""
+
     @property
     def default_params(self) -> GridWorldParams:
         return GridWorldParams()
 
     @staticmethod
     def get_obs(state: GridWorldState, params: GridWorldParams) -> jax.Array:
+        """The observation of `state`: the agent's cell index.
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            `row * width + col` (int32 scalar), in `0..height * width - 1`.
+        """
         return (state.pos[0] * params.width + state.pos[1]).astype(jnp.int32)
 
     def reset_env(self, key, params):
+        """Start in the top-left corner, (0, 0).
+
+        Raises:
+            ValueError: If the grid has fewer than two cells.
+        """
         if params.height < 1 or params.width < 1 or params.height * params.width < 2:
             raise ValueError(f"GridWorld needs at least two cells, got {params.height} x {params.width}")
         state = GridWorldState(time=jnp.zeros((), jnp.int32), pos=jnp.zeros((2,), jnp.int32))

@@ -34,23 +34,49 @@ from jaxenvs.params import flag, real
 
 @struct.dataclass
 class MetaMazeState(EnvState):
-    last_action: jax.Array  # int32, the previous action (0 at reset)
-    last_reward: jax.Array  # float32, the previous reward (0 at reset)
-    pos: jax.Array  # int32[2], the agent's (row, col)
-    goal: jax.Array  # int32[2], the goal's (row, col), fixed for the episode
+    """The state of MetaMaze (gymnax's field names).
+
+    Attributes:
+        last_action: The previous action (int32 scalar; 0 at reset).
+        last_reward: The previous reward (float32 scalar; 0 at reset).
+        pos: The agent's cell, `int32[2]` (row, col) in the bordered map.
+        goal: The goal's cell, `int32[2]` (row, col), fixed for the episode.
+    """
+
+    last_action: jax.Array
+    last_reward: jax.Array
+    pos: jax.Array
+    goal: jax.Array
 
 
 @struct.dataclass
 class MetaMazeParams(EnvParams):
-    reward: float = real(10.0)  # paid on reaching the goal
-    punishment: float = real(0.0)  # added on bumping into a wall
-    normalize_time: bool = flag(False)  # time feature 2 t / 100 - 1 instead of t
+    """MetaMaze's params (gymnax's names and defaults).
+
+    Attributes:
+        reward: Paid on reaching the goal.
+        punishment: Added on bumping into a wall (set it negative to punish).
+        normalize_time: Encode the observation's time entry as `2 t / 100 - 1` instead of t.
+        max_steps_in_episode: The time limit.
+    """
+
+    reward: float = real(10.0)
+    punishment: float = real(0.0)
+    normalize_time: bool = flag(False)
     max_steps_in_episode: int = 200
 
 
 def maze_layout(maze_size: int, rf_size: int) -> np.ndarray:
-    """`bool[H, W]`, True where open: walls where both inner coordinates are odd, and a
-    border thick enough for the observation window never to leave the array."""
+    """The maze's map: walls where both inner coordinates are odd, inside a wall border thick
+    enough for the observation window never to leave the array.
+
+    Args:
+        maze_size: The inner grid's side (odd).
+        rf_size: The observation window's side (odd); the border is `(rf_size - 1) / 2` thick.
+
+    Returns:
+        A `bool[H, W]` numpy array, `H = W = maze_size + rf_size - 1`, True where open.
+    """
     border = (rf_size - 1) // 2
     inner = np.arange(maze_size)
     inner_walls = (inner[:, None] % 2 == 1) & (inner[None, :] % 2 == 1)
@@ -60,12 +86,30 @@ def maze_layout(maze_size: int, rf_size: int) -> np.ndarray:
 
 
 def start_cell(open_map: np.ndarray) -> np.ndarray:
+    """The agent's start: the middle cell of the map, moved up one row when that is a wall.
+
+    Args:
+        open_map: The map (`maze_layout`).
+
+    Returns:
+        An `int32[2]` numpy array, `(row, col)`.
+    """
     middle = (open_map.shape[0] - 1) // 2
     row = middle if open_map[middle, middle] else middle - 1
     return np.array([row, middle], dtype=np.int32)
 
 
 class MetaMaze(Environment[MetaMazeState, MetaMazeParams]):
+    """gymnax's MetaMaze (see the module docstring).
+
+    Args:
+        maze_size: The inner grid's side (odd; gymnax's `maze_size`).
+        rf_size: The observation window's side (odd, at least 3; gymnax's `rf_size`).
+
+    Raises:
+        ValueError: If `maze_size` is even, or `rf_size` is even or below 3.
+    """
+
     def __init__(self, maze_size: int = 9, rf_size: int = 3):
         if maze_size % 2 != 1:
             raise ValueError(f"MetaMaze: maze_size must be odd, got {maze_size}")
@@ -83,6 +127,17 @@ class MetaMaze(Environment[MetaMazeState, MetaMazeParams]):
         return MetaMazeParams()
 
     def get_obs(self, state: MetaMazeState, params: MetaMazeParams) -> jax.Array:
+        """The observation of `state`.
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            A `float32[rf_size**2 + 6]` array: the `rf_size x rf_size` window around the agent
+            (1 for walls, row-major), the previous action one-hot (4), the previous reward, and
+            the time.
+        """
         walls = jnp.asarray(~self.open_map, jnp.float32)
         window = jax.lax.dynamic_slice(
             walls, (state.pos[0] - self.rf_off, state.pos[1] - self.rf_off), (self.rf_size, self.rf_size)

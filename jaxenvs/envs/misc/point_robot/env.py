@@ -36,41 +36,93 @@ REPORTED_ACTION_LIMIT = 1e6
 
 @struct.dataclass
 class PointRobotState(EnvState):
-    last_action: jax.Array  # float[2], the previous action as given (0 at reset)
-    last_reward: jax.Array  # float, the previous reward (0 at reset)
-    pos: jax.Array  # float[2], the agent's (x, y)
-    goal: jax.Array  # float[2], the goal's (x, y), fixed for the episode
-    goals_reached: jax.Array  # int32, how many times the goal was reached this episode
+    """The state of PointRobot (gymnax's field names); floats in `float_dtype()`.
+
+    Attributes:
+        last_action: The previous action as given (unclipped, capped at 1e6 in magnitude),
+            `float[2]`; 0 at reset.
+        last_reward: The previous reward (float scalar; 0 at reset).
+        pos: The agent's position, `float[2]` (x, y).
+        goal: The goal's position, `float[2]` (x, y), fixed for the episode.
+        goals_reached: How many times the goal was reached this episode (int32 scalar).
+    """
+
+    last_action: jax.Array
+    last_reward: jax.Array
+    pos: jax.Array
+    goal: jax.Array
+    goals_reached: jax.Array
 
 
 @struct.dataclass
 class PointRobotParams(EnvParams):
-    max_force: float = positive(0.1)  # largest displacement per coordinate and step
-    circle_radius: float = positive(1.0)  # radius of the goal semicircle
-    dense_reward: bool = flag(False)  # pay -distance every step instead of 1 at the goal
-    goal_radius: float = real(0.2, low=0.0)  # distance that counts as reaching the goal
-    center_init: bool = flag(False)  # start at the origin instead of a random point
-    normalize_time: bool = flag(True)  # time feature 2 t / 100 - 1 instead of t
+    """PointRobot's params (gymnax's names and defaults).
+
+    Attributes:
+        max_force: The largest displacement per coordinate and step (the action space's bound).
+        circle_radius: The radius of the goals' semicircle.
+        dense_reward: Pay minus the distance to the goal every step, instead of 1 at the goal.
+        goal_radius: The distance to the goal that counts as reaching it.
+        center_init: Start at the origin instead of a random point of the half-disc.
+        normalize_time: Encode the observation's time entry as `2 t / 100 - 1` instead of t.
+        max_steps_in_episode: The episode's length (the env never terminates).
+    """
+
+    max_force: float = positive(0.1)
+    circle_radius: float = positive(1.0)
+    dense_reward: bool = flag(False)
+    goal_radius: float = real(0.2, low=0.0)
+    center_init: bool = flag(False)
+    normalize_time: bool = flag(True)
     max_steps_in_episode: int = 100
 
 
 def sample_position(u: jax.Array, circle_radius, center_init) -> jax.Array:
-    """A start position from two uniforms: radius and angle uniform over the upper half-disc."""
+    """A start position from two uniforms: radius and angle uniform over the upper half-disc.
+
+    Args:
+        u: Two uniform numbers in [0, 1), `float[2]`: the radius's and the angle's.
+        circle_radius: The half-disc's radius.
+        center_init: Return the origin instead.
+
+    Returns:
+        The position, `float[2]` (x, y).
+    """
     radius, angle = u[0] * circle_radius, u[1] * jnp.pi
     pos = jnp.stack([radius * jnp.cos(angle), radius * jnp.sin(angle)])
     return jnp.where(center_init, jnp.zeros_like(pos), pos)
 
 
 def goal_distance(pos: jax.Array, goal: jax.Array) -> jax.Array:
+    """The Euclidean distance from the agent to the goal.
+
+    Args:
+        pos: The agent's position, `float[2]`.
+        goal: The goal's position, `float[2]`.
+
+    Returns:
+        A float scalar.
+    """
     return jnp.sqrt(jnp.sum((goal - pos) ** 2))
 
 
 class PointRobot(Environment[PointRobotState, PointRobotParams]):
+    """gymnax's PointRobot (see the module docstring)."""
+
     @property
     def default_params(self) -> PointRobotParams:
         return PointRobotParams()
 
     def get_obs(self, state: PointRobotState, params: PointRobotParams) -> jax.Array:
+        """The observation of `state`.
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            A `float32[6]` array: `[x, y, last_reward, last_action_x, last_action_y, time]`.
+        """
         return jnp.concatenate(
             [
                 state.pos.astype(jnp.float32),
@@ -120,6 +172,17 @@ class PointRobot(Environment[PointRobotState, PointRobotParams]):
         return spaces.Box(-params.max_force, params.max_force, (2,), jnp.float32)
 
     def render(self, state, params=None, width: int = 300, height: int = 180):
+        """A picture of `state` from above (see `point_robot.render.render`); jit-able.
+
+        Args:
+            state: The state to draw.
+            params: The env's params; None means `default_params`.
+            width: The image's width in pixels.
+            height: The image's height in pixels.
+
+        Returns:
+            A `uint8[height, width, 3]` image.
+        """
         from jaxenvs.envs.misc.point_robot.render import render
 
         return render(state, params, width, height)

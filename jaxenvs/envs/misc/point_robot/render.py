@@ -8,6 +8,19 @@ from jaxenvs import rendering as r
 
 
 def render(state, params, width: int = 300, height: int = 180):
+    """PointRobot from above: the goals' half circle, the goal's disc and the robot.
+
+    The view spans x in [-1.25, 1.25] and y from 1.25 down, `width / 2.5` pixels a unit.
+
+    Args:
+        state: A `PointRobotState`.
+        params: Its `PointRobotParams` (`circle_radius`, `goal_radius`).
+        width: The image's width in pixels.
+        height: The image's height in pixels.
+
+    Returns:
+        A `uint8[height, width, 3]` image.
+    """
     scale = width / 2.5  # world x in [-1.25, 1.25], y in [-0.25, 1.25]
 
     def to_px(p):

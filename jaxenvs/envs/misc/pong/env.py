@@ -34,22 +34,57 @@ from jaxenvs.params import flag, integer
 
 @struct.dataclass
 class PongState(EnvState):
-    paddle_centers: jax.Array  # float32[2], rows of the player's (left) and opponent's (right) paddle
-    ball_position: jax.Array  # float32[2], the ball's (row, col)
-    last_ball_position: jax.Array  # float32[2], the ball's (row, col) one step earlier
-    ball_velocity: jax.Array  # int32[2], the ball's (row, col) velocity in cells per step
+    """The state of Pong (gymnax's field names, without its unused `terminal`).
+
+    Attributes:
+        paddle_centers: The rows of the player's (left) and the opponent's (right) paddle
+            centres, `float32[2]`.
+        ball_position: The ball's `(row, col)`, `float32[2]` (off the board once it has left).
+        last_ball_position: The ball's `(row, col)` one step earlier, `float32[2]`.
+        ball_velocity: The ball's `(row, col)` velocity in cells per step, `int32[2]`.
+    """
+
+    paddle_centers: jax.Array
+    ball_position: jax.Array
+    last_ball_position: jax.Array
+    ball_velocity: jax.Array
 
 
 @struct.dataclass
 class PongParams(EnvParams):
+    """Pong's params (gymnax's names and defaults).
+
+    Attributes:
+        ball_max_y_speed: The largest row speed of the ball, in cells per step.
+        paddle_y_speed: The paddles' move per step, in rows.
+        ball_x_speed: The ball's column speed, in cells per step.
+        use_ai_policy: The opponent chases the ball; otherwise it mirrors the player's move.
+        max_steps_in_episode: The time limit.
+    """
+
     ball_max_y_speed: int = integer(3, low=0, high=100)
     paddle_y_speed: int = integer(1, low=0, high=100)
     ball_x_speed: int = integer(1, low=1, high=100)
-    use_ai_policy: bool = flag(True)  # opponent chases the ball; otherwise it mirrors the player
+    use_ai_policy: bool = flag(True)
     max_steps_in_episode: int = 1000
 
 
 def move_paddles(action, state: PongState, params: PongParams, paddle_half_height: int, height: int) -> PongState:
+    """Both paddles moved: the player's by `action`, the opponent's by its policy.
+
+    Each centre is kept `paddle_half_height` rows inside the board. The chasing opponent steps
+    up only if that brings it strictly closer to the ball's row, else down.
+
+    Args:
+        action: 0 stay, 1 up, 2 down (any other: stay).
+        state: The state.
+        params: The env's params.
+        paddle_half_height: The paddles' half height in rows.
+        height: The board's number of rows.
+
+    Returns:
+        The state with new `paddle_centers`.
+    """
     lo, hi = paddle_half_height, height - paddle_half_height - 1
     speed = params.paddle_y_speed
     action = jnp.asarray(action)
@@ -67,10 +102,28 @@ def move_paddles(action, state: PongState, params: PongParams, paddle_half_heigh
 
 
 def move_ball(state: PongState) -> PongState:
+    """The ball moved by its velocity.
+
+    Args:
+        state: The state.
+
+    Returns:
+        The state with a new `ball_position`.
+    """
     return state.replace(ball_position=state.ball_position + state.ball_velocity)
 
 
 def bounce_off_bottom(state: PongState, height: int) -> PongState:
+    """The ball reflected off the bottom edge when it has moved past the last row.
+
+    Args:
+        state: The state.
+        height: The board's number of rows.
+
+    Returns:
+        The state, its ball's row mirrored at row `height - 1` and its row velocity negated
+        where the ball was past it.
+    """
     row = state.ball_position[0]
     past = row >= height
     return state.replace(
@@ -80,6 +133,21 @@ def bounce_off_bottom(state: PongState, height: int) -> PongState:
 
 
 def bounce_off_paddles(state: PongState, params: PongParams, width: int, paddle_half_height: int) -> PongState:
+    """The ball reflected off a paddle it has reached with its row within the paddle.
+
+    The row speed changes by the hit's offset from the paddle centre over
+    `paddle_half_height`, rounded (half to even) and clipped to `ball_max_y_speed`; the column
+    speed is negated and the column mirrored at the paddle.
+
+    Args:
+        state: The state.
+        params: The env's params.
+        width: The board's number of columns.
+        paddle_half_height: The paddles' half height in rows.
+
+    Returns:
+        The state with the ball's new position and velocity.
+    """
     row, col = state.ball_position[0], state.ball_position[1]
     offset = row - state.paddle_centers  # the hit's row offset from each paddle's centre
     left_col, right_col = 2.0 - col, 2.0 * (width - 2) - col  # the column mirrored at each paddle
@@ -100,11 +168,29 @@ def bounce_off_paddles(state: PongState, params: PongParams, width: int, paddle_
 
 
 def ball_out(state: PongState, width: int) -> jax.Array:
+    """Whether the ball has left the board at the left or right side.
+
+    Args:
+        state: The state.
+        width: The board's number of columns.
+
+    Returns:
+        A bool scalar.
+    """
     col = state.ball_position[1]
     return (col < 0) | (col >= width)
 
 
 class Pong(Environment[PongState, PongParams]):
+    """gymnax's Pong (see the module docstring).
+
+    Args:
+        width: The board's number of columns.
+        height: The board's number of rows.
+        paddle_half_height: The paddles' half height in rows (a paddle is
+            `2 * paddle_half_height + 1` rows tall).
+    """
+
     def __init__(self, width: int = 40, height: int = 30, paddle_half_height: int = 2):
         self.width = width
         self.height = height
@@ -117,18 +203,41 @@ class Pong(Environment[PongState, PongParams]):
 
     def observe(self, state: PongState, params: PongParams) -> jax.Array:
         """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment.observe`)."""
+        change it; see `Environment`).
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            `get_obs(state)`, `float32[height, width, 3]`.
+        """
         return self.get_obs(state)
 
     def is_terminal(self, state: PongState, params: PongParams) -> jax.Array:
-        """Whether the ball has left the board (the `terminated` of the step into `state`)."""
+        """Whether the ball has left the board (the `terminated` of the step into `state`).
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            A bool scalar.
+        """
         return ball_out(state, self.width)
 
     def get_obs(self, state: PongState) -> jax.Array:
-        """Channels: paddles, ball, the ball's previous cell (cells clipped onto the board).
+        """The board as three channels of 0s and 1s: the paddles, the ball, the ball's previous cell.
 
-        Written as a scatter of the few lit cells into zeros: under vmap that is several times
-        faster than comparing every cell."""
+        Cells off the board are clipped onto it. Written as a scatter of the few lit cells
+        into zeros: under vmap that is several times faster than comparing every cell.
+
+        Args:
+            state: The state.
+
+        Returns:
+            A `float32[height, width, 3]` array.
+        """
 
         def cell(position):
             floor = jnp.floor(position)
@@ -175,6 +284,16 @@ class Pong(Environment[PongState, PongParams]):
         return spaces.Discrete(3)
 
     def render(self, state, params=None, cell: int = 10):
+        """A picture of `state`, one colour a channel of its observation; jit-able.
+
+        Args:
+            state: The state to draw.
+            params: The env's params; None means `default_params` (unused).
+            cell: Each cell's side in pixels.
+
+        Returns:
+            A `uint8[height * cell, width * cell, 3]` image.
+        """
         from jaxenvs.envs.misc.pong.render import render
 
         return render(self, state, cell)

@@ -27,33 +27,82 @@ from jaxenvs.params import positive, real
 
 @struct.dataclass
 class ReacherState(EnvState):
-    angles: jax.Array  # float[num_joints], each link's absolute angle (rad)
-    angle_vels: jax.Array  # float[num_joints], their angular velocities (rad/s)
-    goal_xy: jax.Array  # float[2], the goal point
+    """The state of Reacher (gymnax's field names); floats in `float_dtype()`.
+
+    Attributes:
+        angles: Each link's absolute angle in radians, `float[num_joints]`.
+        angle_vels: Their angular velocities in radians per unit time, `float[num_joints]`.
+        goal_xy: The goal point, `float[2]` (x, y), in `[-num_joints, num_joints]^2`.
+    """
+
+    angles: jax.Array
+    angle_vels: jax.Array
+    goal_xy: jax.Array
 
 
 @struct.dataclass
 class ReacherParams(EnvParams):
+    """Reacher's params (gymnax's names and defaults).
+
+    Attributes:
+        torque_scale: The factor from an action to an angular acceleration.
+        dt: The integration step.
+        max_steps_in_episode: The episode's length (the env never terminates).
+    """
+
     torque_scale: float = real(1.0, low=0.0)
     dt: float = positive(0.05)
     max_steps_in_episode: int = 100
 
 
 def integrate(angles, angle_vels, action, params: ReacherParams):
-    """One semi-implicit Euler step: velocities first, then angles with the new velocities."""
+    """One semi-implicit Euler step: velocities first, then angles with the new velocities.
+
+    Args:
+        angles: The links' angles, `float[num_joints]`.
+        angle_vels: Their angular velocities, `float[num_joints]`.
+        action: The torques, `float[num_joints]`.
+        params: The env's params (`dt`, `torque_scale`).
+
+    Returns:
+        `(angles, angle_vels)`, the new ones.
+    """
     angle_vels = angle_vels + params.dt * (params.torque_scale * action)
     return angles + params.dt * angle_vels, angle_vels
 
 
 def tip_position(angles: jax.Array) -> jax.Array:
+    """Where the chain of unit links ends.
+
+    Args:
+        angles: The links' absolute angles, `float[num_joints]`.
+
+    Returns:
+        `float[2]`: `(sum cos(angles), sum sin(angles))`.
+    """
     return jnp.stack([jnp.sum(jnp.cos(angles)), jnp.sum(jnp.sin(angles))])
 
 
 def reach_reward(angles: jax.Array, goal_xy: jax.Array) -> jax.Array:
+    """The reward, `exp(-|tip - goal|^2)`.
+
+    Args:
+        angles: The links' absolute angles, `float[num_joints]`.
+        goal_xy: The goal point, `float[2]`.
+
+    Returns:
+        A float scalar in (0, 1].
+    """
     return jnp.exp(-jnp.sum((tip_position(angles) - goal_xy) ** 2))
 
 
 class Reacher(Environment[ReacherState, ReacherParams]):
+    """gymnax's Reacher (see the module docstring).
+
+    Args:
+        num_joints: The number of links (and joints); it fixes the spaces' shapes.
+    """
+
     def __init__(self, num_joints: int = 2):
         self.num_joints = num_joints
 
@@ -62,6 +111,15 @@ class Reacher(Environment[ReacherState, ReacherParams]):
         return ReacherParams()
 
     def get_obs(self, state: ReacherState) -> jax.Array:
+        """The observation of `state`.
+
+        Args:
+            state: The state.
+
+        Returns:
+            A `float32[3 * num_joints + 2]` array: `[cos(angles), sin(angles), angle_vels,
+            goal_xy]`.
+        """
         return jnp.concatenate([jnp.cos(state.angles), jnp.sin(state.angles), state.angle_vels, state.goal_xy]).astype(
             jnp.float32
         )
@@ -92,6 +150,16 @@ class Reacher(Environment[ReacherState, ReacherParams]):
         return spaces.Box(-1.0, 1.0, (self.num_joints,), jnp.float32)
 
     def render(self, state, params=None, size: int = 300):
+        """A picture of `state` from above (see `reacher.render.render`); jit-able.
+
+        Args:
+            state: The state to draw.
+            params: The env's params; None means `default_params` (unused).
+            size: The image's side in pixels.
+
+        Returns:
+            A `uint8[size, size, 3]` image.
+        """
         from jaxenvs.envs.misc.reacher.render import render
 
         return render(self.num_joints, state, size)

@@ -8,6 +8,19 @@ from jaxenvs import rendering as r
 
 
 def render(num_joints: int, state, size: int = 300):
+    """Reacher from above: the goal in green, the links, the joints, and the tip in red.
+
+    The view is centred on the base and spans the reachable disc of radius `num_joints`, plus
+    a margin of half a link on each side.
+
+    Args:
+        num_joints: The number of links.
+        state: A `ReacherState`.
+        size: The image's side in pixels.
+
+    Returns:
+        A `uint8[size, size, 3]` image.
+    """
     n = num_joints
     scale = size / (2.0 * n + 1.0)  # the reachable disc of radius n, plus a margin
     center = size / 2.0

@@ -26,32 +26,74 @@ from jaxenvs.params import positive
 
 @struct.dataclass
 class SwimmerState(EnvState):
-    urchin_xys: jax.Array  # float[num_urchins, 2], the urchins' positions
-    xy: jax.Array  # float[2], the swimmer's position
-    xy_vel: jax.Array  # float[2], its velocity
-    goal_xy: jax.Array  # float[2], the goal point
+    """The state of Swimmer (gymnax's field names); floats in `float_dtype()`.
+
+    Attributes:
+        urchin_xys: The urchins' positions, `float[num_urchins, 2]`.
+        xy: The swimmer's position, `float[2]`.
+        xy_vel: Its velocity, `float[2]`.
+        goal_xy: The goal point, `float[2]`.
+    """
+
+    urchin_xys: jax.Array
+    xy: jax.Array
+    xy_vel: jax.Array
+    goal_xy: jax.Array
 
 
 @struct.dataclass
 class SwimmerParams(EnvParams):
+    """Swimmer's params (gymnax's names and defaults).
+
+    Attributes:
+        dt: The integration step.
+        max_steps_in_episode: The episode's length (the env never terminates).
+    """
+
     dt: float = positive(0.05)
     max_steps_in_episode: int = 500
 
 
 def integrate(xy, xy_vel, action, params: SwimmerParams):
-    """One semi-implicit Euler step: velocity first, then position with the new velocity."""
+    """One semi-implicit Euler step: velocity first, then position with the new velocity.
+
+    Args:
+        xy: The swimmer's position, `float[2]`.
+        xy_vel: Its velocity, `float[2]`.
+        action: The acceleration, `float[2]`.
+        params: The env's params (`dt`).
+
+    Returns:
+        `(xy, xy_vel)`, the new ones.
+    """
     xy_vel = xy_vel + params.dt * action
     return xy + params.dt * xy_vel, xy_vel
 
 
 def swim_reward(xy: jax.Array, goal_xy: jax.Array, urchin_xys: jax.Array) -> jax.Array:
-    """Closeness to the goal, scaled down to 0 near any urchin."""
+    """Closeness to the goal, scaled down to 0 near any urchin.
+
+    Args:
+        xy: The swimmer's position, `float[2]`.
+        goal_xy: The goal point, `float[2]`.
+        urchin_xys: The urchins' positions, `float[num_urchins, 2]`.
+
+    Returns:
+        A float scalar in [0, 1]: `exp(-|xy - goal|^2 / 2)` times, per urchin,
+        `1 - exp(-30 |xy - urchin|^2)`.
+    """
     goal_term = jnp.exp(-0.5 * jnp.sum((xy - goal_xy) ** 2))
     urchin_terms = 1 - jnp.exp(-30 * jnp.sum((xy - urchin_xys) ** 2, axis=-1))
     return goal_term * jnp.prod(urchin_terms)
 
 
 class Swimmer(Environment[SwimmerState, SwimmerParams]):
+    """gymnax's Swimmer (see the module docstring).
+
+    Args:
+        num_urchins: The number of sea urchins; it fixes the state's and observation's shapes.
+    """
+
     def __init__(self, num_urchins: int = 5):
         self.num_urchins = num_urchins
 
@@ -60,6 +102,15 @@ class Swimmer(Environment[SwimmerState, SwimmerParams]):
         return SwimmerParams()
 
     def get_obs(self, state: SwimmerState) -> jax.Array:
+        """The observation of `state`.
+
+        Args:
+            state: The state.
+
+        Returns:
+            A `float32[2 * num_urchins + 6]` array: `[urchin_xys (flattened), xy, xy_vel,
+            goal_xy]`.
+        """
         return jnp.concatenate([state.urchin_xys.reshape(-1), state.xy, state.xy_vel, state.goal_xy]).astype(
             jnp.float32
         )
@@ -91,6 +142,16 @@ class Swimmer(Environment[SwimmerState, SwimmerParams]):
         return spaces.Box(-1.0, 1.0, (2,), jnp.float32)
 
     def render(self, state, params=None, size: int = 300):
+        """A picture of `state` from above (see `swimmer.render.render`); jit-able.
+
+        Args:
+            state: The state to draw.
+            params: The env's params; None means `default_params` (unused).
+            size: The image's side in pixels.
+
+        Returns:
+            A `uint8[size, size, 3]` image.
+        """
         from jaxenvs.envs.misc.swimmer.render import render
 
         return render(state, size)

@@ -8,6 +8,15 @@ from jaxenvs import rendering as r
 
 
 def render(state, size: int = 300):
+    """Swimmer from above over [-1.5, 1.5]^2: the urchins in purple, the goal in green, the swimmer in red.
+
+    Args:
+        state: A `SwimmerState`.
+        size: The image's side in pixels.
+
+    Returns:
+        A `uint8[size, size, 3]` image.
+    """
     scale = size / 3.0  # world [-1.5, 1.5]^2
 
     def px(p):
