@@ -165,7 +165,7 @@ def test_draws_from_bits_are_uniform():
 
 
 def test_enemy_capacity_bound():
-    """The bound of the module docstring, computed: over every spawn schedule and every ramp
+    """The enemy bound of `Seaquest`'s docstring, computed: over every spawn schedule and every ramp
     path (levels may even jump at any step), at most 30 enemies are alive at the end of a
     step; with the next step's spawn, 31 = NUM_ENEMIES."""
     import functools
