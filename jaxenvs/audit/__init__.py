@@ -21,7 +21,7 @@ from jaxenvs.parity.checks import ParityResult, check_scale, two_stage
 # rows it audits: our ids, or the reference's ids where we have no env of our own; importing
 # neither library) and `audit(row_id, scale, seed) -> ParityResult` (one stage; `audit_one`
 # decides in two)
-PEERS = {"gymnax": "jaxenvs.audit.gymnax"}
+PEERS = {"gymnax": "jaxenvs.audit.gymnax", "brax": "jaxenvs.audit.brax"}
 # the checks run under jax_enable_x64 (`transitions("f64")`, `episodes("f64")`): set aside, with
 # their figures, for a peer whose step computes in float32 even under x64
 FLOAT64_CHECKS = ("f64 ", "episode ")
