@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-PYTEST_ARGS ?= -n 2
+PYTEST_ARGS ?= -n 2 --durations=30
 
 .PHONY: demo test lint docs docs-serve install clean
 

@@ -65,3 +65,11 @@ def test_include_hook_rewrites_links(tmp_path, monkeypatch):
     assert "and the Makefile (`Makefile` in the repository)." in out
     assert "# Guide" not in out
     assert "is not in this checkout" in hooks.on_page_markdown("<!-- include MISSING.md -->")
+
+
+def test_every_public_docstring_is_complete(capsys):
+    """Google-style Args/Returns/Raises on every public callable of the package (the API reference)."""
+    check = load("check_docstrings")
+    status = check.main([str(DOCS.parent / "jaxenvs")])
+    problems = [line for line in capsys.readouterr().out.splitlines() if "problems" not in line]
+    assert status == 0, "incomplete docstrings:\n" + "\n".join(problems)

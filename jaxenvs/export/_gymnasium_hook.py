@@ -69,6 +69,10 @@ class _WhenGymnasiumImported:
 
 
 def install() -> None:
+    """Register the `jaxenvs/...` ids with gymnasium now if it is imported, else when it is.
+
+    Idempotent: a second call adds no second finder to `sys.meta_path`.
+    """
     module = sys.modules.get(_TARGET)
     if module is not None:
         if hasattr(module, "register"):
