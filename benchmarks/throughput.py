@@ -9,13 +9,16 @@ gymnasium, envpool and the reference packages' own Python loops, in one process.
         python benchmarks/throughput.py --clock cpu          # steps per CPU-second, one core
 
 The scheme (`jaxenvs.bench`): per step one random draw for the whole batch's actions, JAX
-rollouts a jitted `lax.scan` that sums every step's observation into its carry and returns the
-final state (what training consumes; a rewards-only `make_vec` column shows what the
-observation costs), the runs of all libraries for
-one env and batch size taking turns, the median of `--repeats` runs; compile time and memory
-apart. Writes `<out>.md` (targets, tables) and `<out>.png` (steps/s against batch size, log
-scale) and `<out>.json` (the rows; `--from-json` renders them again); `benchmarks/notes.md`,
-if present, is appended to the markdown (the explanations).
+rollouts a jitted `lax.scan` that reads every step's observation as a first layer would
+(float32, a weighted sum with fixed weights) into its carry and returns the final state, the
+runs of all libraries for one env and batch size taking turns, the median of `--repeats` runs;
+compile time and memory apart. The limit of each env and batch size is the lower of the
+rewards-only `make_vec` rollout (the step with a free observation) and the steps/s at which
+writing the observation alone fills the memory bandwidth a plain copy reaches in the same run
+(`copy_bandwidth`); `make_vec` is reported as a fraction of it. Writes `<out>.md` (targets,
+tables) and `<out>.png` (steps/s against batch size, log scale) and `<out>.json` (the rows;
+`--from-json` renders them again); `benchmarks/notes.md`, if present, is appended to the
+markdown (the explanations).
 """
 
 from __future__ import annotations
@@ -32,30 +35,53 @@ import time
 from pathlib import Path
 
 import jax
+import jax.numpy as jnp
+import numpy as np
 
 from jaxenvs.bench import REWARDS_ONLY, Footprint, Result, compare, footprints, peer_ids
 
 LIBRARIES = ("jaxenvs make_vec", "jaxenvs vmap", "gymnax", "gymnasium", "envpool", "minatar", "bsuite", REWARDS_ONLY)
 SHORT = {"jaxenvs make_vec": "make_vec", "jaxenvs vmap": "vmap", REWARDS_ONLY: "make_vec rewards only"}
 REFERENCE_LOOPS = ("gymnasium", "minatar", "bsuite")  # single-env Python loops at batch size 1
+COPY_BYTES = 2**27  # the array `copy_bandwidth` copies: 128 MiB, four times this machine's L3 cache
 
 
-# the envs whose rewards-only `make_vec` run is timed too (what building their observation costs)
-REWARDS_ONLY_IDS = ("CartPole-v1", "Breakout-MinAtar", "Asterix-MinAtar", "Freeway-MinAtar", "Pong-misc")
+def copy_bandwidth(clock=time.perf_counter, nbytes: int = COPY_BYTES, repeats: int = 7) -> float:
+    """This machine's memory bandwidth as a plain copy reaches it: a jitted `x + 1` over a float32
+    array of `nbytes`, written in place (the input donated: a fresh output would time the kernel's
+    page faults, not memory), bytes read plus bytes written per second of `clock`, the median of
+    `repeats` runs (after one untimed).
+
+    Args:
+        clock: The clock the runs are timed with (the run's own, so that the bandwidth and the
+            steps/s it bounds are per the same second).
+        nbytes: The array's bytes.
+        repeats: Timed runs.
+
+    Returns:
+        Bytes read plus bytes written per second.
+    """
+    copy = jax.jit(lambda a: a + jnp.float32(1), donate_argnums=0)  # reads and writes every element once
+    x = jax.block_until_ready(copy(jnp.arange(nbytes // 4, dtype=jnp.float32)))
+    times = []
+    for _ in range(repeats):
+        t0 = clock()
+        x = jax.block_until_ready(copy(x))
+        times.append(clock() - t0)
+    return 2 * nbytes / float(np.median(times))
 
 
-def run(ids, sizes, repeats, clock, log=print, rewards_only_ids=REWARDS_ONLY_IDS) -> list[Result]:
+def run(ids, sizes, repeats, clock, log=print) -> list[Result]:
     rows: list[Result] = []
     total = len(ids) * len(sizes)
     t_start = time.perf_counter()
     for i, env_id in enumerate(ids):
         for j, n in enumerate(sizes):
-            libraries = [lib for lib in LIBRARIES if lib != REWARDS_ONLY or env_id in rewards_only_ids]
             results = compare(
                 env_id,
                 n,
                 repeats=repeats,
-                libraries=libraries,
+                libraries=LIBRARIES,
                 clock=clock,
                 on_skip=lambda lib, e, env_id=env_id, n=n: log(f"  skip {lib} {env_id} x{n}: {type(e).__name__}: {e}"),
             )
@@ -100,7 +126,7 @@ def _ratio_target(table, library: str, floor: float, target: str, min_envs: int 
     ]
 
 
-def targets(rows) -> list[str]:
+def targets(rows, prints: list[Footprint] = (), bandwidth: float | None = None) -> list[str]:
     """One line per target: the measured ratios and whether the target holds."""
     table = _table(rows)
     out = []
@@ -132,6 +158,15 @@ def targets(rows) -> list[str]:
             f"{_verdict(not low)}; {len(singles) - len(low)} of {len(singles)}: "
             + ", ".join(f"{e} {x:.2f}x ({j:,.0f} vs {ref} {r:,.0f} steps/s)" for e, ref, x, r, j in singles)
         )
+    at_8192 = [(k[0], e["fraction"]) for k, e in limits(rows, prints, bandwidth).items() if k[1] == 8192]
+    at_8192 = [(env_id, x) for env_id, x in at_8192 if x is not None]
+    if at_8192:
+        low = sorted((x, env_id) for env_id, x in at_8192 if x < 0.5)
+        out.append(
+            f"- every env at least half of its own limit at 8,192 envs: {_verdict(not low)}; "
+            f"{len(at_8192) - len(low)} of {len(at_8192)}; lowest {min(x for _, x in at_8192):.2f}"
+            + ("; below 0.5: " + ", ".join(f"{e} {x:.2f}" for x, e in low) if low else "")
+        )
     comp = []
     for (env_id, n), libs in table.items():
         timed = [libs.get(lib) for lib in ("gymnax", "jaxenvs make_vec")]
@@ -146,6 +181,92 @@ def targets(rows) -> list[str]:
             f"({total_vec / total_gx:.2f}x), {_verdict(total_vec <= total_gx)} in total"
         )
     return out
+
+
+def limits(rows, prints: list[Footprint], bandwidth: float | None) -> dict[tuple[str, int], dict[str, float]]:
+    """Per (env, batch size): the step's speed with a free observation (`make_vec` rewards only),
+    the steps/s at which writing jaxenvs' observation alone fills `bandwidth` (bytes/s), the limit
+    (the lower of the two, or whichever is known) and `make_vec` as a fraction of it.
+
+    Args:
+        rows: The measured `Result`s.
+        prints: The `Footprint`s (jaxenvs' observation bytes per env).
+        bandwidth: `copy_bandwidth`'s bytes/s, or None where it was not measured.
+
+    Returns:
+        `{(env, batch size): {"limit", "bound", and where known "free", "memory", "obs_bytes",
+        "fraction"}}`.
+    """
+    obs_bytes = {f.env_id: f.observation_bytes for f in prints if f.library == "jaxenvs" and f.observation_bytes}
+    out = {}
+    for (env_id, n), libs in _table(rows).items():
+        free = libs[REWARDS_ONLY].steps_per_second if REWARDS_ONLY in libs else None
+        nbytes = obs_bytes.get(env_id)
+        memory = bandwidth / nbytes if bandwidth and nbytes else None
+        bounds = [x for x in (free, memory) if x is not None]
+        if not bounds:
+            continue
+        limit = min(bounds)
+        entry = {"limit": limit, "bound": "observation bytes" if limit == memory else "transition"}
+        if free is not None:
+            entry["free"] = free
+        if memory is not None:
+            entry["memory"], entry["obs_bytes"] = memory, nbytes
+        if "jaxenvs make_vec" in libs:
+            entry["fraction"] = libs["jaxenvs make_vec"].steps_per_second / limit
+        out[(env_id, n)] = entry
+    return out
+
+
+def limit_section(rows, prints: list[Footprint], bandwidth: float | None) -> list[str]:
+    """The section that sets each env's limit beside `make_vec`, and says how it is made.
+
+    Args:
+        rows: The measured `Result`s.
+        prints: The `Footprint`s.
+        bandwidth: `copy_bandwidth`'s bytes/s, or None.
+
+    Returns:
+        Markdown lines (none where no limit is known).
+    """
+    lim = limits(rows, prints, bandwidth)
+    if not lim:
+        return []
+    bw = f"{bandwidth / 1e9:.2f} GB/s" if bandwidth else "not measured"
+    lines = [
+        "## Distance to the limit",
+        "",
+        "The limit of an env at a batch size is the lower of two speeds. *Transition*: the steps/s of the"
+        " `make_vec rewards only` rollout, which keeps only the rewards and the state, so XLA drops the"
+        " observation: the step's speed if building and reading the observation cost nothing. *Observation"
+        " bytes*: the steps/s at which writing jaxenvs' observation alone (bytes per env from"
+        " `jax.eval_shape` of one step) would fill this machine's memory bandwidth, measured in the same"
+        " run by a plain copy (a jitted `x + 1` in place over a float32 array of"
+        f" {COPY_BYTES // 2**20} MiB, four times the last-level cache of the machine it was written on; bytes"
+        " read plus written per second, the median of 7 runs on the run's clock): bandwidth /"
+        f" observation bytes. Bandwidth here: {bw}. `make_vec / limit` is `make_vec`'s measured"
+        " steps/s (observation built and read every step) over the limit: 1.0 means the observation cost"
+        " nothing beyond the step (or the step ran at memory speed); the bandwidth bound counts only the"
+        " observation's writing, not reading it back, so it is an upper bound.",
+        "",
+        "| env | envs | obs bytes/env | rewards only | bandwidth bound | limit | bound by | make_vec"
+        " | make_vec / limit |",
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|",
+    ]
+    table = _table(rows)
+
+    def num(x):
+        return f"{x:,.0f}" if x is not None else "-"
+
+    for (env_id, n), e in lim.items():
+        vec = table[(env_id, n)].get("jaxenvs make_vec")
+        lines.append(
+            f"| {env_id} | {n:,} | {num(e.get('obs_bytes'))} | {num(e.get('free'))} | {num(e.get('memory'))} | "
+            f"{num(e['limit'])} | {e['bound']} | {num(vec.steps_per_second if vec else None)} | "
+            + (f"{e['fraction']:.2f}" if "fraction" in e else "-")
+            + " |"
+        )
+    return lines
 
 
 def memory_table(rows, prints: list[Footprint], size: int = 8192) -> list[str]:
@@ -190,17 +311,32 @@ def memory_table(rows, prints: list[Footprint], size: int = 8192) -> list[str]:
     return lines
 
 
-def markdown(rows, header: str, prints: list[Footprint] = ()) -> str:
+def limit_cell(entry: dict) -> str:
+    """The limit and `make_vec`'s fraction of it, two cells of the steps/s table.
+
+    Args:
+        entry: One value of `limits` (empty where none is known).
+
+    Returns:
+        `"limit | fraction"`, "-" for what is unknown.
+    """
+    limit = f"{entry['limit']:,.0f}" if "limit" in entry else "-"
+    fraction = f"{entry['fraction']:.2f}" if "fraction" in entry else "-"
+    return f"{limit} | {fraction}"
+
+
+def markdown(rows, header: str, prints: list[Footprint] = (), bandwidth: float | None = None) -> str:
     table = _table(rows)
+    lim = limits(rows, prints, bandwidth)
     present = [lib for lib in LIBRARIES if any(lib in v for v in table.values())]
-    lines = [header, "", "## Targets", "", *targets(rows), "", "## Steps per second", ""]
+    lines = [header, "", "## Targets", "", *targets(rows, prints, bandwidth), "", "## Steps per second", ""]
     cols = [SHORT.get(lib, lib) for lib in present]
     lines.append(
         "| env | envs | "
         + " | ".join(cols)
-        + " | vec / gymnax | vmap / gymnax | vec / gymnasium | vec / reference loop |"
+        + " | vec / gymnax | vmap / gymnax | vec / gymnasium | vec / reference loop | limit | vec / limit |"
     )
-    lines.append("|---|---:|" + "---:|" * (len(cols) + 4))
+    lines.append("|---|---:|" + "---:|" * (len(cols) + 6))
     for (env_id, n), libs in table.items():
 
         def cell(lib, libs=libs):
@@ -216,8 +352,12 @@ def markdown(rows, header: str, prints: list[Footprint] = ()) -> str:
             + " | ".join(cell(lib) for lib in present)
             + f" | {ratio('jaxenvs make_vec', 'gymnax')} | {ratio('jaxenvs vmap', 'gymnax')}"
             + f" | {ratio('jaxenvs make_vec', 'gymnasium') if n > 1 else '-'}"
-            + f" | {ratio('jaxenvs make_vec', ref) if ref and n == 1 else '-'} |"
+            + f" | {ratio('jaxenvs make_vec', ref) if ref and n == 1 else '-'}"
+            + f" | {limit_cell(lim.get((env_id, n), {}))} |"
         )
+    section = limit_section(rows, prints, bandwidth)
+    if section:
+        lines += ["", *section]
     if prints:
         lines += ["", *memory_table(rows, prints)]
     lines += [
@@ -322,8 +462,9 @@ def main(argv=None):
         rows = [Result(**r) for r in saved["rows"]]
         header = saved["header"]
         prints = [Footprint(**f) for f in saved.get("footprints", [])]
+        bandwidth = saved.get("bandwidth")
     else:
-        rows, header = measure(args, argv)
+        rows, header, bandwidth = measure(args, argv)
         prints = [f for env_id in args.ids for f in footprints(env_id)]
         out.with_suffix(".json").write_text(
             json.dumps(
@@ -331,10 +472,11 @@ def main(argv=None):
                     "header": header,
                     "rows": [dataclasses.asdict(r) for r in rows],
                     "footprints": [dataclasses.asdict(f) for f in prints],
+                    "bandwidth": bandwidth,
                 }
             )
         )
-    md = markdown(rows, header, prints)
+    md = markdown(rows, header, prints, bandwidth)
     plot(rows, out.with_suffix(".png"))
     md += f"\n\n![steps/s against batch size]({out.with_suffix('.png').name})\n"
     notes = Path(__file__).with_name("notes.md")
@@ -362,6 +504,8 @@ def measure(args, argv):
     clock = time.perf_counter if args.clock == "wall" else time.process_time
     pinned = pin_to_one_core() if args.clock == "cpu" and hasattr(os, "sched_setaffinity") else None
     t0 = time.perf_counter()
+    bandwidth = copy_bandwidth(clock)
+    print(f"copy bandwidth: {bandwidth / 1e9:.2f} GB/s (read + written)")
     rows = run(args.ids, args.num_envs, args.repeats, clock)
     elapsed = time.perf_counter() - t0
     flags = os.environ.get("XLA_FLAGS", "")
@@ -380,8 +524,11 @@ def measure(args, argv):
             "Random actions, the same scheme for every library: per step one draw for the whole batch"
             " (`jaxenvs.bench.random_actions`: 16 random bits per env for discrete actions; numpy libraries one"
             " `Generator` call). JAX rollouts are one jitted `lax.scan` that consumes what training consumes:"
-            " every step's observation summed into the carry (`jaxenvs.bench.consume`), the final state and"
-            " observation returned; `make_vec rewards only` keeps only rewards and state (XLA may then drop the"
+            " every step's observation read as a network's first layer reads it, converted to float32 whatever"
+            " its dtype and reduced with fixed weights (one per element of an env's observation, a"
+            " weighted sum: `jaxenvs.bench.consume`), so that no library is charged for its dtype and XLA"
+            " can skip no element, the sum kept in the carry and the final state and observation returned;"
+            " `make_vec rewards only` keeps only rewards and state (XLA may then drop the"
             " observation: the difference is its cost)"
             " (`make_vec`: `jaxenvs.make_vec`; vmap and gymnax: `jax.vmap(env.step)` with one key per env);"
             " gymnasium is its numpy `CartPoleVectorEnv`, a `SyncVectorEnv` elsewhere, and at batch size 1"
@@ -399,7 +546,7 @@ def measure(args, argv):
             check=True,
         ).stdout
         header += "\n\n## Import time\n\n" + out.strip()
-    return rows, header
+    return rows, header, bandwidth
 
 
 if __name__ == "__main__":

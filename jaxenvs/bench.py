@@ -109,12 +109,14 @@ class Footprint:
         library: "jaxenvs" or "gymnax".
         state_bytes: The state's bytes.
         step_output_bytes: The bytes of the step's observation, reward, flags and info.
+        observation_bytes: The bytes of the step's observation alone.
     """
 
     env_id: str
     library: str
     state_bytes: int
     step_output_bytes: int
+    observation_bytes: int = 0
 
 
 def default_num_steps(num_envs: int) -> int:
@@ -160,21 +162,30 @@ def random_actions(key: jax.Array, space: Any, num_envs: int) -> jax.Array:
     return jax.random.uniform(key, (num_envs,) + tuple(space.shape), minval=low, maxval=high)
 
 
-def _byte_words(x: jax.Array) -> jax.Array:
-    """A one-byte array's bytes, four to a `uint32` word (zero-padded)."""
-    b = x.astype(jnp.uint8) if x.dtype == jnp.bool_ else jax.lax.bitcast_convert_type(x, jnp.uint8)
-    b = b.reshape(-1)
-    b = jnp.pad(b, (0, (-b.size) % 4))
-    return jax.lax.bitcast_convert_type(b.reshape(-1, 4), jnp.uint32)
+def consume_weights(shape: tuple[int, ...]) -> np.ndarray:
+    """The fixed weights `consume` reads an array of one env's observation `shape` with.
+
+    A golden-ratio sequence over the flattened elements, `0.5 + frac(i * 0.618...)`: every weight
+    in [0.5, 1.5), none zero, neighbours unlike, the same in every process.
+
+    Args:
+        shape: The shape of the weighted elements (one env's observation leaf).
+
+    Returns:
+        A float32 array of `shape`.
+    """
+    i = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.float64)
+    return (0.5 + np.modf(i * 0.6180339887498949)[0]).astype(np.float32).reshape(shape)
 
 
 def consume(obs: Any) -> jax.Array:
-    """Read every element of one step's observation into one float32.
+    """Read one step's observation as a network's first layer would, into one float32.
 
-    So that XLA must build the whole observation every step. The same function for every
-    library; dtypes of two bytes or more are summed as float32, one-byte dtypes (bool, int8,
-    uint8) as a checksum of their bytes four to a `uint32` word (the cheaper way on XLA:CPU; see
-    docs/benchmarks.md).
+    Every leaf is converted to float32, whatever its dtype, and reduced with fixed weights (a
+    weighted sum: one weight per element of an env's observation, the same for every env of
+    the batch, `consume_weights`), so that XLA must build and read every element, and every
+    library pays the same per element whatever its observation's dtype. The leading axis of a
+    leaf with two or more is taken as the batch; a leaf of one axis or none is weighted whole.
 
     Args:
         obs: One step's observation (any pytree of arrays).
@@ -185,10 +196,10 @@ def consume(obs: Any) -> jax.Array:
     total = jnp.zeros((), jnp.float32)
     for x in jax.tree_util.tree_leaves(obs):
         x = jnp.asarray(x)
-        if x.dtype.itemsize == 1:
-            total = total + jnp.sum(_byte_words(x), dtype=jnp.uint32).astype(jnp.float32)
-        else:
-            total = total + jnp.sum(x, dtype=jnp.float32)
+        if x.size == 0:
+            continue
+        weights = jnp.asarray(consume_weights(x.shape[1:] if x.ndim >= 2 else x.shape))
+        total = total + jnp.sum(x.astype(jnp.float32) * weights, dtype=jnp.float32)
     return total
 
 
@@ -559,7 +570,7 @@ def footprint(env: Any, params: Any, env_id: str, library: str) -> Footprint:
     out = jax.eval_shape(env.step, key, state, action, params)
     # state is the second element of both gymnax's five-tuple and the six-tuple
     outputs = [x for i, x in enumerate(out) if i != 1]
-    return Footprint(env_id, library, _nbytes(state), _nbytes(outputs))
+    return Footprint(env_id, library, _nbytes(state), _nbytes(outputs), _nbytes(out[0]))
 
 
 def footprints(env_id: str) -> list[Footprint]:

@@ -3,19 +3,18 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 import jaxenvs
-from jaxenvs.bench import consume, footprints, random_actions, vec_rollout, vmap_rollout
+from jaxenvs.bench import consume, consume_weights, footprints, random_actions, vec_rollout, vmap_rollout
 
 
-def _read(x: np.ndarray) -> np.float32:
-    """`consume` in numpy: one-byte arrays as their bytes in little-endian uint32 words summed
-    modulo 2**32, wider ones summed; as float32."""
-    if x.dtype.itemsize > 1:
-        return np.float32(np.sum(x, dtype=np.float64))
-    data = np.ascontiguousarray(x).tobytes()
-    data += bytes(-len(data) % 4)
-    return np.float32(int(np.frombuffer(data, "<u4").sum(dtype=np.uint64) % 2**32))
+def _read(x: np.ndarray) -> float:
+    """`consume` in numpy (float64): every element as float, weighted by `consume_weights` of an
+    env's observation shape (the leading axis is the batch for two axes or more), summed."""
+    x = np.asarray(x)
+    weights = consume_weights(x.shape[1:] if x.ndim >= 2 else x.shape).astype(np.float64)
+    return float(np.sum(x.astype(np.float64) * weights))
 
 
 def _stepped_by_hand(venv, params, key, num_steps):
@@ -24,10 +23,10 @@ def _stepped_by_hand(venv, params, key, num_steps):
     k_reset, k_run = jax.random.split(key)
     obs, state = venv.reset(k_reset, params)
     step = jax.jit(lambda keys, state: venv.step(keys[1], state, random_actions(keys[0], space, venv.num_envs), params))
-    obs_total, reward_total = np.float32(0), 0.0
+    obs_total, reward_total = 0.0, 0.0
     for keys in jax.random.split(k_run, (num_steps, 2)):
         obs, state, reward, *_ = step(keys, state)
-        obs_total = np.float32(obs_total + _read(np.asarray(obs)))
+        obs_total += _read(np.asarray(obs))
         reward_total += float(jnp.sum(reward))
     return obs_total, reward_total, obs
 
@@ -37,7 +36,9 @@ def test_vec_rollout_reads_every_observation():
     key = jax.random.key(5)
     state, obs, obs_total, reward_total = jax.jit(vec_rollout(venv, params, 30))(key)
     want_obs_total, want_reward_total, want_obs = _stepped_by_hand(venv, params, key, 30)
-    assert obs_total == want_obs_total and want_obs_total > 0
+    # float32 sums in XLA's order against float64 in numpy's
+    np.testing.assert_allclose(float(obs_total), want_obs_total, rtol=1e-5)
+    assert want_obs_total > 0
     assert reward_total == want_reward_total
     np.testing.assert_array_equal(obs, want_obs)
     # rewards only: the same transitions, the observation left out of the carry
@@ -46,15 +47,43 @@ def test_vec_rollout_reads_every_observation():
     jax.tree_util.tree_map(np.testing.assert_array_equal, state_r, state)
 
 
-def test_consume_reads_every_element_of_every_dtype():
+def test_consume_is_a_weighted_float32_sum_of_every_dtype():
+    rng = np.random.default_rng(0)
     for x in (
         np.arange(24, dtype=np.float32).reshape(2, 3, 4) - 5.5,
-        np.arange(7) % 3 == 0,  # 7 bytes: padded to two words
+        np.arange(7) % 3 == 0,
         np.arange(-3, 6, dtype=np.int16),
-        np.arange(5, dtype=np.int8),
+        rng.integers(0, 256, (5, 10, 10, 4)).astype(np.uint8),
+        np.float32(2.5),
     ):
-        assert float(consume(jnp.asarray(x))) == _read(x), x.dtype
-    assert float(consume({"a": jnp.ones(3, jnp.bool_), "b": jnp.ones(2, jnp.int32)})) == 0x00010101 + 2
+        np.testing.assert_allclose(float(consume(jnp.asarray(x))), _read(x), rtol=1e-6, err_msg=str(x.dtype))
+    tree = {"a": np.ones((2, 3), np.bool_), "b": np.arange(4, dtype=np.int32)}
+    np.testing.assert_allclose(float(consume(tree)), _read(tree["a"]) + _read(tree["b"]), rtol=1e-6)
+    # the weights: fixed, none zero, and one per element of an env's observation (not per batch row)
+    w = consume_weights((10, 10, 4))
+    assert w.dtype == np.float32 and w.min() >= 0.5 and w.max() < 1.5 and len(np.unique(w)) == w.size
+    np.testing.assert_array_equal(w, consume_weights((10, 10, 4)))
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.int32, np.float32])
+def test_consume_reads_every_element(dtype):
+    """A change to any one element of an observation, of any dtype, changes what `consume` returns."""
+    rng = np.random.default_rng(1)
+    shape = (3, 5, 4)  # a batch of 3 envs' [5, 4] observations
+    if dtype is np.bool_:
+        x = rng.random(shape) < 0.5
+    elif dtype is np.float32:
+        x = rng.normal(size=shape).astype(np.float32)
+    else:
+        x = rng.integers(0, 100, shape).astype(dtype)
+    read = jax.jit(consume)
+    base = float(read(x))
+    changed = []
+    for i in np.ndindex(shape):
+        y = x.copy()
+        y[i] = ~y[i] if dtype is np.bool_ else y[i] + 1
+        changed.append(float(read(y)) != base)
+    assert all(changed), f"{changed.count(False)} of {len(changed)} changed elements went unread"
 
 
 def test_vmap_rollout_reads_every_observation():

@@ -34,6 +34,7 @@ from jaxenvs.export._bridge import (
     to_jax,
     to_numpy,
 )
+from jaxenvs.export._gymnasium_step import fused
 
 NAMESPACE = "jaxenvs"
 RENDER_FPS = 30
@@ -191,6 +192,16 @@ def _hide_from_latest(bare_id: str, ns: str, name: str) -> None:
             s.name = f"{name}-v{version}"
 
 
+def _discrete_range(space: Any, most: int = 1024) -> tuple[int, int] | None:
+    """`(start, stop)` of a Discrete action space of at most `most` actions (the step's quick
+    check and its actions kept on the device); None for other spaces."""
+    from jaxenvs import spaces
+
+    if type(space) is spaces.Discrete and space.n <= most:
+        return space.start, space.start + space.n
+    return None
+
+
 def _render_fps(env: Any) -> int:
     return int(getattr(env.unwrapped, "render_fps", RENDER_FPS))
 
@@ -249,8 +260,13 @@ class JaxEnv(gymnasium.Env):
         self._jax_action_space = env.action_space(params)
         self.observation_space = self._jax_obs_space.to_gymnasium()
         self.action_space = self._jax_action_space.to_gymnasium()
-        self._key: jax.Array | None = None
-        self._state: Any = None
+        # reset and step, each one jitted call on buffers of 32-bit words (see _gymnasium_step)
+        self._fused = fused(env_id, overrides, env, params, self.observation_space, not self._truncate_at_time_limit)
+        self._discrete_actions = _discrete_range(self._jax_action_space)
+        if self._discrete_actions is not None:  # each action already on the device: no transfer per step
+            dtype = np.dtype(self._jax_action_space.dtype)
+            self._action_arrays = [jax.device_put(np.asarray(a, dtype)) for a in range(*self._discrete_actions)]
+        self._carry: jax.Array | None = None  # the key and the state, on the device
         self._terminated: tuple[Any, Any] | None = None  # (observation, info) the episode ended on
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -274,13 +290,13 @@ class JaxEnv(gymnasium.Env):
                 "its start from its params: pass them when making it, e.g. gymnasium.make(id, <param>=...)"
             )
         super().reset(seed=seed)
-        if seed is not None:
-            self._key = key_from_seed(seed)
-        elif self._key is None:
-            self._key = key_from_seed(int(self.np_random.integers(2**63)))
-        self._key, obs, self._state = self._fns.reset(self._key)
+        if seed is not None or self._carry is None:
+            seed = int(self.np_random.integers(2**63)) if seed is None else seed
+            self._carry, obs = self._fused.reset_from_key(jax.random.key_data(key_from_seed(seed)))
+        else:  # continue the key stream
+            self._carry, obs = self._fused.reset_from_carry(self._carry)
         self._terminated = None
-        return to_numpy(obs, self.observation_space, batched=False), {}
+        return obs, {}
 
     def step(self, action):
         """One step (after termination: a warning, and the terminal observation again with reward 0).
@@ -295,9 +311,18 @@ class JaxEnv(gymnasium.Env):
             gymnasium.error.ResetNeeded: If `reset()` was not called first.
             ValueError: For an action outside the action space.
         """
-        if self._state is None:
+        if self._carry is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
-        check_actions(action, self._jax_action_space, self.jax_env.name)
+        bounds = self._discrete_actions
+        if (
+            bounds is not None
+            and (type(action) is int or isinstance(action, np.integer))
+            and bounds[0] <= action < bounds[1]
+        ):  # the quick check passes only actions the full one accepts
+            jax_action = self._action_arrays[int(action) - bounds[0]]
+        else:
+            check_actions(action, self._jax_action_space, self.jax_env.name)
+            jax_action = to_jax(action, self._jax_action_space)
         if self._terminated is not None:
             # gymnasium's own envs (CartPole) after `terminated`: warn, stay terminated, pay 0
             gymnasium.logger.warn(
@@ -305,18 +330,11 @@ class JaxEnv(gymnasium.Env):
             )
             obs, info = self._terminated
             return obs, 0.0, True, False, info
-        action = to_jax(action, self._jax_action_space)
-        self._key, obs, self._state, reward, terminated, truncated, info = self._fns.step(
-            self._key, self._state, action
-        )
-        obs, reward, terminated, truncated, info = host((obs, reward, terminated, truncated, info))
-        if not self._truncate_at_time_limit and truncated:
-            # gymnasium's TimeLimit is the limit: drop the env's own time-limit truncation
-            truncated = bool(truncated) and not bool(self._state.time >= self.params.max_steps_in_episode)
-        obs, info = to_numpy(obs, self.observation_space, batched=False), info_to_numpy(info)
+        # one jitted call (step, key split, time-limit correction, outputs packed), one host copy
+        self._carry, (obs, reward, terminated, truncated, info) = self._fused.step(self._carry, jax_action)
         if terminated:
             self._terminated = (obs, info)
-        return obs, float(reward), bool(terminated), bool(truncated), info
+        return obs, reward, terminated, truncated, info
 
     def render(self):
         """A picture of the current state.
@@ -330,14 +348,14 @@ class JaxEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='rgb_array'")
             return None
-        if self._state is None:
+        if self._carry is None:
             raise gymnasium.error.ResetNeeded("call reset() before render()")
-        return np.array(self._fns.render(self._state))
+        return np.array(self._fns.render(self.state))
 
     @property
     def state(self) -> Any:
-        """The current JAX state (for inspection; do not mutate)."""
-        return self._state
+        """The current JAX state (for inspection; do not mutate); None before `reset()`."""
+        return None if self._carry is None else self._fused.state(self._carry)
 
     @property
     def spec(self) -> Any:
