@@ -25,6 +25,7 @@ PEERS = {
     "gymnax": "jaxenvs.audit.gymnax",
     "craftax": "jaxenvs.audit.craftax",
     "brax": "jaxenvs.audit.brax",
+    "jaxatari": "jaxenvs.audit.jaxatari",
 }
 # the checks run under jax_enable_x64 (`transitions("f64")`, `episodes("f64")`): set aside, with
 # their figures, for a peer whose step computes in float32 even under x64
