@@ -23,6 +23,8 @@ from jaxenvs.parity.checks import ParityResult, check_scale, two_stage
 # decides in two)
 PEERS = {
     "gymnax": "jaxenvs.audit.gymnax",
+    "navix": "jaxenvs.audit.navix",
+    "xminigrid": "jaxenvs.audit.xminigrid",
     "craftax": "jaxenvs.audit.craftax",
     "brax": "jaxenvs.audit.brax",
     "jaxatari": "jaxenvs.audit.jaxatari",
