@@ -7,7 +7,9 @@ and the two flags), which come to the host as one array and are cut into numpy v
 pytree is flattened or built in Python on the way but the info dict, the key stays raw data (no
 typed-key objects made per step), its split is written out straight (bit for bit
 `jax.random.split`'s), and the time-limit correction that `JaxEnv` needs where gymnasium's
-`TimeLimit` applies the limit is computed inside the same call.
+`TimeLimit` applies the limit is computed inside the same call. `Carry` (the carry's layout and
+its round trip) and `Observations` (observations read out of the host copy) serve the SB3
+VecEnv's fused step too (`jaxenvs.export.sb3`).
 """
 
 from __future__ import annotations
@@ -129,6 +131,119 @@ def _pack(leaves: list) -> jax.Array:
 JOINED_WORDS = 4096
 
 
+class Observations:
+    """Reads observations out of host copies of an outputs buffer, as gymnasium's space holds them.
+
+    Args:
+        leaves: The observation's leaves' places (`_layout`).
+        tree: The observation's tree structure.
+        space: The gymnasium observation space (the batched one for a batch).
+        batched: Whether the observations are a batch (a batched Discrete is an array, not an int).
+    """
+
+    def __init__(self, leaves: list[_Leaf], tree: Any, space: Any, batched: bool):
+        import gymnasium
+
+        self.leaves, self._tree, self._space, self._batched = leaves, tree, space, batched
+        single = len(leaves) == 1 and not isinstance(space, (gymnasium.spaces.Dict, gymnasium.spaces.Tuple))
+        self._single = leaves[0] if single else None
+        self._int = single and not batched and isinstance(space, gymnasium.spaces.Discrete)
+        self._cast = single and not self._int and np.dtype(space.dtype) != leaves[0].dtype
+
+    def __call__(self, raw: np.ndarray) -> Any:
+        """The observation (or batch) in `raw`.
+
+        Args:
+            raw: A writeable numpy copy of an outputs buffer.
+
+        Returns:
+            A numpy array (a view of `raw` where the dtypes allow), a Python int for one env's
+            Discrete space, or a dict/tuple of them.
+        """
+        leaf = self._single
+        if leaf is not None:
+            x = leaf.view(raw)
+            if self._int:
+                return int(x)
+            return x.astype(self._space.dtype) if self._cast else x
+        from jaxenvs.export._bridge import to_numpy
+
+        tree = jax.tree_util.tree_unflatten(self._tree, [leaf.view(raw) for leaf in self.leaves])
+        return to_numpy(tree, self._space, batched=self._batched)
+
+
+class Carry:
+    """A carry's layout: a random key's data, then a state's leaves, as 32-bit words.
+
+    Shared by the fused single env (`Fused`) and the fused SB3 batch (`jaxenvs.export.sb3`): a
+    jitted function takes the carry, splits its key (`split`), reads its state (`state`), and
+    returns the next carry with its outputs (`result`): one buffer when the carry is small (at
+    most `JOINED_WORDS` words; passed back whole and donated, the outputs after the carry), two
+    otherwise (only the outputs go to the host). `outputs_start` is where the outputs begin.
+
+    Args:
+        key: A typed key (or its `jax.eval_shape`).
+        state: A state (or its `jax.eval_shape`).
+    """
+
+    def __init__(self, key: Any, state: Any):
+        state_leaves, self._state_tree = jax.tree_util.tree_flatten(state)
+        self._leaves, self.words = _layout([key, *state_leaves])
+        self.joined = self.words <= JOINED_WORDS
+        self.outputs_start = self.words if self.joined else 0
+        self.donate = (0,) if self.joined else ()
+        self.impl, self.key_words = self._leaves[0].key_impl, self._leaves[0].words
+
+    def split(self, words: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """`jax.random.split` of the key whose data begins `words` (a carry, or key data alone).
+
+        Args:
+            words: The carry or the key's data (traced).
+
+        Returns:
+            `(next key data, typed subkey)`.
+        """
+        words, sub = _split_words(words[: self.key_words], self.impl)
+        return words, jax.random.wrap_key_data(sub, impl=self.impl)
+
+    def state(self, carry: jax.Array) -> Any:
+        """The state a carry holds (traced, or under `jax.jit`).
+
+        Args:
+            carry: The carry.
+
+        Returns:
+            The state.
+        """
+        return jax.tree_util.tree_unflatten(self._state_tree, [leaf.read(carry) for leaf in self._leaves[1:]])
+
+    def result(self, words: jax.Array, state: Any, outputs: jax.Array) -> Any:
+        """What a jitted function returns: the next carry and the outputs, joined or apart.
+
+        Args:
+            words: The next key's data.
+            state: The next state.
+            outputs: The outputs as 32-bit words (`_pack`), laid out from `outputs_start`.
+
+        Returns:
+            One buffer where joined, else `(carry, outputs)`.
+        """
+        carry = _pack([words, *jax.tree_util.tree_leaves(state)])
+        return jnp.concatenate([carry, outputs]) if self.joined else (carry, outputs)
+
+    def host(self, result: Any) -> tuple[jax.Array, np.ndarray]:
+        """The carry (kept on the device) and a host copy of the outputs: one copy.
+
+        Args:
+            result: What a jitted function returned (see `result`).
+
+        Returns:
+            `(carry, raw)`: `raw` is a writeable numpy array of 32-bit words, read with `_Leaf.view`.
+        """
+        carry, outputs = (result, result) if self.joined else result
+        return carry, np.array(outputs)
+
+
 class Fused:
     """A raw env's reset and step as one jitted call each, on buffers of 32-bit words.
 
@@ -146,21 +261,19 @@ class Fused:
     """
 
     def __init__(self, env: Any, params: Any, obs_space: Any, drop_time_limit: bool):
-        import gymnasium
-
         self.env, self.params = env, params
         key = jax.random.key(0)
         obs, state = jax.eval_shape(lambda k: env.reset(k, params), key)
         action = jax.eval_shape(env.action_space(params).sample, key)
         out = jax.eval_shape(lambda k, s, a: env.step(k, s, a, params), key, state, action)
-        obs_leaves, self._obs_tree = jax.tree_util.tree_flatten(out[0])
+        obs_leaves, obs_tree = jax.tree_util.tree_flatten(out[0])
         info_leaves, info_tree = jax.tree_util.tree_flatten(out[5])
-        state_leaves, state_tree = jax.tree_util.tree_flatten(state)
         # the carry: the key's data, then the state's leaves
-        carry_layout, carry_words = _layout([key, *state_leaves])
-        self.joined = joined = carry_words <= JOINED_WORDS
+        self._carry_layout = carry = Carry(key, state)
+        self.joined = joined = carry.joined
         # the outputs (after the carry where joined): observation leaves, info leaves, reward, flags
-        self._obs, end = _layout(obs_leaves, start=carry_words if joined else 0)
+        obs_layout, end = _layout(obs_leaves, start=carry.outputs_start)
+        self.observation = Observations(obs_layout, obs_tree, obs_space, batched=False)
         self._info, end = _layout(info_leaves, start=end)
         self._scalars_at = 4 * end  # in bytes, for `struct`
         self._info_tree = info_tree
@@ -168,46 +281,29 @@ class Fused:
         probe = jax.tree_util.tree_unflatten(info_tree, list(range(len(info_leaves))))
         flat = isinstance(probe, dict) and list(probe.values()) == list(range(len(info_leaves)))
         self._info_keys = list(probe) if flat else None
-        self._obs_space = obs_space
-        single = len(self._obs) == 1 and not isinstance(obs_space, (gymnasium.spaces.Dict, gymnasium.spaces.Tuple))
-        self._single_obs = self._obs[0] if single else None
-        self._discrete_obs = single and isinstance(obs_space, gymnasium.spaces.Discrete)
-        self._obs_cast = single and not self._discrete_obs and np.dtype(obs_space.dtype) != self._obs[0].dtype
-        impl, key_words = carry_layout[0].key_impl, carry_layout[0].words
         blank_outputs = 3 + sum(leaf.words for leaf in self._info)  # what a reset does not fill
 
-        def unpack_state(carry):
-            return jax.tree_util.tree_unflatten(state_tree, [leaf.read(carry) for leaf in carry_layout[1:]])
-
-        def result(words, state, outputs):
-            carry = _pack([words, *jax.tree_util.tree_leaves(state)])
-            return jnp.concatenate([carry, outputs]) if joined else (carry, outputs)
-
         def reset(words):
-            words, k = _split_words(words, impl)
-            obs, state = env.reset(jax.random.wrap_key_data(k, impl=impl), params)
+            words, k = carry.split(words)
+            obs, state = env.reset(k, params)
             outputs = _pack(jax.tree_util.tree_leaves(obs))
             if joined:  # the buffer has one shape whatever made it
                 outputs = jnp.concatenate([outputs, jnp.zeros(blank_outputs, jnp.uint32)])
-            return result(words, state, outputs)
+            return carry.result(words, state, outputs)
 
-        def step(carry, action):
-            words, k = _split_words(carry[:key_words], impl)
-            state = unpack_state(carry)
-            obs, state, reward, terminated, truncated, info = env.step(
-                jax.random.wrap_key_data(k, impl=impl), state, action, params
-            )
+        def step(buf, action):
+            words, k = carry.split(buf)
+            obs, state, reward, terminated, truncated, info = env.step(k, carry.state(buf), action, params)
             if drop_time_limit:  # gymnasium's TimeLimit is the limit: drop the env's own
                 truncated = truncated & ~(state.time >= params.max_steps_in_episode)
             outputs = jax.tree_util.tree_leaves(obs) + jax.tree_util.tree_leaves(info)
             outputs += [jnp.asarray(reward, jnp.float32), terminated, truncated]
-            return result(words, state, _pack(outputs))
+            return carry.result(words, state, _pack(outputs))
 
-        donate = (0,) if joined else ()
         self._reset_from_key = jax.jit(reset)
-        self._reset_from_carry = jax.jit(lambda carry: reset(carry[:key_words]), donate_argnums=donate)
-        self._step = jax.jit(step, donate_argnums=donate)
-        self._state = jax.jit(unpack_state)
+        self._reset_from_carry = jax.jit(reset, donate_argnums=carry.donate)
+        self._step = jax.jit(step, donate_argnums=carry.donate)
+        self._state = jax.jit(carry.state)
 
     def reset_from_key(self, key_data: jax.Array) -> tuple[jax.Array, Any]:
         """Start an episode from a key.
@@ -232,8 +328,8 @@ class Fused:
         return self._reset(self._reset_from_carry(carry))
 
     def _reset(self, result: Any) -> tuple[jax.Array, Any]:
-        carry, outputs = (result, result) if self.joined else result
-        return carry, self.observation(np.array(outputs))
+        carry, raw = self._carry_layout.host(result)
+        return carry, self.observation(raw)
 
     def step(self, carry: jax.Array, action: Any) -> tuple[jax.Array, tuple[Any, float, bool, bool, dict]]:
         """One step: one jitted call, one host copy.
@@ -246,9 +342,7 @@ class Fused:
             `(carry, (obs, reward, terminated, truncated, info))`, the outputs as gymnasium's
             `step` returns them.
         """
-        result = self._step(carry, action)
-        carry, outputs = (result, result) if self.joined else result
-        raw = np.array(outputs)
+        carry, raw = self._carry_layout.host(self._step(carry, action))
         reward, terminated, truncated = _SCALARS.unpack_from(raw, self._scalars_at)
         values = [leaf.view(raw) for leaf in self._info]
         keys = self._info_keys
@@ -265,27 +359,6 @@ class Fused:
             The env's state (JAX arrays).
         """
         return self._state(carry)
-
-    def observation(self, raw: np.ndarray) -> Any:
-        """The observation in `raw` (a host copy of an outputs buffer), as gymnasium's space holds it.
-
-        Args:
-            raw: A writeable numpy copy of a step's or a reset's outputs buffer.
-
-        Returns:
-            A numpy array (a view of `raw` where the dtypes allow), a Python int for a Discrete
-            space, or a dict/tuple of them.
-        """
-        leaf = self._single_obs
-        if leaf is not None:
-            x = leaf.view(raw)
-            if self._discrete_obs:
-                return int(x)
-            return x.astype(self._obs_space.dtype) if self._obs_cast else x
-        from jaxenvs.export._bridge import to_numpy
-
-        tree = jax.tree_util.tree_unflatten(self._obs_tree, [leaf.view(raw) for leaf in self._obs])
-        return to_numpy(tree, self._obs_space, batched=False)
 
 
 @functools.lru_cache(maxsize=32)

@@ -1,16 +1,23 @@
 """A batch of jaxenvs envs as a Stable-Baselines3 `VecEnv` (the `sb3` extra).
 
 One jitted, vmapped call per `step`; finished envs reset in the same step, as SB3's
-`DummyVecEnv` does. See docs/export.md.
+`DummyVecEnv` does. The call works on buffers of 32-bit words, as the single gymnasium env's
+(`_gymnasium_step`): the key and the batched state stay on the device, and what SB3 returns
+(observations, each env's final observation, rewards, both flags) comes to the host as one
+array, cut into numpy views there. See docs/export.md.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
+import jax
+import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs import spaces
 from jaxenvs.export import missing_extra
 
 try:
@@ -19,9 +26,73 @@ try:
 except ImportError as e:
     raise missing_extra(e, "sb3", __name__) from e
 
-from jaxenvs.export._bridge import check_actions, compiled, host, index, key_from_seed, to_jax, to_numpy
+from jaxenvs.export._bridge import Batch, check_actions, compiled, index, key_from_seed, to_jax
+from jaxenvs.export._gymnasium_step import Carry, Observations, _layout, _pack
 
 __all__ = ["JaxSB3VecEnv"]
+
+
+class _Fused:
+    """A batch's reset and SAME_STEP step as one jitted call each, on buffers of 32-bit words.
+
+    The carry (`Carry`: the stream's key data, then the batched state) stays on the device; the
+    outputs are the observations, then the final observations (`VecEnv`'s
+    `info["final_observation"]`: the observation each env stepped to, before any reset), then
+    the rewards as float32, then SB3's `dones` (`terminated | truncated`) and its
+    `TimeLimit.truncated` (`truncated & ~terminated`), one word per env each.
+
+    Args:
+        batch: The `Batch` (its env, params and batch size).
+        obs_space: The batched gymnasium observation space.
+    """
+
+    def __init__(self, batch: Batch, obs_space: Any):
+        from jaxenvs.wrappers.vector import VecEnv as JaxVecEnv
+
+        env, params, n = batch.env, batch.params, batch.num_envs
+        self.num_envs = n
+        venv = JaxVecEnv(env, n)
+        v_reset = jax.vmap(env.reset, in_axes=(0, None))
+        key = jax.random.key(0)
+        obs, state = jax.eval_shape(lambda k: v_reset(jax.random.split(k, n), params), key)
+        self.carry = carry = Carry(key, state)
+        obs_leaves, obs_tree = jax.tree_util.tree_flatten(obs)
+        obs_layout, obs_end = _layout(obs_leaves, start=carry.outputs_start)
+        final_layout, end = _layout(obs_leaves, start=obs_end)
+        self.observations = Observations(obs_layout, obs_tree, obs_space, batched=True)
+        self.final_observations = Observations(final_layout, obs_tree, obs_space, batched=True)
+        self.reward_at, self.flags_at = end, end + n
+        blank_outputs = end + 3 * n - obs_end  # what a reset does not fill
+
+        def reset(words, keys):
+            obs, state = v_reset(keys, params)
+            outputs = _pack(jax.tree_util.tree_leaves(obs))
+            if carry.joined:  # the buffer has one shape whatever made it
+                outputs = jnp.concatenate([outputs, jnp.zeros(blank_outputs, jnp.uint32)])
+            return carry.result(words, state, outputs)
+
+        def step(buf, actions):
+            words, k = carry.split(buf)
+            obs, state, reward, terminated, truncated, info = venv.step(k, carry.state(buf), actions, params)
+            outputs = jax.tree_util.tree_leaves(obs) + jax.tree_util.tree_leaves(info["final_observation"])
+            outputs += [jnp.asarray(reward, jnp.float32), terminated | truncated, truncated & ~terminated]
+            return carry.result(words, state, _pack(outputs))
+
+        self.reset = jax.jit(reset)
+        self.step = jax.jit(step, donate_argnums=carry.donate)
+        self.state = jax.jit(carry.state)
+        self.key = jax.jit(lambda buf: jax.random.wrap_key_data(buf[: carry.key_words], impl=carry.impl))
+
+
+# one `_Fused` per `Batch` (which `compiled` caches per id, overrides and batch size)
+_FUSED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _fused(batch: Batch, obs_space: Any) -> _Fused:
+    fused = _FUSED.get(batch)
+    if fused is None:
+        fused = _FUSED[batch] = _Fused(batch, obs_space)
+    return fused
 
 
 class JaxSB3VecEnv(VecEnv):
@@ -63,9 +134,14 @@ class JaxSB3VecEnv(VecEnv):
         observation_space = self._jax_obs_space.to_gymnasium()
         self._batched_obs_space = batch_space(observation_space, num_envs)
         super().__init__(num_envs, observation_space, self._jax_action_space.to_gymnasium())
-        self._key = key_from_seed(seed if seed is not None else int(np.random.randint(2**31)))
-        self._state: Any = None
+        self._key: Any = key_from_seed(seed if seed is not None else int(np.random.randint(2**31)))
+        self._fused = _fused(self._batch, self._batched_obs_space)
+        self._carry: Any = None  # the key and the batched state, on the device (holds the key once reset)
         self._actions: Any = None
+        space = self._jax_action_space
+        self._discrete_actions = None  # (n, dtype) for the quick action check
+        if type(space) is spaces.Discrete and space.start == 0:
+            self._discrete_actions = (space.n, np.dtype(space.dtype))
 
     # --- the VecEnv API ----------------------------------------------------------------
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
@@ -92,11 +168,13 @@ class JaxSB3VecEnv(VecEnv):
             The batch's observations (numpy).
         """
         seeds = None if self._seeds[0] is None else list(self._seeds)
-        self._key, keys = self._batch.keys(self._key, seeds)
-        obs, self._state = self._batch.reset(keys)
+        key, keys = self._batch.keys(self._stream_key(), seeds)
+        fused = self._fused
+        self._carry, raw = fused.carry.host(fused.reset(jax.random.key_data(key), keys))
+        self._key = None  # the carry holds it
         self._reset_seeds()
         self._reset_options()
-        return self._obs(obs)
+        return fused.observations(raw)
 
     def step_async(self, actions: np.ndarray) -> None:
         """Check and keep the actions for `step_wait`.
@@ -107,8 +185,19 @@ class JaxSB3VecEnv(VecEnv):
         Raises:
             ValueError: For an action outside the action space.
         """
-        check_actions(actions, self._jax_action_space, self.jax_env.name, self.num_envs)
-        self._actions = to_jax(actions, self._jax_action_space)
+        quick = self._discrete_actions
+        if (
+            quick is not None
+            and type(actions) is np.ndarray
+            and actions.dtype.kind in "iu"
+            and actions.shape == (self.num_envs,)
+            # one reduction: read as unsigned, a negative integer is beyond every valid action
+            and actions.view(f"u{actions.dtype.itemsize}").max() < quick[0]
+        ):  # the quick check passes only actions the full one accepts
+            self._actions = actions.astype(quick[1])
+        else:
+            check_actions(actions, self._jax_action_space, self.jax_env.name, self.num_envs)
+            self._actions = to_jax(actions, self._jax_action_space)
 
     def step_wait(self):
         """Step every env with the kept actions, resetting finished ones.
@@ -119,25 +208,27 @@ class JaxSB3VecEnv(VecEnv):
         Raises:
             RuntimeError: If `reset()` was not called first.
         """
-        if self._state is None:
+        if self._carry is None:
             raise RuntimeError("call reset() before step()")
-        self._key, obs, self._state, reward, terminated, truncated, final_obs, _ = self._batch.step_same_step(
-            self._key, self._state, self._actions
-        )
-        obs, reward, terminated, truncated, final_obs = host((obs, reward, terminated, truncated, final_obs))
-        terminated, truncated = np.asarray(terminated), np.asarray(truncated)
-        dones = terminated | truncated
-        time_limit = truncated & ~terminated
-        infos = [{"TimeLimit.truncated": bool(t)} for t in time_limit]
+        # one jitted call (key split, step, resets of the finished envs, outputs packed), one host copy
+        fused, n = self._fused, self.num_envs
+        self._carry, raw = fused.carry.host(fused.step(self._carry, self._actions))
+        at = fused.reward_at
+        reward = raw[at : at + n].view(np.float32)
+        at = fused.flags_at
+        flags = raw[at : at + 2 * n].astype(np.bool_)
+        dones = flags[:n]
+        infos = [{"TimeLimit.truncated": t} for t in flags[n:].tolist()]
         if dones.any():
-            final = self._obs(final_obs)
-            for i in np.flatnonzero(dones):
+            final = fused.final_observations(raw)
+            for i in np.flatnonzero(dones).tolist():
                 infos[i]["terminal_observation"] = index(final, i)
-        return self._obs(obs), np.array(reward, dtype=np.float32), dones, infos
+        return fused.observations(raw), reward, dones, infos
 
     def close(self) -> None:
-        """Drop the state (nothing else to free)."""
-        self._state = None
+        """Drop the state (nothing else to free); a later `reset()` continues the key stream."""
+        if self._carry is not None:
+            self._key, self._carry = self._stream_key(), None
 
     def get_images(self) -> Sequence[np.ndarray | None]:
         """One picture per env.
@@ -148,9 +239,9 @@ class JaxSB3VecEnv(VecEnv):
         Raises:
             RuntimeError: If `reset()` was not called first.
         """
-        if self._state is None:
+        if self._carry is None:
             raise RuntimeError("call reset() before rendering")
-        return [np.array(f) for f in np.asarray(self._batch.render(self._state))]
+        return [np.array(f) for f in np.asarray(self._batch.render(self.state))]
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         """An attribute of the JAX env (or this batch's `render_mode`), once per env asked for.
@@ -206,10 +297,11 @@ class JaxSB3VecEnv(VecEnv):
         return [False for _ in self._get_indices(indices)]
 
     # --- helpers -----------------------------------------------------------------------
-    def _obs(self, obs: Any) -> Any:
-        return to_numpy(obs, self._batched_obs_space, batched=True)
+    def _stream_key(self) -> Any:
+        """The key stream's current key (the carry holds it once reset)."""
+        return self._key if self._carry is None else self._fused.key(self._carry)
 
     @property
     def state(self) -> Any:
-        """The current batched JAX state (for inspection; do not mutate)."""
-        return self._state
+        """The current batched JAX state (a copy read out of the carry; None before `reset()`)."""
+        return None if self._carry is None else self._fused.state(self._carry)
