@@ -62,7 +62,7 @@ def _check_obs(space: spaces.Space, obs: Any, where: str) -> None:
 
 def _check_absorbing(random_step, key, state, obs, terminated, truncated, where) -> None:
     """A step from a finished state (no auto-reset) changes nothing and pays nothing."""
-    out, _ = random_step(key, state)
+    out = random_step(key, state)[0]
     assert _tree_equal((out[0], out[1]), (obs, state)), (
         f"{where}: a step past the end of the episode changed the state or observation (it must absorb)"
     )
@@ -112,13 +112,31 @@ def check_env(
     act_space = env.action_space(params)
     name = getattr(env, "name", type(env).__name__)
 
+    # a raw env (or one under wrappers that keep its states) that says what a state's observation
+    # is and whether it is terminal: computed inside the compiled reset and step, no program more
+    raw = transparent_raw(env)
+    observes = raw is not None and defines(raw, "observe") and defines(raw, "is_terminal")
+
+    def observed(state):
+        return (raw.observe(state, params), raw.is_terminal(state, params)) if observes else None
+
     # reset: jit, space, determinism
-    reset = jax.jit(env.reset)
-    obs, state = reset(key, params)
+    def observed_reset(key):
+        obs, state = env.reset(key, params)
+        return (obs, state), observed(state)
+
+    compiled_reset = jax.jit(observed_reset)
+
+    def reset(key):
+        return compiled_reset(key)[0]
+
+    (obs, state), seen = compiled_reset(key)
     _check_obs(obs_space, obs, f"{name}.reset")
-    obs2, state2 = reset(key, params)
+    obs2, state2 = reset(key)
     assert _tree_equal((obs, state), (obs2, state2)), f"{name}.reset is not deterministic for a fixed key"
     assert bool(act_space.contains(act_space.sample(key))), f"{name}: a sampled action is not in {act_space!r}"
+    if observes:
+        _assert_batch_matches(seen[0], obs, f"{name}.reset: the observation is not observe(state)")
 
     # step: jit compiles once across calls (so the state keeps its structure, dtypes and weak
     # types from step to step, as a lax.scan carry must); types; stable info. The action is
@@ -128,23 +146,15 @@ def check_env(
     def sampled_step(key, state):
         k_act, k_step = jax.random.split(key)
         out = traced(k_step, state, act_space.sample(k_act), params)
-        return out, obs_space.contains(out[0])
+        return out, obs_space.contains(out[0]), observed(out[1])
 
     random_step = jax.jit(sampled_step)
-
-    raw = transparent_raw(env)
-    if raw is not None and defines(raw, "observe") and defines(raw, "is_terminal"):
-        observe_terminal = jax.jit(lambda s: (raw.observe(s, params), raw.is_terminal(s, params)))
-    else:
-        observe_terminal = None
-    if observe_terminal is not None:
-        _assert_batch_matches(observe_terminal(state)[0], obs, f"{name}.reset: the observation is not observe(state)")
 
     keys = jax.random.split(jax.random.key(seed + 1), num_steps)
     info_structure = None
     ended = None  # the first finished step of a raw env: stepped again below
     for i in range(num_steps):
-        (obs, state, reward, terminated, truncated, info), obs_ok = random_step(keys[i], state)
+        (obs, state, reward, terminated, truncated, info), obs_ok, seen = random_step(keys[i], state)
         where = f"{name}.step (step {i})"
         assert bool(obs_ok), f"{where}: observation {obs!r} is not in {obs_space!r}"
         if i == 0:
@@ -165,22 +175,22 @@ def check_env(
             assert _structure(info) == info_structure, (
                 f"{where}: info keys or shapes changed: {info_structure} -> {_structure(info)}"
             )
-        if observe_terminal is not None:
-            observed, is_terminal = observe_terminal(state)
-            _assert_batch_matches(observed, obs, f"{where}: the observation is not observe(state)")
+        if observes:
+            observation, is_terminal = seen
+            _assert_batch_matches(observation, obs, f"{where}: the observation is not observe(state)")
             assert bool(is_terminal) == bool(terminated), (
                 f"{where}: terminated={bool(terminated)} but is_terminal(state)={bool(is_terminal)}"
             )
         if (bool(terminated) or bool(truncated)) and "final_observation" not in info:
-            if observe_terminal is not None and ended is None:
+            if observes and ended is None:
                 ended = (keys[i], state, obs, terminated, truncated, where)
-            obs, state = reset(keys[i], params)
+            obs, state = reset(keys[i])
     chex.clear_trace_counter()
 
     # determinism of step
     k_step = jax.random.key(seed + 2)
-    out1, _ = random_step(k_step, state)
-    out2, _ = random_step(k_step, state)
+    out1 = random_step(k_step, state)[0]
+    out2 = random_step(k_step, state)[0]
     assert _tree_equal(out1, out2), f"{name}.step is not deterministic for a fixed key"
 
     # past the end of an episode, a raw env with `is_terminal` and `observe` absorbs
@@ -195,7 +205,7 @@ def check_env(
     # vmap over keys, states and actions matches the single env
     reset_keys = jax.random.split(jax.random.key(seed + 3), num_envs)
     b_obs, b_state = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(reset_keys, params)
-    single = reset(reset_keys[1], params)
+    single = reset(reset_keys[1])
     _assert_batch_matches(
         jax.tree_util.tree_map(lambda x: x[1], (b_obs, b_state)),
         single,
@@ -203,8 +213,8 @@ def check_env(
     )
     chex.clear_trace_counter()  # the vmapped step traces env.step once more
     step_keys = jax.random.split(jax.random.key(seed + 5), num_envs)
-    b_out, _ = jax.jit(jax.vmap(sampled_step))(step_keys, b_state)
-    one, _ = random_step(step_keys[1], jax.tree_util.tree_map(lambda x: x[1], b_state))
+    b_out = jax.jit(jax.vmap(lambda k, s: sampled_step(k, s)[0]))(step_keys, b_state)
+    one = random_step(step_keys[1], jax.tree_util.tree_map(lambda x: x[1], b_state))[0]
     b_one = jax.tree_util.tree_map(lambda x: x[1], b_out)
     _assert_batch_matches(b_one, one, f"{name}: vmapped step differs from the single env")
 

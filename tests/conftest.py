@@ -58,3 +58,26 @@ CONFORMANCE_SAMPLE: dict[str, tuple[str, ...]] = {
     for family in dict.fromkeys(jaxenvs.spec(i).family for i in jaxenvs.registered_envs())
     if representatives(family)
 }
+
+
+# JAXENVS_TEST_COMPILE_LOG=FILE: each test's XLA compile seconds appended to FILE (`nodeid
+# seconds`), to find what to compile less of; off by default.
+if os.environ.get("JAXENVS_TEST_COMPILE_LOG"):
+    import jax.monitoring  # noqa: E402
+
+    _COMPILE_SECONDS = [0.0]
+
+    def _count_compile(event: str, seconds: float, **kwargs) -> None:
+        if event == "/jax/core/compile/backend_compile_duration":
+            _COMPILE_SECONDS[0] += seconds
+
+    jax.monitoring.register_event_duration_secs_listener(_count_compile)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(item):
+        before = _COMPILE_SECONDS[0]
+        try:
+            return (yield)
+        finally:
+            with open(os.environ["JAXENVS_TEST_COMPILE_LOG"], "a") as log:
+                log.write(f"{item.nodeid} {_COMPILE_SECONDS[0] - before:.2f}\n")

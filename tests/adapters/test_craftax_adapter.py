@@ -19,16 +19,23 @@ def test_time_limit_and_render():
     raw, params = jaxenvs.make(ENV_ID, autoreset=False)
     assert raw.api == "0.x"
     params = params.replace(env_params=params.env_params.replace(max_timesteps=3))
-    step = jax.jit(raw.step)
-    _, state = raw.reset(jax.random.key(0), params)
-    flags = []
-    for i in range(3):
-        _, state, _, terminated, truncated, info = step(jax.random.key(i), state, 0, params)  # 0: noop
-        flags.append((bool(terminated), bool(truncated)))
+
+    @jax.jit  # one program: reset, three noop steps, render
+    def run(key):
+        _, state = raw.reset(key, params)
+
+        def body(state, k):
+            _, state, _, terminated, truncated, info = raw.step(k, state, 0, params)  # 0: noop
+            return state, (terminated, truncated, info)
+
+        state, (terminated, truncated, info) = jax.lax.scan(body, state, jax.random.split(key, 3))
+        return terminated, truncated, info, raw.render(state, params)
+
+    terminated, truncated, info, img = run(jax.random.key(0))
     # Craftax's `done` at its time limit, told apart from dying
+    flags = [(bool(a), bool(b)) for a, b in zip(terminated, truncated)]
     assert flags == [(False, False), (False, False), (False, True)]
-    assert float(info["discount"]) == 1.0 and "Achievements/collect_wood" in info
-    img = jax.jit(raw.render)(state, params)
+    assert float(info["discount"][-1]) == 1.0 and "Achievements/collect_wood" in info
     assert img.dtype == jnp.uint8 and img.ndim == 3 and img.shape[-1] == 3 and int(img.max()) > 0
 
 

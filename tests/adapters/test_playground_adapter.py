@@ -20,10 +20,15 @@ ENV_ID = "playground/CartpoleBalance"
 def test_time_limit_is_the_episode_length_and_render():
     raw, params = jaxenvs.make(ENV_ID, autoreset=False)
     assert params.max_steps_in_episode == raw.unwrapped.config.episode_length == 1000
-    _, state = raw.reset(jax.random.key(0), params)
-    assert not bool(raw.truncation(state.replace(time=state.time + 999), params))
-    assert bool(raw.truncation(state.replace(time=state.time + 1000), params))
-    img = jax.jit(raw.render)(state, params)
+
+    @jax.jit  # one program: MJX's ops run eagerly one compile each
+    def reset_and_render(key):
+        _, state = raw.reset(key, params)
+        ends = [raw.truncation(state.replace(time=state.time + t), params) for t in (999, 1000)]
+        return ends, raw.render(state, params)
+
+    (before, at), img = reset_and_render(jax.random.key(0))
+    assert not bool(before) and bool(at)
     assert img.dtype == jnp.uint8 and img.shape == (200, 200, 3) and int((img != 255).sum()) > 0
 
 
