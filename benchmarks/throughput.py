@@ -7,6 +7,7 @@ gymnasium, envpool and the reference packages' own Python loops, in one process.
         --num-envs 1024 --out /tmp/minatar                   # a few envs, docs/benchmarks.* untouched
     XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1" \\
         python benchmarks/throughput.py --clock cpu          # steps per CPU-second, one core
+    python benchmarks/throughput.py --clock cpu --processes 2  # the ids shared by two processes
 
 The scheme (`jaxenvs.bench`): per step one random draw for the whole batch's actions, JAX
 rollouts a jitted `lax.scan` that reads every step's observation as a first layer would
@@ -454,10 +455,20 @@ def main(argv=None):
     p.add_argument("--out", default="docs/benchmarks")
     p.add_argument("--import-time", action="store_true", help="also measure import times (benchmarks/import_time.py)")
     p.add_argument("--from-json", help="render the markdown and plot again from a run's saved <out>.json")
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="measure in N processes side by side, process i taking ids[i::N] (with --clock cpu, each "
+        "pinned to its own core, in turn over the cores), and merge their rows into one table",
+    )
     args = p.parse_args(argv)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    if args.from_json:
+    if args.processes > 1 and not args.from_json:
+        rows, header, bandwidth, prints = measure_in_processes(args, argv)
+        _save(out, header, rows, prints, bandwidth)
+    elif args.from_json:
         saved = json.loads(Path(args.from_json).read_text())
         rows = [Result(**r) for r in saved["rows"]]
         header = saved["header"]
@@ -466,16 +477,7 @@ def main(argv=None):
     else:
         rows, header, bandwidth = measure(args, argv)
         prints = [f for env_id in args.ids for f in footprints(env_id)]
-        out.with_suffix(".json").write_text(
-            json.dumps(
-                {
-                    "header": header,
-                    "rows": [dataclasses.asdict(r) for r in rows],
-                    "footprints": [dataclasses.asdict(f) for f in prints],
-                    "bandwidth": bandwidth,
-                }
-            )
-        )
+        _save(out, header, rows, prints, bandwidth)
     md = markdown(rows, header, prints, bandwidth)
     plot(rows, out.with_suffix(".png"))
     md += f"\n\n![steps/s against batch size]({out.with_suffix('.png').name})\n"
@@ -484,6 +486,76 @@ def main(argv=None):
         md += "\n" + notes.read_text()
     out.with_suffix(".md").write_text(md)
     print(md)
+
+
+def _save(out: Path, header: str, rows: list, prints: list, bandwidth: float | None) -> None:
+    """Write a run's rows to `<out>.json` (what `--from-json` reads)."""
+    saved = {
+        "header": header,
+        "rows": [dataclasses.asdict(r) for r in rows],
+        "footprints": [dataclasses.asdict(f) for f in prints],
+        "bandwidth": bandwidth,
+    }
+    out.with_suffix(".json").write_text(json.dumps(saved))
+
+
+def measure_in_processes(args, argv):
+    """`--processes N`: this script again in N child processes side by side, child i measuring
+    `ids[i::N]` into a part file (pinned, with `--clock cpu`, to core i modulo the cores this
+    process may use), then the parts merged: rows and footprints in `--ids` order, the copy
+    bandwidth the median of the children's (each measures it at its start), one header."""
+    import statistics
+    import tempfile
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    own = {"--ids", "--out", "--processes", "--import-time"}  # the options each child gets its own of
+    passed, skip = [], False
+    for a in argv:
+        if a.startswith("--"):
+            skip = a.split("=")[0] in own
+        if not skip:
+            passed.append(a)
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        children = []
+        for i in range(args.processes):
+            ids = args.ids[i :: args.processes]
+            if not ids:
+                continue
+            part = Path(tmp) / f"part{i}"
+            cmd = [sys.executable, __file__, *passed, "--ids", *ids, "--out", str(part)]
+            cmd += ["--import-time"] if args.import_time and i == 0 else []  # measured once
+            core = cores[i % len(cores)] if cores and args.clock == "cpu" else None
+            pin = (lambda core=core: os.sched_setaffinity(0, {core})) if core is not None else None
+            log = open(Path(tmp) / f"part{i}.log", "w")
+            children.append((part, log, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=pin)))
+            print(f"process {i}: {len(ids)} ids" + (f" on core {core}" if core is not None else ""))
+        for part, log, child in children:
+            if child.wait() != 0:
+                log.close()
+                raise RuntimeError(f"{part.name} failed:\n{Path(log.name).read_text()[-4000:]}")
+            log.close()
+        parts = [json.loads(part.with_suffix(".json").read_text()) for part, _, _ in children]
+    order = {env_id: i for i, env_id in enumerate(args.ids)}
+    rows = sorted((Result(**r) for p in parts for r in p["rows"]), key=lambda r: (order[r.env_id], r.num_envs))
+    prints = sorted((Footprint(**f) for p in parts for f in p["footprints"]), key=lambda f: order[f.env_id])
+    bandwidths = [p["bandwidth"] for p in parts]
+    bandwidth = statistics.median(bandwidths)
+    lines = parts[0]["header"].split("\n")
+    command = " ".join(["python", "benchmarks/throughput.py", *argv])
+    minutes = (time.perf_counter() - t0) / 60
+    lines[2] = (
+        f"Generated by `{command}` on {datetime.date.today().isoformat()} in {minutes:.1f} minutes (wall), in"
+        f" {len(parts)} processes side by side, process i measuring ids[i::{len(parts)}]; each measured the"
+        f" copy bandwidth at its start ({', '.join(f'{b / 1e9:.2f}' for b in bandwidths)} GB/s): the limits"
+        f" below use the median, {bandwidth / 1e9:.2f} GB/s."
+    )
+    lines[3] = lines[3].replace(", every library pinned to core", ", every library of a process pinned to its core")
+    for i, line in enumerate(lines):
+        if line.startswith("Load average"):
+            lines[i] = "Load average at the end: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()) + "."
+    return rows, "\n".join(lines), bandwidth, prints
 
 
 def pin_to_one_core() -> int:

@@ -1,11 +1,12 @@
 """Every built-in env renders: `uint8[H, W, 3]`, under `jit` and `vmap`, and the picture
 changes when the state does.
 
-Ids: every registered id of the built-in families, except bsuite's sweep ids
-(`bsuite/<experiment>/<n>`: hundreds of settings of the same envs, the `_noise` and `_scale`
-experiments behind wrappers that pass `render` through): of those only `bsuite/<experiment>/0`
-of each base experiment is drawn, plus `bsuite/catch_noise/0` and `bsuite/catch_scale/0` for
-the two wrappers. An id whose `make` fails for missing data (MNIST not downloaded) is skipped.
+Ids: one per env class and construction arguments of the built-in families (an id that differs
+from another only in its params, as MinAtar's `-v0` and `-v1`, draws with the same code), except
+bsuite's sweep ids (`bsuite/<experiment>/<n>`: hundreds of settings of the same envs, the
+`_noise` and `_scale` experiments behind wrappers that pass `render` through): of those only
+`bsuite/catch_noise/0` and `bsuite/catch_scale/0` are drawn, for the two wrappers. An id whose
+`make` fails for missing data (MNIST not downloaded) is skipped.
 """
 
 import jax
@@ -20,16 +21,16 @@ STEPS = 12
 
 
 def _ids():
-    ids = []
+    ids, builds = [], set()
     for family in FAMILIES:
         for env_id in jaxenvs.registered_envs(family):
-            if "/" in env_id and not (
-                env_id.endswith("/0")
-                and not env_id.endswith(("_noise/0", "_scale/0"))
-                or env_id in ("bsuite/catch_noise/0", "bsuite/catch_scale/0")
-            ):
+            if "/" in env_id and env_id not in ("bsuite/catch_noise/0", "bsuite/catch_scale/0"):
                 continue
-            ids.append(env_id)
+            s = jaxenvs.spec(env_id)
+            build = (str(s.entry_point), repr(sorted(s.env_kwargs.items())))  # params do not draw
+            if build not in builds:
+                builds.add(build)
+                ids.append(env_id)
     return ids
 
 
