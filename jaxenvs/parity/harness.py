@@ -501,10 +501,13 @@ def check_episodes(
             return o, nxt, r, te, tr
 
     state, outs = start, []
-    for t in range(horizon):
+    for t in range(horizon):  # the steps stay on the device until the last: one copy back
         obs, state, r, te, tr = step(t, state)
-        outs.append(jax.tree_util.tree_map(np.asarray, (obs, state, r, te, tr)))
-    obs, states, rewards, terminated, truncated = jax.tree_util.tree_map(lambda *xs: np.stack(xs, axis=1), *outs)
+        outs.append((obs, state, r, te, tr))
+    outs = jax.device_get(outs)
+    obs, states, rewards, terminated, truncated = jax.tree_util.tree_map(
+        lambda *xs: np.stack([np.asarray(x) for x in xs], axis=1), *outs
+    )
     fields = list(data.next_states)
     mine = _from_jax(ref, states, fields)
     flat_rows = index[alive]

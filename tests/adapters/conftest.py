@@ -68,8 +68,9 @@ def check_rollout():
     return check_logged_rollout
 
 
-def vec_rollout(env_id, num_envs=3, num_steps=12, seed=0, **overrides):
-    """`make_vec(env_id, num_envs, **overrides)` under random actions in a jitted `lax.scan`.
+def vec_rollout(env_id, num_envs=3, num_steps=12, seed=0, edit_params=None, **overrides):
+    """`make_vec(env_id, num_envs, **overrides)` under random actions in a jitted `lax.scan`,
+    its params passed through `edit_params` if given.
 
     Returns `(obs, terminated, truncated, info, time)`, leading axes `[num_steps, num_envs]`;
     `time` is each env's `state.time` after the step.
@@ -77,6 +78,7 @@ def vec_rollout(env_id, num_envs=3, num_steps=12, seed=0, **overrides):
     import jaxenvs
 
     venv, params = jaxenvs.make_vec(env_id, num_envs, **overrides)
+    params = params if edit_params is None else edit_params(params)
 
     def run(key):
         k_reset, k_run = jax.random.split(key)

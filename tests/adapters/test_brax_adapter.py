@@ -132,9 +132,11 @@ def test_fast_under_vmap_autoreset_and_log(rollout, check_rollout):
 
 @pytest.mark.slow
 def test_real_task_conformance_and_episodes(rollout, check_rollout):
-    """inverted_pendulum on the spring backend: check_env, then episodes under vmap."""
+    """inverted_pendulum on the spring backend: check_env of the raw env (the auto-reset one is
+    the rollout's), then episodes under vmap, auto-reset and logged."""
+    raw, params = jaxenvs.make(REAL_TASK, autoreset=False)
+    check_env(raw, params, num_steps=100)
     env, params = jaxenvs.make(REAL_TASK)
-    check_env(env, params)
     outs = rollout(env, params, num_envs=4, num_steps=120)
     done = check_rollout(outs)
     obs, _, terminated, truncated, info = outs
