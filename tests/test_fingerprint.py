@@ -16,11 +16,13 @@ def test_every_built_in_id_is_pinned():
 
 
 @pytest.mark.slow
-def test_fingerprints_unchanged_under_xla_defaults():
-    """`jaxenvs fingerprint` over every pinned id, in a process with XLA's default flags (the
-    tests compile without LLVM's optimizations, which may round floats differently): each
-    prints its pinned hash, or the run says the pins are another jax version's."""
-    ids = fp.fingerprint_ids()
+@pytest.mark.parametrize("half", [0, 1])  # two processes, one per xdist worker
+def test_fingerprints_unchanged_under_xla_defaults(half):
+    """`jaxenvs fingerprint` over the pinned ids (every other one), in a process with XLA's
+    default flags (the tests compile without LLVM's optimizations, which may round floats
+    differently): each prints its pinned hash, or the run says the pins are another jax
+    version's."""
+    ids = fp.fingerprint_ids()[half::2]
     env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_ENABLE_X64")}
     proc = subprocess.run(
         [sys.executable, "-m", "jaxenvs.cli", "fingerprint", *ids], env=env, capture_output=True, text=True
