@@ -92,7 +92,7 @@ def test_check_env(env_id, mnist_data_dir, request):
     adapted = jaxenvs.spec(env_id).extra is not None
     size = dict(num_steps=10, num_envs=2) if adapted else dict(num_steps=50)
     env, params = jaxenvs.make(env_id)
-    check_env(env, params, **size)  # render: tests/test_render.py, every built-in id under jit and vmap
+    check_env(env, params, **size)  # render: tests/test_render.py, under jit and vmap
     if not adapted:
         raw, params = jaxenvs.make(env_id, autoreset=False)
         check_env(raw, params, **size)
