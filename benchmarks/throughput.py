@@ -30,6 +30,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -551,7 +552,8 @@ def measure_in_processes(args, argv):
         f" copy bandwidth at its start ({', '.join(f'{b / 1e9:.2f}' for b in bandwidths)} GB/s): the limits"
         f" below use the median, {bandwidth / 1e9:.2f} GB/s."
     )
-    lines[3] = lines[3].replace(", every library pinned to core", ", every library of a process pinned to its core")
+    pinned = ", every library of a process pinned to its core"
+    lines[3] = re.sub(r", every library pinned to core \d+", pinned, lines[3])
     for i, line in enumerate(lines):
         if line.startswith("Load average"):
             lines[i] = "Load average at the end: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()) + "."
