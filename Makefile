@@ -2,7 +2,8 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-PYTEST_ARGS ?= -n 2 --durations=30
+# worksteal: a worker that runs out of tests takes some of the other's (no idle tail)
+PYTEST_ARGS ?= -n 2 --dist worksteal --durations=30
 
 .PHONY: demo test lint docs docs-serve install clean
 
@@ -12,14 +13,16 @@ $(BIN)/python:
 
 # stamps: reinstall when pyproject.toml changes. The demo reports on every family, so it installs
 # the references and every library the package adapts (a fresh resolve of these extras gives the
-# versions pyproject.toml names as tested together).
+# versions pyproject.toml names as tested together). --no-compile: Python compiles a module to
+# bytecode when it is first imported, not every module of every package at install (40 s of 2.5
+# minutes of a fresh install here).
 DEMO_EXTRAS := parity,brax,jumanji,pgx,gymnax,craftax,playground,xminigrid,navix
 $(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[$(DEMO_EXTRAS)]"
+	$(BIN)/pip install --quiet --no-compile -e ".[$(DEMO_EXTRAS)]"
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[all,dev]"
+	$(BIN)/pip install --quiet --no-compile -e ".[all,dev]"
 	touch $@ $(VENV)/.demo-installed
 
 install: $(VENV)/.demo-installed

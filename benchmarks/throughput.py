@@ -73,7 +73,7 @@ def copy_bandwidth(clock=time.perf_counter, nbytes: int = COPY_BYTES, repeats: i
     return 2 * nbytes / float(np.median(times))
 
 
-def run(ids, sizes, repeats, clock, log=print) -> list[Result]:
+def run(ids, sizes, repeats, clock, log=print, libraries=LIBRARIES) -> list[Result]:
     rows: list[Result] = []
     total = len(ids) * len(sizes)
     t_start = time.perf_counter()
@@ -83,7 +83,7 @@ def run(ids, sizes, repeats, clock, log=print) -> list[Result]:
                 env_id,
                 n,
                 repeats=repeats,
-                libraries=LIBRARIES,
+                libraries=libraries,
                 clock=clock,
                 on_skip=lambda lib, e, env_id=env_id, n=n: log(f"  skip {lib} {env_id} x{n}: {type(e).__name__}: {e}"),
             )
@@ -453,6 +453,14 @@ def main(argv=None):
         help="cpu: this process's CPU time, the process pinned to one core (steadier on a shared "
         "machine; run XLA on one thread)",
     )
+    p.add_argument(
+        "--libraries",
+        nargs="+",
+        default=list(LIBRARIES),
+        choices=LIBRARIES,
+        metavar="LIBRARY",
+        help="time only these (default: all of them): " + ", ".join(f"'{lib}'" for lib in LIBRARIES),
+    )
     p.add_argument("--out", default="docs/benchmarks")
     p.add_argument("--import-time", action="store_true", help="also measure import times (benchmarks/import_time.py)")
     p.add_argument("--from-json", help="render the markdown and plot again from a run's saved <out>.json")
@@ -580,7 +588,7 @@ def measure(args, argv):
     t0 = time.perf_counter()
     bandwidth = copy_bandwidth(clock)
     print(f"copy bandwidth: {bandwidth / 1e9:.2f} GB/s (read + written)")
-    rows = run(args.ids, args.num_envs, args.repeats, clock)
+    rows = run(args.ids, args.num_envs, args.repeats, clock, libraries=args.libraries)
     elapsed = time.perf_counter() - t0
     flags = os.environ.get("XLA_FLAGS", "")
     command = " ".join(["python", "benchmarks/throughput.py", *(argv if argv is not None else sys.argv[1:])])

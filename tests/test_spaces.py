@@ -11,7 +11,9 @@ from jaxenvs import spaces
 
 gymnasium = pytest.importorskip("gymnasium")
 
-SETTINGS = settings(max_examples=25, deadline=None)
+# examples from the profile (tests/conftest.py: 8 in CI, 100 with HYPOTHESIS_PROFILE=dev): each
+# example compiles its space's functions again
+SETTINGS = settings(deadline=None)
 
 
 @SETTINGS
