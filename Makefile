@@ -2,8 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# worksteal: a worker that runs out of tests takes some of the other's (no idle tail)
-PYTEST_ARGS ?= -n 2 --dist worksteal --durations=30
+PYTEST_ARGS ?= -n 2 --durations=30
 
 .PHONY: demo test lint docs docs-serve install clean
 

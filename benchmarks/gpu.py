@@ -127,6 +127,9 @@ def render(folder: Path, doc: Path) -> None:
         if p.get("note"):
             lines += ["", p["note"]]
         md += "\n" + "\n".join(lines) + "\n"
+    notes = Path(__file__).with_name("notes-gpu.md")  # the explanations, written by hand
+    if notes.exists():
+        md += "\n" + notes.read_text()
     doc.write_text(md)
     print(f"wrote {doc}")
 

@@ -179,9 +179,11 @@ def defines(env: Any, method: str) -> bool:
         method: The method's name.
 
     Returns:
-        True if `type(env)` has a callable attribute of that name.
+        True if `type(env)` has a callable attribute of that name other than `Environment`'s
+        stub (which raises `NotImplementedError`).
     """
-    return callable(getattr(type(env), method, None))
+    found = getattr(type(env), method, None)
+    return callable(found) and found is not getattr(Environment, method, None)
 
 
 def float_dtype() -> jnp.dtype:
@@ -289,6 +291,43 @@ class Environment(Generic[TEnvState, TEnvParams]):
             NotImplementedError: In the base class.
         """
         raise NotImplementedError
+
+    def observe(self, state: TEnvState, params: TEnvParams) -> Any:
+        """The observation of `state`, what `reset` and `step` return with it (optional).
+
+        An env that defines it builds its observations with it, and `make_vec` rebuilds a
+        batch's observations with it: it is the one method to override to change an observation
+        (and `observation_space` to match). `defines(env, "observe")` says whether an env has it.
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            The observation, an element of `observation_space(params)`.
+
+        Raises:
+            NotImplementedError: For an env that does not define it.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not define observe")
+
+    def is_terminal(self, state: TEnvState, params: TEnvParams) -> Array:
+        """Whether `state` ended its episode by the MDP's own termination (optional).
+
+        The `terminated` of the step into `state`; the time limit is `truncation`.
+        `defines(env, "is_terminal")` says whether an env has it.
+
+        Args:
+            state: The state.
+            params: The env's params.
+
+        Returns:
+            A bool scalar.
+
+        Raises:
+            NotImplementedError: For an env that does not define it.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not define is_terminal")
 
     def render(self, state: TEnvState, params: TEnvParams | None = None) -> Array:
         """A picture of `state`; jit-able.

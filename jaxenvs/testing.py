@@ -98,13 +98,16 @@ def check_env(
         env: The env to check.
         params: Its params; `env.default_params` by default.
         num_steps: Steps of the random rollout.
-        num_envs: The batch size of the vmap check.
+        num_envs: The batch size of the vmap check; 0 skips it.
         seed: The seed of the keys.
         check_render: Also check that `render` gives a `uint8[H, W, 3]` image.
 
     Raises:
         AssertionError: On the first check that fails, saying what failed.
+        ValueError: `num_envs` is 1 or negative.
     """
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 0 or num_envs == 1:
+        raise ValueError(f"check_env: num_envs must be 0 (no vmap check) or at least 2, got {num_envs!r}")
     params = env.default_params if params is None else params
     chex.clear_trace_counter()
     key = jax.random.key(seed)
@@ -203,6 +206,14 @@ def check_env(
     assert _tree_equal(state, restored), f"{name}: the state changes through flax.serialization"
 
     # vmap over keys, states and actions matches the single env
+    if num_envs > 0:
+        _check_vmap(env, params, num_envs, seed, reset, sampled_step, random_step, name)
+    if check_render:
+        _render_check(env, state, params)
+
+
+def _check_vmap(env, params, num_envs, seed, reset, sampled_step, random_step, name) -> None:
+    """A vmapped reset and random-action step of `num_envs` envs against the single env's."""
     reset_keys = jax.random.split(jax.random.key(seed + 3), num_envs)
     b_obs, b_state = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(reset_keys, params)
     single = reset(reset_keys[1])
@@ -218,8 +229,10 @@ def check_env(
     b_one = jax.tree_util.tree_map(lambda x: x[1], b_out)
     _assert_batch_matches(b_one, one, f"{name}: vmapped step differs from the single env")
 
-    if check_render:
-        img = jax.jit(env.render)(state, params)
-        assert img.ndim == 3 and img.shape[-1] == 3 and img.dtype == jnp.uint8, (
-            f"{name}.render must return uint8[H, W, 3], got {img.dtype}{img.shape}"
-        )
+
+def _render_check(env, state, params) -> None:
+    img = jax.jit(env.render)(state, params)
+    name = getattr(env, "name", type(env).__name__)
+    assert img.ndim == 3 and img.shape[-1] == 3 and img.dtype == jnp.uint8, (
+        f"{name}.render must return uint8[H, W, 3], got {img.dtype}{img.shape}"
+    )

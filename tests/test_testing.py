@@ -90,6 +90,13 @@ def test_vmapped_reset_integer_difference_fails():
         check_env(_WobbleEnv(int_offset=1), num_steps=5)
 
 
+def test_num_envs_0_skips_the_vmap_check_and_1_is_refused():
+    check_env(_WobbleEnv(int_offset=1), num_steps=5, num_envs=0)  # the difference is only batched
+    for bad in (1, -2, 2.0):
+        with pytest.raises(ValueError, match="num_envs must be 0 .no vmap check. or at least 2"):
+            check_env(_WobbleEnv(), num_envs=bad)
+
+
 def test_the_end_of_episode_rules_fail_what_they_should():
     """An `is_terminal` that disagrees with `terminated`, and a raw step that does not absorb
     past the end of an episode (its guard left out), each fail `check_env`."""

@@ -137,11 +137,7 @@ class BraxEnv(AdapterEnvironment):
         return float_obs_space(shape)
 
     def action_space(self, params: BraxParams | None = None) -> spaces.Box:
-        """A `Box` over the actuators' control range ([-1, 1] for envs that rescale actions themselves).
-
-        Returns:
-            A float32 `Box`.
-        """
+        """A `Box` over the actuators' control range ([-1, 1] for envs that rescale actions themselves)."""
         env = self.brax_env(params.backend)
         size = int(env.action_size)
         sys = getattr(env, "sys", None)
@@ -156,32 +152,14 @@ class BraxEnv(AdapterEnvironment):
         return float_obs(brax_state.obs)
 
     def reset_env(self, key: jax.Array, params: BraxParams) -> tuple[Any, BraxState]:
-        """Start an episode with brax's reset, from the key given.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params.
-
-        Returns:
-            `(obs, BraxState)`.
-        """
+        """Start an episode with brax's reset, from the key given."""
         brax_state = strong(self.brax_env(params.backend).reset(library_key(key)))
         return self._observe(brax_state), BraxState(time=jnp.zeros((), jnp.int32), brax_state=brax_state)
 
     def step_env(
         self, key: jax.Array, state: BraxState, action: jax.Array, params: BraxParams
     ) -> tuple[Any, BraxState, jax.Array, jax.Array, dict[str, Any]]:
-        """brax's transition, no reset (an invalid action is clipped to the box, NaN taken as 0).
-
-        Args:
-            key: A JAX PRNG key.
-            state: The current `BraxState`.
-            action: An action of `action_space(params)`.
-            params: The env's params.
-
-        Returns:
-            `(obs, state, reward, terminated, info)`.
-        """
+        """brax's transition, no reset (an invalid action is clipped to the box, NaN taken as 0)."""
         del key  # brax keeps the randomness it needs in its state
         # an invalid action (only reachable inside jit): NaN taken as 0, then clipped to the box
         space = self.action_space(params)
@@ -197,15 +175,7 @@ class BraxEnv(AdapterEnvironment):
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: BraxState, params: BraxParams | None = None) -> jax.Array:
-        """A side view (x right, z up) of the bodies and their links, centred on the first body; jit-able.
-
-        Args:
-            state: A `BraxState`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `uint8[H, W, 3]` image.
-        """
+        """A side view (x right, z up) of the bodies and their links, centred on the first body; jit-able."""
         pos = jnp.reshape(state.brax_state.pipeline_state.x.pos, (-1, 3))
         sys = getattr(self.brax_env(params.backend), "sys", None)
         parents = np.asarray(sys.link_parents) if sys is not None else np.full(pos.shape[0], -1)

@@ -211,15 +211,7 @@ class GymnaxEnv(AdapterEnvironment):
         return _cast_to_space(obs, self._obs_space)
 
     def reset_env(self, key: jax.Array, params: GymnaxParams) -> tuple[Any, GymnaxState]:
-        """Start an episode with the library's reset, from the key given.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params.
-
-        Returns:
-            `(obs, GymnaxState)`.
-        """
+        """Start an episode with the library's reset, from the key given."""
         obs, env_state = self.gymnax_env.reset_env(library_key(key), params.env_params)
         env_state = strong(env_state)
         register_dataclass_serialization(env_state)
@@ -231,17 +223,7 @@ class GymnaxEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: GymnaxState, action: Any, params: GymnaxParams
     ) -> tuple[Any, GymnaxState, jax.Array, jax.Array, dict[str, Any]]:
-        """the library's transition, no reset (docs/adapters.md says what is kept apart).
-
-        Args:
-            key: A JAX PRNG key.
-            state: The current `GymnaxState`.
-            action: An action of `action_space(params)`.
-            params: The env's params.
-
-        Returns:
-            `(obs, state, reward, terminated, info)`.
-        """
+        """the library's transition, no reset (docs/adapters.md says what is kept apart)."""
         space = self.action_space(params)
         if self.clip_actions and isinstance(space, spaces.Box):
             # an invalid continuous action (only reachable inside jit): NaN taken as 0, then
@@ -277,13 +259,6 @@ class GymnaxEnv(AdapterEnvironment):
     # --- rendering --------------------------------------------------------------------
     def render(self, state: GymnaxState, params: GymnaxParams | None = None) -> jax.Array:
         """The picture drawn by the `render` given to `from_gymnax`.
-
-        Args:
-            state: A `GymnaxState`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `uint8[H, W, 3]` image.
 
         Raises:
             NotImplementedError: If no `render` was given (gymnax's own envs draw with matplotlib,

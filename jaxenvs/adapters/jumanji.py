@@ -298,15 +298,7 @@ class JumanjiEnv(AdapterEnvironment):
 
     # --- transitions ------------------------------------------------------------------
     def reset_env(self, key: jax.Array, params: JumanjiParams) -> tuple[Any, JumanjiState]:
-        """Start an episode with jumanji's reset, from the key given.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params.
-
-        Returns:
-            `(obs, JumanjiState)`.
-        """
+        """Start an episode with jumanji's reset, from the key given."""
         jumanji_state, timestep = self.jumanji_env.reset(library_key(key))
         obs, mask = self._observe(timestep.observation, params)
         state = JumanjiState(
@@ -320,17 +312,7 @@ class JumanjiEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: JumanjiState, action: Any, params: JumanjiParams
     ) -> tuple[Any, JumanjiState, jax.Array, jax.Array, dict[str, Any]]:
-        """jumanji's transition, no reset (docs/adapters.md says what is kept apart).
-
-        Args:
-            key: A JAX PRNG key.
-            state: The current `JumanjiState`.
-            action: An action of `action_space(params)`.
-            params: The env's params.
-
-        Returns:
-            `(obs, state, reward, terminated, info)`.
-        """
+        """jumanji's transition, no reset (docs/adapters.md says what is kept apart)."""
         del key  # jumanji draws from the key in its state
         jumanji_state, timestep = self.jumanji_env.step(state.jumanji_state, self._to_jumanji_action(action, params))
         jumanji_state = cast_like(jumanji_state, state.jumanji_state, f"{self.name}: the library's state")

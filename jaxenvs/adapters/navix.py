@@ -115,15 +115,7 @@ class NavixEnv(AdapterEnvironment):
         return translate_space(self.navix_env.action_space)
 
     def reset_env(self, key: jax.Array, params: NavixParams) -> tuple[Any, NavixState]:
-        """Start an episode with navix's reset, from the key given.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params.
-
-        Returns:
-            `(obs, NavixState)`.
-        """
+        """Start an episode with navix's reset, from the key given."""
         timestep = strong(self.navix_env.reset(library_key(key)))
         timestep = timestep.replace(info={})
         state = NavixState(time=jnp.zeros((), jnp.int32), library_truncated=jnp.zeros((), jnp.bool_), timestep=timestep)
@@ -132,17 +124,7 @@ class NavixEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: NavixState, action: Any, params: NavixParams
     ) -> tuple[Any, NavixState, jax.Array, jax.Array, dict[str, Any]]:
-        """navix's transition, no reset (docs/adapters.md says what is kept apart).
-
-        Args:
-            key: A JAX PRNG key.
-            state: The current `NavixState`.
-            action: An action of `action_space(params)`.
-            params: The env's params.
-
-        Returns:
-            `(obs, state, reward, terminated, info)`.
-        """
+        """navix's transition, no reset (docs/adapters.md says what is kept apart)."""
         del key  # navix draws from the key in its state
         timestep = self.navix_env._step(state.timestep, jnp.asarray(action, jnp.int32))
         timestep = cast_like(timestep.replace(info={}), state.timestep, f"{self.name}: the library's state")
@@ -163,13 +145,5 @@ class NavixEnv(AdapterEnvironment):
         return state.library_truncated
 
     def render(self, state: NavixState, params: NavixParams | None = None) -> jax.Array:
-        """navix's own jit-able RGB picture of the whole grid.
-
-        Args:
-            state: A `NavixState`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `uint8[H, W, 3]` image.
-        """
+        """navix's own jit-able RGB picture of the whole grid."""
         return jnp.asarray(self._rgb(state.timestep.state), jnp.uint8)

@@ -100,11 +100,7 @@ class PlaygroundEnv(AdapterEnvironment):
         return float_obs_space(shape)
 
     def action_space(self, params: PlaygroundParams | None = None) -> spaces.Box:
-        """`Box(-1, 1)` of `action_size` (Playground's envs take normalised actions).
-
-        Returns:
-            A float32 `Box`.
-        """
+        """`Box(-1, 1)` of `action_size` (Playground's envs take normalised actions)."""
         return spaces.Box(-1.0, 1.0, shape=(int(self.playground_env.action_size),), dtype=jnp.float32)
 
     # --- transitions ------------------------------------------------------------------
@@ -113,15 +109,7 @@ class PlaygroundEnv(AdapterEnvironment):
         return float_obs(pg_state.obs)
 
     def reset_env(self, key: jax.Array, params: PlaygroundParams) -> tuple[Any, PlaygroundState]:
-        """Start an episode with Playground's reset, from the key given.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params.
-
-        Returns:
-            `(obs, PlaygroundState)`.
-        """
+        """Start an episode with Playground's reset, from the key given."""
         pg_state = strong(self.playground_env.reset(library_key(key)))
         register_dataclass_serialization(pg_state)  # MJX's Data is a plain dataclass
         return self._observe(pg_state), PlaygroundState(time=jnp.zeros((), jnp.int32), playground_state=pg_state)
@@ -129,17 +117,7 @@ class PlaygroundEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: PlaygroundState, action: jax.Array, params: PlaygroundParams
     ) -> tuple[Any, PlaygroundState, jax.Array, jax.Array, dict[str, Any]]:
-        """Playground's transition, no reset (an invalid action is clipped, NaN taken as 0).
-
-        Args:
-            key: A JAX PRNG key.
-            state: The current `PlaygroundState`.
-            action: An action of `action_space(params)`.
-            params: The env's params.
-
-        Returns:
-            `(obs, state, reward, terminated, info)`.
-        """
+        """Playground's transition, no reset (an invalid action is clipped, NaN taken as 0)."""
         del key  # Playground keeps the randomness it needs in its state's info["rng"]
         previous = state.playground_state.replace(
             metrics=dict(state.playground_state.metrics), info=dict(state.playground_state.info)
@@ -155,15 +133,7 @@ class PlaygroundEnv(AdapterEnvironment):
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: PlaygroundState, params: PlaygroundParams | None = None) -> jax.Array:
-        """A side view (x right, z up) of the bodies and the links to their parents, jit-able.
-
-        Args:
-            state: A `PlaygroundState`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `uint8[H, W, 3]` image.
-        """
+        """A side view (x right, z up) of the bodies and the links to their parents, jit-able."""
         pos = jnp.reshape(state.playground_state.data.xpos, (-1, 3))[1:]  # body 0 is the world
         parents = np.asarray(self.playground_env.mj_model.body_parentid)[1:] - 1
         return side_view(pos, parents.tolist(), ground=jnp.minimum(pos[0, 2], 0.0))

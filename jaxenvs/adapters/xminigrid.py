@@ -109,15 +109,7 @@ class XMiniGridEnv(AdapterEnvironment):
 
     # --- transitions ------------------------------------------------------------------
     def reset_env(self, key: jax.Array, params: XMiniGridParams) -> tuple[jax.Array, XMiniGridState]:
-        """Start an episode with xminigrid's reset, from the key given.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params.
-
-        Returns:
-            `(obs, XMiniGridState)`.
-        """
+        """Start an episode with xminigrid's reset, from the key given."""
         timestep = strong(self.xminigrid_env.reset(params.env_params, library_key(key)))
         state = XMiniGridState(
             time=jnp.zeros((), jnp.int32), library_truncated=jnp.zeros((), jnp.bool_), timestep=timestep
@@ -127,17 +119,7 @@ class XMiniGridEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: XMiniGridState, action: Any, params: XMiniGridParams
     ) -> tuple[jax.Array, XMiniGridState, jax.Array, jax.Array, dict[str, Any]]:
-        """xminigrid's transition, no reset (docs/adapters.md says what is kept apart).
-
-        Args:
-            key: A JAX PRNG key.
-            state: The current `XMiniGridState`.
-            action: An action of `action_space(params)`.
-            params: The env's params.
-
-        Returns:
-            `(obs, state, reward, terminated, info)`.
-        """
+        """xminigrid's transition, no reset (docs/adapters.md says what is kept apart)."""
         del key  # xminigrid draws from the key in its state
         timestep = self.xminigrid_env.step(params.env_params, state.timestep, jnp.asarray(action, jnp.int32))
         timestep = cast_like(timestep, state.timestep, f"{self.name}: the library's state")
@@ -161,15 +143,7 @@ class XMiniGridEnv(AdapterEnvironment):
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: XMiniGridState, params: XMiniGridParams | None = None) -> jax.Array:
-        """The whole grid (each cell in its tile's colour, the agent a red disc), jit-able.
-
-        Args:
-            state: A `XMiniGridState`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `uint8[H, W, 3]` image.
-        """
+        """The whole grid (each cell in its tile's colour, the agent a red disc), jit-able."""
         grid = state.timestep.state.grid
         tile, colour = grid[..., 0].astype(jnp.int32), grid[..., 1].astype(jnp.int32)
         colour = jnp.where((tile == EMPTY) | (tile == FLOOR), 0, jnp.where(tile == WALL, 6, colour))

@@ -16,7 +16,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import check_key, stepping_live_states
+from jaxenvs.environment import check_key, defines, stepping_live_states
 from jaxenvs.export import missing_extra
 from jaxenvs.extras import install_line
 
@@ -204,9 +204,7 @@ class GymnaxExport(gymnax_environment.Environment):
         raw = env.unwrapped
         # the env's own answers where it has them; else the export keeps them in its state
         self._observe = _observe_fn(env)
-        self._is_terminal = (
-            getattr(raw, "is_terminal", None) if callable(getattr(type(raw), "is_terminal", None)) else None
-        )
+        self._is_terminal = raw.is_terminal if defines(raw, "is_terminal") else None
         self._reset_if_done = reset_if_done_fn(_Resets(self))
         self._masks = _Masks(raw) if callable(getattr(raw, "action_mask", None)) else None
 
@@ -460,7 +458,7 @@ def _observe_fn(env: Any) -> Any:
             return None
         layer = layer.env
     for name in ("observe", "obs_from_state"):
-        if callable(getattr(type(layer), name, None)):
+        if defines(layer, name):
             return getattr(layer, name)
     return None
 

@@ -163,31 +163,13 @@ class FrameStackObservation(Wrapper):
         return self._per_env(one)(stack, obs)
 
     def reset(self, key, params=None):
-        """Start an episode with a fresh stack.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(stack, FrameStackObservationState)`.
-        """
+        """Start an episode with a fresh stack."""
         obs, env_state = self.env.reset(key, params)
         stack = self._fresh(obs)
         return stack, FrameStackObservationState(env_state=env_state, stack=stack)
 
     def step(self, key, state, action, params=None):
-        """One transition; the new observation pushed onto the stack.
-
-        Args:
-            key: A JAX PRNG key.
-            state: A `FrameStackObservationState`.
-            action: An action from `action_space(params)`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(stack, state, reward, terminated, truncated, info)`.
-        """
+        """One transition; the new observation pushed onto the stack."""
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         if "final_observation" in info:
             # auto-reset below: `obs` begins a new episode wherever one ended
@@ -210,13 +192,5 @@ class FrameStackObservation(Wrapper):
         return stack_space(self.env.observation_space(params), self.stack_size)
 
     def render(self, state, params=None):
-        """A picture of `state`.
-
-        Args:
-            state: A `FrameStackObservationState`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `uint8[H, W, 3]` image.
-        """
+        """A picture of `state`."""
         return self.env.render(state.env_state, params)

@@ -52,15 +52,7 @@ class LogWrapper(Wrapper):
     """
 
     def reset(self, key, params=None):
-        """Start an episode with the counters at zero.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, LogEnvState)`.
-        """
+        """Start an episode with the counters at zero."""
         obs, env_state = self.env.reset(key, params)
         batch = (self.env.num_envs,) if hasattr(self.env, "num_envs") else ()
         zero_f, zero_i = jnp.zeros(batch, jnp.float32), jnp.zeros(batch, jnp.int32)
@@ -75,17 +67,7 @@ class LogWrapper(Wrapper):
         return obs, state
 
     def step(self, key, state, action, params=None):
-        """One transition; the counters updated and copied into `info`.
-
-        Args:
-            key: A JAX PRNG key.
-            state: A `LogEnvState`.
-            action: An action from `action_space(params)`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state, reward, terminated, truncated, info)`.
-        """
+        """One transition; the counters updated and copied into `info`."""
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         done = jnp.logical_or(terminated, truncated)
         new_return = state.episode_returns + reward.astype(jnp.float32)
@@ -106,13 +88,5 @@ class LogWrapper(Wrapper):
         return obs, state, reward, terminated, truncated, info
 
     def render(self, state, params=None):
-        """A picture of `state`.
-
-        Args:
-            state: A `LogEnvState`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `uint8[H, W, 3]` image.
-        """
+        """A picture of `state`."""
         return self.env.render(state.env_state, params)

@@ -134,31 +134,13 @@ class NormalizeObservation(Wrapper):
         return rms.update(obs if self._batch else obs[None])
 
     def reset(self, key, params=None):
-        """Start an episode with fresh statistics, updated with the first observation.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(normalized obs, NormalizeObservationState)`.
-        """
+        """Start an episode with fresh statistics, updated with the first observation."""
         obs, env_state = self.env.reset(key, params)
         rms = self._update(RunningMeanStd.create(jnp.shape(obs)[len(self._batch) :]), obs)
         return self._normalize(obs, rms), NormalizeObservationState(env_state=env_state, obs_rms=rms)
 
     def step(self, key, state, action, params=None):
-        """One transition; the statistics updated, the observation normalized.
-
-        Args:
-            key: A JAX PRNG key.
-            state: A `NormalizeObservationState`.
-            action: An action from `action_space(params)`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state, reward, terminated, truncated, info)`.
-        """
+        """One transition; the statistics updated, the observation normalized."""
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         rms = self._update(state.obs_rms, obs)
         if "final_observation" in info:
@@ -172,15 +154,7 @@ class NormalizeObservation(Wrapper):
         return spaces.Box(-jnp.inf, jnp.inf, shape=inner.shape, dtype=jnp.float32)
 
     def render(self, state, params=None):
-        """A picture of `state`.
-
-        Args:
-            state: A `NormalizeObservationState`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `uint8[H, W, 3]` image.
-        """
+        """A picture of `state`."""
         return self.env.render(state.env_state, params)
 
 
@@ -225,15 +199,7 @@ class NormalizeReward(Wrapper):
         self._batch = batch_shape(env)
 
     def reset(self, key, params=None):
-        """Start an episode with fresh statistics and a zero sum.
-
-        Args:
-            key: A JAX PRNG key.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, NormalizeRewardState)`.
-        """
+        """Start an episode with fresh statistics and a zero sum."""
         obs, env_state = self.env.reset(key, params)
         state = NormalizeRewardState(
             env_state=env_state,
@@ -243,17 +209,7 @@ class NormalizeReward(Wrapper):
         return obs, state
 
     def step(self, key, state, action, params=None):
-        """One transition; the reward scaled.
-
-        Args:
-            key: A JAX PRNG key.
-            state: A `NormalizeRewardState`.
-            action: An action from `action_space(params)`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            `(obs, state, reward, terminated, truncated, info)`.
-        """
+        """One transition; the reward scaled."""
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
         reward = jnp.asarray(reward, jnp.float32)
         # the step that ends an episode restarts the sum with its own reward, as both
@@ -265,13 +221,5 @@ class NormalizeReward(Wrapper):
         return obs, state, (reward / jnp.sqrt(rms.var + self.epsilon)).astype(jnp.float32), terminated, truncated, info
 
     def render(self, state, params=None):
-        """A picture of `state`.
-
-        Args:
-            state: A `NormalizeRewardState`.
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `uint8[H, W, 3]` image.
-        """
+        """A picture of `state`."""
         return self.env.render(state.env_state, params)

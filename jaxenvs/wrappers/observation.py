@@ -21,12 +21,5 @@ class FlattenObservation(TransformObservation):
         super().__init__(env, spaces.flatten)
 
     def observation_space(self, params=None):
-        """The flattened observation space.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A float32 `Box` of one axis.
-        """
+        """The flattened observation space."""
         return spaces.flatten_space(self.env.observation_space(params))

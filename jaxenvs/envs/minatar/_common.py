@@ -387,29 +387,11 @@ class MinAtarEnvironment(Environment):
         return self.observe(next_state, params), next_state, reward, terminal
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it (see
-        `Environment.observe`): by default the game's channels, `get_obs`.
-
-        Args:
-            state: The game's state.
-            params: The game's params.
-
-        Returns:
-            `bool[10, 10, num_channels]` (unless a subclass changes it; override
-            `observation_space` to match).
-        """
+        """`bool[10, 10, num_channels]`, one channel per kind of object (`get_obs`)."""
         return self.get_obs(state)
 
     def is_terminal(self, state, params):
-        """Whether the game is over.
-
-        Args:
-            state: The game's state.
-            params: The game's params.
-
-        Returns:
-            `state.terminal` (bool scalar), MinAtar's own flag.
-        """
+        """Whether the game is over."""
         return state.terminal
 
     def observation_space(self, params=None):

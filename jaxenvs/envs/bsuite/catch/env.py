@@ -97,28 +97,11 @@ class Catch(Environment[CatchState, CatchParams]):
         return CatchParams(bsuite_num_episodes=NUM_EPISODES)
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment`).
-
-        Args:
-            state: The state.
-            params: The env's params.
-
-        Returns:
-            The board, `float32[rows, columns]`, 1 at the ball and the paddle.
-        """
+        """The board, `float32[rows, columns]`, 1 at the ball and the paddle."""
         return board(state, self.rows, self.columns)
 
     def is_terminal(self, state, params):
-        """Whether the ball has reached the paddle's row (the `terminated` of the step into `state`).
-
-        Args:
-            state: The state.
-            params: The env's params.
-
-        Returns:
-            A bool scalar.
-        """
+        """Whether the ball has reached the paddle's row (the `terminated` of the step into `state`)."""
         return state.ball_y == state.paddle_y
 
     def reset_env(self, key, params):

@@ -172,28 +172,11 @@ class DeepSea(Environment[DeepSeaState, DeepSeaParams]):
         )
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment`).
-
-        Args:
-            state: The state.
-            params: The env's params.
-
-        Returns:
-            The grid, `float32[size, size]`, 1 at the agent; all zeros once the episode has ended.
-        """
+        """The grid, `float32[size, size]`, 1 at the agent; all zeros once the episode has ended."""
         return observation(state.row, state.column, self.size)
 
     def is_terminal(self, state, params):
-        """Whether the diver has passed the last row (the `terminated` of the step into `state`).
-
-        Args:
-            state: The state.
-            params: The env's params.
-
-        Returns:
-            A bool scalar.
-        """
+        """Whether the diver has passed the last row (the `terminated` of the step into `state`)."""
         return state.row == self.size
 
     def reset_env(self, key, params):

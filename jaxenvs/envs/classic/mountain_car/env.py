@@ -154,30 +154,11 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
         return MountainCarParams()
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it.
-
-        Override it to change the observation (and `observation_space` to match); see
-        `Environment`.
-
-        Args:
-            state: The state.
-            params: The env's params (not read).
-
-        Returns:
-            `float32[2]`: `[position, velocity]` (`get_obs`).
-        """
+        """`float32[2]`: `[position, velocity]` (`get_obs`)."""
         return get_obs(state)
 
     def is_terminal(self, state, params):
-        """Whether `state` ended its episode by termination (the `terminated` of the step into it).
-
-        Args:
-            state: The state.
-            params: The env's params (the goal).
-
-        Returns:
-            A bool scalar (`is_terminal`).
-        """
+        """Whether the car reached the goal (the module's `is_terminal`)."""
         return is_terminal(state, params)
 
     def reset_env(self, key, params):

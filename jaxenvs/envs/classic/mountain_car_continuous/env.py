@@ -203,30 +203,12 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
         return MountainCarContinuousParams()
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it.
-
-        Override it to change the observation (and `observation_space` to match); see
-        `Environment`.
-
-        Args:
-            state: The state.
-            params: The env's params (not read).
-
-        Returns:
-            `float32[2]`: `[position, velocity]` (`get_obs`).
-        """
+        """`float32[2]`: `[position, velocity]` (`get_obs`)."""
         return get_obs(state)
 
     def is_terminal(self, state, params):
-        """Whether `state` is at the goal (the stored state's test; `step_env` tests the values
-        before the float32 store, as the reference does).
-
-        Args:
-            state: The state.
-            params: The env's params (the goal).
-
-        Returns:
-            A bool scalar: `position >= goal_position` and `velocity >= goal_velocity`.
+        """Whether `state` is at the goal (the stored state's test; `step_env` tests the values before the float32
+        store, as the reference does).
         """
         return (state.position >= params.goal_position) & (state.velocity >= params.goal_velocity)
 

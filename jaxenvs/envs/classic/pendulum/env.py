@@ -165,30 +165,11 @@ class Pendulum(Environment[PendulumState, PendulumParams]):
         return PendulumParams()
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it.
-
-        Override it to change the observation (and `observation_space` to match); see
-        `Environment`.
-
-        Args:
-            state: The state.
-            params: The env's params (not read).
-
-        Returns:
-            `float32[3]` (`get_obs`).
-        """
+        """`float32[3]` (`get_obs`)."""
         return get_obs(state)
 
     def is_terminal(self, state, params):
-        """Whether `state` ended its episode by termination: never (only the time limit ends it).
-
-        Args:
-            state: The state (not read).
-            params: The env's params (not read).
-
-        Returns:
-            A bool scalar, False.
-        """
+        """Whether `state` ended its episode by termination: never (only the time limit ends it)."""
         return jnp.zeros((), jnp.bool_)  # never terminates
 
     def reset_env(self, key, params):

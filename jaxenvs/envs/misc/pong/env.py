@@ -202,28 +202,11 @@ class Pong(Environment[PongState, PongParams]):
         return PongParams()
 
     def observe(self, state: PongState, params: PongParams) -> jax.Array:
-        """The observation of `state`, what `reset` and `step` return with it (override to
-        change it; see `Environment`).
-
-        Args:
-            state: The state.
-            params: The env's params.
-
-        Returns:
-            `get_obs(state)`, `float32[height, width, 3]`.
-        """
+        """`get_obs(state)`, `float32[height, width, 3]`."""
         return self.get_obs(state)
 
     def is_terminal(self, state: PongState, params: PongParams) -> jax.Array:
-        """Whether the ball has left the board (the `terminated` of the step into `state`).
-
-        Args:
-            state: The state.
-            params: The env's params.
-
-        Returns:
-            A bool scalar.
-        """
+        """Whether the ball has left the board (the `terminated` of the step into `state`)."""
         return ball_out(state, self.width)
 
     def get_obs(self, state: PongState) -> jax.Array:

@@ -283,18 +283,7 @@ class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
         return FrozenLakeParams(desc=MAPS[self.map_name], max_steps_in_episode=steps)
 
     def observe(self, state, params):
-        """The observation of `state`, what `reset` and `step` return with it.
-
-        Override it to change the observation (and `observation_space` to match); see
-        `Environment`.
-
-        Args:
-            state: The state.
-            params: The env's params (not read).
-
-        Returns:
-            The player's cell `s`, an int32 scalar.
-        """
+        """The player's cell `s`, an int32 scalar."""
         return state.s
 
     def reset_env(self, key, params):

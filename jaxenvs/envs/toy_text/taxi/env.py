@@ -330,18 +330,7 @@ class Taxi(Environment[TaxiState, TaxiParams]):
         return self.observe(state, params), state, reward, terminated, info
 
     def observe(self, state: TaxiState, params: TaxiParams) -> jax.Array:
-        """The observation of `state`, what `reset` and `step` return with it.
-
-        Override it to change the observation (and `observation_space` to match); see
-        `Environment`.
-
-        Args:
-            state: The state.
-            params: The env's params (not read).
-
-        Returns:
-            gymnasium's encoded state, an int32 in [0, 500) (`get_obs`).
-        """
+        """gymnasium's encoded state, an int32 in [0, 500) (`get_obs`)."""
         return self.get_obs(state)
 
     @staticmethod
