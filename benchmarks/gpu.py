@@ -85,6 +85,21 @@ def measure_parity(out: Path, scale: float, minutes: float, skip=()) -> None:
         (out / "gpu-parity.json").write_text(json.dumps({"scale": scale, "of": len(ids) + len(skip), "rows": rows}))
 
 
+def _drop_columns(md: str, names: set[str]) -> str:
+    """`md` with the named columns taken out of every table whose header has them."""
+    out, drop = [], None
+    for line in md.split("\n"):
+        if not line.startswith("|"):
+            drop = None
+            out.append(line)
+            continue
+        cells = line.strip("|").split("|")
+        if drop is None:
+            drop = {i for i, c in enumerate(cells) if c.strip() in names}
+        out.append("|" + "|".join(c for i, c in enumerate(cells) if i not in drop) + "|")
+    return "\n".join(out)
+
+
 def render(folder: Path, doc: Path) -> None:
     from jaxenvs.bench import Footprint, Result
 
@@ -104,9 +119,13 @@ def render(folder: Path, doc: Path) -> None:
         ]
     )
     md = throughput.markdown(rows, header, prints, tp["bandwidth"])
-    # the CPU page's targets name its batch sizes (64 to 8,192): the ratios below speak for the GPU
-    start, end = md.find("## Targets"), md.find("## Steps per second")
-    md = md[:start] + md[end:] if 0 <= start < end else md
+    # the CPU page's targets name its batch sizes (64 to 8,192), and its limits need the
+    # rewards-only rollout, not timed here: the GPU page keeps the ratios to gymnax
+    for section in ("## Targets", "## Distance to the limit"):
+        start = md.find(section)
+        end = md.find("\n## ", start + 1)
+        md = md[:start] + md[end + 1 :] if 0 <= start < end else md
+    md = _drop_columns(md, {"vec / gymnasium", "vec / reference loop", "limit", "vec / limit"})
     par = folder / "gpu-parity.json"
     if par.exists():
         p = json.loads(par.read_text())
