@@ -16,6 +16,33 @@ if os.environ.get("JAXENVS_TEST_XLA_OPT", "0") == "0":
         "--xla_cpu_use_fusion_emitters=false",
     ]
 os.environ.setdefault("XLA_FLAGS", " ".join(TEST_XLA_FLAGS))
+# Under these flags two programs computing the same value may round it differently (one
+# elemental kernel against another), where XLA's defaults give the same bits: a test that
+# compares two programs bit for bit is marked `xla_exact`, skipped here and run by
+# `run_under_xla_defaults` in a subprocess with XLA's defaults.
+CHEAP_COMPILE = "--xla_cpu_use_fusion_emitters=false" in os.environ["XLA_FLAGS"].split()
+
+
+def xla_exact(test):
+    """Mark `test` as comparing two programs bit for bit (see `run_under_xla_defaults`)."""
+    import pytest
+
+    reason = "compares two programs bit for bit: runs under XLA's defaults (run_under_xla_defaults)"
+    return pytest.mark.skipif(CHEAP_COMPILE, reason=reason)(pytest.mark.xla_exact(test))
+
+
+def run_under_xla_defaults(test_file: str) -> None:
+    """Run `test_file`'s `xla_exact` tests in a subprocess with XLA's default flags; fail with
+    its output if one fails (or if none ran)."""
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "PYTEST_XDIST_WORKER")}
+    env["JAXENVS_TEST_XLA_OPT"] = "1"
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", test_file]
+    out = subprocess.run([*cmd, "-m", "xla_exact"], env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and " passed" in out.stdout, out.stdout[-4000:] + out.stderr[-2000:]
+
 
 # One XLA compilation cache for the run, shared by the xdist workers: many tests compile the
 # same programs (an env's jitted step, vmapped at the same sizes), and JAX's persistent cache

@@ -20,6 +20,7 @@ from jaxenvs import spaces  # noqa: E402
 from jaxenvs.export import gymnax as jaxenvs_gymnax  # noqa: E402
 from jaxenvs.export.gymnax import GymnaxExport, gymnax_space  # noqa: E402
 from jaxenvs.wrappers import LogWrapper as JaxenvsLogWrapper  # noqa: E402
+from tests.conftest import run_under_xla_defaults, xla_exact  # noqa: E402
 
 BUILT_IN_FAMILIES = ("classic", "toy_text", "minatar", "bsuite", "misc")
 # the built-in ids (bsuite's sweep ids are the base envs with other settings: left out)
@@ -29,6 +30,10 @@ BUILT_IN = [
 # compiled and run; the rest are traced (jax.eval_shape), which checks every shape and dtype
 RUN = ("CartPole-v1", "Pendulum-v1", "FrozenLake-v1", "Breakout-MinAtar", "Catch-bsuite")
 KEY = jax.random.key(0)
+
+
+def test_bit_for_bit_comparisons_under_xla_defaults():
+    run_under_xla_defaults(__file__)
 
 
 def _random_actions(space, key, n):
@@ -108,6 +113,7 @@ def test_hashable_static_jit_argument_shared_by_equal_exports():
 # --- the step -------------------------------------------------------------------------------
 
 
+@xla_exact
 def test_step_is_gymnax_1x_step_exactly_and_gymnax0_folds_it():
     """The export's step against gymnax's own `Environment.step` run on the export (its
     step_env, reset_env and is_truncated): same outputs, same info keys, same auto-reset."""
@@ -159,6 +165,7 @@ def test_gymnax_methods_answer_from_the_state():
     assert type(space) is gymnax_spaces.Dict and set(space.spaces["env_state"].spaces) >= {"x", "theta", "time"}
 
 
+@xla_exact
 def test_get_obs_of_an_env_whose_observation_a_wrapper_changes_is_the_one_kept():
     raw, params = jaxenvs.make("CartPole-v1", autoreset=False)
     doubled = jaxenvs.wrappers.TransformObservation(raw, lambda obs: 2 * obs)
@@ -169,6 +176,7 @@ def test_get_obs_of_an_env_whose_observation_a_wrapper_changes_is_the_one_kept()
     np.testing.assert_array_equal(obs, 2 * jaxenvs_gymnax.make("CartPole-v1")[0].reset(KEY)[0])
 
 
+@xla_exact
 def test_episode_statistics_equal_jaxenvs_make_under_the_same_keys():
     for env_id in ("CartPole-v1", "Catch-bsuite"):
         export, params = jaxenvs_gymnax.make(env_id)
