@@ -223,7 +223,7 @@ class GymnaxEnv(AdapterEnvironment):
     def step_env(
         self, key: jax.Array, state: GymnaxState, action: Any, params: GymnaxParams
     ) -> tuple[Any, GymnaxState, jax.Array, jax.Array, dict[str, Any]]:
-        """the library's transition, no reset (docs/adapters.md says what is kept apart)."""
+        """The library's transition, no reset (docs/adapters.md says what is kept apart)."""
         space = self.action_space(params)
         if self.clip_actions and isinstance(space, spaces.Box):
             # an invalid continuous action (only reachable inside jit): NaN taken as 0, then
