@@ -207,9 +207,8 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
         return get_obs(state)
 
     def is_terminal(self, state, params):
-        """Whether `state` is at the goal (the stored state's test; `step_env` tests the values before the float32
-        store, as the reference does).
-        """
+        """Whether `state` is at the goal (the stored state's test; `step_env` tests the values
+        before the float32 store, as the reference does)."""
         return (state.position >= params.goal_position) & (state.velocity >= params.goal_velocity)
 
     def reset_env(self, key, params):
