@@ -222,7 +222,7 @@ def positive(default: float, *, static: bool = False) -> Any:
     """Declare a finite real field > 0 (a mass, a length, a time step).
 
     Args:
-        default: The default value.
+        default: The default value, > 0.
         static: Make the field static (not a pytree leaf).
 
     Returns:
@@ -235,7 +235,7 @@ def probability(default: float, *, static: bool = False) -> Any:
     """Declare a finite real field in [0, 1].
 
     Args:
-        default: The default value.
+        default: The default value, in [0, 1].
         static: Make the field static (not a pytree leaf).
 
     Returns:
@@ -266,7 +266,7 @@ def flag(default: bool, *, static: bool = False) -> Any:
     """Declare a bool field.
 
     Args:
-        default: The default value.
+        default: The default value, True or False.
         static: Make the field static (not a pytree leaf).
 
     Returns:

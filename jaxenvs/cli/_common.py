@@ -7,7 +7,8 @@ import argparse
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 # `jaxenvs report` and `jaxenvs parity` print every column from this terminal width up
 WIDE_COLUMNS = 140
@@ -30,6 +31,17 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def _converted(text: str, convert: Callable, valid: Callable, expected: str, expected_valid: str = "") -> Any:
+    """`convert(text)`, or an `expected ...` usage error (`expected_valid`, if given, when `valid` rejects it)."""
+    try:
+        value = convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if not valid(value):
+        raise argparse.ArgumentTypeError(f"expected {expected_valid or expected}, got {text!r}")
+    return value
+
+
 def positive_int(text: str) -> int:
     """An argument type: an integer from 1 to 2**31 - 1.
 
@@ -42,13 +54,9 @@ def positive_int(text: str) -> int:
     Raises:
         ArgumentTypeError: If `text` is no integer or is outside [1, 2**31 - 1].
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if not 1 <= value <= 2**31 - 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer (1 to 2**31 - 1), got {text!r}")
-    return value
+    return _converted(
+        text, int, lambda v: 1 <= v <= 2**31 - 1, "a positive integer", "a positive integer (1 to 2**31 - 1)"
+    )
 
 
 def seed(text: str) -> int:
@@ -63,13 +71,7 @@ def seed(text: str) -> int:
     Raises:
         ArgumentTypeError: If `text` is no integer or is negative.
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}")
-    return value
+    return _converted(text, int, lambda v: v >= 0, "a non-negative integer seed")
 
 
 def positive_float(text: str) -> float:
@@ -84,13 +86,9 @@ def positive_float(text: str) -> float:
     Raises:
         ArgumentTypeError: If `text` is no number, or is not finite and positive.
     """
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected a positive finite number, got {text!r}")
-    return value
+    return _converted(
+        text, float, lambda v: math.isfinite(v) and v > 0, "a positive number", "a positive finite number"
+    )
 
 
 def console():

@@ -219,6 +219,17 @@ def _render_mode(env: Any, params: Any, render_mode: str | None) -> str | None:
     return render_mode
 
 
+def _can_render(render_mode: str | None, state: Any, made: str) -> bool:
+    """Whether `render()` may draw: not without a render mode (gymnasium's warning says to make `made`
+    with one); `ResetNeeded` before the first `reset()`."""
+    if render_mode is None:
+        gymnasium.logger.warn(f"render() called without a render_mode; make {made} with render_mode='rgb_array'")
+        return False
+    if state is None:
+        raise gymnasium.error.ResetNeeded("call reset() before render()")
+    return True
+
+
 class JaxEnv(gymnasium.Env):
     """One jaxenvs env as a `gymnasium.Env` (jitted reset/step/render, numpy values out).
 
@@ -345,11 +356,8 @@ class JaxEnv(gymnasium.Env):
         Raises:
             gymnasium.error.ResetNeeded: If `reset()` was not called first.
         """
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; make the env with render_mode='rgb_array'")
+        if not _can_render(self.render_mode, self._carry, "the env"):
             return None
-        if self._carry is None:
-            raise gymnasium.error.ResetNeeded("call reset() before render()")
         return np.array(self._fns.render(self.state))
 
     @property
@@ -559,11 +567,8 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         Raises:
             gymnasium.error.ResetNeeded: If `reset()` was not called first.
         """
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; make it with render_mode='rgb_array'")
+        if not _can_render(self.render_mode, self._state, "it"):
             return None
-        if self._state is None:
-            raise gymnasium.error.ResetNeeded("call reset() before render()")
         frames = np.asarray(self._batch.render(self._state))
         return tuple(np.array(f) for f in frames)
 

@@ -359,7 +359,7 @@ class GymnaxExport(gymnax_environment.Environment):
         """Whether `state` is terminal (natural termination, not the time limit: gymnax 1.x's).
 
         Args:
-            state: A `GymnaxExportState`.
+            state: A `GymnaxExportState` (its `terminated` is read where the env has no `is_terminal`).
             params: The env's params; `default_params` when None.
 
         Returns:
@@ -370,22 +370,14 @@ class GymnaxExport(gymnax_environment.Environment):
         return jnp.asarray(self._is_terminal(state.env_state, self.default_params if params is None else params))
 
     def is_terminal(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
-        """gymnax 1.x's name for `is_terminated`.
-
-        Args:
-            state: A `GymnaxExportState`.
-            params: The env's params; `default_params` when None.
-
-        Returns:
-            A bool scalar.
-        """
+        """gymnax 1.x's name for `is_terminated`: the same arguments, the same result."""
         return self.is_terminated(state, params)
 
     def is_truncated(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
         """Whether the episode of `state` is cut short (the time limit, or an adapter's library).
 
         Args:
-            state: A `GymnaxExportState`.
+            state: The `GymnaxExportState` a step reached.
             params: The env's params; `default_params` when None.
 
         Returns:

@@ -61,74 +61,77 @@ _SWEEPS = {
 
 _M = "jaxenvs.envs.bsuite."
 
+
+def _base(env_id: str, env: str, reference: str, *, env_kwargs=None, peers=None) -> dict:
+    """A base id: env `folder:Class` built with `env_kwargs`, bsuite's env `reference`, its parity spec (beside
+    the env; the sweep ids are settings of the base ids, compared in tests) and benchmark peers."""
+    return dict(
+        id=env_id,
+        entry_point=_M + env,
+        env_kwargs=env_kwargs or {},
+        reference="bsuite " + reference,
+        family="bsuite",
+        parity=_M + env.split(":")[0] + ".parity:SPEC",
+        peers=peers or {},
+    )
+
+
+# Peers: gymnax's bsuite ports, and (`loop`) bsuite's own env stepped in a loop.
 BASE: list[dict] = [
-    dict(
-        id="SimpleBandit-bsuite",
-        entry_point=_M + "bandit:SimpleBandit",
+    _base(
+        "SimpleBandit-bsuite",
+        "bandit:SimpleBandit",
+        "bandit (SimpleBandit, mapping_seed 0 as bandit/0)",
         env_kwargs={"mapping_seed": 0},
-        reference="bsuite bandit (SimpleBandit, mapping_seed 0 as bandit/0)",
-        family="bsuite",
+        peers={"gymnax": "SimpleBandit-bsuite"},
     ),
-    dict(id="Catch-bsuite", entry_point=_M + "catch:Catch", reference="bsuite catch (Catch)", family="bsuite"),
-    dict(
-        id="DeepSea-bsuite",
-        entry_point=_M + "deep_sea:DeepSea",
+    _base(
+        "Catch-bsuite",
+        "catch:Catch",
+        "catch (Catch)",
+        peers={"gymnax": "Catch-bsuite", "loop": ("bsuite", "catch", {})},
+    ),
+    _base(
+        "DeepSea-bsuite",
+        "deep_sea:DeepSea",
+        "deep_sea (DeepSea, size 10, mapping_seed 42 as deep_sea/0)",
         env_kwargs={"size": 10, "mapping_seed": 42},
-        reference="bsuite deep_sea (DeepSea, size 10, mapping_seed 42 as deep_sea/0)",
-        family="bsuite",
+        peers={
+            "gymnax": ("DeepSea-bsuite", {"size": 10}),
+            "loop": ("bsuite", "deep_sea", {"size": 10, "mapping_seed": 42}),
+        },
     ),
-    dict(
-        id="DeepSeaStochastic-bsuite",
-        entry_point=_M + "deep_sea:DeepSea",
+    _base(
+        "DeepSeaStochastic-bsuite",
+        "deep_sea:DeepSea",
+        "deep_sea_stochastic (DeepSea, size 10, mapping_seed 42)",
         env_kwargs={"size": 10, "deterministic": False, "mapping_seed": 42},
-        reference="bsuite deep_sea_stochastic (DeepSea, size 10, mapping_seed 42)",
-        family="bsuite",
     ),
-    dict(
-        id="DiscountingChain-bsuite",
-        entry_point=_M + "discounting_chain:DiscountingChain",
+    _base(
+        "DiscountingChain-bsuite",
+        "discounting_chain:DiscountingChain",
+        "discounting_chain (DiscountingChain, mapping_seed 0)",
         env_kwargs={"mapping_seed": 0},
-        reference="bsuite discounting_chain (DiscountingChain, mapping_seed 0)",
-        family="bsuite",
+        peers={"gymnax": "DiscountingChain-bsuite"},
     ),
-    dict(
-        id="MemoryChain-bsuite",
-        entry_point=_M + "memory_chain:MemoryChain",
+    _base(
+        "MemoryChain-bsuite",
+        "memory_chain:MemoryChain",
+        "memory_len (MemoryChain, memory_length 5 as memory_len/4)",
         env_kwargs={"memory_length": 5, "num_bits": 1},
-        reference="bsuite memory_len (MemoryChain, memory_length 5 as memory_len/4)",
-        family="bsuite",
+        peers={"gymnax": "MemoryChain-bsuite"},
     ),
-    dict(
-        id="UmbrellaChain-bsuite",
-        entry_point=_M + "umbrella_chain:UmbrellaChain",
+    _base(
+        "UmbrellaChain-bsuite",
+        "umbrella_chain:UmbrellaChain",
+        "umbrella_length (UmbrellaChain, 20 steps, 20 distractors)",
         env_kwargs={"chain_length": 20, "n_distractor": 20},
-        reference="bsuite umbrella_length (UmbrellaChain, 20 steps, 20 distractors)",
-        family="bsuite",
+        peers={"gymnax": "UmbrellaChain-bsuite"},
     ),
-    dict(
-        id="MNISTBandit-bsuite",
-        entry_point=_M + "mnist:MNISTBandit",
-        reference="bsuite mnist (MNISTBandit; data from $JAXENVS_MNIST_DIR or the cache)",
-        family="bsuite",
-    ),
-    dict(
-        id="CartPole-bsuite",
-        entry_point=_M + "cartpole:CartPole",
-        reference="bsuite cartpole (Cartpole)",
-        family="bsuite",
-    ),
-    dict(
-        id="CartPoleSwingup-bsuite",
-        entry_point=_M + "cartpole_swingup:CartPoleSwingup",
-        reference="bsuite cartpole_swingup (CartpoleSwingup)",
-        family="bsuite",
-    ),
-    dict(
-        id="MountainCar-bsuite",
-        entry_point=_M + "mountain_car:MountainCar",
-        reference="bsuite mountain_car (MountainCar)",
-        family="bsuite",
-    ),
+    _base("MNISTBandit-bsuite", "mnist:MNISTBandit", "mnist (MNISTBandit; data from $JAXENVS_MNIST_DIR or the cache)"),
+    _base("CartPole-bsuite", "cartpole:CartPole", "cartpole (Cartpole)"),
+    _base("CartPoleSwingup-bsuite", "cartpole_swingup:CartPoleSwingup", "cartpole_swingup (CartpoleSwingup)"),
+    _base("MountainCar-bsuite", "mountain_car:MountainCar", "mountain_car (MountainCar)"),
 ]
 
 SWEEP: list[dict] = [
@@ -143,22 +146,5 @@ SWEEP: list[dict] = [
     for experiment, (num_episodes, settings) in _SWEEPS.items()
     for i, setting in enumerate(settings)
 ]
-
-# The base ids carry the parity suite (the sweep ids are settings of them, compared in tests)
-# and their benchmark peers: gymnax's bsuite ports, and bsuite's own env stepped in a loop.
-_PEERS = {
-    "Catch-bsuite": {"gymnax": "Catch-bsuite", "loop": ("bsuite", "catch", {})},
-    "DeepSea-bsuite": {
-        "gymnax": ("DeepSea-bsuite", {"size": 10}),
-        "loop": ("bsuite", "deep_sea", {"size": 10, "mapping_seed": 42}),
-    },
-    "DiscountingChain-bsuite": {"gymnax": "DiscountingChain-bsuite"},
-    "MemoryChain-bsuite": {"gymnax": "MemoryChain-bsuite"},
-    "UmbrellaChain-bsuite": {"gymnax": "UmbrellaChain-bsuite"},
-    "SimpleBandit-bsuite": {"gymnax": "SimpleBandit-bsuite"},
-}
-for _entry in BASE:
-    _entry["parity"] = _entry["entry_point"].split(":")[0] + ".parity:SPEC"
-    _entry["peers"] = _PEERS.get(_entry["id"], {})
 
 REGISTRATIONS: list[dict] = BASE + SWEEP

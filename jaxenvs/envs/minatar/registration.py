@@ -4,6 +4,20 @@ spec and peers."""
 _E = "jaxenvs.envs.minatar."
 _MINIMAL = {"use_minimal_action_set": True}
 
+
+def _minatar(env_id: str, game: str, cls: str, *, base: bool = False, minimal: bool = False) -> dict:
+    """An id of MinAtar's `game` (env `game:cls`); only a `base` id has a parity spec and peers."""
+    return dict(
+        id=env_id,
+        entry_point=f"{_E}{game}:{cls}",
+        params=_MINIMAL if minimal else {},
+        reference=f"minatar {game}" + (" (minimal action set)" if minimal else ""),
+        family="minatar",
+        parity=f"{_E}{game}.parity:SPEC" if base else None,
+        peers={"gymnax": env_id, "loop": ("minatar", game)} if base else {},
+    )
+
+
 # Each entry's env is imported only by `make`, its parity spec (beside the env) only when a check
 # runs; its peers are what `jaxenvs bench --compare` runs it against: gymnax's id, and `loop`,
 # MinAtar's own game in a Python loop.
@@ -14,139 +28,17 @@ _MINIMAL = {"use_minimal_action_set": True}
 # MinAtar; `make(id, sticky_action_prob=0.0)` etc. change them. The base id carries the parity
 # spec, which checks the minimal action set too: the -v0 and -v1 ids declare none.
 REGISTRATIONS: list[dict] = [
-    dict(
-        id="Asterix-MinAtar",
-        entry_point=_E + "asterix:Asterix",
-        params={},
-        reference="minatar asterix",
-        family="minatar",
-        parity=_E + "asterix.parity:SPEC",
-        peers={"gymnax": "Asterix-MinAtar", "loop": ("minatar", "asterix")},
-    ),
-    dict(
-        id="Asterix-MinAtar-v0",
-        entry_point=_E + "asterix:Asterix",
-        params={},
-        reference="minatar asterix",
-        family="minatar",
-        parity=None,
-        peers={},
-    ),
-    dict(
-        id="Asterix-MinAtar-v1",
-        entry_point=_E + "asterix:Asterix",
-        params=_MINIMAL,
-        reference="minatar asterix (minimal action set)",
-        family="minatar",
-        parity=None,
-        peers={},
-    ),
-    dict(
-        id="Breakout-MinAtar",
-        entry_point=_E + "breakout:Breakout",
-        params={},
-        reference="minatar breakout",
-        family="minatar",
-        parity=_E + "breakout.parity:SPEC",
-        peers={"gymnax": "Breakout-MinAtar", "loop": ("minatar", "breakout")},
-    ),
-    dict(
-        id="Breakout-MinAtar-v0",
-        entry_point=_E + "breakout:Breakout",
-        params={},
-        reference="minatar breakout",
-        family="minatar",
-        parity=None,
-        peers={},
-    ),
-    dict(
-        id="Breakout-MinAtar-v1",
-        entry_point=_E + "breakout:Breakout",
-        params=_MINIMAL,
-        reference="minatar breakout (minimal action set)",
-        family="minatar",
-        parity=None,
-        peers={},
-    ),
-    dict(
-        id="Freeway-MinAtar",
-        entry_point=_E + "freeway:Freeway",
-        params={},
-        reference="minatar freeway",
-        family="minatar",
-        parity=_E + "freeway.parity:SPEC",
-        peers={"gymnax": "Freeway-MinAtar", "loop": ("minatar", "freeway")},
-    ),
-    dict(
-        id="Freeway-MinAtar-v0",
-        entry_point=_E + "freeway:Freeway",
-        params={},
-        reference="minatar freeway",
-        family="minatar",
-        parity=None,
-        peers={},
-    ),
-    dict(
-        id="Freeway-MinAtar-v1",
-        entry_point=_E + "freeway:Freeway",
-        params=_MINIMAL,
-        reference="minatar freeway (minimal action set)",
-        family="minatar",
-        parity=None,
-        peers={},
-    ),
-    dict(
-        id="Seaquest-MinAtar",
-        entry_point=_E + "seaquest:Seaquest",
-        params={},
-        reference="minatar seaquest",
-        family="minatar",
-        parity=_E + "seaquest.parity:SPEC",
-        peers={"gymnax": "Seaquest-MinAtar", "loop": ("minatar", "seaquest")},
-    ),
-    dict(
-        id="Seaquest-MinAtar-v0",
-        entry_point=_E + "seaquest:Seaquest",
-        params={},
-        reference="minatar seaquest",
-        family="minatar",
-        parity=None,
-        peers={},
-    ),
-    dict(
-        id="Seaquest-MinAtar-v1",
-        entry_point=_E + "seaquest:Seaquest",
-        params=_MINIMAL,
-        reference="minatar seaquest (minimal action set)",
-        family="minatar",
-        parity=None,
-        peers={},
-    ),
-    dict(
-        id="SpaceInvaders-MinAtar",
-        entry_point=_E + "space_invaders:SpaceInvaders",
-        params={},
-        reference="minatar space_invaders",
-        family="minatar",
-        parity=_E + "space_invaders.parity:SPEC",
-        peers={"gymnax": "SpaceInvaders-MinAtar", "loop": ("minatar", "space_invaders")},
-    ),
-    dict(
-        id="SpaceInvaders-MinAtar-v0",
-        entry_point=_E + "space_invaders:SpaceInvaders",
-        params={},
-        reference="minatar space_invaders",
-        family="minatar",
-        parity=None,
-        peers={},
-    ),
-    dict(
-        id="SpaceInvaders-MinAtar-v1",
-        entry_point=_E + "space_invaders:SpaceInvaders",
-        params=_MINIMAL,
-        reference="minatar space_invaders (minimal action set)",
-        family="minatar",
-        parity=None,
-        peers={},
-    ),
+    entry
+    for game, cls in (
+        ("asterix", "Asterix"),
+        ("breakout", "Breakout"),
+        ("freeway", "Freeway"),
+        ("seaquest", "Seaquest"),
+        ("space_invaders", "SpaceInvaders"),
+    )
+    for entry in (
+        _minatar(f"{cls}-MinAtar", game, cls, base=True),
+        _minatar(f"{cls}-MinAtar-v0", game, cls),
+        _minatar(f"{cls}-MinAtar-v1", game, cls, minimal=True),
+    )
 ]

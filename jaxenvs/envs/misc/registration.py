@@ -4,71 +4,28 @@ the env, imported only when a check runs) and benchmark peer (gymnax itself)."""
 
 _M = "jaxenvs.envs.misc."
 
+
+def _gymnax(env_id: str, env: str) -> dict:
+    """An id of gymnax's misc set: env `folder:Class`, checked against and benchmarked with gymnax's `env_id`."""
+    return dict(
+        id=env_id,
+        entry_point=_M + env,
+        reference=f"gymnax {env_id} (gymnax.environments.misc)",
+        parity=_M + env.split(":")[0] + ".parity:SPEC",
+        peers={"gymnax": env_id},
+        family="misc",
+    )
+
+
 REGISTRATIONS: list[dict] = [
-    dict(
-        id="FourRooms-misc",
-        entry_point=_M + "four_rooms:FourRooms",
-        reference="gymnax FourRooms-misc (gymnax.environments.misc)",
-        parity=_M + "four_rooms.parity:SPEC",
-        peers={"gymnax": "FourRooms-misc"},
-        family="misc",
-    ),
-    dict(
-        id="MetaMaze-misc",
-        entry_point=_M + "meta_maze:MetaMaze",
-        reference="gymnax MetaMaze-misc (gymnax.environments.misc)",
-        parity=_M + "meta_maze.parity:SPEC",
-        peers={"gymnax": "MetaMaze-misc"},
-        family="misc",
-    ),
-    dict(
-        id="PointRobot-misc",
-        entry_point=_M + "point_robot:PointRobot",
-        reference="gymnax PointRobot-misc (gymnax.environments.misc)",
-        parity=_M + "point_robot.parity:SPEC",
-        peers={"gymnax": "PointRobot-misc"},
-        family="misc",
-    ),
-    dict(
-        id="BernoulliBandit-misc",
-        entry_point=_M + "bernoulli_bandit:BernoulliBandit",
-        reference="gymnax BernoulliBandit-misc (gymnax.environments.misc)",
-        parity=_M + "bernoulli_bandit.parity:SPEC",
-        peers={"gymnax": "BernoulliBandit-misc"},
-        family="misc",
-    ),
-    dict(
-        id="GaussianBandit-misc",
-        entry_point=_M + "gaussian_bandit:GaussianBandit",
-        reference="gymnax GaussianBandit-misc (gymnax.environments.misc)",
-        parity=_M + "gaussian_bandit.parity:SPEC",
-        peers={"gymnax": "GaussianBandit-misc"},
-        family="misc",
-    ),
-    dict(
-        id="Reacher-misc",
-        entry_point=_M + "reacher:Reacher",
-        reference="gymnax Reacher-misc (gymnax.environments.misc)",
-        parity=_M + "reacher.parity:SPEC",
-        peers={"gymnax": "Reacher-misc"},
-        family="misc",
-    ),
-    dict(
-        id="Swimmer-misc",
-        entry_point=_M + "swimmer:Swimmer",
-        reference="gymnax Swimmer-misc (gymnax.environments.misc)",
-        parity=_M + "swimmer.parity:SPEC",
-        peers={"gymnax": "Swimmer-misc"},
-        family="misc",
-    ),
-    dict(
-        id="Pong-misc",
-        entry_point=_M + "pong:Pong",
-        reference="gymnax Pong-misc (gymnax.environments.misc)",
-        parity=_M + "pong.parity:SPEC",
-        peers={"gymnax": "Pong-misc"},
-        family="misc",
-    ),
+    _gymnax("FourRooms-misc", "four_rooms:FourRooms"),
+    _gymnax("MetaMaze-misc", "meta_maze:MetaMaze"),
+    _gymnax("PointRobot-misc", "point_robot:PointRobot"),
+    _gymnax("BernoulliBandit-misc", "bernoulli_bandit:BernoulliBandit"),
+    _gymnax("GaussianBandit-misc", "gaussian_bandit:GaussianBandit"),
+    _gymnax("Reacher-misc", "reacher:Reacher"),
+    _gymnax("Swimmer-misc", "swimmer:Swimmer"),
+    _gymnax("Pong-misc", "pong:Pong"),
     dict(
         id="GridWorld-misc",
         entry_point=_M + "grid_world:GridWorld",

@@ -9,55 +9,25 @@ CliffWalking and Blackjack have no time limit there (2**31 - 1 steps here).
 _E = "jaxenvs.envs.toy_text."
 _NO_TIME_LIMIT = 2**31 - 1
 
+
+def _gymnasium(env_id: str, env: str, max_steps: int, *, spec: str = "SPEC", env_kwargs=None, **options) -> dict:
+    """gymnasium's `env_id`: env `folder:Class`, its time limit and options; parity spec `spec` beside the env."""
+    return dict(
+        id=env_id,
+        entry_point=_E + env,
+        env_kwargs=env_kwargs or {},
+        params={**options, "max_steps_in_episode": max_steps},
+        reference=f"gymnasium {env_id} (toy_text)",
+        parity=_E + env.split(":")[0] + ".parity:" + spec,
+        family="toy_text",
+    )
+
+
 REGISTRATIONS: list[dict] = [
-    dict(
-        id="FrozenLake-v1",
-        entry_point=_E + "frozen_lake:FrozenLake",
-        env_kwargs={"map_name": "4x4"},
-        params={"max_steps_in_episode": 100},
-        reference="gymnasium FrozenLake-v1 (toy_text)",
-        parity=_E + "frozen_lake.parity:SPEC",
-        family="toy_text",
-    ),
-    dict(
-        id="FrozenLake8x8-v1",
-        entry_point=_E + "frozen_lake:FrozenLake",
-        env_kwargs={"map_name": "8x8"},
-        params={"max_steps_in_episode": 200},
-        reference="gymnasium FrozenLake8x8-v1 (toy_text)",
-        parity=_E + "frozen_lake.parity:SPEC_8X8",
-        family="toy_text",
-    ),
-    dict(
-        id="Taxi-v4",
-        entry_point=_E + "taxi:Taxi",
-        params={"max_steps_in_episode": 200},
-        reference="gymnasium Taxi-v4 (toy_text)",
-        parity=_E + "taxi.parity:SPEC",
-        family="toy_text",
-    ),
-    dict(
-        id="CliffWalking-v1",
-        entry_point=_E + "cliff_walking:CliffWalking",
-        params={"is_slippery": False, "max_steps_in_episode": _NO_TIME_LIMIT},
-        reference="gymnasium CliffWalking-v1 (toy_text)",
-        parity=_E + "cliff_walking.parity:SPEC",
-        family="toy_text",
-    ),
-    dict(
-        id="CliffWalkingSlippery-v1",
-        entry_point=_E + "cliff_walking:CliffWalking",
-        params={"is_slippery": True, "max_steps_in_episode": _NO_TIME_LIMIT},
-        reference="gymnasium CliffWalkingSlippery-v1 (toy_text)",
-        parity=_E + "cliff_walking.parity:SPEC",
-        family="toy_text",
-    ),
-    dict(
-        id="Blackjack-v1",
-        entry_point=_E + "blackjack:Blackjack",
-        params={"sab": True, "natural": False, "max_steps_in_episode": _NO_TIME_LIMIT},
-        reference="gymnasium Blackjack-v1 (toy_text)",
-        parity=_E + "blackjack.parity:SPEC",
-        family="toy_text",
-    ),
+    _gymnasium("FrozenLake-v1", "frozen_lake:FrozenLake", 100, env_kwargs={"map_name": "4x4"}),
+    _gymnasium("FrozenLake8x8-v1", "frozen_lake:FrozenLake", 200, spec="SPEC_8X8", env_kwargs={"map_name": "8x8"}),
+    _gymnasium("Taxi-v4", "taxi:Taxi", 200),
+    _gymnasium("CliffWalking-v1", "cliff_walking:CliffWalking", _NO_TIME_LIMIT, is_slippery=False),
+    _gymnasium("CliffWalkingSlippery-v1", "cliff_walking:CliffWalking", _NO_TIME_LIMIT, is_slippery=True),
+    _gymnasium("Blackjack-v1", "blackjack:Blackjack", _NO_TIME_LIMIT, sab=True, natural=False),
 ]

@@ -127,6 +127,20 @@ def reset_position(key: jax.Array, dtype) -> jax.Array:
     return jax.random.uniform(key, (), dtype=dtype, minval=-0.6, maxval=-0.4)
 
 
+def reset_state(key: jax.Array, state_type: type[MountainCarState] = MountainCarState) -> MountainCarState:
+    """The reference's reset state (MountainCarContinuous's too): `reset_position`, velocity 0.
+
+    Args:
+        key: A JAX PRNG key.
+        state_type: The state class to build (MountainCarContinuous passes its own).
+
+    Returns:
+        The state at time 0, its floats in `float_dtype()`.
+    """
+    dtype = float_dtype()
+    return state_type(time=jnp.zeros((), jnp.int32), position=reset_position(key, dtype), velocity=jnp.zeros((), dtype))
+
+
 def observation_box(params) -> spaces.Box:
     """The observation space of both mountain cars.
 
@@ -162,12 +176,7 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
         return is_terminal(state, params)
 
     def reset_env(self, key, params):
-        dtype = float_dtype()
-        state = MountainCarState(
-            time=jnp.zeros((), jnp.int32),
-            position=reset_position(key, dtype),
-            velocity=jnp.zeros((), dtype),
-        )
+        state = reset_state(key)
         return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):

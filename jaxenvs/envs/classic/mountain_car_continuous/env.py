@@ -38,8 +38,8 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
-from jaxenvs.envs.classic.mountain_car import get_obs, observation_box, reset_position
+from jaxenvs.environment import Environment, EnvParams
+from jaxenvs.envs.classic.mountain_car.env import MountainCarState, get_obs, observation_box, reset_state
 from jaxenvs.params import positive, real
 
 # the largest action magnitude the reward charges (an invalid action inside jit)
@@ -47,20 +47,13 @@ CHARGED_ACTION_LIMIT = 1e6
 
 
 @struct.dataclass
-class MountainCarContinuousState(EnvState):
-    """The car: gymnasium's `state` vector, one field per entry in its order.
+class MountainCarContinuousState(MountainCarState):
+    """The car: `MountainCarState`'s fields, `position` and `velocity`.
 
-    Both fields are float32 scalars; under `jax_enable_x64` float64 scalars which, after a
-    step, hold the float32 values the reference stores (its reset state stays float64; see
-    the module docstring).
-
-    Attributes:
-        position: The car's position along the valley, in [`min_position`, `max_position`].
-        velocity: The car's velocity (position units per step), in [-`max_speed`, `max_speed`].
+    Both are float32 scalars; under `jax_enable_x64` float64 scalars which, after a step, hold
+    the float32 values the reference stores (its reset state stays float64; see the module
+    docstring).
     """
-
-    position: jax.Array
-    velocity: jax.Array
 
 
 @struct.dataclass
@@ -212,12 +205,7 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
         return (state.position >= params.goal_position) & (state.velocity >= params.goal_velocity)
 
     def reset_env(self, key, params):
-        dtype = float_dtype()
-        state = MountainCarContinuousState(
-            time=jnp.zeros((), jnp.int32),
-            position=reset_position(key, dtype),
-            velocity=jnp.zeros((), dtype),
-        )
+        state = reset_state(key, MountainCarContinuousState)
         return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
