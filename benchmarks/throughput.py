@@ -10,8 +10,8 @@ gymnasium, envpool and the reference packages' own Python loops, in one process.
     python benchmarks/throughput.py --clock cpu --processes 2  # the ids shared by two processes
 
 The scheme (`jaxenvs.bench`): per step one random draw for the whole batch's actions, JAX
-rollouts a jitted `lax.scan` that reads every step's observation as a first layer would
-(float32, a weighted sum with fixed weights) into its carry and returns the final state, the
+rollouts a jitted `lax.scan` that reads the observation each step acts on as a first layer would
+(float32, times a column of fixed weights) into its carry and returns the final state, the
 runs of all libraries for one env and batch size taking turns, the median of `--repeats` runs;
 compile time and memory apart. The limit of each env and batch size is the lower of the
 rewards-only `make_vec` rollout (the step with a free observation) and the steps/s at which
@@ -606,10 +606,11 @@ def measure(args, argv):
             "Random actions, the same scheme for every library: per step one draw for the whole batch"
             " (`jaxenvs.bench.random_actions`: 16 random bits per env for discrete actions; numpy libraries one"
             " `Generator` call). JAX rollouts are one jitted `lax.scan` that consumes what training consumes:"
-            " every step's observation read as a network's first layer reads it, converted to float32 whatever"
-            " its dtype and reduced with fixed weights (one per element of an env's observation, a"
-            " weighted sum: `jaxenvs.bench.consume`), so that no library is charged for its dtype and XLA"
-            " can skip no element, the sum kept in the carry and the final state and observation returned;"
+            " the observation carried from the last step is read at the start of each step, as a policy"
+            " reads what it acts on, the way a network's first layer reads it: converted to float32 whatever"
+            " its dtype and multiplied by a column of fixed weights (one per element of an env's observation:"
+            " `jaxenvs.bench.consume`), so that no library is charged for its dtype and XLA can skip no"
+            " element; the sum is kept in the carry and the final state and observation returned;"
             " `make_vec rewards only` keeps only rewards and state (XLA may then drop the"
             " observation: the difference is its cost)"
             " (`make_vec`: `jaxenvs.make_vec`; vmap and gymnax: `jax.vmap(env.step)` with one key per env);"

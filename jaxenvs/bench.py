@@ -181,11 +181,12 @@ def consume_weights(shape: tuple[int, ...]) -> np.ndarray:
 def consume(obs: Any) -> jax.Array:
     """Read one step's observation as a network's first layer would, into one float32.
 
-    Every leaf is converted to float32, whatever its dtype, and reduced with fixed weights (a
-    weighted sum: one weight per element of an env's observation, the same for every env of
-    the batch, `consume_weights`), so that XLA must build and read every element, and every
-    library pays the same per element whatever its observation's dtype. The leading axis of a
-    leaf with two or more is taken as the batch; a leaf of one axis or none is weighted whole.
+    Every leaf is converted to float32, whatever its dtype, flattened per env and multiplied by
+    a column of fixed weights (`consume_weights`, one per element of an env's observation, the
+    same for every env of the batch): the matrix product of a first dense layer with one unit,
+    then summed over the batch. XLA must build and read every element, and every library pays
+    the same per element whatever its observation's dtype. The leading axis of a leaf with two
+    or more is taken as the batch; a leaf of one axis or none is weighted whole.
 
     Args:
         obs: One step's observation (any pytree of arrays).
@@ -198,9 +199,34 @@ def consume(obs: Any) -> jax.Array:
         x = jnp.asarray(x)
         if x.size == 0:
             continue
-        weights = jnp.asarray(consume_weights(x.shape[1:] if x.ndim >= 2 else x.shape))
-        total = total + jnp.sum(x.astype(jnp.float32) * weights, dtype=jnp.float32)
+        rows = x.reshape(x.shape[0], -1) if x.ndim >= 2 else x.reshape(1, -1)
+        weights = jnp.asarray(consume_weights(rows.shape[1:]))
+        total = total + jnp.sum(rows.astype(jnp.float32) @ weights, dtype=jnp.float32)
     return total
+
+
+def _rollout(
+    reset: Callable, step: Callable, space: Any, num_envs: int, num_steps: int, observations: bool
+) -> Callable:
+    """The timed scan shared by `vec_rollout` and `vmap_rollout`: `reset(key)`, `step(key, state, actions)`."""
+
+    def run(key):
+        k_reset, k_run = jax.random.split(key)
+        obs, state = reset(k_reset)
+
+        def body(carry, keys):
+            state, last_obs, obs_total, total = carry
+            if observations:  # as a policy reads the observation it acts on, from the carry
+                obs_total = obs_total + consume(last_obs)
+            actions = random_actions(keys[0], space, num_envs)
+            obs, state, reward, *_ = step(keys[1], state, actions)
+            return (state, obs if observations else last_obs, obs_total, total + jnp.sum(reward)), None
+
+        init = (state, obs, jnp.zeros(()), jnp.zeros(()))
+        carry, _ = jax.lax.scan(body, init, jax.random.split(k_run, (num_steps, 2)))
+        return carry
+
+    return run
 
 
 def vec_rollout(venv: Any, params: Any, num_steps: int, observations: bool = True) -> Callable:
@@ -216,26 +242,14 @@ def vec_rollout(venv: Any, params: Any, num_steps: int, observations: bool = Tru
     Returns:
         `run(key) -> (state, obs, obs read, reward sum)`, to be jitted.
     """
-    space = venv.action_space(params)
-
-    def run(key):
-        k_reset, k_run = jax.random.split(key)
-        obs, state = venv.reset(k_reset, params)
-
-        def body(carry, keys):
-            state, obs, obs_total, total = carry
-            actions = random_actions(keys[0], space, venv.num_envs)
-            obs, state, reward, *_ = venv.step(keys[1], state, actions, params)
-            if observations:
-                obs_total = obs_total + consume(obs)
-                return (state, obs, obs_total, total + jnp.sum(reward)), None
-            return (state, carry[1], obs_total, total + jnp.sum(reward)), None
-
-        init = (state, obs, jnp.zeros(()), jnp.zeros(()))
-        carry, _ = jax.lax.scan(body, init, jax.random.split(k_run, (num_steps, 2)))
-        return carry
-
-    return run
+    return _rollout(
+        lambda key: venv.reset(key, params),
+        lambda key, state, actions: venv.step(key, state, actions, params),
+        venv.action_space(params),
+        venv.num_envs,
+        num_steps,
+        observations,
+    )
 
 
 def vmap_rollout(env: Any, params: Any, num_envs: int, num_steps: int, observations: bool = True) -> Callable:
@@ -251,27 +265,16 @@ def vmap_rollout(env: Any, params: Any, num_envs: int, num_steps: int, observati
     Returns:
         `run(key) -> (state, obs, obs read, reward sum)`, to be jitted.
     """
-    space = env.action_space(params)
+    reset = jax.vmap(env.reset, in_axes=(0, None))
     step = jax.vmap(env.step, in_axes=(0, 0, 0, None))
-
-    def run(key):
-        k_reset, k_run = jax.random.split(key)
-        obs, state = jax.vmap(env.reset, in_axes=(0, None))(jax.random.split(k_reset, num_envs), params)
-
-        def body(carry, keys):
-            state, obs, obs_total, total = carry
-            actions = random_actions(keys[0], space, num_envs)
-            obs, state, reward, *_ = step(jax.random.split(keys[1], num_envs), state, actions, params)
-            if observations:
-                obs_total = obs_total + consume(obs)
-                return (state, obs, obs_total, total + jnp.sum(reward)), None
-            return (state, carry[1], obs_total, total + jnp.sum(reward)), None
-
-        init = (state, obs, jnp.zeros(()), jnp.zeros(()))
-        carry, _ = jax.lax.scan(body, init, jax.random.split(k_run, (num_steps, 2)))
-        return carry
-
-    return run
+    return _rollout(
+        lambda key: reset(jax.random.split(key, num_envs), params),
+        lambda key, state, actions: step(jax.random.split(key, num_envs), state, actions, params),
+        env.action_space(params),
+        num_envs,
+        num_steps,
+        observations,
+    )
 
 
 class _JaxRun:

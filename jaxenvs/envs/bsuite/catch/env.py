@@ -73,11 +73,10 @@ def board(state: CatchState, rows: int, columns: int) -> jax.Array:
     Returns:
         A `float32[rows, columns]` array, 1 at the ball and at the paddle, 0 elsewhere.
     """
-    ys = jnp.arange(rows)[:, None]
-    xs = jnp.arange(columns)[None, :]
-    ball = (ys == state.ball_y) & (xs == state.ball_x)
-    paddle = (ys == state.paddle_y) & (xs == state.paddle_x)
-    return (ball | paddle).astype(jnp.float32)
+    cells = jnp.arange(rows * columns)  # flat indices: one compare per cell, cheap to batch
+    ball = cells == state.ball_y * columns + state.ball_x
+    paddle = cells == state.paddle_y * columns + state.paddle_x
+    return jnp.where(ball | paddle, 1.0, 0.0).astype(jnp.float32).reshape(rows, columns)
 
 
 class Catch(Environment[CatchState, CatchParams]):
