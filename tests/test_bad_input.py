@@ -150,16 +150,26 @@ def documented(kind: str, ok: bool, detail: str) -> None:
     assert ok, f"{kind}: {detail}"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def report_counts():
-    yield
-    rows = sorted(COUNTS.items())
+def write_counts(title: str, rows) -> None:
+    """Print the counts under `title`, and append them as a JSON line to $JAXENVS_BAD_INPUT_COUNTS
+    when it is set.
+
+    Args:
+        title: The heading printed above the counts.
+        rows: `((kind, outcome), count)` pairs, in the order to print them.
+    """
     lines = [f"{kind:28s} {outcome:12s} {n}" for (kind, outcome), n in rows]
-    print("\nbad input, inputs tried per kind and outcome:\n" + "\n".join(lines))
+    print(f"\n{title}:\n" + "\n".join(lines))
     path = os.environ.get("JAXENVS_BAD_INPUT_COUNTS")
     if path:
         with open(path, "a") as f:
             f.write(json.dumps({f"{k}|{o}": n for (k, o), n in rows}) + "\n")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report_counts():
+    yield
+    write_counts("bad input, inputs tried per kind and outcome", sorted(COUNTS.items()))
 
 
 # --- strategies of bad values -------------------------------------------------------------------

@@ -12,8 +12,6 @@ module (fixtures) and the bad values are generated against it.
 
 from __future__ import annotations
 
-import json
-import os
 import string
 
 import jax
@@ -24,7 +22,7 @@ from hypothesis import strategies as st
 
 import jaxenvs
 from jaxenvs import registry
-from tests.test_bad_input import COUNTS, clear_error
+from tests.test_bad_input import COUNTS, clear_error, write_counts
 
 KINDS = (
     "register id",
@@ -51,12 +49,7 @@ KINDS = (
 def report_counts():
     yield
     rows = sorted((k, n) for k, n in COUNTS.items() if k[0] in KINDS)
-    lines = [f"{kind:28s} {outcome:12s} {n}" for (kind, outcome), n in rows]
-    print("\nbad input at the edges, inputs tried per kind and outcome:\n" + "\n".join(lines))
-    path = os.environ.get("JAXENVS_BAD_INPUT_COUNTS")
-    if path:
-        with open(path, "a") as f:
-            f.write(json.dumps({f"{k}|{o}": n for (k, o), n in rows}) + "\n")
+    write_counts("bad input at the edges, inputs tried per kind and outcome", rows)
 
 
 # --- registrations ---------------------------------------------------------------------------

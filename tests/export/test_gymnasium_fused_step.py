@@ -9,8 +9,6 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 
-from jaxenvs import spaces  # noqa: E402
-from jaxenvs.environment import Environment, EnvParams  # noqa: E402
 from jaxenvs.export._bridge import (  # noqa: E402
     Single,
     env_and_params,
@@ -21,6 +19,7 @@ from jaxenvs.export._bridge import (  # noqa: E402
     to_numpy,
 )
 from jaxenvs.export.gymnasium import JaxEnv  # noqa: E402
+from tests.export.conftest import MixedEnv, assert_same  # noqa: E402
 
 
 class _Unfused:
@@ -49,35 +48,17 @@ class _Unfused:
         return obs, float(reward), bool(terminated), bool(truncated), info
 
 
-def _same(a, b):
-    """Equal values of equal types, nested dicts and tuples included (arrays: dtype, shape, bits)."""
-    assert type(a) is type(b), (type(a), type(b))
-    if isinstance(a, dict):
-        assert list(a) == list(b)
-        for k in a:
-            _same(a[k], b[k])
-    elif isinstance(a, tuple):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y)
-    elif isinstance(a, np.ndarray):
-        assert a.dtype == b.dtype and a.shape == b.shape and a.flags.writeable
-        np.testing.assert_array_equal(a, b)
-    else:
-        assert a == b or (a != a and b != b), (a, b)
-
-
 def _compare(ours, ref, actions, seed):
-    _same(ours.reset(seed=seed)[0], ref.reset(seed))
+    assert_same(ours.reset(seed=seed)[0], ref.reset(seed))
     ends = 0
     for action in actions:
         got, want = ours.step(action), ref.step(action)
         for x, y in zip(got, want):
-            _same(x, y)
+            assert_same(x, y)
         if got[2] or got[3]:
             ends += 1
             # an unseeded reset continues the key stream in both
-            _same(ours.reset()[0], ref.reset())
+            assert_same(ours.reset()[0], ref.reset())
     return ends
 
 
@@ -133,51 +114,8 @@ def test_time_limit_is_dropped_only_where_gymnasium_applies_it():
         assert [env.step(np.zeros(1, np.float32))[3] for _ in range(3)] == [False, False, want]
 
 
-class _Mixed(Environment):
-    """A Dict observation of several dtypes, a state with a typed key and a bool, a nested info."""
-
-    @property
-    def default_params(self):
-        return EnvParams(max_steps_in_episode=6)
-
-    def reset_env(self, key, params):
-        state = {"time": jnp.int32(0), "key": key, "flag": jnp.asarray(False), "x": jnp.zeros(3, jnp.float16)}
-        return self._obs(state), state
-
-    def _obs(self, state):
-        bits = jax.random.bits(state["key"], (2,), jnp.uint8)
-        return {"count": jnp.full(3, -state["time"], jnp.int32), "bits": bits, "flag": state["flag"], "x": state["x"]}
-
-    def step_env(self, key, state, action, params):
-        k, _ = jax.random.split(state["key"])
-        state = {
-            "time": state["time"] + 1,
-            "key": k,
-            "flag": ~state["flag"],
-            "x": state["x"] + jnp.float16(action),
-        }
-        terminated = jax.random.uniform(key) < 0.2
-        return self._obs(state), state, jnp.float32(action) / 3, terminated, {"inner": {"t": state["time"]}}
-
-    def truncation(self, state, params):
-        return state["time"] >= params.max_steps_in_episode
-
-    def observation_space(self, params=None):
-        return spaces.Dict(
-            {
-                "count": spaces.Box(-100, 0, (3,), jnp.int32),
-                "bits": spaces.Box(0, 255, (2,), jnp.uint8),
-                "flag": spaces.Box(False, True, (), jnp.bool_),
-                "x": spaces.Box(-np.inf, np.inf, (3,), jnp.float16),
-            }
-        )
-
-    def action_space(self, params=None):
-        return spaces.Discrete(3)
-
-
 def test_fused_step_of_mixed_dtypes_keys_in_the_state_and_nested_info():
-    env = _Mixed()
+    env = MixedEnv()
     ours = JaxEnv(env)
 
     class _Ref(_Unfused):

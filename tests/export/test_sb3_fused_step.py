@@ -9,10 +9,9 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from jaxenvs import spaces  # noqa: E402
-from jaxenvs.environment import Environment, EnvParams  # noqa: E402
 from jaxenvs.export._bridge import check_actions, host, index, to_jax, to_numpy  # noqa: E402
 from jaxenvs.export.sb3 import JaxSB3VecEnv  # noqa: E402
+from tests.export.conftest import MixedEnv, assert_same  # noqa: E402
 
 
 class Unfused(JaxSB3VecEnv):
@@ -52,39 +51,21 @@ class Unfused(JaxSB3VecEnv):
         return self._ref_state
 
 
-def _same(a, b):
-    """Equal values of equal types, nested dicts, lists and tuples included (arrays: dtype, shape, bits)."""
-    assert type(a) is type(b), (type(a), type(b))
-    if isinstance(a, dict):
-        assert list(a) == list(b)
-        for k in a:
-            _same(a[k], b[k])
-    elif isinstance(a, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            _same(x, y)
-    elif isinstance(a, np.ndarray):
-        assert a.dtype == b.dtype and a.shape == b.shape and a.flags.writeable
-        np.testing.assert_array_equal(a, b)
-    else:
-        assert a == b or (a != a and b != b), (a, b)
-
-
 def _compare(ours, ref, actions, seed, reseed_at=()):
     """Step both alike; returns how many envs finished (episode ends crossed)."""
     for venv in (ours, ref):
         venv.seed(seed)
-    _same(ours.reset(), ref.reset())
+    assert_same(ours.reset(), ref.reset())
     ends = 0
     for t, action in enumerate(actions):
         got, want = ours.step(action), ref.step(action)
-        _same(got, want)
+        assert_same(got, want)
         ends += int(got[2].sum())
         if t in reseed_at:  # an unseeded reset continues the key stream in both; a seeded one restarts it
             if t % 2:
                 for venv in (ours, ref):
                     venv.seed(seed + t)
-            _same(ours.reset(), ref.reset())
+            assert_same(ours.reset(), ref.reset())
     jax.tree_util.tree_map(lambda x, y: np.testing.assert_array_equal(_data(x), _data(y)), ours.state, ref.state)
     return ends
 
@@ -134,13 +115,13 @@ def test_a_large_carry_travels_apart_from_the_outputs(monkeypatch):
 
 def test_close_then_reset_continues_the_key_stream():
     ours, ref = JaxSB3VecEnv("CartPole-v1", 2, seed=7), Unfused("CartPole-v1", 2, seed=7)
-    _same(ours.reset(), ref.reset())
+    assert_same(ours.reset(), ref.reset())
     for venv in (ours, ref):
         venv.step(np.array([0, 1]))
         venv.close()
     assert ours.state is None
-    _same(ours.reset(), ref.reset())
-    _same(ours.step(np.array([1, 1])), ref.step(np.array([1, 1])))
+    assert_same(ours.reset(), ref.reset())
+    assert_same(ours.step(np.array([1, 1])), ref.step(np.array([1, 1])))
 
 
 def test_quick_action_check_accepts_only_what_the_full_check_accepts():
@@ -167,51 +148,13 @@ def test_quick_action_check_accepts_only_what_the_full_check_accepts():
     # the quick path and the full check pass the same actions on to the step
     ref = Unfused("CartPole-v1", 3, seed=0)
     ours = JaxSB3VecEnv("CartPole-v1", 3, seed=0)
-    _same(ours.reset(), ref.reset())
+    assert_same(ours.reset(), ref.reset())
     for actions in good:
-        _same(ours.step(actions), ref.step(actions))
-
-
-class _Mixed(Environment):
-    """A Dict observation of several dtypes, a state with a typed key and a bool."""
-
-    @property
-    def default_params(self):
-        return EnvParams(max_steps_in_episode=6)
-
-    def reset_env(self, key, params):
-        state = {"time": jnp.int32(0), "key": key, "flag": jnp.asarray(False), "x": jnp.zeros(3, jnp.float16)}
-        return self._obs(state), state
-
-    def _obs(self, state):
-        bits = jax.random.bits(state["key"], (2,), jnp.uint8)
-        return {"count": jnp.full(3, -state["time"], jnp.int32), "bits": bits, "flag": state["flag"], "x": state["x"]}
-
-    def step_env(self, key, state, action, params):
-        k, _ = jax.random.split(state["key"])
-        state = {"time": state["time"] + 1, "key": k, "flag": ~state["flag"], "x": state["x"] + jnp.float16(action)}
-        terminated = jax.random.uniform(key) < 0.2
-        return self._obs(state), state, jnp.float16(action) / 3, terminated, {"inner": {"t": state["time"]}}
-
-    def truncation(self, state, params):
-        return state["time"] >= params.max_steps_in_episode
-
-    def observation_space(self, params=None):
-        return spaces.Dict(
-            {
-                "count": spaces.Box(-100, 0, (3,), jnp.int32),
-                "bits": spaces.Box(0, 255, (2,), jnp.uint8),
-                "flag": spaces.Box(False, True, (), jnp.bool_),
-                "x": spaces.Box(-np.inf, np.inf, (3,), jnp.float16),
-            }
-        )
-
-    def action_space(self, params=None):
-        return spaces.Discrete(3)
+        assert_same(ours.step(actions), ref.step(actions))
 
 
 def test_fused_step_of_mixed_dtypes_keys_in_the_state_and_a_float16_reward():
-    env = _Mixed()
+    env = MixedEnv(jnp.float16)
     ours, ref = JaxSB3VecEnv(env, 4), Unfused(env, 4)
     assert _compare(ours, ref, _actions(ours, 50, 1), seed=5, reseed_at={20}) >= 2
     assert jax.dtypes.issubdtype(ours.state["key"].dtype, jax.dtypes.prng_key)

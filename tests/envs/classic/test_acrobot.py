@@ -4,18 +4,14 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.classic import acrobot
+from tests.envs.classic.conftest import batch_reset, float_state
 
 ENV_ID = "Acrobot-v1"
 
 
 def _state(theta1, theta2, dtheta1=0.0, dtheta2=0.0, time=0, dtype=jnp.float32):
-    return acrobot.AcrobotState(
-        time=jnp.int32(time),
-        theta1=jnp.asarray(theta1, dtype),
-        theta2=jnp.asarray(theta2, dtype),
-        dtheta1=jnp.asarray(dtheta1, dtype),
-        dtheta2=jnp.asarray(dtheta2, dtype),
-    )
+    fields = {"theta1": theta1, "theta2": theta2, "dtheta1": dtheta1, "dtheta2": dtheta2}
+    return float_state(acrobot.AcrobotState, time, dtype, **fields)
 
 
 def test_registration_and_spaces():
@@ -78,9 +74,7 @@ def test_torque_noise():
 
 def test_reset_is_float32_rounded_and_small():
     with jax.enable_x64(True):
-        env, params = jaxenvs.make(ENV_ID, autoreset=False)
-        keys = jax.random.split(jax.random.key(0), 256)
-        obs, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
+        obs, states = batch_reset(ENV_ID, 256)
         assert states.theta1.dtype == jnp.float64 and obs.dtype == jnp.float32
         for name in ("theta1", "theta2", "dtheta1", "dtheta2"):
             x = np.asarray(getattr(states, name))

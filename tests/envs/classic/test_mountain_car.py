@@ -3,22 +3,14 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-import jaxenvs
 from jaxenvs.envs.classic import mountain_car
+from tests.envs.classic.conftest import batch_reset, float_state
 
 ENV_ID = "MountainCar-v0"
 
 
 def _state(position, velocity, time=0, dtype=jnp.float32):
-    return mountain_car.MountainCarState(
-        time=jnp.int32(time), position=jnp.asarray(position, dtype), velocity=jnp.asarray(velocity, dtype)
-    )
-
-
-@pytest.fixture(scope="module")
-def raw():
-    env, params = jaxenvs.make(ENV_ID, autoreset=False)
-    return env, params, jax.jit(env.step)
+    return float_state(mountain_car.MountainCarState, time, dtype, position=position, velocity=velocity)
 
 
 def test_registration_and_spaces(raw):
@@ -71,9 +63,7 @@ def test_out_of_range_action_clipped_under_jit(raw):
 
 def test_reset_distribution_and_dtypes():
     with jax.enable_x64(True):
-        env, params = jaxenvs.make(ENV_ID, autoreset=False)
-        keys = jax.random.split(jax.random.key(0), 512)
-        obs, states = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
+        obs, states = batch_reset(ENV_ID, 512)
         assert states.position.dtype == jnp.float64 and obs.dtype == jnp.float32
         pos = np.asarray(states.position)
         assert pos.min() >= -0.6 and pos.max() <= -0.4 and np.all(np.asarray(states.velocity) == 0)

@@ -6,24 +6,13 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.classic import mountain_car_continuous as mcc
 from tests.envs.classic import gradcheck
+from tests.envs.classic.conftest import box_action, float_state
 
 ENV_ID = "MountainCarContinuous-v0"
 
 
 def _state(position, velocity, time=1, dtype=jnp.float32):
-    return mcc.MountainCarContinuousState(
-        time=jnp.int32(time), position=jnp.asarray(position, dtype), velocity=jnp.asarray(velocity, dtype)
-    )
-
-
-def _action(a):
-    return jnp.asarray([a], jnp.float32)
-
-
-@pytest.fixture(scope="module")
-def raw():
-    env, params = jaxenvs.make(ENV_ID, autoreset=False)
-    return env, params, jax.jit(env.step)
+    return float_state(mcc.MountainCarContinuousState, time, dtype, position=position, velocity=velocity)
 
 
 def test_registration_and_spaces(raw):
@@ -39,8 +28,8 @@ def test_registration_and_spaces(raw):
 def test_reward_uses_unclipped_action(raw):
     env, params, step = raw
     key = jax.random.key(0)
-    _, s_big, r_big, *_ = step(key, _state(-0.5, 0.0), _action(2.0), params)
-    _, s_one, r_one, *_ = step(key, _state(-0.5, 0.0), _action(1.0), params)
+    _, s_big, r_big, *_ = step(key, _state(-0.5, 0.0), box_action(2.0), params)
+    _, s_one, r_one, *_ = step(key, _state(-0.5, 0.0), box_action(1.0), params)
     # the force is clipped to 1, so the motion is the same ...
     assert float(s_big.position) == float(s_one.position)
     assert float(s_big.velocity) == float(s_one.velocity)
@@ -51,14 +40,14 @@ def test_reward_uses_unclipped_action(raw):
 
 def test_goal_reward_and_termination(raw):
     env, params, step = raw
-    _, _, reward, terminated, truncated, _ = step(jax.random.key(0), _state(0.44, 0.03), _action(0.5), params)
+    _, _, reward, terminated, truncated, _ = step(jax.random.key(0), _state(0.44, 0.03), box_action(0.5), params)
     assert bool(terminated) and not bool(truncated)
     assert float(reward) == pytest.approx(100.0 - 0.1 * 0.25)
 
 
 def test_velocity_zeroed_at_left_wall(raw):
     env, params, step = raw
-    _, state, _, terminated, _, _ = step(jax.random.key(0), _state(-1.19, -0.05), _action(-1.0), params)
+    _, state, _, terminated, _, _ = step(jax.random.key(0), _state(-1.19, -0.05), box_action(-1.0), params)
     assert float(state.position) == pytest.approx(-1.2) and float(state.velocity) == 0.0
     assert not bool(terminated)
 
@@ -70,7 +59,7 @@ def test_state_stored_as_float32_like_the_reference():
         assert state.position.dtype == jnp.float64
         x = float(state.position)
         assert x != float(np.float32(x))  # the reset state is float64, as gymnasium's
-        _, state, *_ = jax.jit(env.step)(jax.random.key(0), state, _action(0.3), params)
+        _, state, *_ = jax.jit(env.step)(jax.random.key(0), state, box_action(0.3), params)
         for value in (float(state.position), float(state.velocity)):
             assert value == float(np.float32(value))
 

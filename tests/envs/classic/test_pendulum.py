@@ -6,24 +6,13 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.classic import pendulum
 from tests.envs.classic import gradcheck
+from tests.envs.classic.conftest import box_action, float_state
 
 ENV_ID = "Pendulum-v1"
 
 
 def _state(theta, theta_dot, time=0, dtype=jnp.float32):
-    return pendulum.PendulumState(
-        time=jnp.int32(time), theta=jnp.asarray(theta, dtype), theta_dot=jnp.asarray(theta_dot, dtype)
-    )
-
-
-def _action(a):
-    return jnp.asarray([a], jnp.float32)
-
-
-@pytest.fixture(scope="module")
-def raw():
-    env, params = jaxenvs.make(ENV_ID, autoreset=False)
-    return env, params, jax.jit(env.step)
+    return float_state(pendulum.PendulumState, time, dtype, theta=theta, theta_dot=theta_dot)
 
 
 def test_registration_and_spaces(raw):
@@ -42,7 +31,7 @@ def test_never_terminates_truncates_at_200(raw):
         _, state = env.reset(key, params)
 
         def body(state, k):
-            _, state, _, te, tr, _ = env.step(k, state, _action(2.0), params)
+            _, state, _, te, tr, _ = env.step(k, state, box_action(2.0), params)
             return state, (te, tr)
 
         return jax.lax.scan(body, state, jax.random.split(key, 200))[1]
@@ -56,17 +45,17 @@ def test_reward_from_normalized_angle_and_clipped_torque(raw):
     env, params, step = raw
     key = jax.random.key(0)
     # theta is never wrapped in the state; the cost wraps it
-    _, _, reward, *_ = step(key, _state(2 * np.pi + 0.5, 1.0), _action(1.0), params)
+    _, _, reward, *_ = step(key, _state(2 * np.pi + 0.5, 1.0), box_action(1.0), params)
     assert float(reward) == pytest.approx(-(0.25 + 0.1 + 0.001), rel=1e-5)
     # the torque is clipped to 2 for both the motion and the cost
-    _, s5, r5, *_ = step(key, _state(0.3, 0.0), _action(5.0), params)
-    _, s2, r2, *_ = step(key, _state(0.3, 0.0), _action(2.0), params)
+    _, s5, r5, *_ = step(key, _state(0.3, 0.0), box_action(5.0), params)
+    _, s2, r2, *_ = step(key, _state(0.3, 0.0), box_action(2.0), params)
     assert float(s5.theta) == float(s2.theta) and float(r5) == float(r2)
 
 
 def test_speed_clipped_before_angle(raw):
     env, params, step = raw
-    _, state, *_ = step(jax.random.key(0), _state(np.pi / 2, 7.99), _action(2.0), params)
+    _, state, *_ = step(jax.random.key(0), _state(np.pi / 2, 7.99), box_action(2.0), params)
     assert float(state.theta_dot) == pytest.approx(8.0)
     assert float(state.theta) == pytest.approx(np.pi / 2 + 8.0 * 0.05)
 

@@ -1,10 +1,11 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pytest
 
 import jaxenvs
 from jaxenvs.envs.minatar import asterix
+
+ENV_ID = "Asterix-MinAtar"
 
 
 def test_spaces_and_action_sets():
@@ -18,12 +19,6 @@ def _with_entity(state, slot, x, lr, gold):
     return state.replace(
         entities=state.entities.at[slot].set(row), entity_active=state.entity_active.at[slot].set(True)
     )
-
-
-@pytest.fixture(scope="module")
-def stepper():
-    env, params = jaxenvs.make("Asterix-MinAtar", autoreset=False, sticky_action_prob=0.0)
-    return jax.jit(env.step), params
 
 
 def test_gold_gives_reward_and_disappears(stepper):

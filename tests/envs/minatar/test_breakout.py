@@ -1,11 +1,12 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pytest
 
 import jaxenvs
 from jaxenvs.envs.minatar import breakout
 from jaxenvs.envs.minatar._common import palette_uint8
+
+ENV_ID = "Breakout-MinAtar"
 
 
 def test_spaces_and_action_sets():
@@ -22,12 +23,6 @@ def test_spaces_and_action_sets():
 def _state(**kw):
     s = breakout.initial_state(0)
     return s.replace(**{k: jnp.asarray(v) for k, v in kw.items()})
-
-
-@pytest.fixture(scope="module")
-def stepper():
-    env, params = jaxenvs.make("Breakout-MinAtar", autoreset=False, sticky_action_prob=0.0)
-    return jax.jit(env.step), params
 
 
 def test_brick_breaks_with_reward_one(stepper):

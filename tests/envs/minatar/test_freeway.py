@@ -1,10 +1,11 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pytest
 
 import jaxenvs
 from jaxenvs.envs.minatar import freeway
+
+ENV_ID = "Freeway-MinAtar"
 
 
 def test_spaces_and_action_sets():
@@ -19,12 +20,6 @@ def _state(cars_x=None, speeds=None, **kw):
     if cars_x is not None:
         s = s.replace(cars=s.cars.at[:, freeway.X].set(jnp.asarray(cars_x, jnp.int32)))
     return s.replace(**{k: jnp.asarray(v, jnp.int32) for k, v in kw.items()})
-
-
-@pytest.fixture(scope="module")
-def stepper():
-    env, params = jaxenvs.make("Freeway-MinAtar", autoreset=False, sticky_action_prob=0.0)
-    return jax.jit(env.step), params
 
 
 def test_reaching_the_top_scores_resets_the_chicken_and_redraws_speeds(stepper):

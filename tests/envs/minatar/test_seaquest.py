@@ -6,6 +6,7 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.minatar import seaquest as sq
 
+ENV_ID = "Seaquest-MinAtar"
 NOOP, LEFT, UP, RIGHT, DOWN, FIRE = range(6)
 NO_SPAWN = sq.SeaquestDraws(
     enemy_lr=jnp.asarray(False),
@@ -14,11 +15,6 @@ NO_SPAWN = sq.SeaquestDraws(
     diver_lr=jnp.asarray(False),
     diver_y=jnp.int32(1),
 )
-
-
-@pytest.fixture(scope="module")
-def raw():
-    return jaxenvs.make("Seaquest-MinAtar", autoreset=False, sticky_action_prob=0.0)
 
 
 @pytest.fixture(scope="module")

@@ -1,23 +1,12 @@
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pytest
 
 import jaxenvs
 from jaxenvs.envs.minatar import space_invaders as si
 
+ENV_ID = "SpaceInvaders-MinAtar"
 FIRE, LEFT, RIGHT, NOOP = 5, 1, 3, 0
-
-
-@pytest.fixture(scope="module")
-def raw():
-    return jaxenvs.make("SpaceInvaders-MinAtar", autoreset=False, sticky_action_prob=0.0)
-
-
-@pytest.fixture(scope="module")
-def step(raw):
-    env, params = raw
-    return jax.jit(env.step)
 
 
 def _state(**fields):
@@ -51,8 +40,8 @@ def test_reset_is_minatar_start(raw):
     assert np.argwhere(np.asarray(obs[..., 0])).tolist() == [[9, 5]]
 
 
-def test_shooting_an_alien_gives_reward_one(raw, step):
-    env, params = raw
+def test_shooting_an_alien_gives_reward_one(stepper):
+    step, params = stepper
     # an alien right above the cannon: the bullet appears on row 9, rises to row 8 and hits it
     state = _state(alien_map=[(8, 5), (0, 0)], alien_move_timer=3)
     _, nxt, reward, terminated, _, _ = step(jax.random.key(0), state, FIRE, params)
@@ -64,8 +53,8 @@ def test_shooting_an_alien_gives_reward_one(raw, step):
     assert not bool(again.f_bullet_map.any()) and int(again.shot_timer) == 3
 
 
-def test_cleared_wave_respawns_faster(raw, step):
-    env, params = raw
+def test_cleared_wave_respawns_faster(stepper):
+    step, params = stepper
     state = _state(alien_map=[(8, 5)], alien_move_timer=3, enemy_move_interval=9, ramp_index=3)
     _, nxt, reward, _, _, _ = step(jax.random.key(0), state, FIRE, params)
     assert float(reward) == 1.0
@@ -75,12 +64,12 @@ def test_cleared_wave_respawns_faster(raw, step):
     _, nxt, _, _, _, _ = step(jax.random.key(0), state.replace(enemy_move_interval=jnp.int32(6)), FIRE, params)
     assert int(nxt.enemy_move_interval) == 6 and int(nxt.ramp_index) == 3
     no_ramp = params.replace(difficulty_ramping=False)
-    _, nxt, _, _, _, _ = jax.jit(env.step)(jax.random.key(0), state, FIRE, no_ramp)
+    _, nxt, _, _, _, _ = step(jax.random.key(0), state, FIRE, no_ramp)
     assert int(nxt.enemy_move_interval) == 9 and int(nxt.alien_map.sum()) == 24
 
 
-def test_block_moves_steps_down_and_speeds_up(raw, step):
-    env, params = raw
+def test_block_moves_steps_down_and_speeds_up(stepper):
+    step, params = stepper
     # two aliens, timer out: move one column left; the timer restarts at min(count, interval)
     state = _state(alien_map=[(2, 4), (3, 6)], alien_move_timer=0)
     _, nxt, _, _, _, _ = step(jax.random.key(0), state, NOOP, params)
@@ -99,8 +88,8 @@ def test_block_moves_steps_down_and_speeds_up(raw, step):
     assert xs == [5, 6, 7]
 
 
-def test_deaths(raw, step):
-    env, params = raw
+def test_deaths(stepper):
+    step, params = stepper
     # an alien bullet falling onto the cannon
     state = _state(e_bullet_map=[(8, 5)])
     _, _, _, terminated, _, _ = step(jax.random.key(0), state, NOOP, params)
@@ -119,8 +108,8 @@ def test_deaths(raw, step):
     assert all(np.array_equal(a, b) for a, b in zip(jax.tree_util.tree_leaves(same), jax.tree_util.tree_leaves(nxt)))
 
 
-def test_nearest_alien_shoots_ties_to_the_left(raw, step):
-    env, params = raw
+def test_nearest_alien_shoots_ties_to_the_left(stepper):
+    step, params = stepper
     # columns 3 and 7 are both 2 away from the cannon at 5: MinAtar's stable sort picks 3
     state = _state(alien_map=[(1, 3), (4, 3), (6, 7)], alien_shot_timer=0, alien_move_timer=5)
     _, nxt, _, _, _, _ = step(jax.random.key(0), state, NOOP, params)

@@ -6,6 +6,7 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.toy_text import cliff_walking
 from jaxenvs.envs.toy_text.cliff_walking import DOWN, GOAL, LEFT, RIGHT, START, UP, CliffWalkingState
+from tests.envs.toy_text.conftest import keyed_steps
 
 
 def _state(s, time=0):
@@ -64,10 +65,7 @@ def test_tables_match_the_rules():
 
 def test_slippery_moves_one_third_each():
     env, params = jaxenvs.make("CliffWalkingSlippery-v1", autoreset=False)
-    n = 3000
-    keys = jax.random.split(jax.random.key(3), n)
-    states = CliffWalkingState(time=jnp.zeros(n, jnp.int32), s=jnp.full(n, 13, jnp.int32))  # (1, 1)
-    obs, _, _, _, _, info = jax.jit(jax.vmap(env.step, in_axes=(0, 0, None, None)))(keys, states, UP, params)
+    obs, _, _, _, _, info = keyed_steps(env, params, n=3000, seed=3)(_state(13), UP)  # from (1, 1)
     obs = np.asarray(obs)
     # UP slips to LEFT (12) or RIGHT (14), never DOWN (25)
     assert set(np.unique(obs)) == {1, 12, 14}

@@ -7,6 +7,7 @@ import jaxenvs
 from jaxenvs.envs.toy_text import frozen_lake
 from jaxenvs.envs.toy_text.frozen_lake import DOWN, LEFT, RIGHT, UP, FrozenLakeState
 from jaxenvs.envs.toy_text.frozen_lake.env import _goal_reachable
+from tests.envs.toy_text.conftest import keyed_steps
 
 
 def _state(s, time=0):
@@ -62,10 +63,7 @@ def test_time_limit_truncates(dry):
 
 def test_slippery_moves_follow_success_rate():
     env, params = jaxenvs.make("FrozenLake-v1", autoreset=False, success_rate=0.6)
-    n = 4000
-    keys = jax.random.split(jax.random.key(1), n)
-    states = FrozenLakeState(time=jnp.zeros(n, jnp.int32), s=jnp.full(n, 9, jnp.int32))  # (2, 1)
-    obs, _, _, _, _, info = jax.jit(jax.vmap(env.step, in_axes=(0, 0, None, None)))(keys, states, DOWN, params)
+    obs, _, _, _, _, info = keyed_steps(env, params, n=4000, seed=1)(_state(9), DOWN)  # from (2, 1)
     obs = np.asarray(obs)
     # DOWN slips to RIGHT (10) or LEFT (8) with 0.2 each; never UP
     assert set(np.unique(obs)) == {8, 10, 13}

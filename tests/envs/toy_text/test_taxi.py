@@ -6,29 +6,20 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.toy_text import taxi
 from jaxenvs.envs.toy_text.taxi import DROPOFF, EAST, NORTH, PICKUP, SOUTH, WEST, TaxiState
+from tests.envs.toy_text.conftest import keyed_steps
 
 
 def _state(row, col, pass_loc, dest, fickle=False, time=0):
+    """A TaxiState, or a batch of them where the arguments are arrays (broadcast together)."""
+    ints = jnp.broadcast_arrays(*(jnp.asarray(x, jnp.int32) for x in (row, col, pass_loc, dest, time)))
+    row, col, pass_loc, dest, time = ints
     return TaxiState(
-        time=jnp.int32(time),
-        taxi_row=jnp.int32(row),
-        taxi_col=jnp.int32(col),
-        pass_loc=jnp.int32(pass_loc),
-        dest_idx=jnp.int32(dest),
-        fickle_step=jnp.bool_(fickle),
-    )
-
-
-def _all_states():
-    s = jnp.arange(500)
-    row, col, pass_loc, dest = taxi.decode(s)
-    return TaxiState(
-        time=jnp.zeros(500, jnp.int32),
+        time=time,
         taxi_row=row,
         taxi_col=col,
         pass_loc=pass_loc,
         dest_idx=dest,
-        fickle_step=jnp.zeros(500, bool),
+        fickle_step=jnp.full(row.shape, fickle),
     )
 
 
@@ -94,7 +85,7 @@ def test_walls_and_edges_block(dry):
 
 def test_action_mask_says_which_actions_change_the_state():
     env, params = jaxenvs.make("Taxi-v4", autoreset=False)
-    states = _all_states()
+    states = _state(*taxi.decode(jnp.arange(500)))
     masks = np.asarray(jax.vmap(taxi.action_mask)(states))
     assert masks.dtype == bool and masks.shape == (500, 6)
 
@@ -109,15 +100,7 @@ def test_action_mask_says_which_actions_change_the_state():
         # info["action_mask"] is the mask of the state stepped into
         assert np.array_equal(
             np.asarray(next_masks),
-            np.asarray(
-                jax.vmap(taxi.action_mask)(
-                    TaxiState(
-                        time=jnp.zeros(500, jnp.int32),
-                        fickle_step=jnp.zeros(500, bool),
-                        **dict(zip(("taxi_row", "taxi_col", "pass_loc", "dest_idx"), taxi.decode(obs))),
-                    )
-                )
-            ),
+            np.asarray(jax.vmap(taxi.action_mask)(_state(*taxi.decode(obs)))),
         )
     # the corners: R with the passenger waiting there and nobody aboard
     assert masks[int(taxi.encode(jnp.int32(0), jnp.int32(0), jnp.int32(0), jnp.int32(1)))].tolist() == [
@@ -157,11 +140,10 @@ def test_reset_is_uniform_over_300_starts():
 def test_rain_pushes_sideways_but_never_through_walls():
     env, params = jaxenvs.make("Taxi-v4", autoreset=False, is_rainy=True)
     n = 4000
-    keys = jax.random.split(jax.random.key(2), n)
-    step = jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None)))
+    step = keyed_steps(env, params, n, seed=2)
 
     def cells(state, a):
-        _, nxt, reward, _, _, info = step(keys, state, a, params)
+        _, nxt, reward, _, _, info = step(state, a)
         assert np.all(np.asarray(reward) == -1.0)
         cells = list(zip(np.asarray(nxt.taxi_row).tolist(), np.asarray(nxt.taxi_col).tolist()))
         return cells, np.asarray(info["prob"])
@@ -183,18 +165,18 @@ def test_fickle_passenger_changes_destination_once():
     env, params = jaxenvs.make("Taxi-v4", autoreset=False, fickle_passenger=True)
     n = 3000
     keys = jax.random.split(jax.random.key(4), n)
-    step = jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None)))
+    step = keyed_steps(env, params, n, seed=4)
     # aboard, fickle, the taxi moves: a new destination, uniform over the other three
-    _, nxt, _, _, _, _ = step(keys, _state(2, 2, 4, 1, fickle=True), SOUTH, params)
+    _, nxt, _, _, _, _ = step(_state(2, 2, 4, 1, fickle=True), SOUTH)
     dest = np.asarray(nxt.dest_idx)
     assert set(np.unique(dest)) == {0, 2, 3} and not np.asarray(nxt.fickle_step).any()
     assert all(abs(np.mean(dest == d) - 1 / 3) < 0.04 for d in (0, 2, 3))
     # the taxi does not move (a wall), or the passenger is not aboard: nothing changes
     for state, a in [(_state(0, 1, 4, 1, fickle=True), EAST), (_state(2, 2, 0, 1, fickle=True), SOUTH)]:
-        _, nxt, _, _, _, _ = step(keys, state, a, params)
+        _, nxt, _, _, _, _ = step(state, a)
         assert np.all(np.asarray(nxt.dest_idx) == 1) and np.asarray(nxt.fickle_step).all()
     # not fickle (any more): nothing changes
-    _, nxt, _, _, _, _ = step(keys, _state(2, 2, 4, 1, fickle=False), SOUTH, params)
+    _, nxt, _, _, _, _ = step(_state(2, 2, 4, 1, fickle=False), SOUTH)
     assert np.all(np.asarray(nxt.dest_idx) == 1)
     # reset: fickle with probability fickle_probability
     _, states = jax.vmap(env.reset, in_axes=(0, None))(keys, params.replace(fickle_probability=0.5))
