@@ -93,6 +93,37 @@ def vec_loop(
     return run
 
 
+def dispatch_floor(steps: int, clock: Callable[[], float] = time.perf_counter) -> Callable[[], float]:
+    """A timed loop of the least a JAX env's step can cost from Python: one jitted call on a
+    state kept on the device, and a host copy of a CartPole-sized output.
+
+    Args:
+        steps: Calls per run.
+        clock: The clock runs are timed with.
+
+    Returns:
+        `run() -> seconds` for `steps` calls.
+    """
+    import jax
+    import jax.numpy as jnp
+
+    call = jax.jit(lambda x: (x + 1, x[:6]), donate_argnums=0)
+    x = jnp.zeros(16, jnp.uint32)
+    for _ in range(100):  # warm-up (compiles)
+        x, out = call(x)
+        np.asarray(out)
+
+    def run() -> float:
+        nonlocal x
+        t0 = clock()
+        for _ in range(steps):
+            x, out = call(x)
+            np.asarray(out)
+        return clock() - t0
+
+    return run
+
+
 def measure(loops: dict[str, Callable[[], float]], steps: int, runs: int) -> dict[str, list[float]]:
     """Microseconds per step of each loop, run by run, the loops taking turns.
 
@@ -109,6 +140,109 @@ def measure(loops: dict[str, Callable[[], float]], steps: int, runs: int) -> dic
         for name, run in loops.items():
             out[name].append(run() / steps * 1e6)
     return out
+
+
+def measure_all(steps: int, runs: int, num_envs: int = 8, clock: Callable[[], float] = time.perf_counter) -> dict:
+    """Both comparisons: one gymnasium env against numpy's CartPole; the SB3 VecEnvs.
+
+    Args:
+        steps: Steps (or `step()` calls) per run.
+        runs: Runs of each implementation, taking turns.
+        num_envs: The SB3 VecEnvs' batch size.
+        clock: The clock runs are timed with.
+
+    Returns:
+        `{"single": {name: [us per step, run by run]}, "sb3": {...} or the reason it was not
+        measured, "num_envs": num_envs, "steps": steps, "runs": runs}`; in each dict jaxenvs'
+        entry first, the reference second.
+    """
+    import gymnasium
+
+    import jaxenvs  # noqa: F401 -- registers the jaxenvs/ ids with gymnasium
+
+    single = {
+        "jaxenvs: gymnasium.make('jaxenvs/CartPole-v1')": gymnasium_loop("jaxenvs/CartPole-v1", steps, clock=clock),
+        "gymnasium: gymnasium.make('CartPole-v1') (numpy)": gymnasium_loop("CartPole-v1", steps, clock=clock),
+        "jax: one trivial jitted call and its host copy (the floor)": dispatch_floor(steps, clock=clock),
+    }
+    out = {"single": measure(single, steps, runs), "num_envs": num_envs, "steps": steps, "runs": runs}
+    try:
+        from stable_baselines3.common.vec_env import DummyVecEnv
+
+        from jaxenvs.export.sb3 import JaxSB3VecEnv
+    except ImportError as e:
+        out["sb3"] = f"SB3 VecEnvs not measured: {e}."
+        return out
+    n = num_envs
+    vec = {
+        f"jaxenvs: JaxSB3VecEnv('CartPole-v1', {n})": vec_loop(
+            lambda: JaxSB3VecEnv("CartPole-v1", n), n, steps, clock=clock
+        ),
+        f"SB3: DummyVecEnv of {n} gymnasium CartPole-v1": vec_loop(
+            lambda: DummyVecEnv([lambda: gymnasium.make("CartPole-v1")] * n), n, steps, clock=clock
+        ),
+    }
+    out["sb3"] = measure(vec, steps, runs)
+    return out
+
+
+def ratios(result: dict) -> tuple[float, float | None]:
+    """jaxenvs' median time per step over the reference's: the gymnasium env's, the SB3 VecEnv's (None if not measured).
+
+    Args:
+        result: From `measure_all`.
+
+    Returns:
+        `(gymnasium ratio, SB3 ratio)`; below 1 means jaxenvs is faster.
+    """
+
+    def ratio(times: dict) -> float:
+        ours, ref = (statistics.median(t) for t in list(times.values())[:2])
+        return ours / ref
+
+    return ratio(result["single"]), ratio(result["sb3"]) if isinstance(result["sb3"], dict) else None
+
+
+def markdown(result: dict, clock: str) -> list[str]:
+    """The two tables.
+
+    Args:
+        result: From `measure_all`.
+        clock: `wall` or `cpu`, for the caption.
+
+    Returns:
+        Lines of markdown.
+    """
+    runs, steps, n = result["runs"], result["steps"], result["num_envs"]
+    times = result["single"]
+    ref = statistics.median(list(times.values())[1])
+    lines = [
+        f"Per `step()` call, microseconds ({clock} clock), median of {runs} runs of {steps:,} steps"
+        " (random actions, resets included), taking turns in one process; the last row is what any JAX"
+        " env's step costs at the least from Python.",
+        "",
+        "| implementation | us / step | runs (min-max) | ratio to numpy |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, t in times.items():
+        m = statistics.median(t)
+        lines.append(f"| {name} | {m:.2f} | {min(t):.2f}-{max(t):.2f} | {m / ref:.2f}x |")
+    if not isinstance(result["sb3"], dict):
+        return lines + ["", result["sb3"]]
+    vtimes = result["sb3"]
+    vref = statistics.median(list(vtimes.values())[1])
+    lines += [
+        "",
+        f"SB3 `VecEnv.step()` at {n} envs, microseconds per call (and per env-step), median of {runs} runs "
+        f"of {steps:,} calls, taking turns.",
+        "",
+        "| implementation | us / call | us / env-step | runs (min-max) | ratio to DummyVecEnv |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, t in vtimes.items():
+        m = statistics.median(t)
+        lines.append(f"| {name} | {m:.2f} | {m / n:.2f} | {min(t):.2f}-{max(t):.2f} | {m / vref:.2f}x |")
+    return lines
 
 
 def main(argv=None) -> None:
@@ -128,61 +262,9 @@ def main(argv=None) -> None:
         clock = time.process_time
         if hasattr(os, "sched_setaffinity"):
             os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
-
-    import jaxenvs  # noqa: F401 -- registers the jaxenvs/ ids with gymnasium
-
-    single = {
-        "jaxenvs: gymnasium.make('jaxenvs/CartPole-v1')": gymnasium_loop(
-            "jaxenvs/CartPole-v1", args.steps, clock=clock
-        ),
-        "gymnasium: gymnasium.make('CartPole-v1') (numpy)": gymnasium_loop("CartPole-v1", args.steps, clock=clock),
-    }
-    times = measure(single, args.steps, args.runs)
-    ours, ref = (statistics.median(t) for t in times.values())
-    lines = [
-        f"Per `step()` call, microseconds ({args.clock} clock), median of {args.runs} runs of {args.steps:,} steps"
-        " (random actions, resets included), the two taking turns in one process.",
-        "",
-        "| implementation | us / step | runs (min-max) | ratio to numpy |",
-        "|---|---:|---:|---:|",
-    ]
-    for name, t in times.items():
-        lines.append(
-            f"| {name} | {statistics.median(t):.2f} | {min(t):.2f}-{max(t):.2f} | {statistics.median(t) / ref:.2f}x |"
-        )
-    try:
-        from stable_baselines3.common.vec_env import DummyVecEnv
-
-        from jaxenvs.export.sb3 import JaxSB3VecEnv
-    except ImportError as e:
-        lines += ["", f"SB3 VecEnvs not measured: {e}."]
-    else:
-        import gymnasium
-
-        n = args.num_envs
-        vec = {
-            f"jaxenvs: JaxSB3VecEnv('CartPole-v1', {n})": vec_loop(
-                lambda: JaxSB3VecEnv("CartPole-v1", n), n, args.steps, clock=clock
-            ),
-            f"SB3: DummyVecEnv of {n} gymnasium CartPole-v1": vec_loop(
-                lambda: DummyVecEnv([lambda: gymnasium.make("CartPole-v1")] * n), n, args.steps, clock=clock
-            ),
-        }
-        vtimes = measure(vec, args.steps, args.runs)
-        vref = statistics.median(list(vtimes.values())[1])
-        lines += [
-            "",
-            f"SB3 `VecEnv.step()` at {n} envs, microseconds per call (and per env-step), median of {args.runs} runs "
-            f"of {args.steps:,} calls, taking turns.",
-            "",
-            "| implementation | us / call | us / env-step | runs (min-max) | ratio to DummyVecEnv |",
-            "|---|---:|---:|---:|---:|",
-        ]
-        for name, t in vtimes.items():
-            m = statistics.median(t)
-            lines.append(f"| {name} | {m:.2f} | {m / n:.2f} | {min(t):.2f}-{max(t):.2f} | {m / vref:.2f}x |")
-    print("\n".join(lines))
-    print(f"\njaxenvs / numpy CartPole: {ours / ref:.2f}x per step")
+    result = measure_all(args.steps, args.runs, args.num_envs, clock)
+    print("\n".join(markdown(result, args.clock)))
+    print(f"\njaxenvs / numpy CartPole: {ratios(result)[0]:.2f}x per step")
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ from jaxenvs.bench import REWARDS_ONLY, Footprint, Result, compare, footprints, 
 LIBRARIES = ("jaxenvs make_vec", "jaxenvs vmap", "gymnax", "gymnasium", "envpool", "minatar", "bsuite", REWARDS_ONLY)
 SHORT = {"jaxenvs make_vec": "make_vec", "jaxenvs vmap": "vmap", REWARDS_ONLY: "make_vec rewards only"}
 REFERENCE_LOOPS = ("gymnasium", "minatar", "bsuite")  # single-env Python loops at batch size 1
+PROFILE_TOP = 6  # kernels listed per profiled miss
 COPY_BYTES = 2**27  # the array `copy_bandwidth` copies: 128 MiB, four times this machine's L3 cache
 
 
@@ -327,11 +328,145 @@ def limit_cell(entry: dict) -> str:
     return f"{limit} | {fraction}"
 
 
-def markdown(rows, header: str, prints: list[Footprint] = (), bandwidth: float | None = None) -> str:
+def misses(rows, prints: list[Footprint], bandwidth: float | None) -> dict[str, tuple[int, list[str]]]:
+    """The envs that miss a throughput target, each with the batch size to profile it at.
+
+    Args:
+        rows: The measured `Result`s.
+        prints: The `Footprint`s.
+        bandwidth: `copy_bandwidth`'s bytes/s, or None.
+
+    Returns:
+        `{env: (batch size, what it misses)}`: the size is 8,192 where it misses there, else the
+        largest size it misses at.
+    """
+    table, lim = _table(rows), limits(rows, prints, bandwidth)
+    found: dict[str, dict[int, list[str]]] = {}
+    for (env_id, n), libs in table.items():
+        missed = []
+        vec, vmap = _ratio(libs, "jaxenvs make_vec", "gymnax"), _ratio(libs, "jaxenvs vmap", "gymnax")
+        if n >= 64 and vec is not None and vec < 2.0:
+            missed.append(f"make_vec {vec:.2f}x gymnax at {n:,}")
+        if vmap is not None and vmap < 1.0:
+            missed.append(f"vmap {vmap:.2f}x gymnax at {n:,}")
+        if env_id == "CartPole-v1" and n == 8192 and vec is not None and vec < 3.0:
+            missed.append(f"make_vec {vec:.2f}x gymnax at 8,192 (3x wanted)")
+        fraction = lim.get((env_id, n), {}).get("fraction")
+        if n == 8192 and fraction is not None and fraction < 0.5:
+            missed.append(f"{fraction:.2f} of its limit at 8,192")
+        if missed:
+            found.setdefault(env_id, {})[n] = missed
+    return {
+        env_id: (8192 if 8192 in sizes else max(sizes), [m for n in sorted(sizes) for m in sizes[n]])
+        for env_id, sizes in found.items()
+    }
+
+
+def profile_misses(rows, prints: list[Footprint], bandwidth: float | None, log=print) -> list[dict]:
+    """Profile each env that misses a target (`misses`) with `benchmarks/profile_kernels.py`.
+
+    Args:
+        rows: The measured `Result`s.
+        prints: The `Footprint`s.
+        bandwidth: `copy_bandwidth`'s bytes/s, or None.
+        log: Where progress goes.
+
+    Returns:
+        One dict per env: `env_id`, `num_envs`, `missed`, `total` (us of kernels a step) and
+        `kernels` (`profile.Kernel` as dicts, slowest first).
+    """
+    sys.path.insert(0, str(Path(__file__).parent))
+    import profile_kernels as kernels_profile
+
+    out = []
+    for env_id, (n, missed) in misses(rows, prints, bandwidth).items():
+        log(f"profiling {env_id} at {n:,} envs")
+        kernels, total = kernels_profile.profile(env_id, n)
+        out.append(
+            {
+                "env_id": env_id,
+                "num_envs": n,
+                "missed": missed,
+                "total": total,
+                "kernels": [dataclasses.asdict(k) for k in kernels[:PROFILE_TOP]],
+                "parts": kernels_profile.by_part(kernels),
+            }
+        )
+    return out
+
+
+def profile_section(profiles: list[dict]) -> list[str]:
+    """Markdown of `profile_misses`' results."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import profile_kernels as kernels_profile
+
+    lines = [
+        "## Where the time goes in each miss",
+        "",
+        "Each env that misses a target above, profiled in the same run after the measurements"
+        " (`benchmarks/profile_kernels.py`: `make_vec`'s timed rollout under `jax.profiler.trace`, each XLA kernel"
+        " named by the source line its op was traced from, and its self time: its duration less the"
+        " kernels it ran inside it). The parts: *env* (the env's step, reset and observation code),"
+        " *reset* (the batched auto-reset: `wrappers/batched_reset.py`), *benchmark* (the random"
+        " actions and the observation's read, the same work for every library), *scan* (the timed scan's own"
+        " loop). A `while` or `cond` kernel's self time is the runtime's: running the loop or branch"
+        " and dispatching the kernels inside it, which on XLA:CPU costs microseconds per kernel. Wall-clock"
+        " microseconds of one profiled run, with the profiler's own overhead: the shares, not the"
+        " absolute figures, are the finding.",
+        "",
+    ]
+    for p in profiles:
+        kernels = [kernels_profile.Kernel(**k) for k in p["kernels"]]
+        lines.append("Misses: " + "; ".join(p["missed"]) + ".")
+        lines.append("")
+        lines += kernels_profile.markdown(p["env_id"], p["num_envs"], kernels, p["total"], parts=p["parts"])
+    return lines
+
+
+def single_env_section(result: dict, clock: str) -> list[str]:
+    """Markdown of `benchmarks/single_env.py`'s measurements."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import single_env
+
+    return [
+        "## The single-env ways out",
+        "",
+        "`python benchmarks/single_env.py`, run by this command after the table above, in the parent process.",
+        "",
+        *single_env.markdown(result, clock),
+    ]
+
+
+def single_env_targets(result: dict) -> list[str]:
+    """The two target lines of the single-env ways out."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import single_env
+
+    gym, sb3 = single_env.ratios(result)
+    out = [
+        f"- `gymnasium.make('jaxenvs/CartPole-v1')`'s step within 2x of gymnasium's numpy CartPole: "
+        f"{gym:.2f}x its time per step, {_verdict(gym <= 2)}"
+    ]
+    if sb3 is not None:
+        n = result["num_envs"]
+        out.append(
+            f"- the SB3 VecEnv at {n} envs at least as fast as SB3's `DummyVecEnv` over gymnasium's CartPole: "
+            f"{sb3:.2f}x its time per call, {_verdict(sb3 <= 1)}"
+        )
+    return out
+
+
+def markdown(
+    rows, header: str, prints: list[Footprint] = (), bandwidth: float | None = None, extras: dict | None = None
+) -> str:
+    extras = extras or {}
     table = _table(rows)
     lim = limits(rows, prints, bandwidth)
     present = [lib for lib in LIBRARIES if any(lib in v for v in table.values())]
-    lines = [header, "", "## Targets", "", *targets(rows, prints, bandwidth), "", "## Steps per second", ""]
+    goals = targets(rows, prints, bandwidth)
+    if "single_env" in extras:
+        goals += single_env_targets(extras["single_env"])
+    lines = [header, "", "## Targets", "", *goals, "", "## Steps per second", ""]
     cols = [SHORT.get(lib, lib) for lib in present]
     lines.append(
         "| env | envs | "
@@ -360,6 +495,10 @@ def markdown(rows, header: str, prints: list[Footprint] = (), bandwidth: float |
     section = limit_section(rows, prints, bandwidth)
     if section:
         lines += ["", *section]
+    if "profiles" in extras:
+        lines += ["", *profile_section(extras["profiles"])]
+    if "single_env" in extras:
+        lines += ["", *single_env_section(extras["single_env"], extras.get("clock", "wall"))]
     if prints:
         lines += ["", *memory_table(rows, prints)]
     lines += [
@@ -465,6 +604,16 @@ def main(argv=None):
     p.add_argument("--import-time", action="store_true", help="also measure import times (benchmarks/import_time.py)")
     p.add_argument("--from-json", help="render the markdown and plot again from a run's saved <out>.json")
     p.add_argument(
+        "--single-env",
+        action="store_true",
+        help="also measure the single-env ways out (benchmarks/single_env.py) after the table",
+    )
+    p.add_argument(
+        "--profile-misses",
+        action="store_true",
+        help="also profile each env that misses a target (benchmarks/profile_kernels.py) after the table",
+    )
+    p.add_argument(
         "--processes",
         type=int,
         default=1,
@@ -474,20 +623,22 @@ def main(argv=None):
     args = p.parse_args(argv)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    if args.processes > 1 and not args.from_json:
-        rows, header, bandwidth, prints = measure_in_processes(args, argv)
-        _save(out, header, rows, prints, bandwidth)
-    elif args.from_json:
+    if args.from_json:
         saved = json.loads(Path(args.from_json).read_text())
         rows = [Result(**r) for r in saved["rows"]]
         header = saved["header"]
         prints = [Footprint(**f) for f in saved.get("footprints", [])]
         bandwidth = saved.get("bandwidth")
+        extras = saved.get("extras", {})
     else:
-        rows, header, bandwidth = measure(args, argv)
-        prints = [f for env_id in args.ids for f in footprints(env_id)]
-        _save(out, header, rows, prints, bandwidth)
-    md = markdown(rows, header, prints, bandwidth)
+        if args.processes > 1:
+            rows, header, bandwidth, prints = measure_in_processes(args, argv)
+        else:
+            rows, header, bandwidth = measure(args, argv)
+            prints = [f for env_id in args.ids for f in footprints(env_id)]
+        extras = measure_extras(args, rows, prints, bandwidth)
+        _save(out, header, rows, prints, bandwidth, extras)
+    md = markdown(rows, header, prints, bandwidth, extras)
     plot(rows, out.with_suffix(".png"))
     md += f"\n\n![steps/s against batch size]({out.with_suffix('.png').name})\n"
     notes = Path(__file__).with_name("notes.md")
@@ -497,13 +648,35 @@ def main(argv=None):
     print(md)
 
 
-def _save(out: Path, header: str, rows: list, prints: list, bandwidth: float | None) -> None:
+def measure_extras(args, rows, prints: list[Footprint], bandwidth: float | None) -> dict:
+    """`--single-env` and `--profile-misses`, run in this process after the table, alone on the machine."""
+    extras: dict = {}
+    if not (args.single_env or args.profile_misses):
+        return extras
+    clock = time.perf_counter
+    if args.clock == "cpu" and hasattr(os, "sched_setaffinity"):
+        pin_to_one_core()
+        clock = time.process_time
+    if args.profile_misses:
+        extras["profiles"] = profile_misses(rows, prints, bandwidth)
+    if args.single_env:
+        sys.path.insert(0, str(Path(__file__).parent))
+        import single_env
+
+        print("measuring the single-env ways out")
+        extras["single_env"] = single_env.measure_all(steps=5000, runs=7, num_envs=8, clock=clock)
+        extras["clock"] = args.clock
+    return extras
+
+
+def _save(out: Path, header: str, rows: list, prints: list, bandwidth: float | None, extras: dict) -> None:
     """Write a run's rows to `<out>.json` (what `--from-json` reads)."""
     saved = {
         "header": header,
         "rows": [dataclasses.asdict(r) for r in rows],
         "footprints": [dataclasses.asdict(f) for f in prints],
         "bandwidth": bandwidth,
+        "extras": extras,
     }
     out.with_suffix(".json").write_text(json.dumps(saved))
 
@@ -517,7 +690,8 @@ def measure_in_processes(args, argv):
     import tempfile
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    own = {"--ids", "--out", "--processes", "--import-time"}  # the options each child gets its own of
+    # the options each child gets its own of, or (the extras) none: the parent runs those after
+    own = {"--ids", "--out", "--processes", "--import-time", "--single-env", "--profile-misses"}
     passed, skip = [], False
     for a in argv:
         if a.startswith("--"):

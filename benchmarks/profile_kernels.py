@@ -2,8 +2,8 @@
 source line it was traced from, and the step's time split between the env, the auto-reset and
 the benchmark's own work (action draws, reading the observation).
 
-    python benchmarks/profile.py Catch-bsuite --num-envs 8192
-    python benchmarks/profile.py Breakout-MinAtar Freeway-MinAtar --num-envs 1024 --top 8
+    python benchmarks/profile_kernels.py Catch-bsuite --num-envs 8192
+    python benchmarks/profile_kernels.py Breakout-MinAtar Freeway-MinAtar --num-envs 1024 --top 8
 
 It times `jaxenvs.bench.vec_rollout` (the rollout `benchmarks/throughput.py` times) under
 `jax.profiler.trace`, reads the kernels' durations from the trace, and maps each kernel to the
@@ -48,7 +48,8 @@ class Kernel:
         name: XLA's name of the kernel (a fusion, a loop, a dot).
         micros: Its self time per step, in microseconds.
         source: `file:line function` of the innermost frame of its op.
-        part: `env`, `reset`, `benchmark` or `other` (from the source's file).
+        part: `env`, `reset`, `benchmark` or `other` (from the source's file), or `scan` for the
+            timed scan's own loop.
     """
 
     name: str
@@ -73,7 +74,9 @@ def _frames(hlo: str) -> dict[str, str]:
     return out
 
 
-def _part(source: str) -> str:
+def _part(name: str, source: str) -> str:
+    if name.startswith("while") and source.endswith(" _rollout.<locals>.run"):
+        return "scan"  # the timed scan's own loop: running it and dispatching its body's kernels
     return next((part for part, files in PARTS if any(f in source for f in files)), "other")
 
 
@@ -119,7 +122,9 @@ def profile(env_id: str, num_envs: int, steps: int = STEPS) -> tuple[list[Kernel
         trace = json.load(gzip.open(next(Path(folder).rglob("*.trace.json.gz"))))
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
     times = _self_times(events, set(frames))
-    kernels = [Kernel(name, t / steps, frames[name], _part(frames[name])) for name, t in times.most_common() if t > 0]
+    kernels = [
+        Kernel(name, t / steps, frames[name], _part(name, frames[name])) for name, t in times.most_common() if t > 0
+    ]
     return kernels, sum(k.micros for k in kernels)
 
 
@@ -128,23 +133,38 @@ def _short(source: str) -> str:
     return Path(path).parent.name + "/" + Path(path).name + ":" + rest
 
 
-def markdown(env_id: str, num_envs: int, kernels: list[Kernel], total: float, top: int = 6) -> list[str]:
+def by_part(kernels: list[Kernel]) -> dict[str, float]:
+    """Microseconds a step in each part (`env`, `reset`, `benchmark`, `other`), largest first.
+
+    Args:
+        kernels: From `profile`.
+
+    Returns:
+        `{part: us per step}`.
+    """
+    total = collections.Counter()
+    for k in kernels:
+        total[k.part] += k.micros
+    return dict(total.most_common())
+
+
+def markdown(
+    env_id: str, num_envs: int, kernels: list[Kernel], total: float, top: int = 6, parts: dict | None = None
+) -> list[str]:
     """A profile as markdown: the parts of the step, then the slowest kernels.
 
     Args:
         env_id: The profiled id.
         num_envs: Its batch size.
-        kernels: From `profile`.
+        kernels: From `profile`, slowest first.
         total: The kernels' time per step.
         top: How many kernels to list.
+        parts: `by_part` of all the kernels, where `kernels` holds only the slowest.
 
     Returns:
         Lines of markdown.
     """
-    parts = collections.Counter()
-    for k in kernels:
-        parts[k.part] += k.micros
-    split = ", ".join(f"{p} {t / total:.0%}" for p, t in parts.most_common())
+    split = ", ".join(f"{p} {t / total:.0%}" for p, t in (parts or by_part(kernels)).items())
     lines = [
         f"**{env_id}, {num_envs:,} envs**: {total:,.0f} us of kernels a step ({split}).",
         "",
