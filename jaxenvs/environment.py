@@ -12,6 +12,7 @@ import contextlib
 import contextvars
 import functools
 import inspect
+import typing
 from typing import Any, Generic, TypeVar
 
 import jax
@@ -186,6 +187,19 @@ def defines(env: Any, method: str) -> bool:
     return callable(found) and found is not getattr(Environment, method, None)
 
 
+def _declared_params_class(cls: type) -> type | None:
+    """The `EnvParams` subclass in the `Environment[State, Params]` base of `cls` or its nearest ancestor."""
+    for klass in cls.__mro__:
+        for base in klass.__dict__.get("__orig_bases__", ()):
+            origin = typing.get_origin(base)
+            if not (isinstance(origin, type) and issubclass(origin, Environment)):
+                continue
+            for arg in typing.get_args(base):
+                if isinstance(arg, type) and issubclass(arg, EnvParams):
+                    return arg
+    return None
+
+
 def float_dtype() -> jnp.dtype:
     """The float dtype continuous dynamics compute in.
 
@@ -198,8 +212,9 @@ def float_dtype() -> jnp.dtype:
 class Environment(Generic[TEnvState, TEnvParams]):
     """A pure-function environment.
 
-    Subclasses implement `default_params`, `reset_env`, `step_env`, `observation_space`,
-    `action_space`, and usually `render`. `step_env` returns
+    Subclasses implement `reset_env`, `step_env`, `observation_space`, `action_space`, and
+    usually `render`; `default_params` is `Params()`, of the params class named in
+    `Environment[State, Params]`, unless the env overrides it. `step_env` returns
     `(obs, state, reward, terminated, info)`; `step` adds `truncation(state, params)`,
     `info["discount"]` and, for an env with `observe` and `is_terminal`, the
     end-of-episode guard: a step from a finished state returns it unchanged, reward 0 and the
@@ -218,8 +233,12 @@ class Environment(Generic[TEnvState, TEnvParams]):
     `action_space`, `render` and `action_mask` in every subclass.
     """
 
+    # the params class `default_params` calls (None: none declared), set for each subclass
+    _params_class: type | None = None
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        cls._params_class = _declared_params_class(cls)
         for name in PARAMS_DEFAULTED:
             if name in cls.__dict__ and callable(cls.__dict__[name]):
                 setattr(cls, name, defaults_params(cls.__dict__[name]))
@@ -227,8 +246,21 @@ class Environment(Generic[TEnvState, TEnvParams]):
     # --- to implement -------------------------------------------------------------------
     @property
     def default_params(self) -> TEnvParams:
-        """The env's default params (an `EnvParams` subclass); subclasses implement it."""
-        raise NotImplementedError
+        """The env's default params.
+
+        By default the params class named in the class's `Environment[State, Params]` base (or
+        its nearest base class's), called with no arguments: `class Env(Environment[EnvState,
+        MyParams])` gets `MyParams()`. An env whose defaults take arguments overrides it.
+
+        Returns:
+            An instance of the env's params class (an `EnvParams` subclass).
+
+        Raises:
+            NotImplementedError: If the class names no params class and does not override it.
+        """
+        if self._params_class is None:
+            raise NotImplementedError
+        return self._params_class()
 
     def reset_env(self, key: PRNGKey, params: TEnvParams) -> tuple[Array, TEnvState]:
         """Start an episode; subclasses implement it (`reset` calls it).
@@ -258,34 +290,6 @@ class Environment(Generic[TEnvState, TEnvParams]):
 
         Returns:
             `(obs, state, reward, terminated, info)`.
-
-        Raises:
-            NotImplementedError: In the base class.
-        """
-        raise NotImplementedError
-
-    def observation_space(self, params: TEnvParams | None = None) -> spaces.Space:
-        """The space of the observations; subclasses implement it.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
-
-        Raises:
-            NotImplementedError: In the base class.
-        """
-        raise NotImplementedError
-
-    def action_space(self, params: TEnvParams | None = None) -> spaces.Space:
-        """The space of the actions; subclasses implement it.
-
-        Args:
-            params: The env's params; None means `default_params`.
-
-        Returns:
-            A `jaxenvs.spaces.Space`.
 
         Raises:
             NotImplementedError: In the base class.
@@ -328,6 +332,34 @@ class Environment(Generic[TEnvState, TEnvParams]):
             NotImplementedError: For an env that does not define it.
         """
         raise NotImplementedError(f"{type(self).__name__} does not define is_terminal")
+
+    def observation_space(self, params: TEnvParams | None = None) -> spaces.Space:
+        """The space of the observations `reset` and `step` return; subclasses implement it.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`, usually a `Box` (a `Dict` or `Tuple` for a structured observation).
+
+        Raises:
+            NotImplementedError: In the base class.
+        """
+        raise NotImplementedError
+
+    def action_space(self, params: TEnvParams | None = None) -> spaces.Space:
+        """The space of the actions `step` takes; subclasses implement it.
+
+        Args:
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            A `jaxenvs.spaces.Space`, usually a `Discrete` (a `Box` for continuous control).
+
+        Raises:
+            NotImplementedError: In the base class.
+        """
+        raise NotImplementedError
 
     def render(self, state: TEnvState, params: TEnvParams | None = None) -> Array:
         """A picture of `state`; jit-able.

@@ -194,3 +194,40 @@ def test_the_auto_resetting_layers_trace_the_step_without_the_guard():
     with stepping_live_states():
         moved = env.step(jax.random.key(1), fallen, 1, params)
     assert float(moved[2]) == 1.0 and float(moved[1].theta) != 0.5 and bool(moved[3])
+
+
+def test_default_params_defaults_to_the_declared_params_class():
+    """`default_params` is `Params()` of `Environment[State, Params]`, also in a subclass of a
+    subclass; a class that names no params class raises `NotImplementedError` as before."""
+    from flax import struct
+
+    from jaxenvs.environment import Environment, EnvParams, EnvState
+
+    @struct.dataclass
+    class SomeState(EnvState):
+        x: jax.Array
+
+    @struct.dataclass
+    class SomeParams(EnvParams):
+        speed: float = 2.5
+
+    class Declared(Environment[SomeState, SomeParams]):
+        pass
+
+    class Derived(Declared):
+        pass
+
+    class Overridden(Derived):
+        @property
+        def default_params(self):
+            return SomeParams(speed=1.0)
+
+    class Undeclared(Environment):
+        pass
+
+    assert Declared().default_params == SomeParams() and type(Declared().default_params) is SomeParams
+    assert Derived().default_params == SomeParams()
+    assert Overridden().default_params == SomeParams(speed=1.0)
+    for env in (Undeclared(), Environment()):
+        with pytest.raises(NotImplementedError):
+            _ = env.default_params

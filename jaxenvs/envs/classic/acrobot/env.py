@@ -278,10 +278,6 @@ class Acrobot(Environment[AcrobotState, AcrobotParams]):
     middle joint.
     """
 
-    @property
-    def default_params(self) -> AcrobotParams:
-        return AcrobotParams()
-
     def observe(self, state, params):
         """`float32[6]` (`get_obs`)."""
         return get_obs(state)

@@ -156,10 +156,6 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
     unbounded); actions `Discrete(2)`: 0 pushes the cart left, 1 right.
     """
 
-    @property
-    def default_params(self) -> CartPoleParams:
-        return CartPoleParams()
-
     def observe(self, state, params):
         """`float32[4]`: `[x, x_dot, theta, theta_dot]` (`get_obs`)."""
         return get_obs(state)

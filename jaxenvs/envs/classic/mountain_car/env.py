@@ -163,10 +163,6 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
     push, push right.
     """
 
-    @property
-    def default_params(self) -> MountainCarParams:
-        return MountainCarParams()
-
     def observe(self, state, params):
         """`float32[2]`: `[position, velocity]` (`get_obs`)."""
         return get_obs(state)

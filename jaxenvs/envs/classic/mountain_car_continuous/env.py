@@ -191,10 +191,6 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
     from `min_action` to `max_action`, the force before it is multiplied by `power`.
     """
 
-    @property
-    def default_params(self) -> MountainCarContinuousParams:
-        return MountainCarContinuousParams()
-
     def observe(self, state, params):
         """`float32[2]`: `[position, velocity]` (`get_obs`)."""
         return get_obs(state)

@@ -160,10 +160,6 @@ class Pendulum(Environment[PendulumState, PendulumParams]):
     of shape (1,) in [-`max_torque`, `max_torque`], the torque.
     """
 
-    @property
-    def default_params(self) -> PendulumParams:
-        return PendulumParams()
-
     def observe(self, state, params):
         """`float32[3]` (`get_obs`)."""
         return get_obs(state)

@@ -83,10 +83,6 @@ def pull(u: jax.Array, reward_probs: jax.Array, action: jax.Array) -> jax.Array:
 class BernoulliBandit(Environment[BernoulliBanditState, BernoulliBanditParams]):
     """gymnax's BernoulliBandit (see the module docstring)."""
 
-    @property
-    def default_params(self) -> BernoulliBanditParams:
-        return BernoulliBanditParams()
-
     def get_obs(self, state, params) -> jax.Array:
         """The observation of `state`.
 

@@ -140,10 +140,6 @@ class FourRooms(Environment[FourRoomsState, FourRoomsParams]):
         # index of the fixed goal among the open cells
         self._goal_fixed_index = int(np.flatnonzero(np.all(self.coords == self.goal_fixed, axis=1))[0])
 
-    @property
-    def default_params(self) -> FourRoomsParams:
-        return FourRoomsParams()
-
     def get_obs(self, state: FourRoomsState) -> jax.Array:
         """The observation of `state`.
 

@@ -78,10 +78,6 @@ def pull(noise: jax.Array, mu: jax.Array, action: jax.Array, sigma_l) -> jax.Arr
 class GaussianBandit(Environment[GaussianBanditState, GaussianBanditParams]):
     """gymnax's GaussianBandit (see the module docstring)."""
 
-    @property
-    def default_params(self) -> GaussianBanditParams:
-        return GaussianBanditParams()
-
     def get_obs(self, state, params) -> jax.Array:
         """The observation of `state`.
 

@@ -102,10 +102,6 @@ def shortest_path_length(params: GridWorldParams) -> int:
 class GridWorld(Environment[GridWorldState, GridWorldParams]):
     """The tutorials' deterministic grid world (see the module docstring)."""
 
-    @property
-    def default_params(self) -> GridWorldParams:
-        return GridWorldParams()
-
     @staticmethod
     def get_obs(state: GridWorldState, params: GridWorldParams) -> jax.Array:
         """The observation of `state`: the agent's cell index.

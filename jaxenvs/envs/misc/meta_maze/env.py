@@ -122,10 +122,6 @@ class MetaMaze(Environment[MetaMazeState, MetaMazeParams]):
         self.coords = _common.open_cells(self.open_map)
         self.center_position = start_cell(self.open_map)
 
-    @property
-    def default_params(self) -> MetaMazeParams:
-        return MetaMazeParams()
-
     def get_obs(self, state: MetaMazeState, params: MetaMazeParams) -> jax.Array:
         """The observation of `state`.
 

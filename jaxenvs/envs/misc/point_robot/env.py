@@ -109,10 +109,6 @@ def goal_distance(pos: jax.Array, goal: jax.Array) -> jax.Array:
 class PointRobot(Environment[PointRobotState, PointRobotParams]):
     """gymnax's PointRobot (see the module docstring)."""
 
-    @property
-    def default_params(self) -> PointRobotParams:
-        return PointRobotParams()
-
     def get_obs(self, state: PointRobotState, params: PointRobotParams) -> jax.Array:
         """The observation of `state`.
 

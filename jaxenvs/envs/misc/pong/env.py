@@ -197,10 +197,6 @@ class Pong(Environment[PongState, PongParams]):
         self.paddle_half_height = paddle_half_height
         self.obs_shape = (height, width, 3)
 
-    @property
-    def default_params(self) -> PongParams:
-        return PongParams()
-
     def observe(self, state: PongState, params: PongParams) -> jax.Array:
         """`get_obs(state)`, `float32[height, width, 3]`."""
         return self.get_obs(state)

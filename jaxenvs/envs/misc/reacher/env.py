@@ -106,10 +106,6 @@ class Reacher(Environment[ReacherState, ReacherParams]):
     def __init__(self, num_joints: int = 2):
         self.num_joints = num_joints
 
-    @property
-    def default_params(self) -> ReacherParams:
-        return ReacherParams()
-
     def get_obs(self, state: ReacherState) -> jax.Array:
         """The observation of `state`.
 

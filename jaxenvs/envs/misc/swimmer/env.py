@@ -97,10 +97,6 @@ class Swimmer(Environment[SwimmerState, SwimmerParams]):
     def __init__(self, num_urchins: int = 5):
         self.num_urchins = num_urchins
 
-    @property
-    def default_params(self) -> SwimmerParams:
-        return SwimmerParams()
-
     def get_obs(self, state: SwimmerState) -> jax.Array:
         """The observation of `state`.
 

@@ -209,10 +209,6 @@ class Blackjack(Environment[BlackjackState, BlackjackParams]):
     Observation `get_obs`'s tuple; actions `Discrete(2)`: 0 stick, 1 hit.
     """
 
-    @property
-    def default_params(self) -> BlackjackParams:
-        return BlackjackParams()
-
     def reset_env(self, key, params):
         dealer_a, dealer_b, player_a, player_b = draw_cards(key, 4)  # gymnasium deals the dealer first
         state = BlackjackState(

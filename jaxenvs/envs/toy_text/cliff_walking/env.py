@@ -141,10 +141,6 @@ class CliffWalking(Environment[CliffWalkingState, CliffWalkingParams]):
     1 right, 2 down, 3 left. `info["prob"]` is the probability of the outcome taken.
     """
 
-    @property
-    def default_params(self) -> CliffWalkingParams:
-        return CliffWalkingParams()
-
     def observe(self, state, params):
         """The player's cell `s`, an int32 scalar."""
         return state.s

@@ -265,10 +265,6 @@ class Taxi(Environment[TaxiState, TaxiParams]):
     `prob` and `action_mask` at every step.
     """
 
-    @property
-    def default_params(self) -> TaxiParams:
-        return TaxiParams()
-
     def reset_env(self, key, params):
         words = jax.random.bits(key, (2,), jnp.uint32)
         # one of the 300 starts (the modulo favours some by 1 part in 14 million)
