@@ -214,34 +214,36 @@ def markdown(result: dict, clock: str) -> list[str]:
         Lines of markdown.
     """
     runs, steps, n = result["runs"], result["steps"], result["num_envs"]
-    times = result["single"]
-    ref = statistics.median(list(times.values())[1])
     lines = [
         f"Per `step()` call, microseconds ({clock} clock), median of {runs} runs of {steps:,} steps"
         " (random actions, resets included), taking turns in one process; the last row is what any JAX"
         " env's step costs at the least from Python.",
         "",
-        "| implementation | us / step | runs (min-max) | ratio to numpy |",
-        "|---|---:|---:|---:|",
+        *_table(result["single"], "us / step", "ratio to numpy"),
     ]
-    for name, t in times.items():
-        m = statistics.median(t)
-        lines.append(f"| {name} | {m:.2f} | {min(t):.2f}-{max(t):.2f} | {m / ref:.2f}x |")
     if not isinstance(result["sb3"], dict):
         return lines + ["", result["sb3"]]
-    vtimes = result["sb3"]
-    vref = statistics.median(list(vtimes.values())[1])
-    lines += [
+    return lines + [
         "",
         f"SB3 `VecEnv.step()` at {n} envs, microseconds per call (and per env-step), median of {runs} runs "
         f"of {steps:,} calls, taking turns.",
         "",
-        "| implementation | us / call | us / env-step | runs (min-max) | ratio to DummyVecEnv |",
-        "|---|---:|---:|---:|---:|",
+        *_table(result["sb3"], "us / call", "ratio to DummyVecEnv", per=n),
     ]
-    for name, t in vtimes.items():
+
+
+def _table(times: dict[str, list[float]], unit: str, ratio: str, per: int | None = None) -> list[str]:
+    """Rows of medians and ranges, each over the second row's median (the reference); `per`: a column per env-step."""
+    ref = statistics.median(list(times.values())[1])
+    extra = " us / env-step |" if per else ""
+    lines = [
+        f"| implementation | {unit} |{extra} runs (min-max) | {ratio} |",
+        "|---|---:|" + "---:|" * (3 if per else 2),
+    ]
+    for name, t in times.items():
         m = statistics.median(t)
-        lines.append(f"| {name} | {m:.2f} | {m / n:.2f} | {min(t):.2f}-{max(t):.2f} | {m / vref:.2f}x |")
+        cells = f" {m / per:.2f} |" if per else ""
+        lines.append(f"| {name} | {m:.2f} |{cells} {min(t):.2f}-{max(t):.2f} | {m / ref:.2f}x |")
     return lines
 
 
