@@ -1,6 +1,7 @@
 """What the brax, jumanji and pgx adapters share.
 
 - `import_library`: the library, or an `ImportError` naming the extra to install;
+- `no_such_env`: the `ValueError` for an id the library does not have;
 - `library_key`: the raw `uint32[2]` key the libraries were written for (they store keys in
   their states, and a typed key there would not survive `flax.serialization`);
 - `strong` / `cast_like`: fixed, non-weak dtypes for every state leaf, so that `jit` traces a
@@ -11,14 +12,15 @@
 - `LibraryParams` / `LibraryTruncatedState`: the params of an adapter whose library has
   params of its own, and a state that keeps the library's own truncation flag;
 - `side_view`: the picture the brax and Playground adapters render (bodies and their links);
-- `AdapterEnvironment`: truncation by the time limit or by the library's own flag, which each
-  adapter keeps in its state.
+- `AdapterEnvironment`: the id `<family>/<the library's id>`, and truncation by the time limit
+  or by the library's own flag, which each adapter keeps in its state.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
@@ -53,6 +55,20 @@ def import_library(module: str, extra: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as e:
         raise not_installed(f"jaxenvs' {extra} adapter", e.name or module, extra) from e
+
+
+def no_such_env(library: str, env_id: str, known: Iterable[str]) -> ValueError:
+    """The `ValueError` for an id a library does not have, listing the ones it has.
+
+    Args:
+        library: The library's name, as the message starts with it.
+        env_id: The id asked for.
+        known: The library's ids, in the order to list them.
+
+    Returns:
+        `ValueError("{library} has no env {env_id!r}; it has: ...")`; the caller raises it.
+    """
+    return ValueError(f"{library} has no env {env_id!r}; it has: {', '.join(known)}")
 
 
 def library_key(key: jax.Array) -> jax.Array:
@@ -240,22 +256,42 @@ class LibraryTruncatedState(EnvState):
 class AdapterEnvironment(Environment):
     """An `Environment` over another library's task.
 
-    Its episode is truncated by `params.max_steps_in_episode` (the base class) or by the
-    library itself: a subclass whose library reports truncations keeps that flag in its state
-    and returns it from `library_truncated(state)`.
+    Its id is `<family>/<the library's id>`: a subclass sets `family`, its constructor
+    `_env_id` (checked by `_set_env_id` where the library lists its ids). Its episode is
+    truncated by `params.max_steps_in_episode` (the base class) or by the library itself: a
+    subclass whose library reports truncations keeps that flag in its state's
+    `library_truncated` field (as `LibraryTruncatedState` does), or overrides
+    `library_truncated(state)`.
+
+    Attributes:
+        family: The jaxenvs family of the adapter's ids (`"navix"` for `navix/<id>`).
     """
 
+    family: str = ""
+    _env_id: str = ""  # the library's id of the env
+
+    @property
+    def name(self) -> str:
+        """The jaxenvs id (`<family>/<the library's id>`)."""
+        return f"{self.family}/{self._env_id}"
+
+    def _set_env_id(self, env_id: str, known: Iterable[str], library: str = "") -> None:
+        """Take `env_id` as the library's id of this env; `no_such_env` if `known` lacks it."""
+        known = list(known)
+        if env_id not in known:
+            raise no_such_env(library or self.family, env_id, known)
+        self._env_id = env_id
+
     def library_truncated(self, state: Any) -> jax.Array:
-        """The library's own truncation of the episode `state` belongs to (never, by default).
+        """The library's own truncation of the episode `state` belongs to.
 
         Args:
             state: The env's state.
 
         Returns:
-            A bool scalar.
+            A bool scalar: the state's `library_truncated` field; False for a state without one.
         """
-        del state
-        return jnp.asarray(False)
+        return jnp.asarray(getattr(state, "library_truncated", False))
 
     def truncation(self, state: Any, params: Any) -> jax.Array:
         """The time limit or the library's own truncation.

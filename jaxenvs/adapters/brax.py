@@ -76,23 +76,17 @@ class BraxEnv(AdapterEnvironment):
         ImportError: If brax is not installed.
     """
 
+    family = "brax"
+
     def __init__(self, name: str, **brax_kwargs: Any):
         self._envs_module = import_library("brax.envs", "brax")
-        registry = self._envs_module._envs
-        if name not in registry:
-            raise ValueError(f"brax has no env {name!r}; it has: {', '.join(sorted(registry))}")
-        self._brax_name = name
+        self._set_env_id(name, sorted(self._envs_module._envs))
         self._brax_kwargs = dict(brax_kwargs)
         self._built: dict[str, Any] = {}
         self._obs_shapes: dict[str, Any] = {}
 
-    @property
-    def name(self) -> str:
-        """The jaxenvs id (`brax/<id>`)."""
-        return f"brax/{self._brax_name}"
-
     def __reduce__(self) -> tuple:
-        return rebuild, (type(self), (self._brax_name,), self._brax_kwargs)
+        return rebuild, (type(self), (self._env_id,), self._brax_kwargs)
 
     def brax_env(self, backend: str | None = None) -> Any:
         """The bare brax env for a backend, built on first use.
@@ -114,14 +108,14 @@ class BraxEnv(AdapterEnvironment):
             # arrays of its model, which must not be tracers
             with jax.ensure_compile_time_eval():
                 self._built[backend] = self._envs_module.get_environment(
-                    self._brax_name, backend=backend, **self._brax_kwargs
+                    self._env_id, backend=backend, **self._brax_kwargs
                 )
         return self._built[backend]
 
     @property
     def default_params(self) -> BraxParams:
         """The default `BraxParams`."""
-        return BraxParams(backend=ONLY_BACKEND.get(self._brax_name, DEFAULT_BACKEND))
+        return BraxParams(backend=ONLY_BACKEND.get(self._env_id, DEFAULT_BACKEND))
 
     # --- spaces -----------------------------------------------------------------------
     def _obs_shape(self, backend: str) -> Any:
@@ -141,7 +135,7 @@ class BraxEnv(AdapterEnvironment):
         env = self.brax_env(params.backend)
         size = int(env.action_size)
         sys = getattr(env, "sys", None)
-        if sys is None or self._brax_name in RESCALES_ACTIONS or sys.actuator.ctrl_range.shape[0] != size:
+        if sys is None or self._env_id in RESCALES_ACTIONS or sys.actuator.ctrl_range.shape[0] != size:
             return spaces.Box(-1.0, 1.0, shape=(size,), dtype=jnp.float32)
         ctrl = np.asarray(sys.actuator.ctrl_range, dtype=np.float64)
         return spaces.Box(ctrl[:, 0], ctrl[:, 1], shape=(size,), dtype=jnp.float32)

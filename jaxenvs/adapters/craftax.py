@@ -8,7 +8,7 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from jaxenvs.adapters._common import import_library
+from jaxenvs.adapters._common import import_library, no_such_env
 from jaxenvs.adapters.gymnax import GymnaxEnv, from_gymnax
 
 # pixels per block of `render` (Craftax's BLOCK_PIXEL_SIZE_IMG)
@@ -47,7 +47,7 @@ def make_craftax_env(env_id: str) -> GymnaxEnv:
     except ValueError as e:
         from jaxenvs.adapters.registration import CRAFTAX_IDS
 
-        raise ValueError(f"Craftax has no env {env_id!r}; it has: {', '.join(CRAFTAX_IDS)}") from e
+        raise no_such_env("Craftax", env_id, CRAFTAX_IDS) from e
     classic = "Classic" in env_id
     renderer = import_library(f"craftax.{'craftax_classic' if classic else 'craftax'}.renderer", "craftax")
     draw = renderer.make_craftax_pixel_renderer(BLOCK_PIXEL_SIZE)

@@ -20,6 +20,7 @@ from jaxenvs.adapters._common import (
     LibraryTruncatedState,
     import_library,
     library_key,
+    no_such_env,
     register_dataclass_serialization,
     strong,
 )
@@ -245,17 +246,6 @@ class GymnaxEnv(AdapterEnvironment):
         state = GymnaxState(time=state.time + 1, library_truncated=truncated, env_state=env_state)
         return self._observe(obs), state, jnp.asarray(reward, jnp.float32), terminated, info
 
-    def library_truncated(self, state: GymnaxState) -> jax.Array:
-        """Whether the library itself truncated the episode of `state` (its own time limit).
-
-        Args:
-            state: A `GymnaxState`.
-
-        Returns:
-            A bool scalar.
-        """
-        return state.library_truncated
-
     # --- rendering --------------------------------------------------------------------
     def render(self, state: GymnaxState, params: GymnaxParams | None = None) -> jax.Array:
         """The picture drawn by the `render` given to `from_gymnax`.
@@ -320,7 +310,7 @@ def make_gymnax_env(env_id: str, clip_actions: bool = True, **kwargs: Any) -> Gy
     gymnax = import_library("gymnax", "gymnax")
     if env_id not in gymnax.registered_envs:
         own = [i for i in gymnax.registered_envs if not i.startswith("jaxenvs/")]  # not jaxenvs' exports
-        raise ValueError(f"gymnax has no env {env_id!r}; it has: {', '.join(own)}")
+        raise no_such_env("gymnax", env_id, own)
     env, env_params = gymnax.make(env_id, **kwargs)
     api = "1.x" if _is_gymnax_1(env) else "0.x"
     return from_gymnax(env, env_params, name=f"gymnax/{env_id}", api=api, clip_actions=clip_actions)

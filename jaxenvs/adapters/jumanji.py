@@ -180,6 +180,8 @@ class JumanjiEnv(AdapterEnvironment):
         ImportError: If jumanji is not installed.
     """
 
+    family = "jumanji"
+
     def __init__(self, env_id: str, **jumanji_kwargs: Any):
         jumanji = import_library("jumanji", "jumanji")
         self._specs = import_library("jumanji.specs", "jumanji")
@@ -205,11 +207,6 @@ class JumanjiEnv(AdapterEnvironment):
         limit = getattr(self.jumanji_env, "time_limit", None)
         self._time_limit = limit if isinstance(limit, int) and hasattr(state, "step_count") else None
         register_dataclass_serialization(state)
-
-    @property
-    def name(self) -> str:
-        """The jaxenvs id (`jumanji/<id>`)."""
-        return f"jumanji/{self._env_id}"
 
     def __reduce__(self) -> tuple:
         return rebuild, (type(self), (self._env_id,), self._jumanji_kwargs)
@@ -336,14 +333,3 @@ class JumanjiEnv(AdapterEnvironment):
         if mask is not None:
             info["action_mask"] = self.action_mask(state, params)
         return obs, state, reward, terminated, info
-
-    def library_truncated(self, state: JumanjiState) -> jax.Array:
-        """Whether jumanji itself truncated the episode of `state` (its own time limit).
-
-        Args:
-            state: A `JumanjiState`.
-
-        Returns:
-            A bool scalar.
-        """
-        return state.library_truncated

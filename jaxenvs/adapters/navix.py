@@ -74,27 +74,23 @@ class NavixEnv(AdapterEnvironment):
     """A navix env through the jaxenvs interface.
 
     Args:
-        env_id: The id as `navix.make` knows it.
-        **kwargs: Passed to `navix.make`.
+        env_id: The id as `navix.make` knows it (a key of `navix.registry()`).
+        **kwargs: Passed to `navix.make`: `max_steps` (100 by default), `observation_fn`,
+            `reward_fn`, `penality_coeff`, ...
 
     Raises:
         ValueError: If navix has no such env.
         ImportError: If navix is not installed.
     """
 
+    family = "navix"
+
     def __init__(self, env_id: str, **kwargs: Any):
         navix = import_library("navix", "navix")
-        if env_id not in navix.registry():
-            raise ValueError(f"navix has no env {env_id!r}; it has: {', '.join(navix.registry())}")
-        self._env_id = env_id
+        self._set_env_id(env_id, navix.registry())
         self.navix_env = navix.make(env_id, **kwargs)
         self._rgb = navix.observations.rgb
         self._symbolic = navix.observations.symbolic
-
-    @property
-    def name(self) -> str:
-        """The jaxenvs id (`navix/<id>`)."""
-        return f"navix/{self._env_id}"
 
     @property
     def default_params(self) -> NavixParams:
@@ -132,17 +128,6 @@ class NavixEnv(AdapterEnvironment):
         truncated = timestep.t >= self.navix_env.max_steps
         state = NavixState(time=state.time + 1, library_truncated=truncated, timestep=timestep)
         return timestep.observation, state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
-
-    def library_truncated(self, state: NavixState) -> jax.Array:
-        """Whether navix itself truncated the episode of `state` (its own time limit).
-
-        Args:
-            state: A `NavixState`.
-
-        Returns:
-            A bool scalar.
-        """
-        return state.library_truncated
 
     def render(self, state: NavixState, params: NavixParams | None = None) -> jax.Array:
         """navix's own jit-able RGB picture of the whole grid."""

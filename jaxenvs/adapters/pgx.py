@@ -88,6 +88,8 @@ class PgxEnv(AdapterEnvironment):
         ImportError: If pgx is not installed.
     """
 
+    family = "pgx"
+
     def __init__(
         self,
         env_id: str,
@@ -101,11 +103,6 @@ class PgxEnv(AdapterEnvironment):
         self._obs_shape = shape.observation
         self._num_actions = int(shape.legal_action_mask.shape[0])
         self.num_players = int(self.pgx_env.num_players)
-
-    @property
-    def name(self) -> str:
-        """The jaxenvs id (`pgx/<id>`)."""
-        return f"pgx/{self._env_id}"
 
     @property
     def default_params(self) -> PgxParams:

@@ -67,11 +67,11 @@ class PlaygroundEnv(AdapterEnvironment):
         ImportError: If Playground is not installed.
     """
 
+    family = "playground"
+
     def __init__(self, name: str, impl: str = DEFAULT_IMPL, config_overrides: dict[str, Any] | None = None):
         registry = import_library("mujoco_playground", "playground").registry
-        if name not in registry.ALL_ENVS:
-            raise ValueError(f"MuJoCo Playground has no env {name!r}; it has: {', '.join(registry.ALL_ENVS)}")
-        self._pg_name = name
+        self._set_env_id(name, registry.ALL_ENVS, library="MuJoCo Playground")
         overrides = {"impl": impl, **(config_overrides or {})}
         self.config = registry.get_default_config(name)
         self.config.update(overrides)
@@ -79,11 +79,6 @@ class PlaygroundEnv(AdapterEnvironment):
             self.playground_env = registry.load(name, config=self.config)
         self._episode_length = int(self.config.get("episode_length", 1000))
         self._obs_shape = None
-
-    @property
-    def name(self) -> str:
-        """The jaxenvs id (`playground/<id>`)."""
-        return f"playground/{self._pg_name}"
 
     @property
     def default_params(self) -> PlaygroundParams:

@@ -69,27 +69,21 @@ class XMiniGridEnv(AdapterEnvironment):
     """An xminigrid env through the jaxenvs interface.
 
     Args:
-        env_id: The id as `xminigrid.make` knows it.
-        **kwargs: Passed to `xminigrid.make`.
+        env_id: The id as `xminigrid.make` knows it (one of `xminigrid.registered_environments()`).
+        **kwargs: Fields of xminigrid's `EnvParams` to set (`max_steps`, `view_size`, ...):
+            `xminigrid.make` sets them in the params that become `default_params.env_params`.
 
     Raises:
         ValueError: If xminigrid has no such env.
         ImportError: If xminigrid is not installed.
     """
 
+    family = "xminigrid"
+
     def __init__(self, env_id: str, **kwargs: Any):
         xminigrid = import_library("xminigrid", "xminigrid")
-        if env_id not in xminigrid.registered_environments():
-            raise ValueError(
-                f"xminigrid has no env {env_id!r}; it has: {', '.join(xminigrid.registered_environments())}"
-            )
-        self._env_id = env_id
+        self._set_env_id(env_id, xminigrid.registered_environments())
         self.xminigrid_env, self._env_params = xminigrid.make(env_id, **kwargs)
-
-    @property
-    def name(self) -> str:
-        """The jaxenvs id (`xminigrid/<id>`)."""
-        return f"xminigrid/{self._env_id}"
 
     @property
     def default_params(self) -> XMiniGridParams:
@@ -129,17 +123,6 @@ class XMiniGridEnv(AdapterEnvironment):
         state = XMiniGridState(time=state.time + 1, library_truncated=truncated, timestep=timestep)
         obs = jnp.asarray(timestep.observation, jnp.uint8)
         return obs, state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
-
-    def library_truncated(self, state: XMiniGridState) -> jax.Array:
-        """Whether xminigrid itself truncated the episode of `state` (its own time limit).
-
-        Args:
-            state: A `XMiniGridState`.
-
-        Returns:
-            A bool scalar.
-        """
-        return state.library_truncated
 
     # --- rendering --------------------------------------------------------------------
     def render(self, state: XMiniGridState, params: XMiniGridParams | None = None) -> jax.Array:

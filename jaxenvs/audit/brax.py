@@ -227,12 +227,12 @@ def audit(env_id: str, scale: float, seed: int) -> Any:
     """One stage of the audit of brax's task of the gymnasium id `env_id`.
 
     Args:
-        env_id: one of `ids()`.
-        scale: the run's scale.
-        seed: the run's seed.
+        env_id: a gymnasium MuJoCo id, one of `ids()`.
+        scale: the run's size (`STEPS_AT_ONE` transitions, `EPISODES_AT_ONE` episodes a side at 1).
+        seed: the seed of both sides' draws.
 
     Returns:
-        The `ParityResult`.
+        The `ParityResult`, named `"brax/<brax's name>"`.
     """
     import jax
 

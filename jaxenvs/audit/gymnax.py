@@ -275,12 +275,12 @@ def audit(env_id: str, scale: float, seed: int) -> Any:
     """One stage of the audit of gymnax's port of `env_id` (a row of `ids()`).
 
     Args:
-        env_id: one of `ids()`.
-        scale: the run's scale.
-        seed: the run's seed.
+        env_id: one of `ids()`: our id, or `<id>@gymnax-defaults` for gymnax's default settings.
+        scale: the run's size (1.0 = the full size of the row's checks).
+        seed: the seed of both sides' draws.
 
     Returns:
-        The `ParityResult`.
+        The `ParityResult`, named `"gymnax/<row or gymnax's id>"`.
 
     Raises:
         ValueError: `env_id` is not one of `ids()`.
@@ -507,34 +507,22 @@ def _minatar_resets(name: str, env: Any, params: Any, ref: Any, n: int, seed: in
     from jaxenvs.parity.checks import rows
     from jaxenvs.parity.harness import check_resets
 
-    if name == "breakout":
-        return check_resets(
-            env,
-            params,
-            ref,
-            n,
-            seed,
-            discrete=True,
-            label="reset ball start (x, direction)",
-            outcome=lambda s, o: rows(s["ball_x"], s["ball_dir"]),
-        )
-    if name == "freeway":
-        return check_resets(
-            env,
-            params,
-            ref,
-            n,
-            seed,
-            discrete=True,
-            label="reset car 1 (x, speed)",
-            outcome=lambda s, o: rows(np.asarray(s["cars"])[:, 0, 0], np.asarray(s["cars"])[:, 0, 3]),
-        )
-
     def whole(s: dict[str, Any], o: Any) -> np.ndarray:
         keys = sorted(k for k in s if k not in ("time", "last_action"))
         return np.concatenate([np.asarray(s[k]).reshape(len(s[k]), -1).astype(np.int64) for k in keys], axis=1)
 
-    return check_resets(env, params, ref, min(n, 200), seed, discrete=True, label="reset state", outcome=whole)
+    def ball(s: dict[str, Any], o: Any) -> np.ndarray:
+        return rows(s["ball_x"], s["ball_dir"])
+
+    def car(s: dict[str, Any], o: Any) -> np.ndarray:
+        return rows(np.asarray(s["cars"])[:, 0, 0], np.asarray(s["cars"])[:, 0, 3])
+
+    # the game -> (label, outcome, resets drawn)
+    label, outcome, size = {
+        "breakout": ("reset ball start (x, direction)", ball, n),
+        "freeway": ("reset car 1 (x, speed)", car, n),
+    }.get(name, ("reset state", whole, min(n, 200)))
+    return check_resets(env, params, ref, size, seed, discrete=True, label=label, outcome=outcome)
 
 
 def _asterix_spawns(env: Any, params: Any, ref: Any, n: int, seed: int) -> list:

@@ -281,9 +281,9 @@ def audit(env_id: str, scale: float, seed: int) -> Any:
     """One stage of the audit of JAXAtari's game of the ALE id `env_id`.
 
     Args:
-        env_id: one of `ids()`.
-        scale: the run's scale.
-        seed: the run's seed.
+        env_id: an ALE id, one of `ids()`.
+        scale: the run's size (`EPISODES_AT_ONE` episodes a side at 1).
+        seed: the seed of both sides' draws.
 
     Returns:
         The `ParityResult`, named `"jaxatari/<ALE id>"`.

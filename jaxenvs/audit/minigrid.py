@@ -42,7 +42,7 @@ STATES_AT_ONE = 400  # peer states stepped under every action at scale 1
 
 @dataclasses.dataclass(frozen=True)
 class Peer:
-    """A JAX port of MiniGrid, as the audit reaches it.
+    """A JAX port of MiniGrid, as the audit reaches it; its `ids` and `audit` are its module's.
 
     Args:
         name: the peer's name (`"navix"`, `"xminigrid"`).
@@ -63,6 +63,55 @@ class Peer:
     layouts: Callable[[Any], dict[str, np.ndarray]]
     actions: tuple[int, ...]
     no_transitions: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    def ids(self) -> list[str]:
+        """The rows the audit checks: the MiniGrid ids the peer has a port of (`pairs`).
+
+        Returns:
+            The ids.
+        """
+        return list(self.pairs)
+
+    def audit(self, env_id: str, scale: float, seed: int) -> Any:
+        """One stage of the audit of the peer's port of the MiniGrid id `env_id`.
+
+        Args:
+            env_id: one of `ids()`.
+            scale: the run's size (`RESETS_AT_ONE` resets a side, `STATES_AT_ONE` states stepped
+                at 1).
+            seed: the seed of both sides' draws.
+
+        Returns:
+            The `ParityResult`, named `"<peer>/<peer id>"`.
+
+        Raises:
+            ValueError: `env_id` is not one of the peer's rows.
+        """
+        from jaxenvs.parity.checks import Check, ParityResult, Timer, mean_check
+
+        if env_id not in self.pairs:
+            raise ValueError(f"{self.name} has no audited port of {env_id!r}; audited: {list(self.pairs)}")
+        peer_id = self.pairs[env_id]
+        n = max(50, int(RESETS_AT_ONE * scale))
+        n_states = max(20, int(STATES_AT_ONE * scale))
+        result = ParityResult(f"{self.name}/{peer_id}", f"minigrid {env_id}")
+        with Timer() as timer:
+            ref = minigrid_resets(env_id, n, seed)
+            max_steps = ref["max_steps"]
+            env, params = self.make(peer_id, max_steps)
+            mine, episodes, before, steps = peer_run(env, params, self, n, n_states, seed, max_steps)
+            checks = layout_checks(mine, ref, seed)
+            ref_episodes = minigrid_episodes(env_id, n, seed, len(self.actions))
+            for key in ("length", "return", "success"):
+                checks.append(mean_check(f"random-policy episode {key}", episodes[key], ref_episodes[key], seed))
+            if env_id in self.no_transitions:
+                why = self.no_transitions[env_id]
+                result.set_aside.append(Check("transitions", 0, 0.0, 0.0, True, kind="not compared", detail=why))
+            elif checks[0].passed:
+                checks += transition_checks(env_id, before, steps, max_steps)
+            result.checks = checks
+        result.seconds = timer.seconds
+        return result
 
 
 # ---------------------------------------------------------------------------------------------
@@ -529,49 +578,3 @@ def transition_checks(env_id: str, before: dict, steps: dict, max_steps: int) ->
     coverage = f"{n} states x {k} actions; {carrying} carrying an object, " + ", ".join(seen)
     checks[0].detail = coverage + (f"; {checks[0].detail}" if checks[0].detail else "")
     return checks
-
-
-# ---------------------------------------------------------------------------------------------
-# one row
-
-
-def audit_row(peer: Peer, env_id: str, scale: float, seed: int) -> Any:
-    """One stage of the audit of `peer`'s port of the MiniGrid id `env_id`.
-
-    Args:
-        peer: the peer.
-        env_id: one of `peer.pairs`.
-        scale: the run's scale.
-        seed: the run's seed.
-
-    Returns:
-        The `ParityResult`, named `"<peer>/<peer id>"`.
-
-    Raises:
-        ValueError: `env_id` is not one of the peer's rows.
-    """
-    from jaxenvs.parity.checks import Check, ParityResult, Timer, mean_check
-
-    if env_id not in peer.pairs:
-        raise ValueError(f"{peer.name} has no audited port of {env_id!r}; audited: {list(peer.pairs)}")
-    peer_id = peer.pairs[env_id]
-    n = max(50, int(RESETS_AT_ONE * scale))
-    n_states = max(20, int(STATES_AT_ONE * scale))
-    result = ParityResult(f"{peer.name}/{peer_id}", f"minigrid {env_id}")
-    with Timer() as timer:
-        ref = minigrid_resets(env_id, n, seed)
-        max_steps = ref["max_steps"]
-        env, params = peer.make(peer_id, max_steps)
-        mine, episodes, before, steps = peer_run(env, params, peer, n, n_states, seed, max_steps)
-        checks = layout_checks(mine, ref, seed)
-        ref_episodes = minigrid_episodes(env_id, n, seed, len(peer.actions))
-        for key in ("length", "return", "success"):
-            checks.append(mean_check(f"random-policy episode {key}", episodes[key], ref_episodes[key], seed))
-        if env_id in peer.no_transitions:
-            why = peer.no_transitions[env_id]
-            result.set_aside.append(Check("transitions", 0, 0.0, 0.0, True, kind="not compared", detail=why))
-        elif checks[0].passed:
-            checks += transition_checks(env_id, before, steps, max_steps)
-        result.checks = checks
-    result.seconds = timer.seconds
-    return result

@@ -150,20 +150,12 @@ FINDINGS = {
 COLOURED = {"key": mg.KEY, "ball": mg.BALL, "box": mg.BOX}
 
 
-def ids() -> list[str]:
-    """The MiniGrid ids NAVIX has a port of that the audit checks.
-
-    Returns:
-        The ids.
-    """
-    return list(PAIRS)
-
-
 def make(peer_id: str, max_steps: int) -> tuple[Any, Any]:
-    """NAVIX's env through our adapter, at MiniGrid's time limit and reward.
+    """NAVIX's env through our adapter, at MiniGrid's time limit and reward (`penality_coeff=0.9`),
+    with no observations (the audit reads states).
 
     Args:
-        peer_id: NAVIX's id.
+        peer_id: NAVIX's id (a value of `PAIRS`).
         max_steps: MiniGrid's time limit.
 
     Returns:
@@ -178,7 +170,8 @@ def make(peer_id: str, max_steps: int) -> tuple[Any, Any]:
 
 
 def layouts(states: Any) -> dict[str, np.ndarray]:
-    """A batch of the adapter's NAVIX states in MiniGrid's encoding.
+    """A batch of the adapter's NAVIX states in MiniGrid's encoding: navix's entities drawn onto
+    its wall grid, the key carried found by its id (navix's directions are MiniGrid's).
 
     Args:
         states: batched `NavixState`s.
@@ -246,17 +239,5 @@ def layouts(states: Any) -> dict[str, np.ndarray]:
 
 
 PEER = mg.Peer("navix", PAIRS, make, layouts, tuple(range(7)), NO_TRANSITIONS)
-
-
-def audit(env_id: str, scale: float, seed: int) -> Any:
-    """One stage of the audit of NAVIX's port of the MiniGrid id `env_id`.
-
-    Args:
-        env_id: one of `ids()`.
-        scale: the run's scale.
-        seed: the run's seed.
-
-    Returns:
-        The `ParityResult`.
-    """
-    return mg.audit_row(PEER, env_id, scale, seed)
+# the audit's interface (`jaxenvs.audit.PEERS`): the rows, and one stage of a row
+ids, audit = PEER.ids, PEER.audit

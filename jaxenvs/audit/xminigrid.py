@@ -90,20 +90,11 @@ TILES = {
 ACTIONS = (2, 1, 0, 3, 4, 5)
 
 
-def ids() -> list[str]:
-    """The MiniGrid ids xminigrid has a port of that the audit checks.
-
-    Returns:
-        The ids.
-    """
-    return list(PAIRS)
-
-
 def make(peer_id: str, max_steps: int) -> tuple[Any, Any]:
-    """xminigrid's env through our adapter, at MiniGrid's time limit.
+    """xminigrid's env through our adapter, at MiniGrid's time limit (its reward is MiniGrid's).
 
     Args:
-        peer_id: xminigrid's id.
+        peer_id: xminigrid's id (a value of `PAIRS`).
         max_steps: MiniGrid's time limit.
 
     Returns:
@@ -129,7 +120,8 @@ def _encode(tiles: np.ndarray) -> np.ndarray:
 
 
 def layouts(states: Any) -> dict[str, np.ndarray]:
-    """A batch of the adapter's xminigrid states in MiniGrid's encoding.
+    """A batch of the adapter's xminigrid states in MiniGrid's encoding: tiles through `TILES`,
+    colours and directions shifted to MiniGrid's.
 
     Args:
         states: batched `XMiniGridState`s.
@@ -153,17 +145,5 @@ def layouts(states: Any) -> dict[str, np.ndarray]:
 
 
 PEER = mg.Peer("xminigrid", PAIRS, make, layouts, ACTIONS, NO_TRANSITIONS)
-
-
-def audit(env_id: str, scale: float, seed: int) -> Any:
-    """One stage of the audit of xminigrid's port of the MiniGrid id `env_id`.
-
-    Args:
-        env_id: one of `ids()`.
-        scale: the run's scale.
-        seed: the run's seed.
-
-    Returns:
-        The `ParityResult`.
-    """
-    return mg.audit_row(PEER, env_id, scale, seed)
+# the audit's interface (`jaxenvs.audit.PEERS`): the rows, and one stage of a row
+ids, audit = PEER.ids, PEER.audit

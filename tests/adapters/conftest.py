@@ -109,6 +109,22 @@ def check_vec_autoreset(outs):
     return done
 
 
+def step_flags(env, params, action, num_steps):
+    """`num_steps` jitted steps of `env` from `reset(key(0))`, each under `action` with key(i).
+
+    Returns `(flags, last)`: each step's `(terminated, truncated)` as bools, and the last step's
+    `(obs, state, reward, terminated, truncated, info)`.
+    """
+    step = jax.jit(env.step)
+    _, state = env.reset(jax.random.key(0), params)
+    flags = []
+    for i in range(num_steps):
+        last = step(jax.random.key(i), state, action, params)
+        state = last[1]
+        flags.append((bool(last[3]), bool(last[4])))
+    return flags, last
+
+
 def ppo_few_updates(env_id, num_updates=2, num_envs=4, num_steps=16):
     """examples/ppo.py on `env_id` at a tiny size; returns its per-update metrics (one seed)."""
     import importlib.util

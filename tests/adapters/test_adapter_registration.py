@@ -41,19 +41,19 @@ def test_listing_imports_no_library():
     assert out.split(" ", 1)[1].strip() == "[]"
 
 
-def test_brax_list_matches_installed():
-    brax_envs = pytest.importorskip("brax.envs")
-    assert set(registration.BRAX_ENVS) == set(brax_envs._envs)
-
-
-def test_jumanji_list_matches_installed():
-    jumanji = pytest.importorskip("jumanji")
-    assert set(registration.JUMANJI_IDS) == set(jumanji.registered_environments())
-
-
-def test_pgx_list_matches_installed():
-    pgx = pytest.importorskip("pgx")
-    assert set(registration.PGX_IDS) == set(pgx.available_envs())
+@pytest.mark.parametrize(
+    "module, ours, theirs",
+    [
+        ("brax.envs", "BRAX_ENVS", lambda lib: lib._envs),
+        ("jumanji", "JUMANJI_IDS", lambda lib: lib.registered_environments()),
+        ("pgx", "PGX_IDS", lambda lib: lib.available_envs()),
+        ("xminigrid", "XMINIGRID_IDS", lambda lib: lib.registered_environments()),
+        ("navix", "NAVIX_IDS", lambda lib: lib.registry()),
+    ],
+)
+def test_id_list_matches_installed(module, ours, theirs):
+    library = pytest.importorskip(module)
+    assert set(getattr(registration, ours)) == set(theirs(library))
 
 
 def test_gymnax_list_matches_installed():
@@ -71,16 +71,6 @@ def test_craftax_list_matches_installed():
     craftax_env = pytest.importorskip("craftax.craftax_env")
     names = set(re.findall(r'name == "([^"]+)"', inspect.getsource(craftax_env.make_craftax_env_from_name)))
     assert set(registration.CRAFTAX_IDS) == {n for n in names if "AutoReset" not in n}
-
-
-def test_xminigrid_list_matches_installed():
-    xminigrid = pytest.importorskip("xminigrid")
-    assert set(registration.XMINIGRID_IDS) == set(xminigrid.registered_environments())
-
-
-def test_navix_list_matches_installed():
-    navix = pytest.importorskip("navix")
-    assert set(registration.NAVIX_IDS) == set(navix.registry())
 
 
 def test_playground_list_matches_installed():

@@ -16,6 +16,8 @@ from jaxenvs import spaces  # noqa: E402
 from jaxenvs.adapters import brax as brax_adapter  # noqa: E402
 from jaxenvs.testing import check_env  # noqa: E402
 
+from .conftest import step_flags  # noqa: E402
+
 # The cheapest physics task: one slide joint, a pole; resets randomly, ends when the pole tips.
 REAL_TASK = "brax/inverted_pendulum"
 
@@ -29,12 +31,7 @@ def test_fast_conformance():
 
 def test_fast_truncates_at_the_limit_and_keeps_the_final_observation():
     env, params = jaxenvs.make("brax/fast", max_steps_in_episode=3)
-    step = jax.jit(env.step)
-    obs, state = env.reset(jax.random.key(0), params)
-    flags = []
-    for i in range(3):
-        obs, state, reward, terminated, truncated, info = step(jax.random.key(i), state, jnp.ones(1), params)
-        flags.append((bool(terminated), bool(truncated)))
+    flags, (obs, state, _, _, _, info) = step_flags(env, params, jnp.ones(1), 3)
     assert flags == [(False, False), (False, False), (False, True)]
     assert float(info["discount"]) == 1.0  # a truncation is no termination
     # fast accelerates by 0.02 per step with a positive action: moved before the reset, at 0 after

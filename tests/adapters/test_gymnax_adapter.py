@@ -14,7 +14,7 @@ from jaxenvs import spaces  # noqa: E402
 from jaxenvs.adapters import from_gymnax  # noqa: E402
 from jaxenvs.adapters.gymnax import translate_space  # noqa: E402
 
-from .conftest import check_vec_autoreset, ppo_few_updates, vec_rollout  # noqa: E402
+from .conftest import check_vec_autoreset, ppo_few_updates, step_flags, vec_rollout  # noqa: E402
 
 
 @pytest.mark.parametrize("env_id, max_steps", [("CartPole-v1", 15), ("Breakout-MinAtar", 8)])
@@ -67,11 +67,7 @@ def test_five_tuple_api_is_detected_and_its_time_limit_is_a_truncation():
     env = from_gymnax(legacy, legacy.default_params.replace(max_steps_in_episode=3))
     assert env.api == "0.x"
     params = env.default_params
-    obs, state = env.reset(jax.random.key(0), params)
-    flags = []
-    for i in range(3):
-        obs, state, _, terminated, truncated, _ = env.step(jax.random.key(i), state, 1, params)
-        flags.append((bool(terminated), bool(truncated)))
+    flags, (_, state, *_) = step_flags(env, params, 1, 3)
     assert flags == [(False, False), (False, False), (False, True)]
     assert bool(env.truncation(state, params))
     # the pole past its threshold: done before the time limit is a termination

@@ -15,6 +15,8 @@ from jaxenvs.adapters.jumanji import JumanjiEnv, episode_end, spec_to_space  # n
 from jaxenvs.testing import check_env  # noqa: E402
 from jaxenvs.wrappers import AutoReset  # noqa: E402
 
+from .conftest import step_flags  # noqa: E402
+
 # Cheap to compile; between them: Discrete and MultiDiscrete actions, nested observations,
 # a per-agent reward. Sokoban-v0 is left out everywhere: it downloads its levels.
 SAMPLE = ["jumanji/Snake-v1", "jumanji/Game2048-v1", "jumanji/Minesweeper-v0", "jumanji/Maze-v0"]
@@ -45,13 +47,7 @@ def test_time_limit_truncation_and_mine_termination():
     # LevelBasedForaging reports its time limit as a truncation
     raw = JumanjiEnv("LevelBasedForaging-v0", time_limit=3)
     params = raw.default_params
-    step = jax.jit(raw.step)
-    _, state = raw.reset(jax.random.key(0), params)
-    noop = jnp.zeros(2, jnp.int32)
-    flags = []
-    for i in range(3):
-        _, state, reward, terminated, truncated, info = step(jax.random.key(i), state, noop, params)
-        flags.append((bool(terminated), bool(truncated)))
+    flags, (_, state, _, _, _, info) = step_flags(raw, params, jnp.zeros(2, jnp.int32), 3)  # no-ops
     assert flags == [(False, False), (False, False), (False, True)]
     assert info["agent_rewards"].shape == (2,) and float(info["discount"]) == 1.0
     # the library's truncation travels in the state and arrives as `truncated`, not through info

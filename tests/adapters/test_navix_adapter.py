@@ -9,7 +9,7 @@ navix = pytest.importorskip("navix")
 
 import jaxenvs  # noqa: E402
 
-from .conftest import check_vec_autoreset, ppo_few_updates, vec_rollout  # noqa: E402
+from .conftest import check_vec_autoreset, ppo_few_updates, step_flags, vec_rollout  # noqa: E402
 
 ENV_ID = "navix/Navix-Empty-5x5-v0"
 
@@ -25,17 +25,9 @@ def test_symbolic_space_correction_is_still_needed():
 
 def test_library_time_limit_is_a_truncation_and_make_vec_resets():
     raw = jaxenvs.adapters.navix.NavixEnv("Navix-Empty-5x5-v0", max_steps=4)
-    params = raw.default_params
-    _, state = raw.reset(jax.random.key(0), params)
-    step = jax.jit(raw.step)
-    flags = []
-    for i in range(4):
-        _, state, _, terminated, truncated, _ = step(jax.random.key(i), state, 0, params)  # 0: rotate
-        flags.append((bool(terminated), bool(truncated)))
+    flags, _ = step_flags(raw, raw.default_params, 0, 4)  # 0: rotate
     assert flags == [(False, False)] * 3 + [(False, True)]
-    outs = vec_rollout(ENV_ID, num_envs=3, num_steps=12, max_steps_in_episode=5)
-    done = check_vec_autoreset(outs)
-    assert done.any(axis=0).all()
+    assert check_vec_autoreset(vec_rollout(ENV_ID, max_steps_in_episode=5)).any(axis=0).all()
 
 
 @pytest.mark.slow

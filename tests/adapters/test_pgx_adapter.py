@@ -13,6 +13,8 @@ from jaxenvs.adapters.pgx import NO_LIMIT, PgxEnv  # noqa: E402
 from jaxenvs.testing import check_env  # noqa: E402
 from jaxenvs.wrappers import AutoReset  # noqa: E402
 
+from .conftest import step_flags  # noqa: E402
+
 # tic-tac-toe cells, row-major: 0 1 2 / 3 4 5 / 6 7 8
 
 
@@ -147,12 +149,7 @@ def test_illegal_move_ends_the_game_with_a_penalty():
 
 def test_time_limit_truncates_minatar():
     env, params = jaxenvs.make("pgx/minatar-freeway", max_steps_in_episode=5)
-    step = jax.jit(env.step)
-    obs, state = env.reset(jax.random.key(0), params)
-    flags = []
-    for i in range(5):
-        obs, state, reward, terminated, truncated, info = step(jax.random.key(i), state, 0, params)
-        flags.append((bool(terminated), bool(truncated)))
+    flags, (_, state, _, _, _, info) = step_flags(env, params, 0, 5)
     assert flags == [(False, False)] * 4 + [(False, True)]
     assert float(info["discount"]) == 1.0 and int(state.time) == 0  # reset after the truncation
 

@@ -68,16 +68,22 @@ def test_compile_dominated_representatives_roll_out_smaller(monkeypatch, capsys)
     assert "brax/ant" not in out  # the rest are counted, not listed
 
 
-def test_a_download_is_named_without_rolling_out(capsys, monkeypatch):
+def _report(monkeypatch, capsys, env_id, rollout):
+    """`jaxenvs report <env_id> --no-parity` with `rollout` as the rollout; its code and output."""
     import jaxenvs.bench
 
+    monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", rollout)
+    monkeypatch.setenv("COLUMNS", "300")
+    code = cli.main(["report", env_id, "--no-parity"])
+    return code, capsys.readouterr().out
+
+
+def test_a_download_is_named_without_rolling_out(capsys, monkeypatch):
     def no_rollout(*args, **kwargs):
         raise AssertionError("an id that downloads data must not be rolled out without --all")
 
-    monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", no_rollout)
-    monkeypatch.setenv("COLUMNS", "300")
-    assert cli.main(["report", "jumanji/Sokoban-v0", "--no-parity"]) == 0
-    out = capsys.readouterr().out
+    code, out = _report(monkeypatch, capsys, "jumanji/Sokoban-v0", no_rollout)
+    assert code == 0
     assert (
         "not rolled out: jumanji/Sokoban-v0 downloads its Boxoban levels from Hugging Face when constructed "
         "(`jaxenvs report jumanji/Sokoban-v0 --all` runs it)" in out
@@ -86,15 +92,11 @@ def test_a_download_is_named_without_rolling_out(capsys, monkeypatch):
 
 
 def test_a_failing_rollout_is_a_row_not_a_crash(capsys, monkeypatch):
-    import jaxenvs.bench
-
     def broken(*args, **kwargs):
         raise AttributeError("'MultiDiscrete' object has no attribute 'low'")
 
-    monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", broken)
-    monkeypatch.setenv("COLUMNS", "300")
-    assert cli.main(["report", "jumanji/Minesweeper-v0", "--no-parity"]) == 1
-    out = capsys.readouterr().out
+    code, out = _report(monkeypatch, capsys, "jumanji/Minesweeper-v0", broken)
+    assert code == 1
     assert "│ jumanji/Minesweeper-v0 │  failed │" in out
     assert "rollout failed: AttributeError: 'MultiDiscrete' object has no attribute 'low'" in out
 

@@ -1,13 +1,12 @@
 """xminigrid adapter (check_env: tests/test_conformance.py): the library's time limit as a truncation, make_vec, PPO."""
 
-import jax
 import pytest
 
 pytest.importorskip("xminigrid")
 
 import jaxenvs  # noqa: E402
 
-from .conftest import check_vec_autoreset, ppo_few_updates, vec_rollout  # noqa: E402
+from .conftest import check_vec_autoreset, ppo_few_updates, step_flags, vec_rollout  # noqa: E402
 
 ENV_ID = "xminigrid/MiniGrid-Empty-5x5"
 
@@ -16,16 +15,9 @@ ENV_ID = "xminigrid/MiniGrid-Empty-5x5"
 def test_library_time_limit_is_a_truncation_and_make_vec_resets():
     raw, params = jaxenvs.make(ENV_ID, autoreset=False)
     params = params.replace(env_params=params.env_params.replace(max_steps=4))
-    _, state = raw.reset(jax.random.key(0), params)
-    step = jax.jit(raw.step)
-    flags = []
-    for i in range(4):
-        _, state, _, terminated, truncated, _ = step(jax.random.key(i), state, 0, params)  # 0: turn
-        flags.append((bool(terminated), bool(truncated)))
+    flags, _ = step_flags(raw, params, 0, 4)  # 0: turn
     assert flags == [(False, False)] * 3 + [(False, True)]
-    outs = vec_rollout(ENV_ID, num_envs=3, num_steps=12, max_steps_in_episode=5)
-    done = check_vec_autoreset(outs)
-    assert done.any(axis=0).all()
+    assert check_vec_autoreset(vec_rollout(ENV_ID, max_steps_in_episode=5)).any(axis=0).all()
 
 
 @pytest.mark.slow

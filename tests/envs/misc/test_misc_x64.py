@@ -7,17 +7,6 @@ import pytest
 
 import jaxenvs
 
-IDS = [
-    "FourRooms-misc",
-    "MetaMaze-misc",
-    "PointRobot-misc",
-    "BernoulliBandit-misc",
-    "GaussianBandit-misc",
-    "Reacher-misc",
-    "Swimmer-misc",
-    "Pong-misc",
-    "GridWorld-misc",
-]
 FLOAT64_FIELD = {
     "PointRobot-misc": "pos",
     "GaussianBandit-misc": "mu",
@@ -27,7 +16,7 @@ FLOAT64_FIELD = {
 }
 
 
-@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("env_id", jaxenvs.registered_envs("misc"))
 def test_dtypes_stable_under_x64(env_id):
     with jax.enable_x64(True):
         env, params = jaxenvs.make(env_id, autoreset=False)
