@@ -33,6 +33,7 @@ from jaxenvs.parity.harness import (
     check_resets,
     check_step_distribution,
     check_transitions,
+    require_env,
 )
 from jaxenvs.parity.reference import DmEnvReference, GymnasiumReference, JaxReference, Reference, Transitions
 from jaxenvs.parity.spec import ParitySpec
@@ -150,14 +151,8 @@ def builtin_env(env_id: str) -> tuple[Any, Any]:
 
 
 def _check_env(env_id: str, env: Any) -> None:
-    if env is None:
-        return
-    missing = [m for m in ("reset", "step") if not callable(getattr(env, m, None))]
-    if missing:
-        raise TypeError(
-            f"run_parity({env_id!r}, env=...): env must be a raw JAX env with reset(key, params) and "
-            f"step(key, state, action, params); {type(env).__name__} has no {' or '.join(missing)}"
-        )
+    if env is not None:
+        require_env(env, f"run_parity({env_id!r}, env=...)")
 
 
 def _check_params(env_id: str, params: Any, default: Any) -> None:
@@ -217,18 +212,17 @@ def _run_once(env_id: str, scale: float, seed: int, env: Any, params: Any) -> Pa
         return ParityResult(env_id, s.reference or "-", skipped="no reference declared")
     try:
         target = resolve(s.parity)
+        if not isinstance(target, (ParitySpec, Reference)):  # a function of no arguments returning one
+            target = target()
         if isinstance(target, ParitySpec):
             return run_spec(target, env_id, scale=scale, seed=seed, env=env, params=params)
-        reference = target if isinstance(target, Reference) else target()
-        if isinstance(reference, ParitySpec):
-            return run_spec(reference, env_id, scale=scale, seed=seed, env=env, params=params)
-        if not isinstance(reference, Reference):
+        if not isinstance(target, Reference):
             raise TypeError(
-                f"{env_id}'s parity {s.parity!r} gave {type(reference).__name__}; "
+                f"{env_id}'s parity {s.parity!r} gave {type(target).__name__}; "
                 "expected a jaxenvs.parity.ParitySpec or Reference (or a function of no arguments returning one)"
             )
         env, params = env_under_test(env_id, env, params)
-        return check(env, params, reference, sizes=Sizes.at(scale), seed=seed, name=env_id)
+        return check(env, params, target, sizes=Sizes.at(scale), seed=seed, name=env_id)
     except FirstFailure as e:  # under checks.stop_at_first_failure(): the verdict is known
         return ParityResult(env_id, s.reference or "-", checks=[e.check])
     except ImportError as e:

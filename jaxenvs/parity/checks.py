@@ -135,6 +135,14 @@ class Check:
         text = f"{self.name}: {self.kind} {self.value:.3g} {op} {self.threshold:.3g} over {self.n} [{status}]"
         return text + (f" ({self.detail})" if self.detail else "")
 
+    def note(self, text: str) -> None:
+        """Add `text` to the detail (after a "; " when there is one already).
+
+        Args:
+            text: how it was measured, in words.
+        """
+        self.detail = f"{self.detail}; {text}" if self.detail else text
+
 
 @dataclasses.dataclass
 class ParityResult:
@@ -418,18 +426,6 @@ def check_scale(scale: Any) -> float:
 # arrays and rows
 
 
-def stack(dicts: Sequence[Mapping[str, Any]]) -> dict[str, np.ndarray]:
-    """Stack a list of records field by field.
-
-    Args:
-        dicts: `{field: value}` records, all with the first one's fields.
-
-    Returns:
-        `{field: values stacked along a new first axis}`.
-    """
-    return {k: np.stack([np.asarray(d[k]) for d in dicts]) for k in dicts[0]}
-
-
 def rows(*columns: Any) -> list[tuple]:
     """Per-row tuples of the given arrays, as chi-square outcomes.
 
@@ -451,28 +447,24 @@ def _per_row(x: np.ndarray) -> np.ndarray:
 # deterministic values
 
 
-def max_error(a: Any, b: Any) -> float:
-    """Largest absolute difference between two arrays.
-
-    Args:
-        a: an array (compared in float64).
-        b: an array of the same shape.
-
-    Returns:
-        The largest `|a - b|` (NaN against NaN counts as equal, NaN against a number as inf);
-        inf when the shapes differ, 0 when they are empty.
-    """
-    a, b = np.atleast_1d(np.asarray(a, np.float64)), np.atleast_1d(np.asarray(b, np.float64))
-    if a.shape != b.shape:
-        return math.inf
-    if a.size == 0:
-        return 0.0
-    diff = np.abs(a - b)
-    diff[np.isnan(a) & np.isnan(b)] = 0.0
-    return float(np.nanmax(np.where(np.isnan(diff), np.inf, diff)))
+def _abs_diff(a: np.ndarray, b: np.ndarray, angle: bool = False) -> np.ndarray:
+    """`|a - b|` (modulo 2 pi for angles); NaN against NaN counts as 0, NaN against a number as inf."""
+    d = np.abs(a - b)
+    if angle:
+        d = np.minimum(d % (2 * np.pi), 2 * np.pi - d % (2 * np.pi))
+    d[np.isnan(a) & np.isnan(b)] = 0.0
+    return np.where(np.isnan(d), np.inf, d)
 
 
-def error_check(name: str, jax_values: Any, ref_values: Any, atol: float, rtol: float = 0.0) -> Check:
+def _first(bad: np.ndarray) -> int | None:
+    """The first row with a bad entry, if any."""
+    rows = np.flatnonzero(np.any(_per_row(bad), axis=1))
+    return int(rows[0]) if len(rows) else None
+
+
+def error_check(
+    name: str, jax_values: Any, ref_values: Any, atol: float, rtol: float = 0.0, angle: bool = False
+) -> Check:
     """Worst `|jax - ref|` (less `rtol * |ref|` when `rtol` is given) over all entries, against `atol`.
 
     Args:
@@ -481,6 +473,7 @@ def error_check(name: str, jax_values: Any, ref_values: Any, atol: float, rtol: 
         ref_values: `[n, ...]` the reference's.
         atol: the largest error allowed.
         rtol: the error allowed relative to `|ref|`, on top of `atol`.
+        angle: differences taken modulo 2 pi.
 
     Returns:
         An error check (failing with inf when the shapes differ).
@@ -490,21 +483,10 @@ def error_check(name: str, jax_values: Any, ref_values: Any, atol: float, rtol: 
     n = int(a.shape[0]) if a.ndim else 1
     if a.shape != b.shape:
         return Check(name, n, math.inf, atol, False, detail=f"shapes {a.shape} vs {b.shape}", first=0)
-    diff = np.abs(a - b)
-    diff[np.isnan(a) & np.isnan(b)] = 0.0
-    diff = np.where(np.isnan(diff), np.inf, diff)
-    excess = diff - rtol * np.abs(b)
-    value = max_error(a, b) if rtol == 0.0 else max(float(np.max(excess)) if excess.size else 0.0, 0.0)
-    bad = np.flatnonzero(np.any(_per_row(excess) > atol, axis=1))
-    return Check(
-        name,
-        n,
-        value,
-        atol,
-        bool(value <= atol),
-        detail="" if rtol == 0 else f"rtol {rtol:g}",
-        first=int(bad[0]) if len(bad) else None,
-    )
+    excess = _abs_diff(a, b, angle) - rtol * np.abs(b)
+    value = max(float(excess.max()), 0.0) if excess.size else 0.0
+    detail = "modulo 2 pi" if angle else f"rtol {rtol:g}" if rtol else ""
+    return Check(name, n, value, atol, value <= atol, detail=detail, first=_first(excess > atol))
 
 
 def angle_check(name: str, jax_values: Any, ref_values: Any, atol: float) -> Check:
@@ -519,11 +501,7 @@ def angle_check(name: str, jax_values: Any, ref_values: Any, atol: float) -> Che
     Returns:
         An error check.
     """
-    d = np.abs(np.asarray(jax_values, np.float64) - np.asarray(ref_values, np.float64)) % (2 * np.pi)
-    d = np.minimum(d, 2 * np.pi - d)
-    check = error_check(name, d, np.zeros_like(d), atol)
-    check.detail = "modulo 2 pi"
-    return check
+    return error_check(name, jax_values, ref_values, atol, angle=True)
 
 
 def bounded_check(name: str, jax_values: Any, ref_values: Any, jax64_values: Any, angle: bool = False) -> list[Check]:
@@ -552,45 +530,20 @@ def bounded_check(name: str, jax_values: Any, ref_values: Any, jax64_values: Any
     if a.shape != b.shape or a.shape != c.shape:
         return [Check(name, n, math.inf, 0.0, False, detail=f"shapes {a.shape} vs {b.shape} vs {c.shape}", first=0)]
 
-    def diff(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        d = np.abs(x - y)
-        if angle:
-            d = np.minimum(d % (2 * np.pi), 2 * np.pi - d % (2 * np.pi))
-        d[np.isnan(x) & np.isnan(y)] = 0.0
-        return np.where(np.isnan(d), np.inf, d)
-
-    error, rounding = diff(a, b), diff(a, c)
+    error, rounding = _abs_diff(a, b, angle), _abs_diff(a, c, angle)
     scale = np.abs(b) + 1.0
     bound = 2 * rounding + FLOAT32_ULPS * float(np.finfo(np.float32).eps) * scale
     if error.size == 0:
         return [Check(name, n, 0.0, 0.0, True), Check(f"{name} float32 rounding", n, 0.0, FLOAT32_ROUNDING, True)]
     worst = int(np.argmax(error / bound))
-    bad = np.flatnonzero(np.any(_per_row(error > bound), axis=1))
-    ratio = float(error.flat[worst] / bound.flat[worst])
-    checks = [
-        Check(
-            name,
-            n,
-            float(error.max()),
-            float(bound.flat[worst]),
-            not len(bad),
-            detail=f"bound 2 x own float32 rounding + {FLOAT32_ULPS} ulp; worst error/bound {ratio:.2g}",
-            first=int(bad[0]) if len(bad) else None,
-        )
-    ]
+    first, ratio = _first(error > bound), float(error.flat[worst] / bound.flat[worst])
+    detail = f"bound 2 x own float32 rounding + {FLOAT32_ULPS} ulp; worst error/bound {ratio:.2g}"
     relative = float(np.max(rounding / scale))
-    checks.append(
-        Check(
-            f"{name} float32 rounding",
-            n,
-            relative,
-            FLOAT32_ROUNDING,
-            relative <= FLOAT32_ROUNDING,
-            kind="relative error",
-            detail="the float32 step against itself in float64",
-        )
-    )
-    return checks
+    own, ok = "the float32 step against itself in float64", relative <= FLOAT32_ROUNDING
+    return [
+        Check(name, n, float(error.max()), float(bound.flat[worst]), first is None, detail=detail, first=first),
+        Check(f"{name} float32 rounding", n, relative, FLOAT32_ROUNDING, ok, kind="relative error", detail=own),
+    ]
 
 
 def exact_check(name: str, jax_values: Any, ref_values: Any) -> Check:
@@ -608,10 +561,8 @@ def exact_check(name: str, jax_values: Any, ref_values: Any) -> Check:
     n = int(a.shape[0]) if a.ndim else 1
     if a.shape != b.shape:
         return Check(name, n, math.inf, 0, False, kind="mismatches", detail=f"shapes {a.shape} vs {b.shape}", first=0)
-    bad = np.flatnonzero(np.any(_per_row(a != b), axis=1))
-    return Check(
-        name, n, float(len(bad)), 0.0, len(bad) == 0, kind="mismatches", first=int(bad[0]) if len(bad) else None
-    )
+    bad = int(np.any(_per_row(a != b), axis=1).sum())
+    return Check(name, n, float(bad), 0.0, bad == 0, kind="mismatches", first=_first(a != b))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -644,8 +595,19 @@ def _hashable(x: Any) -> Any:
     return tuple(x.ravel().tolist()) if x.ndim else x.item()
 
 
-def _support_check(name: str, outside: list, n: int, outside_ref: int | None = None, known: str = "") -> Check:
-    """Outcomes outside a support known from the reference's definition: none may occur."""
+def outside_support_check(name: str, outside: list, n: int, outside_ref: int | None = None, known: str = "") -> Check:
+    """Outcomes outside a support known from the reference's definition: none may occur.
+
+    Args:
+        name: the check's name prefix ("<name> support").
+        outside: the JAX outcomes outside the support.
+        n: how many JAX outcomes there were.
+        outside_ref: how many reference outcomes were outside it (None: not counted).
+        known: the support in words, for the detail.
+
+    Returns:
+        A mismatches check (both sides must stay inside).
+    """
     detail = []
     if outside_ref is not None:
         detail.append(f"reference {outside_ref} outside")
@@ -728,7 +690,7 @@ def chi_square_check(
     else:
         support = {_hashable(x) for x in support}
         outside_ref = sum(x not in support for x in b)
-        checks = [_support_check(name, [x for x in a if x not in support], len(a), outside_ref)]
+        checks = [outside_support_check(name, [x for x in a if x not in support], len(a), outside_ref)]
     outcomes = sorted(set(a) | set(b), key=str)
     index = {o: i for i, o in enumerate(outcomes)}
     ca = np.bincount([index[x] for x in a], minlength=len(outcomes)).astype(float)
@@ -842,7 +804,7 @@ def ks_check(
         checks.append(tail_check(name, a, b))
     elif callable(support):
         outside, outside_ref = int(np.sum(~support(a))), int(np.sum(~support(b)))
-        checks.append(_support_check(name, [None] * outside, len(a), outside_ref))
+        checks.append(outside_support_check(name, [None] * outside, len(a), outside_ref))
     p = min(float(stats.ks_2samp(a[:, j], b[:, j]).pvalue) * a.shape[1] for j in range(a.shape[1]))
     detail = f"KS, {a.shape[1]} coordinates, Bonferroni"
     return checks + [p_value_check(f"{name} distribution", len(a), min(p, 1.0), detail)]

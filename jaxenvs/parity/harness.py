@@ -8,7 +8,6 @@ steps, the time limit, resets, random-policy statistics) and returns `Check`s.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -20,12 +19,10 @@ from jaxenvs.parity.checks import (
     ATOL_F32_OBS,
     ATOL_F32_STEP,
     ATOL_F64_EPISODE,
-    ATOL_F64_STEP,
     FLOAT32_ROUNDING,
     Check,
     ParityResult,
     Sizes,
-    Timer,
     angle_check,
     bounded_check,
     chi_square_check,
@@ -33,11 +30,12 @@ from jaxenvs.parity.checks import (
     exact_check,
     ks_check,
     mean_check,
+    outside_support_check,
     stratified_chi_square_check,
     two_stage,
     unseen_outcomes_check,
 )
-from jaxenvs.parity.reference import Reference, State, Transitions
+from jaxenvs.parity.reference import Reference, State, Transitions, stack_rows, take_rows
 
 # A replay of recorded draws: (states, actions, draws, params) -> (obs, next state, reward, terminated).
 Replay = Callable[[Any, Any, Any, Any], tuple]
@@ -144,125 +142,112 @@ def _point_at(check: Check, label: str, field: str, data: Transitions, rows: np.
 # deterministic transitions
 
 
+def _draws(ref: Reference, data: Transitions) -> Any:
+    """The reference's recorded draws of every row, translated for the replay and stacked."""
+    return stack_rows([ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)])
+
+
 def _jax_step_batch(env, params, ref, data: Transitions, seed: int, replay: Replay | None, batched_params: bool):
     states = _to_jax_batch(env, params, ref, data.states)
     actions = jnp.asarray(data.actions)
     if replay is not None:
-        draws = jax.tree_util.tree_map(
-            lambda *xs: np.stack([np.asarray(x) for x in xs]),
-            *[ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)],
-        )
-        obs, nxt, reward, terminated = replay(states, actions, draws, params)
+        obs, nxt, reward, terminated = replay(states, actions, _draws(ref, data), params)
         return obs, nxt, reward, terminated, None, {}
     keys = jax.random.split(jax.random.key(seed), len(data))
     axes = (0, 0, 0, 0 if batched_params else None)
     step = _compiled(env, f"step{axes}", lambda: jax.jit(jax.vmap(env.step, in_axes=axes)))
-    obs, nxt, reward, terminated, truncated, info = step(keys, states, actions, params)
-    return obs, nxt, reward, terminated, truncated, info
+    return step(keys, states, actions, params)
 
 
 def _compare(
     label: str,
     ref: Reference,
     data: Transitions,
-    rows: np.ndarray,
     out: tuple,
     atol: float,
     reward_atol: float,
-    canonical: Callable | None,
+    canonical: Callable | None = None,
     info_fields: Sequence[str] = (),
-    out64: tuple | None = None,
+    out64: tuple | str | None = None,
 ) -> list[Check]:
-    """Every next-state field, observation, reward and flag of `rows` (and the `info_fields`
-    of `info`); steps with a random part (`ref.random_step`) leave out `ref.random_step_fields`.
-    With `out64` (the same steps in float64), float values are bounded by their own float32
-    rounding (`bounded_check`) instead of `atol` / `reward_atol`."""
+    """Every next-state field, observation, reward and flag of `data` against the JAX side's
+    `out` (row for row; and the `info_fields` of `info`); steps with a random part
+    (`ref.random_step`) leave out `ref.random_step_fields`. With `out64` (the same steps in
+    float64), float values are bounded by their own float32 rounding (`bounded_check`) instead
+    of `atol` / `reward_atol`; `out64 == "none"`: the env has no float64 path."""
     obs, mine, reward, terminated, truncated, info = out
-    no_f64 = isinstance(out64, str)  # check_transitions found no float64 path
+    no_f64 = isinstance(out64, str)
     rtol = 2 * FLOAT32_ROUNDING if no_f64 else 0.0
-    obs64, mine64, reward64 = out64[:3] if out64 is not None and not no_f64 else (None, None, None)
-    sub = data.select(rows)
-    random_rows = np.zeros(len(rows), bool)
+    obs64, mine64, reward64 = out64 if out64 is not None and not no_f64 else (None, {}, None)
+    n = len(data)
+    every = np.ones(n, bool)
+    random_rows = np.zeros(n, bool)
     if ref.random_step is not None:
-        random_rows = np.array(
-            [ref.random_step(sub.state_at(i), sub.state_at(i, after=True), sub.rewards[i]) for i in range(len(rows))],
-            bool,
-        )
+        random_rows[:] = [ref.random_step(data.state_at(i), data.state_at(i, True), data.rewards[i]) for i in range(n)]
 
     def keep(name: str) -> np.ndarray:
         if name in ref.random_fields:
-            return np.zeros(len(rows), bool)
-        return ~random_rows if name in ref.random_step_fields else np.ones(len(rows), bool)
+            return ~every
+        return ~random_rows if name in ref.random_step_fields else every
 
     checks: list[Check] = []
 
-    def add(check: Check, name: str, kept: np.ndarray, a: Any, b: Any) -> None:
-        _point_at(check, label, name, data, rows[kept], a, b)
-        checks.append(check)
+    def add(name: str, made: Check | list[Check], kept: np.ndarray, a: Any, b: Any) -> None:
+        for check in made if isinstance(made, list) else [made]:
+            _point_at(check, label, name, data, np.flatnonzero(kept), a, b)
+            checks.append(check)
 
-    for k, want in sub.next_states.items():
+    for k, want in data.next_states.items():
         kept = keep(k)
         if k not in mine or not kept.any():
             continue
-        a, b = np.asarray(mine[k])[rows][kept], want[kept]
+        a, b, name = np.asarray(mine[k])[kept], want[kept], f"{label} {k}"
         if canonical is not None:
-            a, b = canonical(k, a, b, {f: v[kept] for f, v in sub.next_states.items()})
+            a, b = canonical(k, a, b, {f: v[kept] for f, v in data.next_states.items()})
         if k in ref.exact_fields or ref.exact_fields == "*":
-            add(exact_check(f"{label} {k}", a, b), k, kept, a, b)
-        elif mine64 is not None and k in mine64:
-            c64 = np.asarray(mine64[k])[rows][kept]
-            for c in bounded_check(f"{label} {k}", a, b, c64, angle=k in ref.angle_fields):
-                add(c, k, kept, a, b)
+            add(k, exact_check(name, a, b), kept, a, b)
+        elif k in mine64:
+            add(k, bounded_check(name, a, b, np.asarray(mine64[k])[kept], angle=k in ref.angle_fields), kept, a, b)
         elif k in ref.angle_fields:
-            add(angle_check(f"{label} {k}", a, b, atol), k, kept, a, b)
+            add(k, angle_check(name, a, b, atol), kept, a, b)
         else:
-            add(error_check(f"{label} {k}", a, b, atol, rtol=rtol), k, kept, a, b)
+            add(k, error_check(name, a, b, atol, rtol=rtol), kept, a, b)
     kept = keep("observation")
     if kept.any():
-        a, b = _flat(obs, len(data))[rows][kept], _flat(sub.obs, len(rows))[kept]
-        c64 = None if obs64 is None else _flat(obs64, len(data))[rows][kept]
-        if ref.obs_mask is not None:
-            a, b = ref.obs_mask(a), ref.obs_mask(b)
-            c64 = None if c64 is None else ref.obs_mask(c64)
-        if c64 is not None:
-            for c in bounded_check(f"{label} observation", a, b, c64):
-                add(c, "observation", kept, a, b)
+        mask = ref.obs_mask or (lambda x: x)
+        a, b, name = mask(_flat(obs, n)[kept]), mask(_flat(data.obs, n)[kept]), f"{label} observation"
+        if obs64 is not None:
+            add("observation", bounded_check(name, a, b, mask(_flat(obs64, n)[kept])), kept, a, b)
         else:  # observations are float32 on both sides: compared at float32 resolution
-            c = error_check(f"{label} observation", a, b, max(atol, ATOL_F32_OBS), rtol=2e-7)
-            add(c, "observation", kept, a, b)
+            add("observation", error_check(name, a, b, max(atol, ATOL_F32_OBS), rtol=2e-7), kept, a, b)
     kept = keep("reward")
     if kept.any():
-        a, b = np.asarray(reward)[rows][kept], sub.rewards[kept]
+        a, b = np.asarray(reward)[kept], data.rewards[kept]
         if reward64 is not None:
-            for c in bounded_check(f"{label} reward", a, b, np.asarray(reward64)[rows][kept]):
-                add(c, "reward", kept, a, b)
+            add("reward", bounded_check(f"{label} reward", a, b, np.asarray(reward64)[kept]), kept, a, b)
         else:
-            if np.asarray(reward).dtype == np.float32:  # rewards are float32 by contract: compare rounded alike
+            if a.dtype == np.float32:  # rewards are float32 by contract: compare rounded alike
                 b = b.astype(np.float32)
             tol = max(reward_atol, atol) if no_f64 else reward_atol
-            add(error_check(f"{label} reward", a, b, tol, rtol=rtol), "reward", kept, a, b)
-    kept = keep("terminated")
-    if kept.any():
-        a, b = np.asarray(terminated)[rows][kept], sub.terminated[kept]
-        add(exact_check(f"{label} terminated", a, b), "terminated", kept, a, b)
+            add("reward", error_check(f"{label} reward", a, b, tol, rtol=rtol), kept, a, b)
+    flags = [("terminated", np.asarray(terminated), data.terminated, keep("terminated"))]
     if truncated is not None:
-        a, b = np.asarray(truncated)[rows], sub.truncated
+        a = np.asarray(truncated)
         if ref.truncation_excludes_termination:
-            a = a & ~np.asarray(terminated)[rows]
-        add(exact_check(f"{label} truncated", a, b), "truncated", np.ones(len(rows), bool), a, b)
+            a = a & ~np.asarray(terminated)
+        flags.append(("truncated", a, data.truncated, every))
+    for name, a, b, kept in flags:
+        if kept.any():
+            add(name, exact_check(f"{label} {name}", a[kept], b[kept]), kept, a[kept], b[kept])
     for k in info_fields:
-        a, b = np.asarray(info[k])[rows].astype(np.float64), np.asarray(sub.info[k], np.float64)
-        add(error_check(f"{label} {k}", a, b, 1e-7), k, np.ones(len(rows), bool), a, b)
+        a, b = np.asarray(info[k], np.float64), np.asarray(data.info[k], np.float64)
+        add(k, error_check(f"{label} {k}", a, b, 1e-7), every, a, b)
     if checks:
-        checks[0].transitions = len(rows)
+        checks[0].transitions = n
         if no_f64:
-            checks[0].detail = (checks[0].detail + "; " if checks[0].detail else "") + (
-                "no float64 path: compared to atol + rtol 2^-12"
-            )
+            checks[0].note("no float64 path: compared to atol + rtol 2^-12")
         if random_rows.any():
-            checks[0].detail = (checks[0].detail + "; " if checks[0].detail else "") + (
-                f"{int(random_rows.sum())} steps with a random part"
-            )
+            checks[0].note(f"{int(random_rows.sum())} steps with a random part")
     return checks
 
 
@@ -321,41 +306,33 @@ def check_transitions(
     if data is None:
         data = ref.transitions(num_steps, seed, policy, scramble)
     sets = dict(data) if isinstance(data, Mapping) else {label: data}
-    labels = list(sets)
-    total = sets[labels[0]]
-    for k in labels[1:]:
-        total = total + sets[k]
+    parts = list(sets.values())
+    total = sum(parts[1:], parts[0])
     batched = bool(params_of)
-    if batched:
-        per_row = [params_of.get(k, params) for k in labels for _ in range(len(sets[k]))]
-        params = jax.tree_util.tree_map(lambda *xs: jnp.asarray(np.stack([np.asarray(x) for x in xs])), *per_row)
-    if replay is not None:
-        step_replay = _compiled_replay(env, replay, (0, 0, 0, 0 if batched else None))
-    else:
-        step_replay = None
+    if batched:  # one params per row, stacked
+        per_row = [params_of.get(k, params) for k, part in sets.items() for _ in range(len(part))]
+        params = jax.tree_util.tree_map(jnp.asarray, stack_rows(per_row))
+    step_replay = None if replay is None else _compiled_replay(env, replay, (0, 0, 0, 0 if batched else None))
+    fields = list(total.next_states)
     obs, nxt, reward, terminated, truncated, info = _jax_step_batch(env, params, ref, total, seed, step_replay, batched)
-    mine = _from_jax(ref, nxt, list(total.next_states))
-    out = (obs, mine, reward, terminated, truncated, info)
+    out = (obs, _from_jax(ref, nxt, fields), reward, terminated, truncated, info)
     out64 = None
     if float32_bound:
         with jax.enable_x64(True):
             obs64, nxt64, reward64, *_ = _jax_step_batch(env, params, ref, total, seed, step_replay, batched)
-            out64 = (
-                jax.tree_util.tree_map(np.asarray, obs64),
-                _from_jax(ref, nxt64, list(total.next_states)),
-                reward64,
-            )
-        if not any(np.asarray(v).dtype == np.float64 for v in out64[1].values()):
+            out64 = jax.tree_util.tree_map(np.asarray, (obs64, _from_jax(ref, nxt64, fields), reward64))
+        if not any(v.dtype == np.float64 for v in out64[1].values()):
             # no float64 path (its step computes in float32 under x64): its own rounding cannot be
             # measured, so values are compared to `atol` plus the bound's relative cap, 2 x 2^-13
             out64 = "none"
     checks: list[Check] = []
     start = 0
-    for k in labels:
-        rows = np.arange(start, start + len(sets[k]))
-        start += len(sets[k])
+    for k, part in sets.items():
+        rows = np.arange(start, start + len(part))
+        start += len(part)
         if len(rows):
-            checks += _compare(k, ref, total, rows, out, atol, reward_atol, canonical, info_fields, out64)
+            part64 = take_rows(out64, rows) if isinstance(out64, tuple) else out64
+            checks += _compare(k, ref, part, take_rows(out, rows), atol, reward_atol, canonical, info_fields, part64)
     return checks
 
 
@@ -415,17 +392,16 @@ def check_time_limit(
     """
     data = ref.transitions(num_steps, seed, scramble=near_time_limit(limit, set_time))
     _, nxt, _, terminated, truncated, _ = _jax_step_batch(env, params, ref, data, seed, None, False)
-    rows = np.arange(len(data))
-    a, b = np.asarray(truncated), data.truncated
     if ref.truncation_excludes_termination:
-        a = a & ~np.asarray(terminated)
-    checks = [exact_check(f"{label} truncated", a, b)]
-    _point_at(checks[0], label, "truncated", data, rows, a, b)
+        truncated = np.asarray(truncated) & ~np.asarray(terminated)
+    compared = {"truncated": (np.asarray(truncated), data.truncated)}
     mine = _from_jax(ref, nxt, ["time"])
     if "time" in mine and "time" in data.next_states:
-        a, b = np.asarray(mine["time"]), data.next_states["time"]
-        checks.append(exact_check(f"{label} time", a, b))
-        _point_at(checks[-1], label, "time", data, rows, a, b)
+        compared["time"] = (mine["time"], data.next_states["time"])
+    checks = []
+    for name, (a, b) in compared.items():
+        checks.append(exact_check(f"{label} {name}", a, b))
+        _point_at(checks[-1], label, name, data, np.arange(len(data)), a, b)
     checks[0].detail = f"from {limit - 2} and {limit - 1} steps into an episode"
     return checks
 
@@ -469,88 +445,44 @@ def check_episodes(
     """
     if data is None:
         data = ref.episodes(num_episodes, seed)
-    episodes = np.unique(data.episode)
-    firsts = np.array([np.flatnonzero(data.episode == e)[0] for e in episodes])
-    lengths = np.array([np.sum(data.episode == e) for e in episodes])
-    horizon = int(lengths.max())
-    index = np.zeros((len(episodes), horizon), int)
-    alive = np.zeros((len(episodes), horizon), bool)
-    for j, n in enumerate(lengths):
-        index[j, :n] = np.flatnonzero(data.episode == episodes[j])
-        index[j, n:] = index[j, n - 1]
-        alive[j, :n] = True
-    start = _to_jax_batch(env, params, ref, {k: v[firsts] for k, v in data.states.items()})
+    episodes = [np.flatnonzero(data.episode == e) for e in np.unique(data.episode)]
+    horizon = max(len(rows) for rows in episodes)
+    # index[j, t]: the row of episode j's step t (its last row again past its end)
+    index = np.array([np.pad(rows, (0, horizon - len(rows)), mode="edge") for rows in episodes])
+    alive = np.arange(horizon) < np.array([len(rows) for rows in episodes])[:, None]
+    start = _to_jax_batch(env, params, ref, {k: v[index[:, 0]] for k, v in data.states.items()})
     actions = jnp.asarray(data.actions[index])
     # one jitted, vmapped step per time step (not a scan: XLA may fuse a scanned step into other
     # roundings, which a float32-storing reference amplifies over a long episode)
     if replay is not None:
-        draws = [ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)]
-        draws = jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *draws)
-        draws = jax.tree_util.tree_map(lambda x: x[index], draws)
+        draws = jax.tree_util.tree_map(lambda x: x[index], _draws(ref, data))
         replay_step = _compiled_replay(env, replay, (0, 0, 0, None))
 
         def step(t, state):
-            o, nxt, r, te = replay_step(state, actions[:, t], jax.tree_util.tree_map(lambda x: x[:, t], draws), params)
-            return o, nxt, r, te, jnp.zeros_like(te)
+            return *replay_step(state, actions[:, t], jax.tree_util.tree_map(lambda x: x[:, t], draws), params), None
     else:
         env_step = _compiled(env, "step(0, 0, 0, None)", lambda: jax.jit(jax.vmap(env.step, in_axes=(0, 0, 0, None))))
         keys = jax.random.split(jax.random.key(seed), (horizon, len(episodes)))
 
         def step(t, state):
-            o, nxt, r, te, tr, _ = env_step(keys[t], state, actions[:, t], params)
-            return o, nxt, r, te, tr
+            return env_step(keys[t], state, actions[:, t], params)[:5]
 
     state, outs = start, []
     for t in range(horizon):  # the steps stay on the device until the last: one copy back
         obs, state, r, te, tr = step(t, state)
         outs.append((obs, state, r, te, tr))
-    outs = jax.device_get(outs)
-    obs, states, rewards, terminated, truncated = jax.tree_util.tree_map(
-        lambda *xs: np.stack([np.asarray(x) for x in xs], axis=1), *outs
-    )
-    fields = list(data.next_states)
-    mine = _from_jax(ref, states, fields)
-    flat_rows = index[alive]
-    checks: list[Check] = []
-    for k in fields:
-        if k in ref.random_fields or k not in mine:
-            continue
-        a, b = np.asarray(mine[k])[alive], data.next_states[k][flat_rows]
-        if k in ref.exact_fields or ref.exact_fields == "*":
-            c = exact_check(f"{label} {k}", a, b)
-        elif k in ref.angle_fields:
-            c = angle_check(f"{label} {k}", a, b, atol)
-        else:
-            c = error_check(f"{label} {k}", a, b, atol)
-        _point_at(c, label, k, data, flat_rows, a, b)
-        checks.append(c)
-    n = len(flat_rows)
-    a = np.concatenate([np.asarray(x, np.float64)[alive].reshape(n, -1) for x in jax.tree_util.tree_leaves(obs)], 1)
-    b = _flat(data.obs, len(data))[flat_rows]
-    if ref.obs_mask is not None:
-        a, b = ref.obs_mask(a), ref.obs_mask(b)
-    if "observation" not in ref.random_fields:
-        c = error_check(f"{label} observation", a, b, max(atol, ATOL_F32_OBS), rtol=2e-7)
-        _point_at(c, label, "observation", data, flat_rows, a, b)
-        checks.append(c)
-    a, b = np.asarray(rewards)[alive], data.rewards[flat_rows]
-    if np.asarray(rewards).dtype == np.float32:
-        b = b.astype(np.float32)
-    c = error_check(f"{label} reward", a, b, max(atol, 1e-6))
-    _point_at(c, label, "reward", data, flat_rows, a, b)
-    checks.append(c)
-    flags = [("terminated", terminated, data.terminated)]
-    if replay is None:
-        if ref.truncation_excludes_termination:
-            truncated = np.asarray(truncated) & ~np.asarray(terminated)
-        flags.append(("truncated", truncated, data.truncated))
-    for name, a, b in flags:
-        a, b = np.asarray(a)[alive], b[flat_rows]
-        c = exact_check(f"{label} {name}", a, b)
-        _point_at(c, label, name, data, flat_rows, a, b)
-        checks.append(c)
-    checks[0].transitions = len(flat_rows)
-    checks[0].detail = (checks[0].detail + "; " if checks[0].detail else "") + f"{len(episodes)} whole episodes"
+
+    def in_row_order(*steps):
+        """One value per step of every episode, put at the reference row it compares with."""
+        values = np.stack([np.asarray(x) for x in steps], axis=1)[alive]
+        out = np.empty_like(values)
+        out[index[alive]] = values
+        return out
+
+    obs, states, rewards, terminated, truncated = jax.tree_util.tree_map(in_row_order, *jax.device_get(outs))
+    out = (obs, _from_jax(ref, states, list(data.next_states)), rewards, terminated, truncated, {})
+    checks = _compare(label, ref, data, out, atol, max(atol, 1e-6))
+    checks[0].note(f"{len(episodes)} whole episodes")
     return checks
 
 
@@ -558,7 +490,9 @@ def check_episodes(
 # distributions
 
 
-def sample_jax_steps(env: Any, params: Any, ref: Reference, state: State, action: Any, n: int, seed: int = 0):
+def sample_jax_steps(
+    env: Any, params: Any, ref: Reference, state: State, action: Any, n: int, seed: int = 0
+) -> Transitions:
     """`n` JAX steps from the same injected state.
 
     Args:
@@ -571,16 +505,14 @@ def sample_jax_steps(env: Any, params: Any, ref: Reference, state: State, action
         seed: the seed of the steps' keys.
 
     Returns:
-        `(observations, next states as the reference names them, rewards, terminated,
-        truncated, info)`, each with `n` rows, as numpy arrays.
+        The `n` transitions, the next states as the reference names them.
     """
     start = _to_jax_batch(env, params, ref, {k: np.asarray(v)[None] for k, v in state.items()})
     start = jax.tree_util.tree_map(lambda x: x[0], start)
     keys = jax.random.split(jax.random.key(seed + 7919), n)
     step = _compiled(env, "sample step", lambda: jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None))))
-    obs, nxt, reward, terminated, truncated, info = step(keys, start, jnp.asarray(action), params)
-    nxt = _from_jax(ref, nxt, list(state))
-    return jax.tree_util.tree_map(np.asarray, (obs, nxt, reward, terminated, truncated, info))
+    obs, nxt, *out = jax.tree_util.tree_map(np.asarray, step(keys, start, jnp.asarray(action), params))
+    return Transitions.from_steps(state, action, _from_jax(ref, nxt, list(state)), (obs, *out))
 
 
 def check_step_distribution(
@@ -622,9 +554,7 @@ def check_step_distribution(
     ref_out, jax_out, case_ids = [], [], []
     for c, (state, action) in enumerate(cases):
         ref_out += list(outcome(ref.sample_steps(dict(state), action, n, seed + c)))
-        obs, nxt, reward, te, tr, info = sample_jax_steps(env, params, ref, dict(state), action, n, seed + c)
-        mine = Transitions.from_steps(state, action, nxt, (obs, reward, te, tr, info))
-        jax_out += list(outcome(mine))
+        jax_out += list(outcome(sample_jax_steps(env, params, ref, dict(state), action, n, seed + c)))
         case_ids += [c] * n
     if continuous is not False:
         return ks_check(label, np.asarray(jax_out), np.asarray(ref_out), None if continuous is True else continuous)
@@ -632,18 +562,8 @@ def check_step_distribution(
         allowed = {(c, o) for c, (state, action) in enumerate(cases) for o in support(dict(state), action)}
         outside = [(c, o) for c, o in zip(case_ids, jax_out) if (c, o) not in allowed]
         outside_ref = sum((c, o) not in allowed for c, o in zip(case_ids, ref_out))
-        detail = f"{len(allowed)} outcomes the reference can produce; reference {outside_ref} outside"
-        if outside:
-            detail = f"outside: {sorted(set(outside), key=str)[:3]}"
-        support_check = Check(
-            f"{label} support",
-            len(jax_out),
-            float(len(outside)),
-            0.0,
-            not outside and not outside_ref,
-            kind="mismatches",
-            detail=detail,
-        )
+        known = f"{len(allowed)} outcomes the reference can produce"
+        support_check = outside_support_check(label, outside, len(jax_out), outside_ref, known)
     else:
         support_check = unseen_outcomes_check(label, list(zip(case_ids, jax_out)), list(zip(case_ids, ref_out)))
     if len(cases) == 1:
@@ -753,17 +673,11 @@ def check_episode_statistics(
         mean_check(f"{label} episode return", ret, ref_ret, seed + 1),
     ]
     if require_end:
-        cut = int(np.sum(length >= max_steps) + np.sum(ref_len >= max_steps))
-        checks.append(
-            Check(
-                f"{label} episodes cut at {max_steps} steps",
-                len(length) + len(ref_len),
-                float(cut),
-                0.0,
-                cut == 0,
-                kind="mismatches",
-            )
+        cut, name = (
+            int(np.sum(length >= max_steps) + np.sum(ref_len >= max_steps)),
+            f"{label} episodes cut at {max_steps} steps",
         )
+        checks.append(Check(name, len(length) + len(ref_len), float(cut), 0.0, cut == 0, kind="mismatches"))
     return checks
 
 
@@ -818,30 +732,60 @@ def check(
             `Reference`; `sizes` is not a `Sizes`; `read_state` does not return a dict.
         ValueError: `env` auto-resets; the reference names a field the JAX state does not have.
     """
+    from jaxenvs.parity import spec as p
+
     _check_inputs(env, reference, sizes)
     check_reference_fields(env, params, reference)
     sizes = sizes or Sizes()
-    options = dict(atol=atol, reward_atol=reward_atol, float64=float64, whole_episodes=whole_episodes)
-    options.update(resets=resets, discrete_resets=discrete_resets, statistics=statistics, name=name)
+    # the standard checks, each at `sizes` times the stage's size factor
+    chosen = [
+        p.transitions("atol", atol, sizes.steps, 1, label="f32 step" if float64 else "step", reward_atol=reward_atol)
+    ]
+    if float64:
+        chosen.append(p.transitions("f64", at_one=sizes.steps, least=1, seed_offset=1))
+    if whole_episodes:
+        chosen.append(p.episodes("f64" if float64 else "atol", atol, at_one=sizes.episodes / 10, least=3))
+    if resets:
+        chosen.append(p.resets(sizes.samples, 1, discrete=discrete_resets))
+    if statistics:
+        chosen.append(p.statistics(sizes.episodes, 1))
+    spec = p.ParitySpec(p.chain(*chosen))
+    name = name or getattr(env, "name", type(env).__name__)
 
     def run(factor: int, stage_seed: int) -> ParityResult:
-        scaled = Sizes(sizes.steps * factor, sizes.samples * factor, sizes.episodes * factor)
-        return _check_once(env, params, reference, scaled, stage_seed, **options)
+        return p.run_checks(p.Context(name, env, params, factor, stage_seed, spec, reference), reference.name)
 
     return two_stage(run, seed)
+
+
+def require_env(env: Any, where: str) -> None:
+    """A clear error for an env the checks cannot step: an id instead of an env, or no `reset` / `step`.
+
+    Args:
+        env: the env given.
+        where: the call it was given to, for the message.
+
+    Raises:
+        TypeError: `env` is a string or has no `reset` / `step`.
+    """
+    if isinstance(env, str):
+        raise TypeError(
+            f"{where}: env must be an environment object, got the string {env!r}; for a registered id use "
+            f"jaxenvs.parity.run_parity({env!r}), or pass jaxenvs.make({env!r}, autoreset=False)[0]"
+        )
+    missing = [m for m in ("reset", "step") if not callable(getattr(env, m, None))]
+    if missing:
+        raise TypeError(
+            f"{where}: env must be a raw JAX env with reset(key, params) and step(key, state, action, params); "
+            f"{type(env).__name__} has no {' or '.join(missing)}"
+        )
 
 
 def _check_inputs(env: Any, reference: Any, sizes: Any) -> None:
     """A clear error for what `check` cannot check: an id instead of an env, an auto-resetting
     env (its step would reset where the reference's episode ends), something that is not a
     `Reference`, sizes that are not `Sizes`."""
-    if isinstance(env, str):
-        raise TypeError(
-            f"check: env must be an environment object, got the string {env!r}; for a registered id use "
-            f"jaxenvs.parity.run_parity({env!r}), or pass jaxenvs.make({env!r}, autoreset=False)[0]"
-        )
-    if not (callable(getattr(env, "reset", None)) and callable(getattr(env, "step", None))):
-        raise TypeError(f"check: env must have reset(key, params) and step(key, state, action, params), got {env!r}")
+    require_env(env, "check")
     from jaxenvs.wrappers.autoreset import AutoReset
     from jaxenvs.wrappers.base import find_wrapper
 
@@ -895,13 +839,8 @@ def check_reference_fields(env: Any, params: Any, reference: Reference) -> None:
             continue
         if isinstance(names, str):
             raise TypeError(f"{reference.name}: {option} must be a sequence of field names (or '*'), got {names!r}")
-        unknown = [
-            n
-            for n in names
-            if n not in fields
-            and n not in ("observation", "reward", "terminated")
-            and not (option == "exact_fields" and n == "time")  # the default, for states that have a time
-        ]
+        known = fields | {"observation", "reward", "terminated"} | ({"time"} if option == "exact_fields" else set())
+        unknown = [n for n in names if n not in known]  # `time` is exact_fields' default, for states that have one
         if unknown:
             hints = {n: difflib.get_close_matches(n, sorted(fields), n=1) for n in unknown}
             hint = "; ".join(f"{n!r}: did you mean {h[0]!r}?" for n, h in hints.items() if h)
@@ -909,47 +848,6 @@ def check_reference_fields(env: Any, params: Any, reference: Reference) -> None:
                 f"{reference.name}: {option} names {unknown}, not fields of the reference's state "
                 f"{sorted(fields)}" + (f" ({hint})" if hint else "")
             )
-
-
-def _check_once(
-    env,
-    params,
-    reference,
-    sizes,
-    seed,
-    *,
-    atol,
-    reward_atol,
-    float64,
-    whole_episodes,
-    resets,
-    discrete_resets,
-    statistics,
-    name,
-) -> ParityResult:
-    result = ParityResult(name or getattr(env, "name", type(env).__name__), reference.name)
-    with Timer() as timer:
-        label = "f32 step" if float64 else "step"
-        result.checks += check_transitions(
-            env, params, reference, sizes.steps, atol, seed, label=label, reward_atol=reward_atol
-        )
-        x64 = jax.enable_x64(True) if float64 else contextlib.nullcontext()
-        with x64:
-            if float64:
-                result.checks += check_transitions(
-                    env, params, reference, sizes.steps, ATOL_F64_STEP, seed + 1, label="f64 step"
-                )
-            if whole_episodes:
-                tol = ATOL_F64_EPISODE if float64 else atol
-                result.checks += check_episodes(
-                    env, params, reference, num_episodes=max(3, sizes.episodes // 10), atol=tol, seed=seed
-                )
-        if resets:
-            result.checks += check_resets(env, params, reference, sizes.samples, seed, discrete=discrete_resets)
-        if statistics:
-            result.checks += check_episode_statistics(env, params, reference, sizes.episodes, seed)
-    result.seconds = timer.seconds
-    return result
 
 
 def assert_parity(env: Any, params: Any, reference: Reference, **kwargs: Any) -> ParityResult:

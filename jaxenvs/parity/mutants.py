@@ -99,35 +99,23 @@ class Mutant:
             `(env, params)` for `run_parity(self.env_id, env=env, params=params)`.
         """
         import jaxenvs
+        from jaxenvs.parity import builtin_env
 
         _, params = jaxenvs.make(self.env_id, autoreset=False, **self.overrides)
         if self.env_class is None:
-            return builtin(self.env_id)[0], params
+            return builtin_env(self.env_id)[0], params
         return self.env_class(**jaxenvs.spec(self.env_id).env_kwargs), params
 
 
-def builtin(env_id: str) -> tuple[Any, Any]:
-    """The built-in raw env of an id and its params.
-
-    Args:
-        env_id: A registered id.
-
-    Returns:
-        `(env, params)` from `jaxenvs.parity.builtin_env`: one env object per id, so the
-        mutants and the id's own check share compiles.
-    """
-    from jaxenvs.parity import builtin_env
-
-    return builtin_env(env_id)
-
-
-def _mutants(*items: Mutant) -> dict[str, Mutant]:
-    return {m.name: m for m in items}
+def _time_limit(name: str, env_id: str, limit: int, late: bool) -> Mutant:
+    """A time limit one step off (`limit`, the registered one plus or minus one)."""
+    bug = f"time limit one step {'late' if late else 'early'} ({limit})"
+    return Mutant(name, env_id, bug, {"max_steps_in_episode": limit})
 
 
 _DEG = math.pi / 180
 
-MUTANTS: dict[str, Mutant] = _mutants(
+_ALL = (
     # classic control
     Mutant("cartpole-gravity", "CartPole-v1", "gravity 1% high (9.898)", {"gravity": 9.898}),
     Mutant(
@@ -136,31 +124,20 @@ MUTANTS: dict[str, Mutant] = _mutants(
         "pole falls at 11.5 degrees, not 12",
         {"theta_threshold_radians": 11.5 * _DEG},
     ),
-    Mutant("cartpole-time-limit-late", "CartPole-v1", "time limit one step late (501)", {"max_steps_in_episode": 501}),
-    Mutant(
-        "cartpole-v0-time-limit-early", "CartPole-v0", "time limit one step early (199)", {"max_steps_in_episode": 199}
-    ),
+    _time_limit("cartpole-time-limit-late", "CartPole-v1", 501, late=True),
+    _time_limit("cartpole-v0-time-limit-early", "CartPole-v0", 199, late=False),
     Mutant("cartpole-wide-reset", "CartPole-v1", "reset range 10% wider (+-0.055)", env_class=CartPoleWideReset),
     Mutant("acrobot-link-mass", "Acrobot-v1", "second link's mass 1% high", {"link_mass_2": 1.01}),
     Mutant("mountaincar-force", "MountainCar-v0", "engine force 10% high", {"force": 0.0011}),
     Mutant("mountaincar-gravity", "MountainCar-v0", "gravity 1% high", {"gravity": 0.002525}),
     Mutant("mountaincarcontinuous-power", "MountainCarContinuous-v0", "engine power 1% high", {"power": 0.001515}),
     Mutant("pendulum-gravity", "Pendulum-v1", "gravity 9.81 (gymnasium's is 10)", {"g": 9.81}),
-    Mutant(
-        "pendulum-time-limit-early", "Pendulum-v1", "time limit one step early (199)", {"max_steps_in_episode": 199}
-    ),
+    _time_limit("pendulum-time-limit-early", "Pendulum-v1", 199, late=False),
     # toy text
     Mutant("frozenlake-slip", "FrozenLake-v1", "success rate 10% low (0.3 for 1/3)", {"success_rate": 0.3}),
-    Mutant(
-        "frozenlake8x8-time-limit-early",
-        "FrozenLake8x8-v1",
-        "time limit one step early (199)",
-        {"max_steps_in_episode": 199},
-    ),
-    Mutant(
-        "frozenlake-time-limit-late", "FrozenLake-v1", "time limit one step late (101)", {"max_steps_in_episode": 101}
-    ),
-    Mutant("taxi-time-limit-early", "Taxi-v4", "time limit one step early (199)", {"max_steps_in_episode": 199}),
+    _time_limit("frozenlake8x8-time-limit-early", "FrozenLake8x8-v1", 199, late=False),
+    _time_limit("frozenlake-time-limit-late", "FrozenLake-v1", 101, late=True),
+    _time_limit("taxi-time-limit-early", "Taxi-v4", 199, late=False),
     # MinAtar
     Mutant(
         "breakout-sticky", "Breakout-MinAtar", "sticky actions 20% too frequent (0.12)", {"sticky_action_prob": 0.12}
@@ -170,8 +147,8 @@ MUTANTS: dict[str, Mutant] = _mutants(
     Mutant(
         "asterix-fast-spawns", "Asterix-MinAtar", "spawn rate 11% high (every 9 steps)", env_class=AsterixFastSpawns
     ),
-    Mutant("asterix-time-limit-late", "Asterix-MinAtar", "time limit one step late", {"max_steps_in_episode": 10001}),
-    Mutant("freeway-time-limit-early", "Freeway-MinAtar", "time limit one step early", {"max_steps_in_episode": 9999}),
+    _time_limit("asterix-time-limit-late", "Asterix-MinAtar", 10001, late=True),
+    _time_limit("freeway-time-limit-early", "Freeway-MinAtar", 9999, late=False),
     Mutant(
         "breakout-minimal-actions",
         "Breakout-MinAtar",
@@ -195,17 +172,14 @@ MUTANTS: dict[str, Mutant] = _mutants(
     ),
     # gymnax misc
     Mutant("fourrooms-slip", "FourRooms-misc", "slip probability 10% low (0.3 for 1/3)", {"fail_prob": 0.3}),
-    Mutant(
-        "fourrooms-time-limit-early", "FourRooms-misc", "time limit one step early (499)", {"max_steps_in_episode": 499}
-    ),
-    Mutant(
-        "metamaze-time-limit-late", "MetaMaze-misc", "time limit one step late (201)", {"max_steps_in_episode": 201}
-    ),
+    _time_limit("fourrooms-time-limit-early", "FourRooms-misc", 499, late=False),
+    _time_limit("metamaze-time-limit-late", "MetaMaze-misc", 201, late=True),
     Mutant("pointrobot-circle", "PointRobot-misc", "goal circle 10% wider (radius 1.1)", {"circle_radius": 1.1}),
     Mutant("bernoulli-reward-prob", "BernoulliBandit-misc", "arm probability 10% high (0.11)", {"reward_prob": 0.11}),
     Mutant("reacher-dt", "Reacher-misc", "time step 1% long", {"dt": 0.0505}),
     Mutant("swimmer-dt", "Swimmer-misc", "time step 1% long", {"dt": 0.0505}),
 )
+MUTANTS: dict[str, Mutant] = {m.name: m for m in _ALL}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -248,30 +222,27 @@ def observable_change(mutant: Mutant, num_envs: int = 32, num_steps: int = 200, 
     Returns:
         A sentence naming the first difference ("reset", "step 12", "at the time limit"), or None.
     """
+    from jaxenvs.parity import builtin_env
     from jaxenvs.parity.harness import _compiled
 
-    env0, params0 = builtin(mutant.env_id)
+    env0, params0 = builtin_env(mutant.env_id)
     env1, params1 = mutant.build()
-    resets = [_compiled(e, "reset", lambda e=e: jax.jit(jax.vmap(e.reset, in_axes=(0, None)))) for e in (env0, env1)]
-    steps = [
-        _compiled(e, "step(0, 0, 0, None)", lambda e=e: jax.jit(jax.vmap(e.step, in_axes=(0, 0, 0, None))))
-        for e in (env0, env1)
-    ]
+    reset = [_compiled(e, "reset", lambda e=e: jax.jit(jax.vmap(e.reset, in_axes=(0, None)))) for e in (env0, env1)]
+    axes = (0, 0, 0, None)
+    step = [_compiled(e, f"step{axes}", lambda e=e: jax.jit(jax.vmap(e.step, in_axes=axes))) for e in (env0, env1)]
     keys = jax.random.split(jax.random.key(seed), num_envs)
-    out0, out1 = resets[0](keys, params0), resets[1](keys, params1)
-    if _differs(out0, out1):
+    out0 = reset[0](keys, params0)
+    if _differs(out0, reset[1](keys, params1)):
         return "reset"
-    state = out0[1]
-    rng = np.random.default_rng(seed)
-    space = env0.action_space(params0)
+    state, rng, space = out0[1], np.random.default_rng(seed), env0.action_space(params0)
     limit = int(params0.max_steps_in_episode)
     near_limit = state.replace(time=jnp.asarray(limit - 1 - np.arange(num_envs) % 2, state.time.dtype))
-    for t, start in [(-1, near_limit)] + [(t, None) for t in range(num_steps)]:
-        start = near_limit if start is not None else state
-        step_keys = jax.random.split(jax.random.key(seed + 1 + t + 1), num_envs)
+    for t in range(-1, num_steps):  # t = -1: from states one and two steps before the time limit
+        keys = jax.random.split(jax.random.key(seed + 1 + t + 1), num_envs)
         actions = jnp.asarray(_actions(space, rng, num_envs))
-        a, b = steps[0](step_keys, start, actions, params0), steps[1](step_keys, start, actions, params1)
-        if _differs(a, b):
+        start = near_limit if t < 0 else state
+        a = step[0](keys, start, actions, params0)
+        if _differs(a, step[1](keys, start, actions, params1)):
             return "at the time limit" if t < 0 else f"step {t}"
         if t >= 0:
             state = a[1]

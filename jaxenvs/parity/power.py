@@ -89,10 +89,13 @@ def _row(result: ParityResult, **fields: Any) -> dict[str, Any]:
     )
 
 
-def _append(path: Path | None, row: dict[str, Any]) -> None:
+def _keep(rows: list[dict[str, Any]], row: dict[str, Any], path: Path | None, message: str) -> None:
+    """Add `row` to `rows` and append it to the results file `path` (if any) at once; say so."""
+    rows.append(row)
     if path is not None:
         with path.open("a") as f:
             f.write(json.dumps(row) + "\n")
+    print(message, flush=True)
 
 
 def measure_power(
@@ -129,9 +132,7 @@ def measure_power(
         env, params = mutant.build()
         result = run_parity(mutant.env_id, scale=scale, seed=seed, env=env, params=params)
         row = _row(result, run="mutant", name=name, env_id=mutant.env_id, bug=mutant.bug, scale=scale, seed=seed)
-        _append(results, row)
-        rows.append(row)
-        print(f"{name}: {result.verdict} {row['kinds']}", flush=True)
+        _keep(rows, row, results, f"{name}: {result.verdict} {row['kinds']}")
     return rows
 
 
@@ -159,9 +160,7 @@ def measure_false_alarms(
         for env_id in ids:
             result = run_parity(env_id, scale=scale, seed=seed)
             row = _row(result, run="correct", env_id=env_id, scale=scale, seed=seed)
-            _append(results, row)
-            rows.append(row)
-            print(f"{env_id} seed {seed}: {result.verdict} {row['failed']}", flush=True)
+            _keep(rows, row, results, f"{env_id} seed {seed}: {result.verdict} {row['failed']}")
     return rows
 
 

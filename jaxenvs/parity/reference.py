@@ -10,23 +10,38 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity.checks import stack
-
 State = dict[str, Any]
 
 
-def _stack_tree(items: Sequence[Any]) -> Any:
+def stack_rows(items: Sequence[Any]) -> Any:
+    """Pytrees of one row each (states, observations, draws) stacked into one of numpy arrays.
+
+    Args:
+        items: pytrees of the same structure.
+
+    Returns:
+        The pytree whose every leaf stacks the items' leaves along a new first axis.
+    """
     return jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *items)
 
 
-def _take(tree: Any, keep: np.ndarray) -> Any:
-    return jax.tree_util.tree_map(lambda x: np.asarray(x)[keep], tree)
+def take_rows(tree: Any, rows: Any) -> Any:
+    """Some rows of every leaf of a pytree of arrays.
+
+    Args:
+        tree: a pytree of arrays with the same first axis.
+        rows: indices or a boolean mask along it.
+
+    Returns:
+        The pytree of numpy arrays holding those rows.
+    """
+    return jax.tree_util.tree_map(lambda x: np.asarray(x)[rows], tree)
 
 
 @dataclasses.dataclass
@@ -99,25 +114,16 @@ class Transitions:
         """
         return {k: v[i] for k, v in (self.next_states if after else self.states).items()}
 
-    def __add__(self, other: Transitions) -> Transitions:
-        def cat(a, b):
-            return jax.tree_util.tree_map(lambda x, y: np.concatenate([x, y]), a, b)
+    def _rows(self) -> dict[str, Any]:
+        """The fields with one row per step (all but `draws`)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "draws"}
 
+    def __add__(self, other: Transitions) -> Transitions:
+        shifted = dataclasses.replace(other, episode=other.episode + (self.episode.max() + 1 if len(self) else 0))
+        common = [k for k in self.info if k in other.info]  # info entries both have
+        both = [dict(t._rows(), info={k: t.info[k] for k in common}) for t in (self, shifted)]
         draws = None if self.draws is None or other.draws is None else self.draws + other.draws
-        shift = self.episode.max() + 1 if len(self) else 0
-        info = {k: np.concatenate([self.info[k], other.info[k]]) for k in self.info if k in other.info}
-        return Transitions(
-            cat(self.states, other.states),
-            np.concatenate([self.actions, other.actions]),
-            cat(self.next_states, other.next_states),
-            cat(self.obs, other.obs),
-            np.concatenate([self.rewards, other.rewards]),
-            np.concatenate([self.terminated, other.terminated]),
-            np.concatenate([self.truncated, other.truncated]),
-            np.concatenate([self.episode, other.episode + shift]),
-            info,
-            draws,
-        )
+        return Transitions(**jax.tree_util.tree_map(lambda x, y: np.concatenate([x, y]), *both), draws=draws)
 
     def select(self, keep: Sequence[int] | np.ndarray) -> Transitions:
         """Some rows.
@@ -131,21 +137,10 @@ class Transitions:
         keep = np.asarray(keep)
         if keep.dtype == bool:
             keep = np.flatnonzero(keep)
-        return Transitions(
-            _take(self.states, keep),
-            self.actions[keep],
-            _take(self.next_states, keep),
-            _take(self.obs, keep),
-            self.rewards[keep],
-            self.terminated[keep],
-            self.truncated[keep],
-            self.episode[keep],
-            _take(self.info, keep),
-            [self.draws[i] for i in keep] if self.draws is not None else None,
-        )
+        draws = None if self.draws is None else [self.draws[i] for i in keep]
+        return Transitions(**take_rows(self._rows(), keep), draws=draws)
 
 
-_COLUMNS = ("s", "a", "s2", "o", "r", "te", "tr", "ep", "info", "draws")
 Policy = Callable[["Reference", np.random.Generator], Any]
 Scramble = Callable[["Reference", np.random.Generator], None]
 
@@ -178,6 +173,8 @@ class Reference:
         truncation_excludes_termination: the reference's `truncated` is never true with
             `terminated` (dm_env's last step is one or the other).
         name: the reference in words.
+        policy: `(reference, rng) -> action`, the actions of `transitions` when it is given
+            none (`reference.env` is the live env); None: uniform random actions.
         env: the live library env, once `reset` has built it.
     """
 
@@ -196,6 +193,8 @@ class Reference:
     # the reference's `truncated` is never true with `terminated` (dm_env's last step is one or the other)
     truncation_excludes_termination: bool = False
     name: str = "reference"
+    policy: Policy | None = None
+    seeds_each_reset: ClassVar[bool] = True  # `reset(seed)` starts a fresh stream (`sample_resets`)
 
     # --- the protocol ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> Any:
@@ -294,17 +293,18 @@ class Reference:
         Args:
             num_steps: how many transitions.
             seed: the seed of the first reset and of `rng`.
-            policy: `(reference, rng) -> action` (default: uniform random actions).
+            policy: `(reference, rng) -> action` (default: the reference's `policy`, else uniform
+                random actions).
             scramble: `(reference, rng)` writes a random state before every step (to reach
                 rare events).
 
         Returns:
             The transitions.
         """
-        rng = np.random.default_rng(seed)
+        rng, policy = np.random.default_rng(seed), policy or self.policy
         self.reset(seed)
         self.take_draws()
-        out: dict[str, list] = {k: [] for k in _COLUMNS}
+        out: list[tuple] = []
         episode = 0
         for _ in range(num_steps):
             if scramble is not None:
@@ -329,7 +329,7 @@ class Reference:
         """
         if self.env is None:
             self.reset(0)
-        out: dict[str, list] = {k: [] for k in _COLUMNS}
+        out: list[tuple] = []
         for i, (state, action) in enumerate(cases):
             self.load(dict(state))
             self._record(out, dict(state), action, i)
@@ -347,7 +347,7 @@ class Reference:
             The episodes' transitions.
         """
         rng = np.random.default_rng(seed)
-        out: dict[str, list] = {k: [] for k in _COLUMNS}
+        out: list[tuple] = []
         for episode in range(num_episodes):
             self.reset(seed + episode)
             self.take_draws()
@@ -383,10 +383,10 @@ class Reference:
             `(states, observations)`, each stacked along a new first axis.
         """
         states, obs = [], []
-        for i in range(n):
-            obs.append(self.reset(seed + i))
+        for i in range(n):  # a reset of its own seed each, or one seeded env reset n times
+            obs.append(self.reset(seed + i if self.seeds_each_reset else None if i else seed))
             states.append(self.state())
-        return stack(states), _stack_tree(obs)
+        return stack_rows(states), stack_rows(obs)
 
     def episode_statistics(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
         """Lengths and returns of episodes under uniform random actions.
@@ -408,44 +408,39 @@ class Reference:
             done, length, ret = False, 0, 0.0
             while not done and length < max_steps:
                 _, r, te, tr, _ = self.step(self.sample_action(rng))
-                length += 1
-                ret += float(r)
-                done = bool(te or tr)
+                done, length, ret = bool(te or tr), length + 1, ret + float(r)
             lengths.append(length)
             returns.append(ret)
         return np.asarray(lengths), np.asarray(returns)
 
-    def _record(self, out: dict[str, list], state: State, action: Any, episode: int) -> tuple[bool, bool]:
+    def _record(self, out: list[tuple], state: State, action: Any, episode: int) -> tuple[bool, bool]:
         """Step from `state` (already the reference's) with `action`; append the transition."""
         self.take_draws()
         obs, reward, terminated, truncated, info = self.step(action)
-        row = (state, action, self.state(), obs, reward, terminated, truncated, episode, info, self.take_draws())
-        for k, v in zip(_COLUMNS, row):
-            out[k].append(v)
+        out.append((state, action, self.state(), obs, reward, terminated, truncated, episode, info, self.take_draws()))
         return terminated, truncated
 
     @staticmethod
-    def _pack(out: dict[str, list]) -> Transitions:
-        draws = out["draws"] if any(d is not None for d in out["draws"]) else None
-        infos = [i if isinstance(i, Mapping) else {} for i in out["info"]]
-        keys = [k for k in infos[0] if all(k in i for i in infos)] if infos else []
+    def _pack(out: list[tuple]) -> Transitions:
+        states, actions, next_states, obs, rewards, terminated, truncated, episode, infos, draws = zip(*out)
+        infos = [i if isinstance(i, Mapping) else {} for i in infos]
         info = {}
-        for k in keys:
+        for k in [k for k in infos[0] if all(k in i for i in infos)]:
             try:
                 info[k] = np.stack([np.asarray(i[k]) for i in infos])
             except (ValueError, TypeError):  # ragged or not numeric: not compared
                 pass
         return Transitions(
-            stack(out["s"]),
-            np.asarray(out["a"]),
-            stack(out["s2"]),
-            _stack_tree(out["o"]),
-            np.asarray(out["r"], np.float64),
-            np.asarray(out["te"], bool),
-            np.asarray(out["tr"], bool),
-            np.asarray(out["ep"], np.int64),
+            stack_rows(states),
+            np.asarray(actions),
+            stack_rows(next_states),
+            stack_rows(obs),
+            np.asarray(rewards, np.float64),
+            np.asarray(terminated, bool),
+            np.asarray(truncated, bool),
+            np.asarray(episode, np.int64),
             info,
-            draws,
+            list(draws) if any(d is not None for d in draws) else None,
         )
 
 
@@ -502,14 +497,12 @@ class GymnasiumReference(Reference):
 
     Args:
         make: `() -> gymnasium.Env` builds it (e.g. `lambda: gymnasium.make(id)`).
-        policy: `(reference, rng) -> action` picks the actions of `transitions` when given
             (`reference.env` is the live env).
 
     `Reference`'s fields are taken too, as keywords.
     """
 
     make: Callable[[], Any]
-    policy: Policy | None = None
 
     def reset(self, seed: int | None = None) -> Any:
         """Build the env on first use and reset it (its action space seeded too, given `seed`).
@@ -549,20 +542,6 @@ class GymnasiumReference(Reference):
         """
         return self.env.action_space.sample()
 
-    def transitions(self, num_steps, seed=0, policy=None, scramble=None) -> Transitions:
-        """`Reference.transitions`, under this reference's `policy` when none is given.
-
-        Args:
-            num_steps: how many transitions.
-            seed: the seed of the first reset and of `rng`.
-            policy: `(reference, rng) -> action` (default: `self.policy`, else uniform random).
-            scramble: `(reference, rng)` writes a random state before every step.
-
-        Returns:
-            The transitions.
-        """
-        return super().transitions(num_steps, seed, policy or self.policy, scramble)
-
     def close(self) -> None:
         """Close the gymnasium env (a later `reset` builds a new one)."""
         if self.env is not None:
@@ -594,6 +573,7 @@ class DmEnvReference(Reference):
     make: Callable[[int], Any]
     discount_truncates: bool = True
     truncation_excludes_termination: bool = True
+    seeds_each_reset: ClassVar[bool] = False  # dm_env seeds an env once, when it is built
 
     def reset(self, seed: int | None = None) -> Any:
         """Start an episode: a fresh env from `seed`, or the same stream without one.
@@ -621,22 +601,6 @@ class DmEnvReference(Reference):
         last = bool(ts.last())
         truncated = last and self.discount_truncates and float(ts.discount or 0.0) > 0
         return ts.observation, float(ts.reward or 0.0), last and not truncated, truncated, {}
-
-    def sample_resets(self, n: int, seed: int = 0) -> tuple[State, Any]:
-        """`n` resets of one env built with `seed` (dm_env seeds an env once, not each reset).
-
-        Args:
-            n: how many resets.
-            seed: the env's seed.
-
-        Returns:
-            `(states, observations)`, each stacked along a new first axis.
-        """
-        states, obs = [], []
-        for i in range(n):
-            obs.append(self.reset(seed if i == 0 else None))
-            states.append(self.state())
-        return stack(states), _stack_tree(obs)
 
     def sample_action(self, rng: np.random.Generator) -> Any:
         """A uniformly random action within the env's `action_spec()`.
@@ -714,21 +678,16 @@ class JaxReference(Reference):
         # compiled once, whatever the state injected
         self._sample_steps = jax.jit(jax.vmap(step_fn, in_axes=(0, None, None)))
         self._sample_resets = jax.jit(jax.vmap(reset_fn))
-        self._live = None
-        self._key = None
-        self._lib = self.env
-        self._lib_params = params
+        self._live, self._key = None, None
 
     # the live env of `read_state` / `write_state` is the JAX state
     def state(self) -> State:
         """The live JAX state, by `read_state` or field by field.
 
         Returns:
-            `{field: numpy value}`.
+            `{field: numpy value}` (copies).
         """
-        if self.read_state is not None:
-            return {k: np.asarray(v).copy() for k, v in self.read_state(self._live).items()}
-        return _fields(_numpy(self._live))
+        return {k: v.copy() for k, v in self._read(self._live).items()}
 
     def load(self, state: State) -> None:
         """Make `state` the live JAX state (by `write_state`, or field by field in each field's dtype).
@@ -781,7 +740,7 @@ class JaxReference(Reference):
             The action, as numpy.
         """
         key = jax.random.key(int(rng.integers(2**31)))
-        return np.asarray(self._lib.action_space(self.params).sample(key))
+        return np.asarray(self.env.action_space(self.params).sample(key))
 
     # --- vmapped batch operations -------------------------------------------------------------
     def _keys(self, seed: int, *shape: int) -> jax.Array:
@@ -832,6 +791,10 @@ class JaxReference(Reference):
         obs, states = _numpy(self._sample_resets(self._keys(seed, n)))
         return self._read(states), obs
 
+    def _space_and_cut(self, max_steps: int) -> tuple[Any, int]:
+        """The action space, and the steps an episode is cut at (the env's limit, or `max_steps`)."""
+        return self.env.action_space(self.params), min(int(self.params.max_steps_in_episode), max_steps)
+
     def episodes(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000) -> Transitions:
         """The first episode of each of `num_episodes` vmapped envs, uniform random actions.
 
@@ -843,8 +806,7 @@ class JaxReference(Reference):
         Returns:
             The episodes' transitions.
         """
-        space = self._lib.action_space(self.params)
-        steps = min(int(self.params.max_steps_in_episode), max_steps)
+        space, steps = self._space_and_cut(max_steps)
         reset_fn, step_fn = self._reset_fn, self._step_fn
 
         def episode(key):
@@ -863,7 +825,7 @@ class JaxReference(Reference):
         keys = jax.random.split(jax.random.key(seed), num_episodes)
         states, actions, nxt, obs, r, te, tr, alive = _numpy(jax.jit(jax.vmap(episode))(keys))
         keep = alive.reshape(-1)
-        flat = lambda tree: _take(jax.tree_util.tree_map(lambda x: x.reshape(-1, *x.shape[2:]), tree), keep)  # noqa: E731
+        flat = lambda tree: take_rows(jax.tree_util.tree_map(lambda x: x.reshape(-1, *x.shape[2:]), tree), keep)  # noqa: E731
         return Transitions(
             self._read(flat(states)),
             flat(actions),
@@ -886,8 +848,7 @@ class JaxReference(Reference):
         Returns:
             `(lengths, returns)`, numpy arrays of `num_episodes` each.
         """
-        space = self._lib.action_space(self.params)
-        steps = min(int(self.params.max_steps_in_episode), max_steps)
+        space, steps = self._space_and_cut(max_steps)
         lengths, returns = _first_episodes(self._reset_fn, self._step_fn, space, steps, self._keys(seed, num_episodes))
         return np.asarray(lengths), np.asarray(returns, np.float64)
 

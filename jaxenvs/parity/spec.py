@@ -3,8 +3,9 @@
 A spec names the reference (a function of the id building a `Reference`, or None where the
 checks build their own), the library whose absence makes the run a skip, and its checks:
 functions `Context -> list[Check]`, composed with `chain` as optax composes transformations.
-The standard checks (`transitions`, `time_limit`, `episodes`, `resets`, `statistics`) are
-here; an env's own checks are functions of the same shape in its `parity.py`.
+The standard checks (`transitions`, `time_limit`, `episodes`, `resets`, `statistics`,
+`step_distribution`) are here, and `on`, which runs checks on a variant of the run (`variant`,
+`Context.with_env`); an env's own checks are functions of the same shape in its `parity.py`.
 
 `scale` means one thing everywhere: a check of `at_one` samples at scale 1 draws
 `Context.size(at_one, least) = max(least, int(at_one * scale))`.
@@ -12,6 +13,7 @@ here; an env's own checks are functions of the same shape in its `parity.py`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 from collections.abc import Callable
@@ -19,6 +21,7 @@ from typing import Any
 
 import jax
 
+from jaxenvs.parity import harness
 from jaxenvs.parity.checks import ATOL_F32_STEP, ATOL_F64_EPISODE, ATOL_F64_STEP, Check, ParityResult, Timer
 from jaxenvs.parity.reference import Reference
 
@@ -80,6 +83,20 @@ class Context:
     def limit(self) -> int:
         """The registered time limit (`max_steps_in_episode`)."""
         return int(self.registered.max_steps_in_episode)
+
+    def with_env(self, env: Any, params: Any, reference: Reference) -> Context:
+        """The same run (scale, seed) on another env and reference, for a setting the id's own
+        reference does not cover (another size, a wrapper).
+
+        Args:
+            env: the raw JAX env.
+            params: its params.
+            reference: the reference it is checked against.
+
+        Returns:
+            A new `Context`.
+        """
+        return dataclasses.replace(self, env=env, params=params, _reference=reference)
 
 
 CheckFn = Callable[[Context], list[Check]]
@@ -150,19 +167,36 @@ def run(
     from jaxenvs.parity import env_under_test
 
     importlib.import_module(spec.library)
-    s = jaxenvs.spec(env_id)
-    result = ParityResult(env_id, s.reference or spec.description or env_id)
+    if env is not None or not spec.builds_env:
+        env, params = env_under_test(env_id, env, params)
+    reference = jaxenvs.spec(env_id).reference or spec.description or env_id
+    return run_checks(Context(env_id, env, params, float(scale), int(seed), spec), reference)
+
+
+def run_checks(ctx: Context, reference: str) -> ParityResult:
+    """Run `ctx.spec`'s checks in `ctx`, timed.
+
+    Args:
+        ctx: the run's context (`ctx.env_id` names the result).
+        reference: the reference in words.
+
+    Returns:
+        The `ParityResult`, undecided.
+    """
+    result = ParityResult(ctx.env_id, reference)
     with Timer() as timer:
-        if env is not None or not spec.builds_env:
-            env, params = env_under_test(env_id, env, params)
-        ctx = Context(env_id, env, params, float(scale), int(seed), spec)
-        result.checks += spec.checks(ctx)
+        result.checks += ctx.spec.checks(ctx)
     result.seconds = timer.seconds
     return result
 
 
 # ---------------------------------------------------------------------------------------------
 # the standard checks, each `Context -> list[Check]`
+
+
+def _x64(on: bool) -> contextlib.AbstractContextManager:
+    """`jax_enable_x64` within, where `on`; else the precision as it is."""
+    return jax.enable_x64(True) if on else contextlib.nullcontext()
 
 
 def transitions(
@@ -178,9 +212,10 @@ def transitions(
 
     Args:
         precision: "f32" (each value within its own float32 rounding, measured by the same
-            step in float64: `bounded`), "f64" (under `jax_enable_x64`, to `ATOL_F64_STEP`),
-            or "atol" (float32 to `atol`).
-        atol: the tolerance of "atol" (default `ATOL_F32_STEP`).
+            step in float64: `float32_bound`), "f64" (under `jax_enable_x64`, to
+            `ATOL_F64_STEP`), or "atol" (float32 to `atol`).
+        atol: the tolerance of "atol", and of "f32" where the env has no float64 path
+            (default `ATOL_F32_STEP`).
         at_one: transitions at scale 1.
         least: transitions at the smallest scale.
         seed_offset: added to the run's seed.
@@ -193,32 +228,16 @@ def transitions(
     Raises:
         ValueError: `precision` is not one of "f32", "f64", "atol".
     """
-    from jaxenvs.parity.harness import check_transitions
-
-    if precision not in ("f32", "f64", "atol"):
+    labels = {"f32": "f32 step", "f64": "f64 step", "atol": "step"}
+    if precision not in labels:
         raise ValueError(f"transitions: precision must be 'f32', 'f64' or 'atol', got {precision!r}")
+    tol = ATOL_F64_STEP if precision == "f64" else ATOL_F32_STEP if atol is None else atol
+    kwargs.update(label=label or labels[precision], float32_bound=precision == "f32")
 
     def check(ctx: Context) -> list[Check]:
-        n = ctx.size(at_one, least)
-        seed = ctx.seed + seed_offset
-        if precision == "f64":
-            with jax.enable_x64(True):
-                return check_transitions(
-                    ctx.env, ctx.params, ctx.reference, n, ATOL_F64_STEP, seed, label=label or "f64 step", **kwargs
-                )
-        if precision == "f32":
-            return check_transitions(
-                ctx.env,
-                ctx.params,
-                ctx.reference,
-                n,
-                seed=seed,
-                label=label or "f32 step",
-                float32_bound=True,
-                **kwargs,
-            )
-        tol = ATOL_F32_STEP if atol is None else atol
-        return check_transitions(ctx.env, ctx.params, ctx.reference, n, tol, seed, label=label or "step", **kwargs)
+        n, seed = ctx.size(at_one, least), ctx.seed + seed_offset
+        with _x64(precision == "f64"):
+            return harness.check_transitions(ctx.env, ctx.params, ctx.reference, n, tol, seed, **kwargs)
 
     return check
 
@@ -234,76 +253,128 @@ def time_limit(at_one: int = 100, least: int = 50, **kwargs: Any) -> CheckFn:
     Returns:
         A check function.
     """
-    from jaxenvs.parity.harness import check_time_limit
 
     def check(ctx: Context) -> list[Check]:
-        return check_time_limit(
-            ctx.env, ctx.params, ctx.reference, ctx.limit, ctx.size(at_one, least), ctx.seed, **kwargs
-        )
+        n = ctx.size(at_one, least)
+        return harness.check_time_limit(ctx.env, ctx.params, ctx.reference, ctx.limit, n, ctx.seed, **kwargs)
 
     return check
 
 
-def episodes(precision: str = "f64", atol: float | None = None, at_one: int = 20, least: int = 5) -> CheckFn:
+def episodes(precision: str = "f64", atol: float | None = None, at_one: float = 20, least: int = 5) -> CheckFn:
     """Whole episodes from the same start, without re-injection (`harness.check_episodes`).
 
     Args:
         precision: "f64" (under `jax_enable_x64`, to `ATOL_F64_EPISODE`) or "atol" (float32).
-        atol: the tolerance of "atol".
+        atol: the tolerance of "atol" (default `ATOL_F32_STEP`).
         at_one: episodes at scale 1.
         least: episodes at the smallest scale.
 
     Returns:
         A check function.
     """
-    from jaxenvs.parity.harness import check_episodes
+    tol = ATOL_F64_EPISODE if precision == "f64" else ATOL_F32_STEP if atol is None else atol
 
     def check(ctx: Context) -> list[Check]:
-        n = ctx.size(at_one, least)
-        if precision == "f64":
-            with jax.enable_x64(True):
-                return check_episodes(
-                    ctx.env, ctx.params, ctx.reference, num_episodes=n, atol=ATOL_F64_EPISODE, seed=ctx.seed
-                )
-        tol = ATOL_F32_STEP if atol is None else atol
-        return check_episodes(ctx.env, ctx.params, ctx.reference, num_episodes=n, atol=tol, seed=ctx.seed)
+        with _x64(precision == "f64"):
+            n = ctx.size(at_one, least)
+            return harness.check_episodes(ctx.env, ctx.params, ctx.reference, num_episodes=n, atol=tol, seed=ctx.seed)
 
     return check
 
 
-def resets(at_one: int = 2000, least: int = 200, **kwargs: Any) -> CheckFn:
+def _sized(check_fn: Callable[..., list[Check]], at_one: int, least: int, seed_offset: int, **kwargs: Any) -> CheckFn:
+    """`check_fn(env, params, reference, ctx.size(at_one, least), seed, **kwargs)` as a check."""
+
+    def check(ctx: Context) -> list[Check]:
+        n, seed = ctx.size(at_one, least), ctx.seed + seed_offset
+        return check_fn(ctx.env, ctx.params, ctx.reference, n, seed, **kwargs)
+
+    return check
+
+
+def resets(at_one: int = 2000, least: int = 200, seed_offset: int = 0, **kwargs: Any) -> CheckFn:
     """The reset distribution (`harness.check_resets`: KS per coordinate, or `discrete=True`).
 
     Args:
         at_one: samples a side at scale 1.
         least: samples at the smallest scale.
-        **kwargs: passed to `check_resets`.
+        seed_offset: added to the run's seed.
+        **kwargs: passed to `check_resets` (`outcome`, `discrete`, `support`, `label`).
 
     Returns:
         A check function.
     """
-    from jaxenvs.parity.harness import check_resets
-
-    def check(ctx: Context) -> list[Check]:
-        return check_resets(ctx.env, ctx.params, ctx.reference, ctx.size(at_one, least), ctx.seed, **kwargs)
-
-    return check
+    return _sized(harness.check_resets, at_one, least, seed_offset, **kwargs)
 
 
-def statistics(at_one: int = 200, least: int = 20, **kwargs: Any) -> CheckFn:
+def statistics(at_one: int = 200, least: int = 20, seed_offset: int = 0, **kwargs: Any) -> CheckFn:
     """Random-policy episode length and return (`harness.check_episode_statistics`).
 
     Args:
         at_one: episodes a side at scale 1.
         least: episodes at the smallest scale.
-        **kwargs: passed to `check_episode_statistics`.
+        seed_offset: added to the run's seed.
+        **kwargs: passed to `check_episode_statistics` (`max_steps`, `label`, ...).
 
     Returns:
         A check function.
     """
-    from jaxenvs.parity.harness import check_episode_statistics
+    return _sized(harness.check_episode_statistics, at_one, least, seed_offset, **kwargs)
+
+
+def step_distribution(
+    cases: Any, outcome: Callable, at_one: int = 2000, least: int = 200, seed_offset: int = 0, **kwargs: Any
+) -> CheckFn:
+    """Random steps from injected states, by distribution (`harness.check_step_distribution`).
+
+    Args:
+        cases: the `(reference state, action)` cases, or `Context -> cases`.
+        outcome: `Transitions -> [outcome per row]`, what is compared.
+        at_one: samples a case at scale 1.
+        least: samples at the smallest scale.
+        seed_offset: added to the run's seed.
+        **kwargs: passed to `check_step_distribution` (`label`, `support`, `continuous`).
+
+    Returns:
+        A check function.
+    """
 
     def check(ctx: Context) -> list[Check]:
-        return check_episode_statistics(ctx.env, ctx.params, ctx.reference, ctx.size(at_one, least), ctx.seed, **kwargs)
+        chosen, n, seed = cases(ctx) if callable(cases) else cases, ctx.size(at_one, least), ctx.seed + seed_offset
+        return harness.check_step_distribution(ctx.env, ctx.params, ctx.reference, chosen, n, outcome, seed, **kwargs)
 
     return check
+
+
+# ---------------------------------------------------------------------------------------------
+# checks on a variant of the run
+
+
+def on(variant: Callable[[Context], Context], *checks: CheckFn) -> CheckFn:
+    """`checks` run on a variant of the run (another env, params or reference: `Context.with_env`).
+
+    Args:
+        variant: `Context -> Context`.
+        *checks: the checks run on the variant, in order.
+
+    Returns:
+        A check function.
+    """
+    inner = chain(*checks)
+    return lambda ctx: inner(variant(ctx))
+
+
+def variant(reference: Callable[..., Reference], **options: Any) -> Callable[[Context], Context]:
+    """A variant of the run with `options` set in the params and in the reference alike.
+
+    Args:
+        reference: `(env_id, **options) -> Reference`, the reference at those settings (the
+            spec's own reference function, where it takes them).
+        **options: params fields, which are also the reference's settings of the same name.
+
+    Returns:
+        `Context -> Context`: the env under test at `params.replace(**options)`, against
+        `reference(env_id, **options)`.
+    """
+    return lambda ctx: ctx.with_env(ctx.env, ctx.params.replace(**options), reference(ctx.env_id, **options))

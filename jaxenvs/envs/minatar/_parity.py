@@ -11,16 +11,9 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs.parity import harness
 from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, rare_events_check, rows  # noqa: F401 (rows: the games')
-from jaxenvs.parity.harness import (
-    check_episode_statistics,
-    check_episodes,
-    check_resets,
-    check_step_distribution,
-    check_time_limit,
-    check_transitions,
-)
+from jaxenvs.parity.checks import Check, rare_events_check
 from jaxenvs.parity.reference import Reference, Transitions
 
 
@@ -88,6 +81,33 @@ def set_game_attrs(env: Any, values: Mapping[str, Any]) -> None:
     """
     for k, v in values.items():
         setattr(env.env, k, copy.deepcopy(v))
+
+
+def lookahead(env: Any, actions: Sequence[int], attrs: Sequence[str]) -> list[tuple[float, bool]]:
+    """What the game would do: `actions` played on the game object, which is then put back as
+    it was (its attributes `attrs`, its generator and the draws it recorded).
+
+    Args:
+        env: A `minatar.Environment` driven by a `MinAtarReference` (its game object is `env.env`).
+        actions: MinAtar actions, played until one ends the game.
+        attrs: The game object's attributes that make up its state.
+
+    Returns:
+        `(reward, terminal)` of each action played.
+    """
+    game, saved = env.env, game_attrs(env, attrs)
+    generator, calls = game.random._rs.get_state(), list(game.random.calls)
+    try:
+        out = []
+        for a in actions:
+            out.append(game.act(a))
+            if out[-1][1]:
+                break
+        return out
+    finally:
+        set_game_attrs(env, saved)
+        game.random._rs.set_state(generator)
+        game.random.calls = calls
 
 
 @dataclasses.dataclass(kw_only=True)
@@ -174,7 +194,9 @@ class Game:
         from_jax: `JAX state -> dict`, as `read_state` reads it.
         draws_from_calls: `(recorded random calls of a step, state dict) -> the JAX draws`.
         scramble: `(minatar env, rng)`: a random mid-game state, written into the game.
-        rare_events: `Transitions -> {event: count}`: each must have happened.
+        rare_events: `(state, action, next state, reward, terminated, random calls) ->
+            {event: happened}`: the rare branches one transition took; each must have
+            happened (`count_events`).
     """
 
     name: str
@@ -184,7 +206,7 @@ class Game:
     from_jax: Callable[[Any], dict[str, np.ndarray]]
     draws_from_calls: Callable[[list, Any], Any]
     scramble: Callable[[Any, np.random.Generator], None]
-    rare_events: Callable[[Transitions], dict[str, int]]
+    rare_events: Callable[..., dict[str, bool]]
 
     def reference(self, **kwargs: Any) -> MinAtarReference:
         """The game's `MinAtarReference`, every field compared exactly.
@@ -206,6 +228,19 @@ class Game:
             name=f"minatar {self.name}",
             **kwargs,
         )
+
+
+def with_noise(policy: Policy, epsilon: float) -> Policy:
+    """`policy`, or with probability `epsilon` a uniformly random action instead.
+
+    Args:
+        policy: `(minatar env, rng) -> MinAtar action`.
+        epsilon: The probability of a uniformly random action.
+
+    Returns:
+        A `Policy`.
+    """
+    return lambda env, rng: int(rng.integers(6)) if rng.random() < epsilon else policy(env, rng)
 
 
 def uniform_policy(actions: Sequence[int] = tuple(range(6))) -> Policy:
@@ -253,17 +288,23 @@ def collect(
     return ref.transitions(num_steps, seed, policy=_on_game(policy), scramble=_on_game(scramble))
 
 
-def states(data: Transitions, after: bool = False) -> list[dict[str, Any]]:
-    """Each row's state as a dict, for rare-event counts.
+def count_events(events: Callable[..., dict[str, bool]], data: Transitions) -> dict[str, int]:
+    """How often each rare branch of the reference's step happened in `data`.
 
     Args:
-        data: Reference transitions.
-        after: The state after each step (`next_states`) instead of before it.
+        events: `(state, action, next state, reward, terminated, random calls) -> {event:
+            happened}`, the game's `rare_events` of one transition.
+        data: Reference transitions with their recorded draws.
 
     Returns:
-        One `{field: value}` per row, in row order.
+        `{event: count}`.
     """
-    return [data.state_at(i, after) for i in range(len(data))]
+    counts: dict[str, int] = {}
+    for i in range(len(data)):
+        step = (data.state_at(i), data.actions[i], data.state_at(i, True), data.rewards[i], data.terminated[i])
+        for event, happened in events(*step, data.draws[i]).items():
+            counts[event] = counts.get(event, 0) + int(happened)
+    return counts
 
 
 def _replay(env: Any) -> Callable:
@@ -326,29 +367,16 @@ def replayed(
             same = ramping == ctx.registered.difficulty_ramping
             params_of[label] = ctx.params if same else ctx.params.replace(difficulty_ramping=ramping)
         env = getattr(ctx.env, "unwrapped", ctx.env)
-        out = check_transitions(
-            env,
-            ctx.params,
-            game.reference(),
-            atol=0.0,
-            data=datasets,
-            replay=_replay(env),
-            params_of=params_of,
-            canonical=mask,
+        ref, replay = game.reference(), _replay(env)
+        out = harness.check_transitions(
+            env, ctx.params, ref, atol=0.0, data=datasets, replay=replay, params_of=params_of, canonical=mask
         )
         for label in free_running:
-            out += check_episodes(
-                env,
-                ctx.params,
-                game.reference(),
-                atol=0.0,
-                data=datasets[label],
-                label=f"{label}, whole episodes",
-                replay=_replay(env),
-            )
+            episodes = dict(atol=0.0, data=datasets[label], label=f"{label}, whole episodes", replay=replay)
+            out += harness.check_episodes(env, ctx.params, ref, **episodes)
         sets = list(datasets.values())
         total = sum(sets[1:], sets[0])
-        out.append(rare_events_check("rare events reached", game.rare_events(total), len(total)))
+        out.append(rare_events_check("rare events reached", count_events(game.rare_events, total), len(total)))
         return out
 
     return check
@@ -368,43 +396,39 @@ def time_limit(game: Game, steps: int = 60) -> p.CheckFn:
 
     def check(ctx: p.Context) -> list[Check]:
         ref = game.reference(max_steps_in_episode=ctx.limit)
-        return check_time_limit(ctx.env, ctx.params, ref, ctx.limit, steps, ctx.seed)
+        return harness.check_time_limit(ctx.env, ctx.params, ref, ctx.limit, steps, ctx.seed)
 
     return check
 
 
-def reset_state(samples: int = 50) -> p.CheckFn:
-    """The whole reset state, for a game whose reset draws nothing (every reset alike).
-
-    Args:
-        samples: Resets compared per side.
-
-    Returns:
-        A check function.
-    """
-
-    def check(ctx: p.Context) -> list[Check]:
-        params = ctx.params.replace(sticky_action_prob=0.0)
-        return check_resets(ctx.env, params, ctx.reference, samples, ctx.seed, discrete=True, label="reset state")
-
-    return check
-
-
-def random_events(ctx: p.Context, game: Game) -> tuple[Any, Any, MinAtarReference, dict[str, Any]]:
-    """For a game's random events by distribution (`check_resets`, `check_step_distribution`).
+def no_sticky(ctx: p.Context) -> p.Context:
+    """The run with sticky actions off: a game's own random events (its resets, its spawns)
+    compared apart from the sticky draw.
 
     Args:
         ctx: The run's context.
-        game: The game's translation.
 
     Returns:
-        The env under test, its params with sticky actions off, the game's reference and a
-        started reference state.
+        The context at `sticky_action_prob=0`, against the spec's reference.
     """
-    ref = game.reference()
-    ref.reset(ctx.seed)
-    return ctx.env, ctx.params.replace(sticky_action_prob=0.0), ref, ref.state()
+    return ctx.with_env(ctx.env, ctx.params.replace(sticky_action_prob=0.0), ctx.reference)
 
+
+def start_state(ctx: p.Context) -> dict[str, Any]:
+    """A reference state to set a case up from: the game just reset (with the run's seed).
+
+    Args:
+        ctx: The run's context.
+
+    Returns:
+        `{field: numpy value}`, as the reference reads it.
+    """
+    ctx.reference.reset(ctx.seed)
+    return ctx.reference.state()
+
+
+# the whole reset state, for a game whose reset draws nothing (every reset alike)
+RESET_STATE = p.on(no_sticky, p.resets(50, 50, discrete=True, label="reset state"))
 
 # Samples of the sticky draw: enough to tell a sticky probability 20% off (0.12 for 0.1)
 STICKY_SAMPLES = 12_000
@@ -445,7 +469,7 @@ def random_play(
             sticky_action_prob=prob, difficulty_ramping=bool(registered.difficulty_ramping), action_map=ref_actions
         )
         tag = f"random policy (sticky {prob:g}, {len(ref_actions)} actions)"
-        checks = check_episode_statistics(
+        checks = harness.check_episode_statistics(
             ctx.env, params, ref, num_episodes, seed, max_steps=max_steps, label=tag, require_end=True
         )
         ref.reset(seed)
@@ -453,18 +477,12 @@ def random_play(
         chosen = len(ref_actions) - 1  # the agent's action index; its MinAtar action differs from the previous one
         start["last_action"] = np.int32(ref_actions[0] if ref_actions[chosen] != ref_actions[0] else ref_actions[1])
         n = max(STICKY_SAMPLES if not overrides else 200, 4 * num_episodes)
-        checks += check_step_distribution(
-            ctx.env,
-            params,
-            ref,
-            [(start, chosen)],
-            n,
-            lambda t: t.next_states["last_action"],
-            seed,
-            label=f"{tag} sticky executed action",
-            support=lambda s, a: {int(ref_actions[a]), int(s["last_action"])},
+        executed = lambda t: t.next_states["last_action"]  # noqa: E731
+        support = lambda s, a: {int(ref_actions[a]), int(s["last_action"])}  # noqa: E731
+        label = f"{tag} sticky executed action"
+        return checks + harness.check_step_distribution(
+            ctx.env, params, ref, [(start, chosen)], n, executed, seed, label=label, support=support
         )
-        return checks
 
     return check
 
@@ -473,7 +491,7 @@ def spec(game: Game, *checks: p.CheckFn) -> p.ParitySpec:
     """A game's `ParitySpec`: its `checks` in order, against `minatar`.
 
     A game's spec chains `replayed` (its policies, scrambled states, whole episodes, rare
-    events), `time_limit`, `reset_state` where MinAtar's reset draws nothing, the game's own
+    events), `time_limit`, `RESET_STATE` where MinAtar's reset draws nothing, the game's own
     checks of its random events, and `random_play` per setting. Transitions are compared
     with sticky actions off on both sides (the spec's reference is the game with
     `sticky_action_prob=0`); the sticky draw is checked apart, with random play (`random_play`:

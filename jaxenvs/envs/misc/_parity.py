@@ -240,6 +240,20 @@ def fields(*names: str) -> Callable:
     return lambda s, o: np.concatenate([np.asarray(s[k], np.float64).reshape(len(s[k]), -1) for k in names], axis=1)
 
 
+def resets(at_one: int = 4000, least: int = 400, **kwargs: Any) -> p.CheckFn:
+    """The family's reset check (`spec.resets`), seeded apart from the transitions.
+
+    Args:
+        at_one: Resets a side at scale 1.
+        least: Resets at the smallest scale.
+        **kwargs: Passed to `check_resets` (`outcome`, `discrete`, `support`, `label`).
+
+    Returns:
+        The check, `Context -> list[Check]`.
+    """
+    return p.resets(at_one, least, seed_offset=101, **kwargs)
+
+
 def continuous_resets(names: tuple[str, ...], support: Callable) -> p.CheckFn:
     """The reset distribution of the state's fields `names`, by KS per coordinate.
 
@@ -248,15 +262,9 @@ def continuous_resets(names: tuple[str, ...], support: Callable) -> p.CheckFn:
         support: A support predicate every reset must satisfy (`within`, `half_disc`, ...).
 
     Returns:
-        The check, `Context -> list[Check]`.
+        The check, `Context -> list[Check]`: 4,000 resets a side at scale 1 (at least 400).
     """
-
-    def check(ctx: p.Context) -> list[Check]:
-        return harness.check_resets(
-            ctx.env, ctx.params, ctx.reference, size(ctx), ctx.seed + 101, outcome=fields(*names), support=support
-        )
-
-    return check
+    return resets(outcome=fields(*names), support=support)
 
 
 def deterministic_resets(names: tuple[str, ...]) -> p.CheckFn:
@@ -266,16 +274,9 @@ def deterministic_resets(names: tuple[str, ...]) -> p.CheckFn:
         names: The state's field names.
 
     Returns:
-        The check, `Context -> list[Check]`.
+        The check, `Context -> list[Check]`: 400 resets a side at scale 1 (at least 40).
     """
-
-    def check(ctx: p.Context) -> list[Check]:
-        n = max(size(ctx) // 10, 10)
-        return harness.check_resets(
-            ctx.env, ctx.params, ctx.reference, n, ctx.seed + 101, outcome=fields(*names), discrete=True
-        )
-
-    return check
+    return resets(400, 40, outcome=fields(*names), discrete=True)
 
 
 # ---------------------------------------------------------------------------------------------

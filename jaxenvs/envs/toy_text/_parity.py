@@ -16,7 +16,7 @@ import numpy as np
 
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check, rows
-from jaxenvs.parity.harness import check_episode_statistics, check_step_distribution, check_transitions
+from jaxenvs.parity.harness import check_step_distribution, check_transitions
 from jaxenvs.parity.reference import GymnasiumReference, Transitions, elapsed_steps, set_elapsed_steps
 
 # Below this scale (the tests' CI sizes) the random-policy statistics of the option variants
@@ -57,29 +57,22 @@ def gymnasium_reference(
 def variant_statistics(
     reference: Callable[..., GymnasiumReference], options: dict, label: str, at_one: int, least: int, **kwargs: Any
 ) -> p.CheckFn:
-    """Random-policy statistics under `options` (params and gymnasium's kwargs alike), only from
-    scale `VARIANT_STATISTICS_SCALE` up.
+    """Random-policy statistics under `options` (params and gymnasium's kwargs alike,
+    `spec.variant`), only from scale `VARIANT_STATISTICS_SCALE` up.
 
     Args:
-        reference: `**options -> GymnasiumReference`.
+        reference: `(env_id, **options) -> GymnasiumReference`.
         options: The variant's settings.
         label: The checks' name prefix.
         at_one: Episodes a side at scale 1.
         least: Episodes at the smallest scale.
-        **kwargs: `seed_offset` (added to the run's seed), and the rest to `check_episode_statistics`.
+        **kwargs: Passed to `spec.statistics` (`seed_offset`, `max_steps`, ...).
 
     Returns:
         A check function.
     """
-    seed_offset = kwargs.pop("seed_offset", 0)
-
-    def check(ctx: p.Context) -> list[Check]:
-        if ctx.scale < VARIANT_STATISTICS_SCALE:
-            return []
-        params, ref, n = ctx.params.replace(**options), reference(**options), ctx.size(at_one, least)
-        return check_episode_statistics(ctx.env, params, ref, n, ctx.seed + seed_offset, label=label, **kwargs)
-
-    return check
+    statistics = p.on(p.variant(reference, **options), p.statistics(at_one, least, label=label, **kwargs))
+    return lambda ctx: statistics(ctx) if ctx.scale >= VARIANT_STATISTICS_SCALE else []
 
 
 def table_support(ref: GymnasiumReference, outcome: Callable[[tuple], tuple]) -> Callable[[dict, int], set]:
@@ -104,24 +97,17 @@ def table_support(ref: GymnasiumReference, outcome: Callable[[tuple], tuple]) ->
 
 class _ScriptedRandom:
     """Stands in for a reference's `np_random` so that each of its `choice` draws can be
-    forced: `script[i]` picks the i-th call's outcome among the distinct options (each with
-    its multiplicity). `random()` answers 0.5, enough for a categorical over one outcome."""
+    forced: `script[i]` picks the i-th call's outcome among the distinct options. `random()`
+    answers 0.5, enough for a categorical over one outcome."""
 
     def __init__(self, script: Sequence[int]):
         self.script = list(script)
-        self.calls: list[tuple[list[Any], list[int]]] = []
+        self.calls: list[list[Any]] = []  # the distinct options of each call
 
     def choice(self, options: Sequence[Any]) -> Any:
-        values, counts = [], []
-        for o in list(options):
-            if o in values:
-                counts[values.index(o)] += 1
-            else:
-                values.append(o)
-                counts.append(1)
         i = len(self.calls)
-        self.calls.append((values, counts))
-        return values[self.script[i] if i < len(self.script) else 0]
+        self.calls.append(list(dict.fromkeys(options)))
+        return self.calls[i][self.script[i] if i < len(self.script) else 0]
 
     def random(self) -> float:
         return 0.5
@@ -155,7 +141,7 @@ def enumerated_support(ref: GymnasiumReference, outcome: Callable[[Transitions],
                 u._np_random = rng
                 out = ref.step_cases([(state, action)])
                 if len(rng.calls) > len(script):  # an unforced draw: branch on it
-                    stack += [script + [k] for k in range(len(rng.calls[len(script)][0]))]
+                    stack += [script + [k] for k in range(len(rng.calls[len(script)]))]
                 else:
                     found.add(outcome(out)[0])
         finally:
@@ -258,14 +244,6 @@ def cell_distribution(
     Returns:
         The checks of `check_step_distribution`, the support read from gymnasium's table.
     """
-    return check_step_distribution(
-        env,
-        params,
-        ref,
-        [({"s": np.int32(s)}, a) for s in cells for a in range(4)],
-        n_per,
-        obs_reward_terminated,
-        seed,
-        label=label,
-        support=cell_outcomes(ref),
-    )
+    cases = [({"s": np.int32(s)}, a) for s in cells for a in range(4)]
+    outcome, support = obs_reward_terminated, cell_outcomes(ref)
+    return check_step_distribution(env, params, ref, cases, n_per, outcome, seed, label=label, support=support)

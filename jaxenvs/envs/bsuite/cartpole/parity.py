@@ -1,7 +1,6 @@
-"""CartPole against bsuite's: the checks of `_suite_continuous` in the family's parity code
-(`jaxenvs.envs.bsuite._parity`): per step in float32 (within its own rounding) and float64,
-whole episodes in float64, resets, random-policy statistics, at `Sizes.at(scale)`."""
+"""CartPole against bsuite's: per step in float32 (within its own rounding) and float64, whole
+episodes in float64, resets, random-policy statistics (`_parity.continuous`)."""
 
-from jaxenvs.envs.bsuite._parity import _ref_cartpole, _suite_continuous, spec
+from jaxenvs.envs.bsuite import _parity as b
 
-SPEC = spec(_suite_continuous(_ref_cartpole, longest=1002, whole_episodes=True))
+SPEC = b.continuous(b._ref_cartpole, longest=1002)

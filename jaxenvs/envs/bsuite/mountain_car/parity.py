@@ -1,7 +1,21 @@
-"""MountainCar against bsuite's: the checks of `_suite_continuous` in the family's parity code
-(`jaxenvs.envs.bsuite._parity`): per step in float32 and float64, the steps that end an episode,
-whole episodes in float64, resets, random-policy statistics, at `Sizes.at(scale)`."""
+"""MountainCar against bsuite's: per step in float32 and float64, the steps that end an episode,
+whole episodes in float64, resets, random-policy statistics (`_parity.continuous`)."""
 
-from jaxenvs.envs.bsuite._parity import _ref_mountain_car, _suite_continuous, spec
+from jaxenvs.envs.bsuite import _parity as b
+from jaxenvs.parity import spec as p
+from jaxenvs.parity.checks import Check
+from jaxenvs.parity.harness import check_transitions, near_time_limit
 
-SPEC = spec(_suite_continuous(_ref_mountain_car, longest=1000, whole_episodes=True))
+
+def _episode_ends(ctx: p.Context) -> list[Check]:
+    """bsuite's MountainCar ends itself at `max_steps`: the steps that end it, from states one
+    and two steps before (a random walk seldom gets there)."""
+    ctx.reference.reset(ctx.seed)
+    scramble = near_time_limit(int(ctx.reference.env._max_steps))
+    n, seed = ctx.size(100, 50), ctx.seed
+    return check_transitions(
+        ctx.env, ctx.params, ctx.reference, n, seed=seed, label="time limit", scramble=scramble, float32_bound=True
+    )
+
+
+SPEC = b.continuous(b._ref_mountain_car, 1000, _episode_ends)

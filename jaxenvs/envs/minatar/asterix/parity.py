@@ -110,15 +110,10 @@ def dodge(epsilon: float = 0.1) -> m.Policy:
         A `Policy`, `(minatar env, rng) -> MinAtar action`.
     """
 
-    def danger(g: object, x: int, y: int) -> bool:
-        for e in g.entities:
-            if e is not None and not e[3] and abs(e[1] - y) == 0 and abs(e[0] - x) <= 2:
-                return True
-        return False
+    def danger(g: object, x: int, y: int) -> bool:  # an enemy in the row, two columns away at most
+        return any(e is not None and not e[3] and e[1] == y and abs(e[0] - x) <= 2 for e in g.entities)
 
     def policy(env: object, rng: np.random.Generator) -> int:
-        if rng.random() < epsilon:
-            return int(rng.integers(6))
         g = env.env
         moves = {0: (0, 0), 1: (-1, 0), 2: (0, -1), 3: (1, 0), 4: (0, 1)}
         safe = []
@@ -138,7 +133,7 @@ def dodge(epsilon: float = 0.1) -> m.Policy:
                 return want
         return 0 if 0 in safe else safe[int(rng.integers(len(safe)))]
 
-    return policy
+    return m.with_noise(policy, epsilon)
 
 
 def scramble(env: object, rng: np.random.Generator) -> None:
@@ -173,58 +168,44 @@ def scramble(env: object, rng: np.random.Generator) -> None:
     )
 
 
-def rare_events(data: m.Transitions) -> dict[str, int]:
-    """How often each rare branch of the reference's step happened in `data`.
-
-    Args:
-        data: Reference transitions with their recorded draws.
-
-    Returns:
-        `{event: count}`: gold taken, enemy hit, spawn (into a free slot or with every slot
-        full), ramp (and one changing `move_speed`), an entity leaving the screen.
-    """
-    counts = dict(gold=0, enemy=0, spawn_full=0, spawn=0, ramp=0, ramp_move_speed=0, entity_leaves=0)
-    for s, c, s2, r, t in zip(m.states(data), data.draws, m.states(data, after=True), data.rewards, data.terminated):
-        counts["gold"] += int(r > 0)
-        counts["enemy"] += int(t)
-        counts["spawn"] += int(len(c) == 3)
-        counts["spawn_full"] += int(len(c) == 2)
-        counts["ramp"] += int(s2["ramp_index"] > s["ramp_index"])
-        counts["ramp_move_speed"] += int(s2["move_speed"] < s["move_speed"])
-        counts["entity_leaves"] += int(np.any(s["entity_active"] & ~s2["entity_active"]) and r == 0)
-    return counts
-
-
-def check_spawns(ctx: p.Context) -> list[m.Check]:
-    """The spawned entity (slot, side, gold) by distribution, from a state with slots 2, 5
-    and 6 taken.
-
-    Args:
-        ctx: The run's context.
-
-    Returns:
-        The support and chi-square checks of `check_step_distribution`.
-    """
-    env, params, ref, start = m.random_events(ctx, GAME)
-    active = np.array([0, 0, 1, 0, 0, 1, 1, 0], bool)
-    entities = np.stack([np.full(8, 3), np.arange(1, 9), np.ones(8), np.zeros(8)], axis=1).astype(np.int32)
-    start.update(entities=entities, entity_active=active, spawn_timer=np.int32(0), move_timer=np.int32(3))
-    start.update(player_x=np.int32(5), player_y=np.int32(8))
-
-    def spawned(t: m.Transitions) -> list[tuple]:
-        out = []
-        for ents, act in zip(t.next_states["entities"], t.next_states["entity_active"]):
-            new = np.flatnonzero(act & ~active)
-            out.append(("none",) if len(new) != 1 else (int(new[0]), *(int(ents[new[0]][k]) for k in (0, 2, 3))))
-        return out
-
-    n = ctx.size(6000, 600)
-    return m.check_step_distribution(
-        env, params, ref, [(start, 0)], n, spawned, ctx.seed, label="spawn (slot, x, lr, gold)"
+def _rare_events(s: dict, a: int, s2: dict, r: float, t: bool, calls: list) -> dict[str, bool]:
+    """The rare branches of the reference's step one transition took (`_parity.count_events`)."""
+    return dict(
+        gold=r > 0,
+        enemy=t,
+        spawn_full=len(calls) == 2,
+        spawn=len(calls) == 3,
+        ramp=s2["ramp_index"] > s["ramp_index"],
+        ramp_move_speed=s2["move_speed"] < s["move_speed"],
+        entity_leaves=np.any(s["entity_active"] & ~s2["entity_active"]) and r == 0,
     )
 
 
-GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, rare_events)
+_TAKEN = np.array([0, 0, 1, 0, 0, 1, 1, 0], bool)  # the slots taken before the spawn
+
+
+def _spawn_case(ctx: p.Context) -> list[tuple]:
+    """Slots 2, 5 and 6 taken, the spawn timer out, the player out of the way."""
+    entities = np.stack([np.full(8, 3), np.arange(1, 9), np.ones(8), np.zeros(8)], axis=1).astype(np.int32)
+    start = dict(
+        m.start_state(ctx), entities=entities, entity_active=_TAKEN, player_x=np.int32(5), player_y=np.int32(8)
+    )
+    return [(dict(start, spawn_timer=np.int32(0), move_timer=np.int32(3)), 0)]
+
+
+def _spawned(t: m.Transitions) -> list[tuple]:
+    """The spawned entity: its slot, column, side and gold, or none."""
+    out = []
+    for ents, act in zip(t.next_states["entities"], t.next_states["entity_active"]):
+        new = np.flatnonzero(act & ~_TAKEN)
+        out.append(("none",) if len(new) != 1 else (int(new[0]), *(int(ents[new[0]][k]) for k in (0, 2, 3))))
+    return out
+
+
+# the spawned entity by distribution (chi-square)
+SPAWNS = p.on(m.no_sticky, p.step_distribution(_spawn_case, _spawned, 6000, 600, label="spawn (slot, x, lr, gold)"))
+
+GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, _rare_events)
 
 # What SPEC checks:
 # - every transition exact (all state fields, observation, reward, terminal) by injecting the
@@ -243,8 +224,8 @@ SPEC = m.spec(
     # the game's own policy (reaching its rare events), and scrambled states with ramping off too
     m.replayed(GAME, {"dodging policy": (lambda n: 3 * n, dodge)}, without_ramping=True, mask=mask_empty_slots),
     m.time_limit(GAME),
-    m.reset_state(),  # MinAtar's reset draws nothing: the whole reset state is compared
-    check_spawns,
+    m.RESET_STATE,  # MinAtar's reset draws nothing: the whole reset state is compared
+    SPAWNS,
     # random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
     m.random_play(GAME, 2000, 300, 3000),
     m.random_play(GAME, 500, 100, 3000, seed_offset=1, use_minimal_action_set=True),

@@ -8,6 +8,7 @@ import numpy as np
 from jaxenvs.envs.minatar import _parity as m
 from jaxenvs.envs.minatar.breakout.env import BreakoutState
 from jaxenvs.parity import spec as p
+from jaxenvs.parity.checks import rows
 
 NAME = "breakout"
 INT_FIELDS = ("ball_x", "ball_y", "ball_dir", "pos", "last_x", "last_y")
@@ -51,12 +52,10 @@ def follow_ball(epsilon: float = 0.1) -> m.Policy:
     """
 
     def policy(env: object, rng: np.random.Generator) -> int:
-        if rng.random() < epsilon:
-            return int(rng.integers(6))
         g = env.env
         return 1 if g.pos > g.ball_x else 3 if g.pos < g.ball_x else 0
 
-    return policy
+    return m.with_noise(policy, epsilon)
 
 
 def scramble(env: object, rng: np.random.Generator) -> None:
@@ -90,43 +89,27 @@ def scramble(env: object, rng: np.random.Generator) -> None:
     )
 
 
-def rare_events(data: m.Transitions) -> dict[str, int]:
-    """How often each rare branch of the reference's step happened in `data`.
-
-    Args:
-        data: Reference transitions.
-
-    Returns:
-        `{event: count}`: wall rebuilt, brick passed through on `strike`, straight and
-        diagonal paddle bounces, ceiling, game over.
-    """
-    counts = dict(refill=0, strike_pass=0, straight_back=0, diagonal_back=0, ceiling=0, terminal=0)
-    for s, s2, r, t in zip(m.states(data), m.states(data, after=True), data.rewards, data.terminated):
-        counts["refill"] += int(s2["brick_map"].sum() > s["brick_map"].sum())
-        counts["strike_pass"] += int(s["strike"] and s2["strike"] and r == 0)
-        if s["ball_y"] == 8 and s["ball_dir"] >= 2 and s2["ball_y"] == 8 and not t:
-            counts["straight_back" if s["ball_x"] == s2["pos"] else "diagonal_back"] += 1
-        counts["ceiling"] += int(s["ball_y"] == 0 and s["ball_dir"] <= 1)
-        counts["terminal"] += int(t)
-    return counts
+def _rare_events(s: dict, a: int, s2: dict, r: float, t: bool, calls: list) -> dict[str, bool]:
+    """The rare branches of the reference's step one transition took (`_parity.count_events`)."""
+    bounce = s["ball_y"] == 8 and s["ball_dir"] >= 2 and s2["ball_y"] == 8 and not t  # off the paddle
+    return dict(
+        refill=s2["brick_map"].sum() > s["brick_map"].sum(),
+        strike_pass=s["strike"] and s2["strike"] and r == 0,
+        straight_back=bounce and s["ball_x"] == s2["pos"],
+        diagonal_back=bounce and s["ball_x"] != s2["pos"],
+        ceiling=s["ball_y"] == 0 and s["ball_dir"] <= 1,
+        terminal=t,
+    )
 
 
-def check_ball_start(ctx: p.Context) -> list[m.Check]:
-    """The ball's start (column, direction) by distribution (chi-square) from resets.
-
-    Args:
-        ctx: The run's context.
-
-    Returns:
-        The support and chi-square checks of `check_resets`.
-    """
-    env, params, ref, _ = m.random_events(ctx, GAME)
-    start = lambda s, o: m.rows(s["ball_x"], s["ball_dir"])  # noqa: E731
-    n = ctx.size(4000, 400)
-    return m.check_resets(env, params, ref, n, ctx.seed, outcome=start, discrete=True, label="reset ball start")
+def _ball_start(states: dict, obs: object) -> list[tuple]:
+    return rows(states["ball_x"], states["ball_dir"])
 
 
-GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, m.no_draws(NAME), scramble, rare_events)
+# the ball's start (column, direction) by distribution (chi-square) from resets
+BALL_START = p.on(m.no_sticky, p.resets(4000, 400, outcome=_ball_start, discrete=True, label="reset ball start"))
+
+GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, m.no_draws(NAME), scramble, _rare_events)
 
 # What SPEC checks:
 # - every transition exact (all state fields, observation, reward, terminal) by injecting the
@@ -142,7 +125,7 @@ SPEC = m.spec(
     # the game's own policy: long rallies, so that walls are cleared and rebuilt
     m.replayed(GAME, {"ball-following paddle": (lambda n: 3 * n, follow_ball)}),
     m.time_limit(GAME),
-    check_ball_start,
+    BALL_START,
     # random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it
     m.random_play(GAME, 2000, 300, 1000),
     m.random_play(GAME, 500, 100, 1000, seed_offset=1, use_minimal_action_set=True),

@@ -101,56 +101,39 @@ def scramble(env: object, rng: np.random.Generator) -> None:
     )
 
 
-def rare_events(data: m.Transitions) -> dict[str, int]:
-    """How often each rare branch of the reference's step happened in `data`.
-
-    Args:
-        data: Reference transitions.
-
-    Returns:
-        `{event: count}`: crossing, a hit before and after the car's move, the time limit.
-    """
-    counts = dict(crossing=0, hit_before_move=0, hit_after_move=0, time_limit=0)
-    for s, a, s2, r, t in zip(m.states(data), data.actions, m.states(data, after=True), data.rewards, data.terminated):
-        counts["crossing"] += int(r > 0)
-        counts["time_limit"] += int(t and not s["terminal"])
-        row = int(s["pos"])
-        if s["move_timer"] == 0 and a in (2, 4):
-            row = max(0, row - 1) if a == 2 else min(9, row + 1)
-        if r == 0 and 1 <= row <= 8 and s2["pos"] == 9:
-            counts["hit_before_move" if s["cars"][row - 1][0] == 4 else "hit_after_move"] += 1
-    return counts
-
-
-def check_speed_draws(ctx: p.Context) -> list[m.Check]:
-    """Signed car speeds by distribution at reset and at a crossing (which redraws them),
-    pooled over the 8 cars.
-
-    Args:
-        ctx: The run's context.
-
-    Returns:
-        The checks of `check_resets` and `check_step_distribution` (the scripted crossing's
-        reward, and the new speeds).
-    """
-    env, params, ref, start = m.random_events(ctx, GAME)
-    num_samples, seed = ctx.size(2000, 200), ctx.seed
-    speeds = lambda cars: np.asarray(cars)[..., SPEED].reshape(-1)  # noqa: E731
-    checks = m.check_resets(
-        env, params, ref, num_samples, seed, outcome=lambda s, o: speeds(s["cars"]), discrete=True, label="reset speeds"
+def _rare_events(s: dict, a: int, s2: dict, r: float, t: bool, calls: list) -> dict[str, bool]:
+    """The rare branches of the reference's step one transition took (`_parity.count_events`)."""
+    row = int(s["pos"])
+    if s["move_timer"] == 0 and a in (2, 4):
+        row = max(0, row - 1) if a == 2 else min(9, row + 1)
+    hit = r == 0 and 1 <= row <= 8 and s2["pos"] == 9  # knocked back to the bottom
+    before = hit and s["cars"][row - 1][0] == 4
+    return dict(
+        crossing=r > 0, hit_before_move=before, hit_after_move=hit and not before, time_limit=t and not s["terminal"]
     )
-    crossing = [(dict(start, pos=np.int32(1), move_timer=np.int32(0)), 2)]
-    for label, outcome, support in (
-        ("crossing reward", lambda t: t.rewards, lambda s, a: {1.0}),  # the scripted crossing crosses
-        ("crossing car speeds", lambda t: speeds(t.next_states["cars"]), None),
-    ):
-        checks += m.check_step_distribution(
-            env, params, ref, crossing, num_samples, outcome, seed + 1, label=label, support=support
-        )
-    return checks
 
 
-GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, rare_events)
+def _speeds(cars: np.ndarray) -> np.ndarray:
+    """The signed speed of every car, pooled."""
+    return np.asarray(cars)[..., SPEED].reshape(-1)
+
+
+def _crossing(ctx: p.Context) -> list[tuple]:
+    """The chicken one row below the top, moving up: it crosses."""
+    return [(dict(m.start_state(ctx), pos=np.int32(1), move_timer=np.int32(0)), 2)]
+
+
+# signed car speeds by distribution at reset and at a crossing (which redraws them), pooled over the 8 cars
+SPEED_DRAWS = p.on(
+    m.no_sticky,
+    p.resets(2000, 200, outcome=lambda s, o: _speeds(s["cars"]), discrete=True, label="reset speeds"),
+    p.step_distribution(
+        _crossing, lambda t: t.rewards, 2000, 200, 1, label="crossing reward", support=lambda s, a: {1.0}
+    ),
+    p.step_distribution(_crossing, lambda t: _speeds(t.next_states["cars"]), 2000, 200, 1, label="crossing car speeds"),
+)
+
+GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, _rare_events)
 
 # What SPEC checks:
 # - every transition exact (all state fields, observation, reward, terminal) by injecting the
@@ -167,7 +150,7 @@ SPEC = m.spec(
     # the game's own policy: crossings, at least one whole episode (2,501 steps) of them
     m.replayed(GAME, {"up-heading policy": (lambda n: max(3 * n, 2600), head_up)}),
     m.time_limit(GAME),
-    check_speed_draws,
+    SPEED_DRAWS,
     # random play (an episode is 2,501 steps: 1,000 episodes at scale 1 are 2.5M reference steps),
     # and with the minimal action set (ids -v1), as minatar's gym wrapper maps it
     m.random_play(GAME, 1000, 30, 2600),

@@ -4,7 +4,6 @@ and its parity spec (`SPEC`)."""
 
 from __future__ import annotations
 
-import copy
 from types import SimpleNamespace
 from typing import Any
 
@@ -206,53 +205,24 @@ def draws_from_calls(calls: list, state: dict[str, Any]):
             raise AssertionError(f"seaquest: expected a {method} call, got {calls[:1]}")
         return calls.pop(0)[3]
 
-    enemy_lr, enemy_is_sub, enemy_y, diver_lr, diver_y = False, False, 1, False, 1
+    draws = dict(enemy_lr=False, enemy_is_sub=False, enemy_y=1, diver_lr=False, diver_y=1)  # where nothing spawns
     if not state["terminal"]:
         if state["e_spawn_timer"] == 0:
-            enemy_lr = take("rand") < 1 / 2
-            enemy_is_sub = take("rand") < 1 / 3
-            enemy_y = int(take("randint"))
+            draws.update(enemy_lr=take("rand") < 1 / 2, enemy_is_sub=take("rand") < 1 / 3, enemy_y=int(take("randint")))
         if state["d_spawn_timer"] == 0:
-            diver_lr = take("rand") < 1 / 2
-            diver_y = int(take("randint"))
+            draws.update(diver_lr=take("rand") < 1 / 2, diver_y=int(take("randint")))
     if calls:
         raise AssertionError(f"seaquest: unexpected random calls {calls}")
-    return SeaquestDraws(
-        enemy_lr=np.bool_(enemy_lr),
-        enemy_is_sub=np.bool_(enemy_is_sub),
-        enemy_y=np.int32(enemy_y),
-        diver_lr=np.bool_(diver_lr),
-        diver_y=np.int32(diver_y),
-    )
+    return SeaquestDraws(**{k: np.int32(v) if k.endswith("_y") else np.bool_(v) for k, v in draws.items()})
 
 
 # ---------------------------------------------------------------------------------------------
 # policies that reach the rare events
 
 
-def _snapshot(env: Any):
-    g = env.env
-    return m.game_attrs(env, GAME_ATTRS), g.random._rs.get_state(), list(g.random.calls)
-
-
-def _restore(env: Any, snap) -> None:
-    attrs, rng_state, calls = snap
-    m.set_game_attrs(env, attrs)
-    env.env.random._rs.set_state(rng_state)
-    env.env.random.calls = calls
-
-
 def _survives(env: Any, plan: tuple[int, ...]) -> bool:
-    """Whether the game survives the actions of `plan` (played on the game object, restored)."""
-    snap = _snapshot(env)
-    try:
-        for a in plan:
-            _, terminal = env.env.act(a)
-            if terminal:
-                return False
-        return True
-    finally:
-        _restore(env, snap)
+    """Whether the game survives the actions of `plan` (played ahead, the game put back)."""
+    return not any(terminal for _, terminal in m.lookahead(env, plan, GAME_ATTRS))
 
 
 def diver_collector(epsilon: float = 0.05, drown: bool = False) -> m.Policy:
@@ -284,8 +254,6 @@ def diver_collector(epsilon: float = 0.05, drown: bool = False) -> m.Policy:
         return 5 if ahead and g.shot_timer == 0 else 0
 
     def policy(env: Any, rng: np.random.Generator) -> int:
-        if rng.random() < epsilon:
-            return int(rng.integers(6))
         want = desired(env.env)
         options = [want] + [a for a in (5, 0, 1, 3, 2, 4) if a != want]
         if drown or env.env.diver_count == 0:
@@ -295,7 +263,7 @@ def diver_collector(epsilon: float = 0.05, drown: bool = False) -> m.Policy:
                 return a
         return want
 
-    return policy
+    return m.with_noise(policy, epsilon)
 
 
 def _random_enemy(rng: np.random.Generator, move_speed: int, near: tuple[int, int] | None, is_sub: bool) -> list:
@@ -364,135 +332,69 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
     m.set_game_attrs(env, dict(attrs, surface=bool(sub_y == 0 and rng.random() < 0.5), terminal=False))
 
 
-def rare_events(data: m.Transitions) -> dict[str, int]:
-    """How often each rare branch of the reference's step happened in `data`.
-
-    Args:
-        data: Reference transitions with their recorded draws.
-
-    Returns:
-        `{event: count}`: six-diver bonus, surfacings (refill, negative count, no diver),
-        oxygen out, ramps (and one changing `move_speed`), a blocked spawn, pickups (and one
-        refused with six aboard), an enemy shot, a sub firing, death by an enemy or a bullet.
-    """
-    counts = dict(
-        six_diver_bonus=0,
-        surface_refill=0,
-        surface_negative_count=0,
-        surface_no_diver=0,
-        oxygen_out=0,
-        ramp=0,
-        move_speed_ramp=0,
-        spawn_blocked=0,
-        diver_pickup=0,
-        pickup_refused_full=0,
-        enemy_shot=0,
-        sub_fires=0,
-        death_by_enemy_or_bullet=0,
+def _rare_events(s: dict, a: int, s2: dict, r: float, t: bool, calls: list) -> dict[str, bool]:
+    """The rare branches of the reference's step one transition took (`_parity.count_events`)."""
+    if s["terminal"]:  # nothing happens from a terminal state
+        return {}
+    surfaced, count = not s["surface"] and s2["surface"], s2["diver_count"]
+    drowned = t and s2["sub_y"] == 0 and not s2["surface"] and count == 0 and s["sub_y"] > 0
+    blocked = False
+    if s["e_spawn_timer"] == 0 and calls:  # a spawn moving against a foe in its row
+        lr, y = calls[0][3] < 0.5, calls[2][3]
+        foes = [e for e in np.concatenate([s["e_fish"][:, [1, 2]], s["e_subs"][:, [1, 2]]]) if e[0] >= 0]
+        blocked = any(e[0] == y and bool(e[1]) != lr for e in foes)
+    diver_here = any(d[0] == s2["sub_x"] and d[1] == s2["sub_y"] for d in s2["divers"] if d[0] >= 0)
+    return dict(
+        six_diver_bonus=surfaced and count == -1 and s["diver_count"] == 6,
+        surface_refill=surfaced and 0 <= count < 5,
+        surface_negative_count=surfaced and (count < -1 or (count == -1 and s["diver_count"] < 0)),
+        surface_no_diver=drowned,
+        oxygen_out=t and s["oxygen"] <= 0,
+        ramp=s2["ramp_index"] > s["ramp_index"],
+        move_speed_ramp=s2["move_speed"] < s["move_speed"],
+        spawn_blocked=blocked,
+        diver_pickup=not surfaced and count > s["diver_count"],
+        pickup_refused_full=s["diver_count"] == 6 and diver_here,
+        enemy_shot=r >= 1 and not surfaced,
+        sub_fires=any(sub[4] == 0 for sub in s["e_subs"] if sub[0] >= 0),
+        death_by_enemy_or_bullet=t and s["oxygen"] > 0 and not drowned,
     )
-    for s, s2, r, t, calls in zip(
-        m.states(data), m.states(data, after=True), data.rewards, data.terminated, data.draws
-    ):
-        if s["terminal"]:
-            continue
-        surfaced = not s["surface"] and s2["surface"]
-        if surfaced:
-            dc = s2["diver_count"]
-            counts["six_diver_bonus"] += int(dc == -1 and s["diver_count"] == 6)
-            counts["surface_negative_count"] += int(dc < -1 or (dc == -1 and s["diver_count"] < 0))
-            counts["surface_refill"] += int(0 <= dc < 5)
-        drowned = t and s2["sub_y"] == 0 and not s2["surface"] and s2["diver_count"] == 0 and s["sub_y"] > 0
-        counts["surface_no_diver"] += int(drowned)
-        counts["oxygen_out"] += int(t and s["oxygen"] <= 0)
-        counts["ramp"] += int(s2["ramp_index"] > s["ramp_index"])
-        counts["move_speed_ramp"] += int(s2["move_speed"] < s["move_speed"])
-        if s["e_spawn_timer"] == 0 and calls:
-            lr, y = calls[0][3] < 0.5, calls[2][3]
-            foes = [e for e in np.concatenate([s["e_fish"][:, [1, 2]], s["e_subs"][:, [1, 2]]]) if e[0] >= 0]
-            counts["spawn_blocked"] += int(any(e[0] == y and bool(e[1]) != lr for e in foes))
-        if not surfaced:
-            counts["diver_pickup"] += int(s2["diver_count"] > s["diver_count"])
-        full_here = s["diver_count"] == 6 and any(
-            d[0] == s2["sub_x"] and d[1] == s2["sub_y"] for d in s2["divers"] if d[0] >= 0
-        )
-        counts["pickup_refused_full"] += int(full_here)
-        counts["enemy_shot"] += int(r >= 1 and not surfaced)
-        counts["sub_fires"] += int(any(sub[4] == 0 for sub in s["e_subs"] if sub[0] >= 0))
-        counts["death_by_enemy_or_bullet"] += int(t and s["oxygen"] > 0 and not drowned)
-    return counts
 
 
 def _spawn_state() -> dict[str, Any]:
     """Both spawn timers out, the submarine safe at the surface, and a fish in row 3 moving
-    left (so a right-moving spawn in row 3 is blocked)."""
-    return dict(
-        oxygen=200,
-        diver_count=0,
-        sub_x=5,
-        sub_y=0,
-        sub_or=False,
-        f_bullets=[],
-        e_bullets=[],
-        e_fish=[[5, 3, False, 3]],
-        e_subs=[],
-        divers=[],
-        e_spawn_speed=20,
-        move_speed=5,
-        ramp_index=0,
-        e_spawn_timer=0,
-        d_spawn_timer=0,
-        shot_timer=0,
-        surface=True,
-        terminal=False,
-    )
+    left (so a right-moving spawn in row 3 is blocked), as the reference reads it."""
+    sub = dict(sub_x=5, sub_y=0, sub_or=False, surface=True, terminal=False, oxygen=200, diver_count=0, shot_timer=0)
+    objects = dict(f_bullets=[], e_bullets=[], e_fish=[[5, 3, False, 3]], e_subs=[], divers=[])
+    timers = dict(e_spawn_speed=20, move_speed=5, ramp_index=0, e_spawn_timer=0, d_spawn_timer=0)
+    game = SimpleNamespace(env=SimpleNamespace(**sub, **objects, **timers))
+    return dict(read_state(game), time=np.int32(0), last_action=np.int32(0))
 
 
-def _spawned(t: m.Transitions) -> list[tuple]:
-    """The new enemy (kind, column, row, side, or none) and the new diver (column, row, side)."""
+def _new_enemy(t: m.Transitions) -> list[tuple]:
+    """The new enemy: its kind, column, row and side, or none."""
     out = []
-    for fish, subs, divers in zip(t.next_states["e_fish"], t.next_states["e_subs"], t.next_states["divers"]):
+    for fish, subs in zip(t.next_states["e_fish"], t.next_states["e_subs"]):
         fish, subs = [f for f in fish if f[0] >= 0], [f for f in subs if f[0] >= 0]
         enemy = ("fish", *fish[-1][:3]) if len(fish) > 1 else ("sub", *subs[-1][:3]) if subs else ("none",)
-        diver = [d for d in divers if d[0] >= 0][-1]
-        out.append((tuple(int(v) if not isinstance(v, str) else v for v in enemy), tuple(int(v) for v in diver[:3])))
+        out.append(tuple(int(v) if not isinstance(v, str) else v for v in enemy))
     return out
 
 
-def check_spawns(ctx: p.Context) -> list[m.Check]:
-    """The new enemy and the new diver by distribution (chi-square), from `_spawn_state`.
-
-    Args:
-        ctx: The run's context.
-
-    Returns:
-        The checks of `check_step_distribution`, enemy then diver.
-    """
-    env, params, ref, _ = m.random_events(ctx, GAME)
-    num_samples, seed = ctx.size(8000, 1000), ctx.seed
-    case = [(dict(read_state_of(_spawn_state()), time=np.int32(0), last_action=np.int32(0)), 0)]
-
-    def sample(label: str, part: int) -> list[m.Check]:
-        outcome = lambda t: [o[part] for o in _spawned(t)]  # noqa: E731
-        return m.check_step_distribution(env, params, ref, case, num_samples, outcome, seed, label=label)
-
-    return sample("enemy spawn (kind, column, row, side; blocked row)", 0) + sample(
-        "diver spawn (column, row, side)", 1
-    )
+def _new_diver(t: m.Transitions) -> list[tuple]:
+    """The new diver: its column, row and side."""
+    return [tuple(int(v) for v in [d for d in divers if d[0] >= 0][-1][:3]) for divers in t.next_states["divers"]]
 
 
-def read_state_of(attrs: dict[str, Any]) -> dict[str, np.ndarray]:
-    """`read_state` of a game holding `attrs` (without running one).
+_SPAWN = [(_spawn_state(), 0)]
+# the new enemy and the new diver by distribution (chi-square)
+SPAWNS = p.on(
+    m.no_sticky,
+    p.step_distribution(_SPAWN, _new_enemy, 8000, 1000, label="enemy spawn (kind, column, row, side; blocked row)"),
+    p.step_distribution(_SPAWN, _new_diver, 8000, 1000, label="diver spawn (column, row, side)"),
+)
 
-    Args:
-        attrs: The game object's attributes, MinAtar's names (as `_spawn_state` gives them).
-
-    Returns:
-        `{name: numpy value}`, as `read_state`.
-    """
-    return read_state(SimpleNamespace(env=SimpleNamespace(**copy.deepcopy(attrs))))
-
-
-GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, rare_events)
+GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, _rare_events)
 
 # What SPEC checks:
 # - every transition exact (all state fields, observation, reward, terminal) by injecting the
@@ -526,7 +428,7 @@ SPEC = m.spec(
         free_running=("random policy", "diver collector"),
     ),
     m.time_limit(GAME),
-    m.reset_state(),  # MinAtar's reset draws nothing: the whole reset state is compared
-    check_spawns,
+    m.RESET_STATE,  # MinAtar's reset draws nothing: the whole reset state is compared
+    SPAWNS,
     m.random_play(GAME, 2000, 300, 1000),
 )

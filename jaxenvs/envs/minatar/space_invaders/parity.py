@@ -52,19 +52,8 @@ _GAME_ATTRS = INT_FIELDS + MAP_FIELDS + ("terminal",)
 
 
 def _hits_if_fired(env: object, horizon: int = 9) -> bool:
-    """Whether firing now (then waiting) shoots an alien within `horizon` steps, played on a
-    copy of the game (the game is deterministic)."""
-    saved = m.game_attrs(env, _GAME_ATTRS)
-    try:
-        for a in [5] + [0] * horizon:
-            reward, terminal = env.env.act(a)
-            if reward > 0:
-                return True
-            if terminal:
-                return False
-        return False
-    finally:
-        m.set_game_attrs(env, saved)
+    """Whether firing now (then waiting) shoots an alien within `horizon` steps, played ahead."""
+    return any(reward > 0 for reward, _ in m.lookahead(env, [5] + [0] * horizon, _GAME_ATTRS))
 
 
 def sharpshooter(epsilon: float = 0.05) -> m.Policy:
@@ -80,8 +69,6 @@ def sharpshooter(epsilon: float = 0.05) -> m.Policy:
     """
 
     def policy(env: object, rng: np.random.Generator) -> int:
-        if rng.random() < epsilon:
-            return int(rng.integers(6))
         g = env.env
         danger = np.asarray(g.e_bullet_map[8], bool) | np.asarray(g.alien_map[9], bool)
         if danger[g.pos]:
@@ -98,7 +85,7 @@ def sharpshooter(epsilon: float = 0.05) -> m.Policy:
         x, action = (g.pos - 1, 1) if target < g.pos else (g.pos + 1, 3)
         return 0 if danger[x] else action
 
-    return policy
+    return m.with_noise(policy, epsilon)
 
 
 def scramble(env: object, rng: np.random.Generator) -> None:
@@ -139,33 +126,22 @@ def scramble(env: object, rng: np.random.Generator) -> None:
     )
 
 
-def rare_events(data: m.Transitions) -> dict[str, int]:
-    """How often each rare branch of the reference's step happened in `data`.
-
-    Args:
-        data: Reference transitions.
-
-    Returns:
-        `{event: count}`: wave cleared, ramp, step down at a wall, the last alien moving,
-        death by bullet and by alien, an alien shot.
-    """
-    counts = dict(
-        wave_cleared=0, ramp=0, step_down=0, last_alien_moves=0, killed_by_bullet=0, killed_by_alien=0, kill=0
+def _rare_events(s: dict, a: int, s2: dict, r: float, t: bool, calls: list) -> dict[str, bool]:
+    """The rare branches of the reference's step one transition took (`_parity.count_events`)."""
+    died = t and not s["terminal"]
+    shot = died and s["e_bullet_map"][8].any() and s["e_bullet_map"][8, s2["pos"]]
+    return dict(
+        wave_cleared=s2["alien_map"].sum() == 24 and s["alien_map"].sum() <= r,
+        ramp=s2["ramp_index"] > s["ramp_index"],
+        step_down=s["alien_move_timer"] == 0 and s2["alien_dir"] != s["alien_dir"],
+        last_alien_moves=s["alien_move_timer"] == 0 and s["alien_map"].sum() == 1,
+        killed_by_bullet=shot,
+        killed_by_alien=died and not shot,
+        kill=r > 0,
     )
-    for s, s2, r, t in zip(m.states(data), m.states(data, after=True), data.rewards, data.terminated):
-        wave = s2["alien_map"].sum() == 24 and s["alien_map"].sum() <= r
-        counts["wave_cleared"] += int(wave)
-        counts["ramp"] += int(s2["ramp_index"] > s["ramp_index"])
-        counts["step_down"] += int(s["alien_move_timer"] == 0 and s2["alien_dir"] != s["alien_dir"])
-        counts["last_alien_moves"] += int(s["alien_move_timer"] == 0 and s["alien_map"].sum() == 1)
-        if t and not s["terminal"]:
-            shot = s["e_bullet_map"][8].any() and s["e_bullet_map"][8, s2["pos"]]
-            counts["killed_by_bullet" if shot else "killed_by_alien"] += 1
-        counts["kill"] += int(r > 0)
-    return counts
 
 
-GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, m.no_draws(NAME), scramble, rare_events)
+GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, m.no_draws(NAME), scramble, _rare_events)
 
 # What SPEC checks:
 # - every transition exact (all state fields, observation, reward, terminal) by injecting the
@@ -184,6 +160,6 @@ SPEC = m.spec(
     m.replayed(GAME, {"sharpshooter": (lambda n: 3 * n, sharpshooter)}, without_ramping=True),
     m.time_limit(GAME),
     # MinAtar's reset draws nothing (every wave starts alike): the whole reset state is compared
-    m.reset_state(),
+    m.RESET_STATE,
     m.random_play(GAME, 2000, 300, 2000),
 )

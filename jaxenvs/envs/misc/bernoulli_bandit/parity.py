@@ -4,7 +4,6 @@ each arm's pay under both arm orders by distribution; the arm probabilities at r
 import numpy as np
 
 from jaxenvs.envs.misc import _parity as m
-from jaxenvs.parity import harness
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check
 
@@ -21,18 +20,11 @@ def _pay(ctx: p.Context, start: dict) -> list[Check]:
     return m.distribution(ctx, cases, lambda t: t.rewards.astype(np.float32), label="arm pay")
 
 
-def _resets(ctx: p.Context) -> list[Check]:
-    # probabilities as float32 round them: compared rounded to 6 decimals
-    return harness.check_resets(
-        ctx.env,
-        ctx.params,
-        ctx.reference,
-        m.size(ctx),
-        ctx.seed + 101,
-        outcome=lambda s, o: np.round(np.asarray(s["reward_probs"], np.float64), 6),
-        discrete=True,
-        label="reset arm probabilities",
-    )
+def _probabilities(states: dict, obs: object) -> np.ndarray:
+    """The arm probabilities as float32 rounds them: compared rounded to 6 decimals."""
+    return np.round(np.asarray(states["reward_probs"], np.float64), 6)
 
 
-SPEC = m.suite(GYMNAX, resets=_resets, random=_pay)
+SPEC = m.suite(
+    GYMNAX, resets=m.resets(outcome=_probabilities, discrete=True, label="reset arm probabilities"), random=_pay
+)

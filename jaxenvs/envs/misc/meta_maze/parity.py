@@ -6,7 +6,6 @@ reset."""
 import numpy as np
 
 from jaxenvs.envs.misc import _parity as m
-from jaxenvs.parity import harness
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check, rows
 
@@ -28,10 +27,11 @@ def _teleport(ctx: p.Context, start: dict) -> list[Check]:
 
 
 def _resets(ctx: p.Context) -> list[Check]:
-    args, cells = (ctx.env, ctx.params, ctx.reference, m.size(ctx), ctx.seed + 101), m.cells(ctx.reference.env)
-    checks = harness.check_resets(*args, outcome=m.fields("pos"), discrete=True, label="reset start")
-    goal = lambda s, o: rows(s["goal"])  # noqa: E731
-    return checks + harness.check_resets(*args, outcome=goal, discrete=True, support=cells, label="reset goal")
+    cells = m.cells(ctx.reference.env)
+    return p.chain(
+        m.resets(outcome=m.fields("pos"), discrete=True, label="reset start"),
+        m.resets(outcome=lambda s, o: rows(s["goal"]), discrete=True, support=cells, label="reset goal"),
+    )(ctx)
 
 
 SPEC = m.suite(GYMNAX, resets=_resets, random=_teleport, rare=m.goal_next_to_agent, policy=m.toward_goal)

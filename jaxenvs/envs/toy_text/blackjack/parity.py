@@ -13,7 +13,7 @@ from jaxenvs.envs.toy_text import _parity as tt
 from jaxenvs.envs.toy_text.blackjack.env import BlackjackState
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check, rows
-from jaxenvs.parity.harness import check_step_distribution, check_transitions
+from jaxenvs.parity.harness import check_transitions
 from jaxenvs.parity.reference import GymnasiumReference, Transitions
 
 MAX_CARDS = 21  # a hand never holds more
@@ -77,9 +77,9 @@ def _sticks(ctx: p.Context) -> list[Check]:
     cases = [(_hands(pl, d), 0) for pl in players for d in dealers]
     checks = []
     for rule, kwargs in RULES.items():
-        ref = _reference(**kwargs)
-        params, data = ctx.params.replace(**kwargs), ref.step_cases(cases)
-        checks += check_transitions(ctx.env, params, ref, data=data, label=f"stick ({rule} rules)")
+        ruled = p.variant(_reference, **kwargs)(ctx)
+        data = ruled.reference.step_cases(cases)
+        checks += check_transitions(ruled.env, ruled.params, ruled.reference, data=data, label=f"stick ({rule} rules)")
     return checks
 
 
@@ -103,19 +103,11 @@ STICK_HANDS = [((10, 8), (10, 6)), ((10, 10), (2, 2)), ((1, 10), (1, 5)), ((9, 9
 
 def _draws(label: str, hands: list, action: int, at_one: int, outcome: Callable, seed_offset: int) -> p.CheckFn:
     """Card draws from `hands` under `action`, by distribution."""
+    cases = [(_hands(*h), action) for h in hands]
 
     def check(ctx: p.Context) -> list[Check]:
-        return check_step_distribution(
-            ctx.env,
-            ctx.params,
-            ctx.reference,
-            [(_hands(*h), action) for h in hands],
-            ctx.size(at_one, 100),
-            outcome,
-            ctx.seed + seed_offset,
-            label=label,
-            support=tt.enumerated_support(ctx.reference, outcome),
-        )
+        support = tt.enumerated_support(ctx.reference, outcome)
+        return p.step_distribution(cases, outcome, at_one, 100, seed_offset, label=label, support=support)(ctx)
 
     return check
 

@@ -10,7 +10,6 @@ from jaxenvs.envs.toy_text import _parity as tt
 from jaxenvs.envs.toy_text.frozen_lake.env import FrozenLakeState, generate_random_map
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check
-from jaxenvs.parity.harness import check_resets, check_step_distribution, check_time_limit, check_transitions
 
 # Samples of one slippery (cell, action): a success rate 10% off needs about 15,000 a side
 SLIP_SAMPLES = 20_000
@@ -30,62 +29,39 @@ def _live(desc) -> list[int]:
 def _dry(ctx: p.Context) -> list[Check]:
     """Without slipping: every (cell, action), random-policy steps, the time limit (random walks
     seldom last to it: from states one and two steps before it)."""
-    env, params = ctx.env, ctx.params.replace(is_slippery=False)
-    ref = _reference(ctx.env_id, is_slippery=False)
-    checks = tt.every_cell("non-slippery", env, params, ref, len(params.desc) * len(params.desc[0]))
-    checks += check_transitions(env, params, ref, ctx.size(2000, 200), 0.0, ctx.seed, label="non-slippery step")
-    return checks + check_time_limit(env, params, ref, ctx.limit, 60, ctx.seed)
+    dry = p.variant(_reference, is_slippery=False)(ctx)
+    cells = len(dry.params.desc) * len(dry.params.desc[0])
+    checks = tt.every_cell("non-slippery", dry.env, dry.params, dry.reference, cells)
+    return checks + p.chain(p.transitions("atol", 0.0, 2000, 200, label="non-slippery step"), p.time_limit(60, 60))(dry)
 
 
 def _slippery(ctx: p.Context) -> list[Check]:
     """Slippery moves from every live cell; then one (cell, action) with three distinct outcomes,
     enough times to tell a success rate 10% off (0.3 for 1/3)."""
-    live = _live(ctx.params.desc)
-    ref = ctx.reference
-    checks = tt.cell_distribution("slippery step", ctx.env, ctx.params, ref, live, ctx.size(150, 60), ctx.seed + 1)
+    env, params, ref, live = ctx.env, ctx.params, ctx.reference, _live(ctx.params.desc)
+    checks = tt.cell_distribution("slippery step", env, params, ref, live, ctx.size(150, 60), ctx.seed + 1)
     support = tt.cell_outcomes(ref)
-    case = next(
-        ({"s": np.int32(c), "time": np.int32(0)}, a) for c in live for a in range(4) if len(support({"s": c}, a)) == 3
+    cell, action = next((c, a) for c in live for a in range(4) if len(support({"s": c}, a)) == 3)
+    case = [({"s": np.int32(cell), "time": np.int32(0)}, action)]
+    label = f"slippery step (cell {cell}, action {action})"
+    many = p.step_distribution(
+        case, tt.obs_reward_terminated, SLIP_SAMPLES, SLIP_SAMPLES, 3, label=label, support=support
     )
-    return checks + check_step_distribution(
-        ctx.env,
-        ctx.params,
-        ref,
-        [case],
-        ctx.size(SLIP_SAMPLES, SLIP_SAMPLES),
-        tt.obs_reward_terminated,
-        ctx.seed + 3,
-        label=f"slippery step (cell {int(case[0]['s'])}, action {case[1]})",
-        support=support,
-    )
+    return checks + many(ctx)
 
 
 def _custom_maps(ctx: p.Context) -> list[Check]:
     """A random 5x5 map, success rate and reward schedule, as gymnasium's kwargs; a map with
     two start cells (the start is drawn between them)."""
-    custom = dict(
-        desc=generate_random_map(5, p=0.75, seed=ctx.seed), success_rate=0.6, reward_schedule=(2.0, -1.0, -0.25)
-    )
-    dry = ctx.params.replace(is_slippery=False, **custom)
-    checks = tt.every_cell("custom map", ctx.env, dry, _reference(ctx.env_id, is_slippery=False, **custom), 25)
-    checks += tt.cell_distribution(
-        "custom map slippery step",
-        ctx.env,
-        ctx.params.replace(**custom),
-        _reference(ctx.env_id, **custom),
-        _live(custom["desc"]),
-        ctx.size(150, 60),
-        ctx.seed + 2,
-    )
-    return checks + check_resets(
-        ctx.env,
-        ctx.params.replace(desc=TWO_STARTS),
-        _reference(ctx.env_id, desc=list(TWO_STARTS)),
-        ctx.size(1000, 200),
-        ctx.seed,
-        discrete=True,
-        label="two-start reset",
-    )
+    desc = generate_random_map(5, p=0.75, seed=ctx.seed)
+    custom = dict(desc=desc, success_rate=0.6, reward_schedule=(2.0, -1.0, -0.25))
+    dry = p.variant(_reference, is_slippery=False, **custom)(ctx)
+    checks = tt.every_cell("custom map", dry.env, dry.params, dry.reference, 25)
+    wet = p.variant(_reference, **custom)(ctx)
+    label, n = "custom map slippery step", ctx.size(150, 60)
+    checks += tt.cell_distribution(label, wet.env, wet.params, wet.reference, _live(desc), n, ctx.seed + 2)
+    two = ctx.with_env(ctx.env, ctx.params.replace(desc=TWO_STARTS), _reference(ctx.env_id, desc=list(TWO_STARTS)))
+    return checks + p.resets(1000, 200, discrete=True, label="two-start reset")(two)
 
 
 _RESETS = p.resets(at_one=1000, least=100, discrete=True)

@@ -13,7 +13,7 @@ from jaxenvs.envs.toy_text import _parity as tt
 from jaxenvs.envs.toy_text.taxi.env import Taxi, TaxiState, decode
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check, rows
-from jaxenvs.parity.harness import check_resets, check_step_distribution, check_transitions
+from jaxenvs.parity.harness import check_transitions
 from jaxenvs.parity.reference import GymnasiumReference, Transitions, elapsed_steps, set_elapsed_steps
 
 # the cells where the passenger is aboard (`pass_loc` 4), every taxi position and destination
@@ -54,61 +54,38 @@ def _state(s: int, fickle_step: bool = False) -> dict[str, Any]:
 
 def _every_state(ctx: p.Context) -> list[Check]:
     """Every (state, action) of the dry taxi, with the action mask."""
-    cases = [(_state(s), a) for s in range(500) for a in range(6)]
-    data = ctx.reference.step_cases(cases)
-    return check_transitions(
-        ctx.env, ctx.params, ctx.reference, data=data, label="step", info_fields=("prob", "action_mask")
-    )
+    data = ctx.reference.step_cases([(_state(s), a) for s in range(500) for a in range(6)])
+    info = ("prob", "action_mask")
+    return check_transitions(ctx.env, ctx.params, ctx.reference, data=data, label="step", info_fields=info)
+
+
+def _rain_outcome(t: Transitions) -> list[tuple]:
+    return rows(t.obs, t.rewards, np.round(t.info["prob"].astype(np.float64), 6))
 
 
 def _fickle_outcome(t: Transitions) -> list[tuple]:
     return rows(t.obs, t.rewards, t.next_states["fickle_step"])
 
 
+_RAINY = p.variant(_reference, is_rainy=True)
+_FICKLE = p.variant(_reference, fickle_passenger=True)
+
+
 def _rain_and_fickle(ctx: p.Context) -> list[Check]:
     """Rain: every move from random states; the fickle passenger: aboard, not yet changed their
     mind, the taxi moves (or not). Both states drawn from one generator, in that order."""
     rng = np.random.default_rng(ctx.seed)
-    rain_ref = _reference(is_rainy=True)
-    states = rng.choice(500, size=ctx.size(250, 25), replace=False)
-    checks = check_step_distribution(
-        ctx.env,
-        ctx.params.replace(is_rainy=True),
-        rain_ref,
-        [(_state(int(s)), a) for s in states for a in range(4)],
-        ctx.size(60, 40),
-        lambda t: rows(t.obs, t.rewards, np.round(t.info["prob"].astype(np.float64), 6)),
-        ctx.seed + 1,
-        label="rainy step",
-        support=tt.table_support(rain_ref, lambda entry: (int(entry[1]), float(entry[2]), round(float(entry[0]), 6))),
-    )
-    fickle_ref = _reference(fickle_passenger=True)
+    rainy, fickle = _RAINY(ctx), _FICKLE(ctx)
+    moves = [(_state(int(s)), a) for s in rng.choice(500, size=ctx.size(250, 25), replace=False) for a in range(4)]
+    table = tt.table_support(rainy.reference, lambda entry: (int(entry[1]), float(entry[2]), round(float(entry[0]), 6)))
+    rain = p.step_distribution(moves, _rain_outcome, 60, 40, seed_offset=1, label="rainy step", support=table)
     picked = rng.choice(ABOARD, size=ctx.size(100, 20), replace=False)
-    return checks + check_step_distribution(
-        ctx.env,
-        ctx.params.replace(fickle_passenger=True),
-        fickle_ref,
-        [(_state(int(s), True), a) for s in picked for a in range(6)],
-        ctx.size(40, 20),
-        _fickle_outcome,
-        ctx.seed + 2,
-        label="fickle step",
-        support=tt.enumerated_support(fickle_ref, _fickle_outcome),
+    aboard = [(_state(int(s), True), a) for s in picked for a in range(6)]
+    drawn = tt.enumerated_support(fickle.reference, _fickle_outcome)
+    fickle_steps = p.step_distribution(
+        aboard, _fickle_outcome, 40, 20, seed_offset=2, label="fickle step", support=drawn
     )
-
-
-def _fickle_reset(ctx: p.Context) -> list[Check]:
-    """Whether the passenger is fickle, at reset."""
-    return check_resets(
-        ctx.env,
-        ctx.params.replace(fickle_passenger=True),
-        _reference(fickle_passenger=True),
-        ctx.size(2000, 1000),
-        ctx.seed,
-        outcome=lambda s, o: s["fickle_step"],
-        discrete=True,
-        label="fickle reset",
-    )
+    return rain(rainy) + fickle_steps(fickle)
 
 
 SPEC = p.ParitySpec(
@@ -119,7 +96,8 @@ SPEC = p.ParitySpec(
         p.time_limit(at_one=60, least=60),
         _rain_and_fickle,
         p.resets(at_one=6000, least=1500, discrete=True),
-        _fickle_reset,
+        # whether the passenger is fickle, at reset
+        p.on(_FICKLE, p.resets(2000, 1000, outcome=lambda s, o: s["fickle_step"], discrete=True, label="fickle reset")),
         p.statistics(at_one=300, least=50),
         tt.variant_statistics(
             _reference, dict(is_rainy=True, fickle_passenger=True), "rainy fickle random-policy", 300, 50
