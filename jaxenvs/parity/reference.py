@@ -176,6 +176,10 @@ class Reference:
         policy: `(reference, rng) -> action`, the actions of `transitions` when it is given
             none (`reference.env` is the live env); None: uniform random actions.
         env: the live library env, once `reset` has built it.
+
+    Attributes:
+        seeds_each_reset: whether `reset(seed)` starts a fresh random stream, so that
+            `sample_resets` can seed each reset (a class attribute).
     """
 
     read_state: Callable[[Any], State] | None = None
@@ -194,7 +198,7 @@ class Reference:
     truncation_excludes_termination: bool = False
     name: str = "reference"
     policy: Policy | None = None
-    seeds_each_reset: ClassVar[bool] = True  # `reset(seed)` starts a fresh stream (`sample_resets`)
+    seeds_each_reset: ClassVar[bool] = True
 
     # --- the protocol ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> Any:
@@ -568,12 +572,15 @@ class DmEnvReference(Reference):
         truncation_excludes_termination: as `Reference` (True here).
 
     `Reference`'s other fields are taken too, as keywords.
+
+    Attributes:
+        seeds_each_reset: False: dm_env seeds an env once, when it is built.
     """
 
     make: Callable[[int], Any]
     discount_truncates: bool = True
     truncation_excludes_termination: bool = True
-    seeds_each_reset: ClassVar[bool] = False  # dm_env seeds an env once, when it is built
+    seeds_each_reset: ClassVar[bool] = False
 
     def reset(self, seed: int | None = None) -> Any:
         """Start an episode: a fresh env from `seed`, or the same stream without one.
@@ -645,6 +652,9 @@ class JaxReference(Reference):
         params: its params (default: `env.default_params`).
 
     `Reference`'s other fields are taken too, as keywords.
+
+    Attributes:
+        seeds_each_reset: False: dm_env seeds an env once, when it is built.
     """
 
     env: Any
