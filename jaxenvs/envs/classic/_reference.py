@@ -4,6 +4,7 @@ time comes from their `TimeLimit`."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -42,8 +43,13 @@ def vector_reference(
     def build(env_id: str) -> GymnasiumReference:
         import gymnasium
 
+        def make() -> Any:
+            with warnings.catch_warnings():  # an old id (CartPole-v0) is checked on purpose
+                warnings.filterwarnings("ignore", ".*The environment .* is out of date", DeprecationWarning)
+                return gymnasium.make(env_id, disable_env_checker=True)  # its checker warns on injected states
+
         return GymnasiumReference(
-            make=lambda: gymnasium.make(env_id, disable_env_checker=True),  # its checker warns on injected states
+            make=make,
             read_state=read_state,
             write_state=write_state,
             policy=policy,
