@@ -200,6 +200,8 @@ def consume(obs: Any) -> jax.Array:
         if x.size == 0:
             continue
         rows = x.reshape(x.shape[0], -1) if x.ndim >= 2 else x.reshape(1, -1)
+        if rows.dtype == jnp.bool_:  # the same 0s and 1s: XLA:CPU converts bool to float32 slowly
+            rows = rows.astype(jnp.uint8)
         weights = jnp.asarray(consume_weights(rows.shape[1:]))
         total = total + jnp.sum(rows.astype(jnp.float32) @ weights, dtype=jnp.float32)
     return total
