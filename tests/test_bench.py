@@ -25,8 +25,8 @@ def _stepped_by_hand(venv, params, key, num_steps):
     step = jax.jit(lambda keys, state: venv.step(keys[1], state, random_actions(keys[0], space, venv.num_envs), params))
     obs_total, reward_total = 0.0, 0.0
     for keys in jax.random.split(k_run, (num_steps, 2)):
+        obs_total += _read(np.asarray(obs))  # the observation the step acts on
         obs, state, reward, *_ = step(keys, state)
-        obs_total += _read(np.asarray(obs))
         reward_total += float(jnp.sum(reward))
     return obs_total, reward_total, obs
 
