@@ -417,9 +417,8 @@ def profile_section(profiles: list[dict]) -> list[str]:
     ]
     for p in profiles:
         kernels = [kernels_profile.Kernel(**k) for k in p["kernels"]]
-        lines.append("Misses: " + "; ".join(p["missed"]) + ".")
-        lines.append("")
-        lines += kernels_profile.markdown(p["env_id"], p["num_envs"], kernels, p["total"], parts=p["parts"])
+        headline, *table = kernels_profile.markdown(p["env_id"], p["num_envs"], kernels, p["total"], parts=p["parts"])
+        lines += [headline, "", "Misses: " + "; ".join(p["missed"]) + ".", *table]
     return lines
 
 
