@@ -69,7 +69,8 @@ def one_torch_thread():
 
 
 @pytest.mark.slow
-def test_ppo_trains_on_cartpole_through_it(one_torch_thread):
+def test_ppo_trains_on_cartpole_through_it(one_torch_thread, tmp_path, monkeypatch):
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's logger folder, else a new one in /tmp per run
     venv = VecMonitor(JaxSB3VecEnv("CartPole-v1", num_envs=8, seed=0))
     model = PPO("MlpPolicy", venv, n_steps=128, batch_size=256, n_epochs=4, learning_rate=1e-3, seed=0, device="cpu")
     model.learn(total_timesteps=8 * 128 * 5)
