@@ -14,6 +14,7 @@ import contextvars
 import dataclasses
 import math
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -238,8 +239,7 @@ class ParityResult:
         Returns:
             The largest `value`, or NaN when there is no such check.
         """
-        errs = [c.value for c in self.checks if c.kind == "error" and c.name.startswith(prefix)]
-        return max(errs) if errs else float("nan")
+        return max((c.value for c in self.checks if c.kind == "error" and c.name.startswith(prefix)), default=math.nan)
 
     def min_p(self) -> float:
         """The smallest p-value.
@@ -247,8 +247,7 @@ class ParityResult:
         Returns:
             The smallest `value` of the p-value checks, or NaN when there is none.
         """
-        ps = [c.value for c in self.checks if c.kind == "p-value"]
-        return min(ps) if ps else float("nan")
+        return min((c.value for c in self.p_checks()), default=math.nan)
 
     def min_adjusted_p(self) -> float:
         """Holm's adjusted p-value of the smallest p.
@@ -256,8 +255,7 @@ class ParityResult:
         Returns:
             `min(1, m * min p)` over the `m` p-value checks, 1 when there is none.
         """
-        ps = [c.value for c in self.p_checks()]
-        return min(1.0, len(ps) * min(ps)) if ps else 1.0
+        return min(1.0, self.num_tests * self.min_p()) if self.num_tests else 1.0
 
     def failures(self) -> list[Check]:
         """The checks that failed (deciding the p-values if not yet).
@@ -310,10 +308,8 @@ def holm(p_values: Sequence[float], level: float) -> tuple[list[bool], list[floa
     stopped = False
     for rank, i in enumerate(order):
         thresholds[i] = level / (m - rank)
-        if not stopped and p_values[i] <= thresholds[i]:
-            rejected[i] = True
-        else:
-            stopped = True
+        stopped = stopped or not p_values[i] <= thresholds[i]  # a NaN p-value stops too
+        rejected[i] = not stopped
     return rejected, thresholds
 
 
@@ -489,21 +485,6 @@ def error_check(
     return Check(name, n, value, atol, value <= atol, detail=detail, first=_first(excess > atol))
 
 
-def angle_check(name: str, jax_values: Any, ref_values: Any, atol: float) -> Check:
-    """`error_check` for angles: differences taken modulo 2 pi.
-
-    Args:
-        name: the check's name.
-        jax_values: `[n, ...]` the JAX angles.
-        ref_values: `[n, ...]` the reference's.
-        atol: the largest error allowed.
-
-    Returns:
-        An error check.
-    """
-    return error_check(name, jax_values, ref_values, atol, angle=True)
-
-
 def bounded_check(name: str, jax_values: Any, ref_values: Any, jax64_values: Any, angle: bool = False) -> list[Check]:
     """A float32 JAX value against a float64 reference, bounded by its own arithmetic.
 
@@ -595,22 +576,20 @@ def _hashable(x: Any) -> Any:
     return tuple(x.ravel().tolist()) if x.ndim else x.item()
 
 
-def outside_support_check(name: str, outside: list, n: int, outside_ref: int | None = None, known: str = "") -> Check:
+def outside_support_check(name: str, outside: list, n: int, outside_ref: int, known: str = "") -> Check:
     """Outcomes outside a support known from the reference's definition: none may occur.
 
     Args:
         name: the check's name prefix ("<name> support").
         outside: the JAX outcomes outside the support.
         n: how many JAX outcomes there were.
-        outside_ref: how many reference outcomes were outside it (None: not counted).
+        outside_ref: how many reference outcomes were outside it.
         known: the support in words, for the detail.
 
     Returns:
         A mismatches check (both sides must stay inside).
     """
-    detail = []
-    if outside_ref is not None:
-        detail.append(f"reference {outside_ref} outside")
+    detail = [f"reference {outside_ref} outside"]
     if outside:
         detail.append(f"outside: {sorted(set(outside), key=str)[:3]}")
     elif known:
@@ -652,17 +631,44 @@ def unseen_outcomes_check(name: str, jax_samples: Sequence[Any], ref_samples: Se
     return p_value_check(f"{name} support", len(a), p, detail)
 
 
-def _pooled(ca: np.ndarray, cb: np.ndarray) -> list[list[float]]:
-    """Bins of (jax, reference) counts, rare outcomes pooled until each bin holds >= 10."""
-    bins, acc = [], [0.0, 0.0]
-    for i in np.argsort(ca + cb, kind="stable"):
-        acc = [acc[0] + ca[i], acc[1] + cb[i]]
-        if sum(acc) >= 10:
+def discrete_support_check(
+    name: str, jax_samples: Sequence[Any], ref_samples: Sequence[Any], support: set | None
+) -> Check:
+    """The support of discrete outcomes: known from the reference's definition, or tested as chance.
+
+    Args:
+        name: the check's name prefix ("<name> support").
+        jax_samples: the JAX side's outcomes.
+        ref_samples: the reference's.
+        support: the set the reference can produce, known from its definition: every outcome
+            of both sides must lie in it (`outside_support_check`); None: outcomes only one
+            side produced are tested as chance (`unseen_outcomes_check`).
+
+    Returns:
+        A mismatches check (with `support`) or a p-value check (without).
+    """
+    if support is None:
+        return unseen_outcomes_check(name, jax_samples, ref_samples)
+    support = {_hashable(x) for x in support}
+    outside = [x for x in map(_hashable, jax_samples) if x not in support]
+    outside_ref = sum(_hashable(x) not in support for x in ref_samples)
+    known = f"{len(support)} outcomes the reference can produce"
+    return outside_support_check(name, outside, len(jax_samples), outside_ref, known)
+
+
+def _pooled_table(jax_samples: Sequence[Any], ref_samples: Sequence[Any]) -> np.ndarray:
+    """The 2 x bins table of (jax, reference) counts of hashable outcomes, rarest first, pooled
+    until each bin holds >= 10."""
+    ca, cb = Counter(jax_samples), Counter(ref_samples)
+    bins, acc = [], np.zeros(2)
+    for o in sorted(ca.keys() | cb.keys(), key=lambda o: (ca[o] + cb[o], str(o))):
+        acc = acc + (ca[o], cb[o])
+        if acc.sum() >= 10:
             bins.append(acc)
-            acc = [0.0, 0.0]
-    if sum(acc) and bins:
-        bins[-1] = [bins[-1][0] + acc[0], bins[-1][1] + acc[1]]
-    return bins
+            acc = np.zeros(2)
+    if acc.sum() and bins:
+        bins[-1] = bins[-1] + acc
+    return np.array(bins).reshape(-1, 2).T
 
 
 def chi_square_check(
@@ -674,30 +680,16 @@ def chi_square_check(
         name: the checks' name prefix ("<name> support", "<name> frequencies").
         jax_samples: the JAX side's outcomes.
         ref_samples: the reference's.
-        support: the set the reference can produce, known from its definition: every outcome
-            of both sides must lie in it; None: outcomes only one side produced are tested as
-            chance (`unseen_outcomes_check`).
+        support: as `discrete_support_check` takes it.
 
     Returns:
-        Two checks: the support, and the chi-square p-value (rare outcomes pooled).
+        Two checks: the support, and the chi-square p-value (rare outcomes pooled): the
+        stratified test of one case.
     """
-    from scipy import stats
-
     a = [_hashable(x) for x in jax_samples]
     b = [_hashable(x) for x in ref_samples]
-    if support is None:
-        checks = [unseen_outcomes_check(name, a, b)]
-    else:
-        support = {_hashable(x) for x in support}
-        outside_ref = sum(x not in support for x in b)
-        checks = [outside_support_check(name, [x for x in a if x not in support], len(a), outside_ref)]
-    outcomes = sorted(set(a) | set(b), key=str)
-    index = {o: i for i, o in enumerate(outcomes)}
-    ca = np.bincount([index[x] for x in a], minlength=len(outcomes)).astype(float)
-    cb = np.bincount([index[x] for x in b], minlength=len(outcomes)).astype(float)
-    bins = _pooled(ca, cb)
-    p = float(stats.chi2_contingency(np.array(bins).T)[1]) if len(bins) >= 2 else 1.0
-    return checks + [p_value_check(f"{name} frequencies", len(a), p, f"chi-square, {len(bins)} bins")]
+    support_check = discrete_support_check(name, a, b, support)
+    return [support_check, stratified_chi_square_check(name, [0] * len(a), a, [0] * len(b), b)]
 
 
 def stratified_chi_square_check(
@@ -707,6 +699,8 @@ def stratified_chi_square_check(
 
     Statistics and degrees of freedom add up. Pooling every case into one table would count
     the per-case totals, equal by design, as degrees of freedom and make the test conservative.
+    A single case is `scipy.stats.chi2_contingency`'s own test of its table (with Yates'
+    correction at one degree of freedom).
 
     Args:
         name: the check's name prefix ("<name> frequencies").
@@ -720,23 +714,18 @@ def stratified_chi_square_check(
     """
     from scipy import stats
 
-    by_case: dict[Any, list[dict]] = {}
+    by_case: dict[Any, tuple[list, list]] = {}
     for side, (cs, samples) in enumerate(((cases, jax_samples), (ref_cases, ref_samples))):
         for c, x in zip(cs, samples):
-            counts = by_case.setdefault(_hashable(c), [{}, {}])[side]
-            x = _hashable(x)
-            counts[x] = counts.get(x, 0) + 1
-    statistic, dof = 0.0, 0
-    for jax_counts, ref_counts in by_case.values():
-        outcomes = sorted(set(jax_counts) | set(ref_counts), key=str)
-        ca = np.array([jax_counts.get(o, 0) for o in outcomes], float)
-        cb = np.array([ref_counts.get(o, 0) for o in outcomes], float)
-        bins = _pooled(ca, cb)
-        if len(bins) >= 2:
-            statistic += float(stats.chi2_contingency(np.array(bins).T, correction=False)[0])
-            dof += len(bins) - 1
+            by_case.setdefault(_hashable(c), ([], []))[side].append(_hashable(x))
+    tables = [_pooled_table(a, b) for a, b in by_case.values()]
+    tests = [stats.chi2_contingency(t, correction=len(tables) == 1) for t in tables if t.shape[1] >= 2]
+    statistic, dof = sum(t.statistic for t in tests), sum(t.dof for t in tests)
     p = float(stats.chi2.sf(statistic, dof)) if dof else 1.0
-    detail = f"chi-square stratified by case: {statistic:.1f} on {dof} degrees of freedom"
+    if len(tables) == 1:
+        detail = f"chi-square, {tables[0].shape[1]} bins"
+    else:
+        detail = f"chi-square stratified by case: {statistic:.1f} on {dof} degrees of freedom"
     return p_value_check(f"{name} frequencies", len(jax_samples), p, detail)
 
 
@@ -868,12 +857,5 @@ def rare_events_check(name: str, counts: Mapping[str, int], n: int) -> Check:
         A check of how many events never happened (must be 0).
     """
     missed = [k for k, v in counts.items() if v == 0]
-    return Check(
-        name,
-        n,
-        float(len(missed)),
-        0.0,
-        not missed,
-        kind="missed",
-        detail=", ".join(f"{k} {v}" for k, v in counts.items()),
-    )
+    detail = ", ".join(f"{k} {v}" for k, v in counts.items())
+    return Check(name, n, float(len(missed)), 0.0, not missed, kind="missed", detail=detail)
