@@ -113,17 +113,15 @@ def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[An
         TypeError: `env` has no `reset` / `step`, has no `default_params` and `params` is
             None, or `params` is not of the env's params type.
     """
-    _check_env(env_id, env)
     if env is None:
         env, default = builtin_env(env_id)
     else:
+        require_env(env, f"run_parity({env_id!r}, env=...)")
         default = getattr(env, "default_params", None)
-    if params is None:
-        if default is None:
-            raise TypeError(f"run_parity({env_id!r}, env=...): the env has no default_params; pass params=")
-        return env, default
+    if params is None and default is None:
+        raise TypeError(f"run_parity({env_id!r}, env=...): the env has no default_params; pass params=")
     _check_params(env_id, params, default)
-    return env, params
+    return env, default if params is None else params
 
 
 _BUILTIN: dict[str, tuple[Any, Any, Any]] = {}
@@ -141,22 +139,17 @@ def builtin_env(env_id: str) -> tuple[Any, Any]:
         `(env, params)`, as `jaxenvs.make(env_id, autoreset=False)` builds them.
     """
     import jaxenvs
-    from jaxenvs.registry import spec
 
-    s = spec(env_id)
+    s = jaxenvs.spec(env_id)
     held = _BUILTIN.get(env_id)
     if held is None or held[0] is not s:  # a re-registered id gets a new env
         held = _BUILTIN[env_id] = (s, *jaxenvs.make(env_id, autoreset=False))
     return held[1], held[2]
 
 
-def _check_env(env_id: str, env: Any) -> None:
-    if env is not None:
-        require_env(env, f"run_parity({env_id!r}, env=...)")
-
-
 def _check_params(env_id: str, params: Any, default: Any) -> None:
-    if default is not None and type(params) is not type(default):
+    """A clear error for `params` (when given) not of the type of the env's `default`."""
+    if params is not None and default is not None and type(params) is not type(default):
         raise TypeError(
             f"run_parity({env_id!r}, params=...): params must be a {type(default).__name__} "
             f"(the env's params type), got {type(params).__name__}"
@@ -198,13 +191,9 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, 
     check_scale(scale)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"run_parity({env_id!r}): seed must be a non-negative int, got {seed!r}")
-    _check_env(env_id, env)
-    if env is not None and params is not None:
+    if env is not None:
+        require_env(env, f"run_parity({env_id!r}, env=...)")
         _check_params(env_id, params, getattr(env, "default_params", None))
-    return two_stage(lambda factor, stage_seed: _run_once(env_id, scale * factor, stage_seed, env, params), seed)
-
-
-def _run_once(env_id: str, scale: float, seed: int, env: Any, params: Any) -> ParityResult:
     from jaxenvs.registry import resolve, spec
 
     s = spec(env_id)
@@ -215,16 +204,16 @@ def _run_once(env_id: str, scale: float, seed: int, env: Any, params: Any) -> Pa
         if not isinstance(target, (ParitySpec, Reference)):  # a function of no arguments returning one
             target = target()
         if isinstance(target, ParitySpec):
-            return run_spec(target, env_id, scale=scale, seed=seed, env=env, params=params)
+            return two_stage(lambda f, stage_seed: run_spec(target, env_id, scale * f, stage_seed, env, params), seed)
         if not isinstance(target, Reference):
             raise TypeError(
                 f"{env_id}'s parity {s.parity!r} gave {type(target).__name__}; "
                 "expected a jaxenvs.parity.ParitySpec or Reference (or a function of no arguments returning one)"
             )
         env, params = env_under_test(env_id, env, params)
-        return check(env, params, target, sizes=Sizes.at(scale), seed=seed, name=env_id)
+        return check(env, params, target, sizes=Sizes.at(scale), seed=seed, name=env_id)  # decided in two stages
     except FirstFailure as e:  # under checks.stop_at_first_failure(): the verdict is known
-        return ParityResult(env_id, s.reference or "-", checks=[e.check])
+        return ParityResult(env_id, s.reference or "-", checks=[e.check], stages="stopped at the first failure")
     except ImportError as e:
         if not _library_missing(e):  # a typo in a module path is an error, never a skip
             raise

@@ -307,7 +307,6 @@ class Reference:
         """
         rng, policy = np.random.default_rng(seed), policy or self.policy
         self.reset(seed)
-        self.take_draws()
         out: list[tuple] = []
         episode = 0
         for _ in range(num_steps):
@@ -315,11 +314,9 @@ class Reference:
                 scramble(self, rng)
             state = self.state()
             action = policy(self, rng) if policy is not None else self.sample_action(rng)
-            terminated, truncated = self._record(out, state, action, episode)
-            if terminated or truncated:
+            if self._record(out, state, action, episode):
                 episode += 1
                 self.reset()
-                self.take_draws()
         return self._pack(out)
 
     def step_cases(self, cases: Sequence[tuple[State, Any]]) -> Transitions:
@@ -354,11 +351,9 @@ class Reference:
         out: list[tuple] = []
         for episode in range(num_episodes):
             self.reset(seed + episode)
-            self.take_draws()
-            done, t = False, 0
-            while not done and t < max_steps:
-                terminated, truncated = self._record(out, self.state(), self.sample_action(rng), episode)
-                done, t = terminated or truncated, t + 1
+            for _ in range(max_steps):
+                if self._record(out, self.state(), self.sample_action(rng), episode):
+                    break
         return self._pack(out)
 
     def sample_steps(self, state: State, action: Any, n: int, seed: int = 0) -> Transitions:
@@ -405,10 +400,8 @@ class Reference:
         """
         rng = np.random.default_rng(seed)
         lengths, returns = [], []
-        self.reset(seed)
         for i in range(num_episodes):
-            if i:
-                self.reset()
+            self.reset(None if i else seed)  # one seeded stream
             done, length, ret = False, 0, 0.0
             while not done and length < max_steps:
                 _, r, te, tr, _ = self.step(self.sample_action(rng))
@@ -417,12 +410,13 @@ class Reference:
             returns.append(ret)
         return np.asarray(lengths), np.asarray(returns)
 
-    def _record(self, out: list[tuple], state: State, action: Any, episode: int) -> tuple[bool, bool]:
-        """Step from `state` (already the reference's) with `action`; append the transition."""
+    def _record(self, out: list[tuple], state: State, action: Any, episode: int) -> bool:
+        """Step from `state` (already the reference's) with `action`; append the transition; whether
+        the episode ended."""
         self.take_draws()
         obs, reward, terminated, truncated, info = self.step(action)
         out.append((state, action, self.state(), obs, reward, terminated, truncated, episode, info, self.take_draws()))
-        return terminated, truncated
+        return terminated or truncated
 
     @staticmethod
     def _pack(out: list[tuple]) -> Transitions:
@@ -452,24 +446,6 @@ class Reference:
 # gymnasium
 
 
-def time_limit(env: Any) -> Any | None:
-    """The `gymnasium.wrappers.TimeLimit` inside `env`, if any.
-
-    Args:
-        env: a gymnasium env, possibly wrapped.
-
-    Returns:
-        The outermost `TimeLimit` wrapper, or None.
-    """
-    import gymnasium
-
-    while env is not None:
-        if isinstance(env, gymnasium.wrappers.TimeLimit):
-            return env
-        env = getattr(env, "env", None)
-    return None
-
-
 def elapsed_steps(env: Any) -> int:
     """The steps a gymnasium env's `TimeLimit` has counted.
 
@@ -479,8 +455,8 @@ def elapsed_steps(env: Any) -> int:
     Returns:
         The count (0 without a `TimeLimit`, or before its first reset).
     """
-    limit = time_limit(env)
-    return 0 if limit is None or limit._elapsed_steps is None else int(limit._elapsed_steps)
+    steps = env.get_wrapper_attr("_elapsed_steps") if env.has_wrapper_attr("_elapsed_steps") else None
+    return 0 if steps is None else int(steps)
 
 
 def set_elapsed_steps(env: Any, t: int) -> None:
@@ -490,9 +466,7 @@ def set_elapsed_steps(env: Any, t: int) -> None:
         env: a gymnasium env, possibly wrapped.
         t: the count.
     """
-    limit = time_limit(env)
-    if limit is not None:
-        limit._elapsed_steps = int(t)
+    env.set_wrapper_attr("_elapsed_steps", int(t), force=False)
 
 
 @dataclasses.dataclass(kw_only=True)
@@ -632,8 +606,9 @@ def _numpy(tree: Any) -> Any:
     return jax.tree_util.tree_map(np.asarray, jax.device_get(tree))
 
 
-def _fields(state: Any) -> State:
-    return {f.name: np.asarray(getattr(state, f.name)) for f in dataclasses.fields(state)}
+def _space_and_cut(env: Any, params: Any, max_steps: int) -> tuple[Any, int]:
+    """The action space, and the steps an episode is cut at (the env's limit, or `max_steps`)."""
+    return env.action_space(params), min(int(params.max_steps_in_episode), max_steps)
 
 
 @dataclasses.dataclass(kw_only=True)
@@ -652,9 +627,6 @@ class JaxReference(Reference):
         params: its params (default: `env.default_params`).
 
     `Reference`'s other fields are taken too, as keywords.
-
-    Attributes:
-        seeds_each_reset: False: dm_env seeds an env once, when it is built.
     """
 
     env: Any
@@ -663,10 +635,8 @@ class JaxReference(Reference):
     def __post_init__(self) -> None:
         if self.params is None:
             self.params = self.env.default_params
-        gymnax = hasattr(self.env, "step_env") and hasattr(self.env, "is_truncated")
         params = self.params
-
-        if gymnax:
+        if hasattr(self.env, "step_env") and hasattr(self.env, "is_truncated"):  # gymnax's raw functions
 
             def reset_fn(key):
                 return self.env.reset_env(key, params)
@@ -757,19 +727,11 @@ class JaxReference(Reference):
         data = np.random.default_rng(seed).integers(0, 2**32, size=(*shape, 2), dtype=np.uint32)
         return jax.random.wrap_key_data(data)
 
-    def _injected(self, state: State) -> Any:
-        if self._live is None:
-            self.reset(0)
-        saved = self._live
-        self.load(state)
-        injected, self._live = self._live, saved
-        return injected
-
     def _read(self, states: Any) -> State:
         """`read_state` of a batch of states (it must work on batches; the fields by default)."""
         if self.read_state is not None:
             return {k: np.asarray(v) for k, v in self.read_state(states).items()}
-        return _fields(states)
+        return {f.name: np.asarray(getattr(states, f.name)) for f in dataclasses.fields(states)}
 
     def sample_steps(self, state: State, action: Any, n: int, seed: int = 0) -> Transitions:
         """`n` steps from the same injected state, vmapped.
@@ -783,10 +745,10 @@ class JaxReference(Reference):
         Returns:
             The `n` transitions.
         """
-        start = self._injected(state)
-        out = self._sample_steps(self._keys(seed, n), start, jnp.asarray(action))
-        obs, nxt, reward, terminated, truncated, info = _numpy(out)
-        return Transitions.from_steps(state, action, self._read(nxt), (obs, reward, terminated, truncated, info))
+        self.reset(seed)
+        self.load(state)
+        obs, nxt, *out = _numpy(self._sample_steps(self._keys(seed, n), self._live, jnp.asarray(action)))
+        return Transitions.from_steps(state, action, self._read(nxt), (obs, *out))
 
     def sample_resets(self, n: int, seed: int = 0) -> tuple[State, Any]:
         """`n` resets, vmapped.
@@ -801,10 +763,6 @@ class JaxReference(Reference):
         obs, states = _numpy(self._sample_resets(self._keys(seed, n)))
         return self._read(states), obs
 
-    def _space_and_cut(self, max_steps: int) -> tuple[Any, int]:
-        """The action space, and the steps an episode is cut at (the env's limit, or `max_steps`)."""
-        return self.env.action_space(self.params), min(int(self.params.max_steps_in_episode), max_steps)
-
     def episodes(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000) -> Transitions:
         """The first episode of each of `num_episodes` vmapped envs, uniform random actions.
 
@@ -816,18 +774,17 @@ class JaxReference(Reference):
         Returns:
             The episodes' transitions.
         """
-        space, steps = self._space_and_cut(max_steps)
-        reset_fn, step_fn = self._reset_fn, self._step_fn
+        space, steps = _space_and_cut(self.env, self.params, max_steps)
 
         def episode(key):
             k_reset, k_run = jax.random.split(key)
-            _, state = reset_fn(k_reset)
+            _, state = self._reset_fn(k_reset)
 
             def body(carry, k):
                 state, alive = carry
                 ka, ks = jax.random.split(k)
                 action = space.sample(ka)
-                obs, nxt, r, te, tr, _ = step_fn(ks, state, action)
+                obs, nxt, r, te, tr, _ = self._step_fn(ks, state, action)
                 return (nxt, alive & ~(te | tr)), (state, action, nxt, obs, r, te, tr, alive)
 
             return jax.lax.scan(body, (state, jnp.asarray(True)), jax.random.split(k_run, steps))[1]
@@ -858,44 +815,39 @@ class JaxReference(Reference):
         Returns:
             `(lengths, returns)`, numpy arrays of `num_episodes` each.
         """
-        space, steps = self._space_and_cut(max_steps)
-        lengths, returns = _first_episodes(self._reset_fn, self._step_fn, space, steps, self._keys(seed, num_episodes))
-        return np.asarray(lengths), np.asarray(returns, np.float64)
+        space, steps = _space_and_cut(self.env, self.params, max_steps)
+        run = jax.jit(lambda keys: _first_episodes(self._reset_fn, self._step_fn, space, steps, keys))
+        lengths, returns = _numpy(run(self._keys(seed, num_episodes)))
+        return lengths, returns.astype(np.float64)
 
 
-def _first_episodes(reset_fn, step_fn, space, num_steps: int, keys: jax.Array, jit: bool = True):
+def _first_episodes(reset_fn, step_fn, space, num_steps: int, keys: jax.Array):
     """Length and return of the first episode of each of `len(keys)` envs, uniform random
     actions, each cut at `num_steps`: one vmapped step per iteration of a loop that stops when
-    every episode has ended (a random policy's episodes are far shorter than the cut); compiled
-    here unless `jit` is False."""
+    every episode has ended (a random policy's episodes are far shorter than the cut); traced
+    inside the caller's jitted function."""
     step = jax.vmap(lambda k, s: step_fn(k, s, space.sample(jax.random.fold_in(k, 1))))
+    k_reset, k_run = jax.vmap(jax.random.split, out_axes=1)(keys)
+    _, state = jax.vmap(reset_fn)(k_reset)
+    n = keys.shape[0]
 
-    def run(keys):
-        k_reset, k_run = jax.vmap(jax.random.split, out_axes=1)(keys)
-        _, state = jax.vmap(reset_fn)(k_reset)
-        n = keys.shape[0]
+    def cond(carry):
+        t, _, done, _, _ = carry
+        return (t < num_steps) & ~jnp.all(done)
 
-        def cond(carry):
-            t, _, done, _, _ = carry
-            return (t < num_steps) & ~jnp.all(done)
+    def body(carry):
+        t, state, done, length, ret = carry
+        ks = jax.vmap(jax.random.fold_in, in_axes=(0, None))(k_run, t)
+        _, nstate, r, te, tr, _ = step(ks, state)
+        alive = ~done
+        state = jax.tree_util.tree_map(
+            lambda new, old: jnp.where(alive.reshape((n,) + (1,) * (new.ndim - 1)), new, old), nstate, state
+        )
+        return t + 1, state, done | te | tr, length + alive, ret + jnp.where(alive, r, 0.0)
 
-        def body(carry):
-            t, state, done, length, ret = carry
-            ks = jax.vmap(jax.random.fold_in, in_axes=(0, None))(k_run, t)
-            _, nstate, r, te, tr, _ = step(ks, state)
-            alive = ~done
-            state = jax.tree_util.tree_map(
-                lambda new, old: jnp.where(alive.reshape((n,) + (1,) * (new.ndim - 1)), new, old), nstate, state
-            )
-            return t + 1, state, done | te | tr, length + alive, ret + jnp.where(alive, r, 0.0)
-
-        init = (jnp.int32(0), state, jnp.zeros(n, bool), jnp.zeros(n, jnp.int32), jnp.zeros(n, jnp.float32))
-        _, _, _, length, ret = jax.lax.while_loop(cond, body, init)
-        return length, ret
-
-    if not jit:  # traced inside a caller's jitted function
-        return run(keys)
-    return _numpy(jax.jit(run)(keys))
+    init = (jnp.int32(0), state, jnp.zeros(n, bool), jnp.zeros(n, jnp.int32), jnp.zeros(n, jnp.float32))
+    _, _, _, length, ret = jax.lax.while_loop(cond, body, init)
+    return length, ret
 
 
 def jax_episode_statistics(env: Any, params: Any, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
@@ -916,16 +868,12 @@ def jax_episode_statistics(env: Any, params: Any, num_episodes: int, seed: int =
     """
     from jaxenvs.parity.harness import _compiled
 
-    steps = min(int(params.max_steps_in_episode), max_steps)
-    keys = jax.random.split(jax.random.key(seed), num_episodes)
-    space = env.action_space(params)
+    space, steps = _space_and_cut(env, params, max_steps)
 
-    def build() -> Callable:
-        def run(keys, params):
-            return _first_episodes(
-                lambda k: env.reset(k, params), lambda k, s, a: env.step(k, s, a, params), space, steps, keys, jit=False
-            )
+    def run(keys, params):
+        return _first_episodes(
+            lambda k: env.reset(k, params), lambda k, s, a: env.step(k, s, a, params), space, steps, keys
+        )
 
-        return jax.jit(run)
-
-    return _numpy(_compiled(env, f"random-policy episodes {steps} {space!r}", build)(keys, params))
+    compiled = _compiled(env, f"random-policy episodes {steps} {space!r}", lambda: jax.jit(run))
+    return _numpy(compiled(jax.random.split(jax.random.key(seed), num_episodes), params))

@@ -199,6 +199,20 @@ def _x64(on: bool) -> contextlib.AbstractContextManager:
     return jax.enable_x64(True) if on else contextlib.nullcontext()
 
 
+def _sized(
+    check_fn: Callable, at_one: int, least: int, seed_offset: int, float64: bool = False, **kwargs: Any
+) -> CheckFn:
+    """`check_fn(env, params, reference, ctx.size(at_one, least), seed=seed, **kwargs)` as a check
+    (under `jax_enable_x64` where `float64`)."""
+
+    def check(ctx: Context) -> list[Check]:
+        n, seed = ctx.size(at_one, least), ctx.seed + seed_offset
+        with _x64(float64):
+            return check_fn(ctx.env, ctx.params, ctx.reference, n, seed=seed, **kwargs)
+
+    return check
+
+
 def transitions(
     precision: str = "f32",
     atol: float | None = None,
@@ -233,13 +247,7 @@ def transitions(
         raise ValueError(f"transitions: precision must be 'f32', 'f64' or 'atol', got {precision!r}")
     tol = ATOL_F64_STEP if precision == "f64" else ATOL_F32_STEP if atol is None else atol
     kwargs.update(label=label or labels[precision], float32_bound=precision == "f32")
-
-    def check(ctx: Context) -> list[Check]:
-        n, seed = ctx.size(at_one, least), ctx.seed + seed_offset
-        with _x64(precision == "f64"):
-            return harness.check_transitions(ctx.env, ctx.params, ctx.reference, n, tol, seed, **kwargs)
-
-    return check
+    return _sized(harness.check_transitions, at_one, least, seed_offset, precision == "f64", atol=tol, **kwargs)
 
 
 def time_limit(at_one: int = 100, least: int = 50, **kwargs: Any) -> CheckFn:
@@ -279,16 +287,6 @@ def episodes(precision: str = "f64", atol: float | None = None, at_one: float = 
         with _x64(precision == "f64"):
             n = ctx.size(at_one, least)
             return harness.check_episodes(ctx.env, ctx.params, ctx.reference, num_episodes=n, atol=tol, seed=ctx.seed)
-
-    return check
-
-
-def _sized(check_fn: Callable[..., list[Check]], at_one: int, least: int, seed_offset: int, **kwargs: Any) -> CheckFn:
-    """`check_fn(env, params, reference, ctx.size(at_one, least), seed, **kwargs)` as a check."""
-
-    def check(ctx: Context) -> list[Check]:
-        n, seed = ctx.size(at_one, least), ctx.seed + seed_offset
-        return check_fn(ctx.env, ctx.params, ctx.reference, n, seed, **kwargs)
 
     return check
 

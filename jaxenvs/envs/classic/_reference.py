@@ -59,6 +59,25 @@ def vector_reference(
     return build
 
 
+def push_with_velocity(entry: int) -> Callable[[Any, np.random.Generator], int]:
+    """A per-step policy that pumps energy in: push (action 2, else 0) the way `unwrapped.state[entry]`
+    (a velocity) points, a uniformly random action a quarter of the time.
+
+    Args:
+        entry: the velocity's index in `unwrapped.state`.
+
+    Returns:
+        `(reference, rng) -> action`, a `Reference.policy`.
+    """
+
+    def policy(ref: Any, rng: np.random.Generator) -> int:
+        if rng.random() < 0.25:
+            return ref.env.action_space.sample()
+        return 2 if ref.env.unwrapped.state[entry] >= 0 else 0
+
+    return policy
+
+
 def classic_checks(whole_episodes: bool = True):
     """The checks of a classic-control env: per step in float32 (each value within its own
     float32 rounding) and float64 (to 1e-9), the time limit, whole episodes in float64 (where
