@@ -8,7 +8,6 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.parity import harness
@@ -59,43 +58,19 @@ class RecordingRandom:
         return calls
 
 
-def game_attrs(env: Any, names: Sequence[str]) -> dict[str, Any]:
-    """Deep copies of some of the game object's attributes.
-
-    Args:
-        env: A `minatar.Environment` (its game object is `env.env`).
-        names: The attributes to copy.
-
-    Returns:
-        `{name: deep copy of the value}`.
-    """
-    return {k: copy.deepcopy(getattr(env.env, k)) for k in names}
-
-
-def set_game_attrs(env: Any, values: Mapping[str, Any]) -> None:
-    """Set the game object's attributes to deep copies of `values` (`game_attrs`' inverse).
-
-    Args:
-        env: A `minatar.Environment` (its game object is `env.env`).
-        values: `{attribute name: value}`.
-    """
-    for k, v in values.items():
-        setattr(env.env, k, copy.deepcopy(v))
-
-
-def lookahead(env: Any, actions: Sequence[int], attrs: Sequence[str]) -> list[tuple[float, bool]]:
+def lookahead(env: Any, actions: Sequence[int]) -> list[tuple[float, bool]]:
     """What the game would do: `actions` played on the game object, which is then put back as
-    it was (its attributes `attrs`, its generator and the draws it recorded).
+    it was (its attributes, its generator and the draws it recorded).
 
     Args:
         env: A `minatar.Environment` driven by a `MinAtarReference` (its game object is `env.env`).
         actions: MinAtar actions, played until one ends the game.
-        attrs: The game object's attributes that make up its state.
 
     Returns:
         `(reward, terminal)` of each action played.
     """
-    game, saved = env.env, game_attrs(env, attrs)
+    game = env.env
+    saved = {k: copy.deepcopy(v) for k, v in vars(game).items() if k != "random"}
     generator, calls = game.random._rs.get_state(), list(game.random.calls)
     try:
         out = []
@@ -105,7 +80,7 @@ def lookahead(env: Any, actions: Sequence[int], attrs: Sequence[str]) -> list[tu
                 break
         return out
     finally:
-        set_game_attrs(env, saved)
+        vars(game).update(saved)
         game.random._rs.set_state(generator)
         game.random.calls = calls
 
@@ -190,23 +165,26 @@ class Game:
         name: MinAtar's name of the game (`minatar.Environment(name)`).
         read_state: `(minatar env) -> dict` of the JAX state's field names.
         write_state: `(minatar env, dict)`: its inverse.
-        to_jax: `(dict of batched arrays, params) -> JAX state` (batched).
-        from_jax: `JAX state -> dict`, as `read_state` reads it.
-        draws_from_calls: `(recorded random calls of a step, state dict) -> the JAX draws`.
         scramble: `(minatar env, rng)`: a random mid-game state, written into the game.
         rare_events: `(state, action, next state, reward, terminated, random calls) ->
             {event: happened}`: the rare branches one transition took; each must have
             happened (`count_events`).
+        draws_from_calls: `(recorded random calls of a step, state dict) -> the JAX draws`;
+            None: the game's steps draw nothing (its resets may), and a step that makes a
+            random call fails the replay.
+        to_jax: `(dict of batched arrays, params) -> JAX state` (batched); None: `read_state`
+            names the JAX state's fields, filled in by the harness (`default_to_jax`).
+        from_jax: `JAX state -> dict`, as `read_state` reads it; None: the same field names.
     """
 
     name: str
     read_state: Callable[[Any], dict[str, np.ndarray]]
     write_state: Callable[[Any, Mapping[str, Any]], None]
-    to_jax: Callable[..., Any]
-    from_jax: Callable[[Any], dict[str, np.ndarray]]
-    draws_from_calls: Callable[[list, Any], Any]
     scramble: Callable[[Any, np.random.Generator], None]
     rare_events: Callable[..., dict[str, bool]]
+    draws_from_calls: Callable[[list, Any], Any] | None = None
+    to_jax: Callable[..., Any] | None = None
+    from_jax: Callable[[Any], dict[str, np.ndarray]] | None = None
 
     def reference(self, **kwargs: Any) -> MinAtarReference:
         """The game's `MinAtarReference`, every field compared exactly.
@@ -223,11 +201,16 @@ class Game:
             write_state=self.write_state,
             to_jax=self.to_jax,
             from_jax=self.from_jax,
-            draws_to_jax=self.draws_from_calls,
+            draws_to_jax=self.draws_from_calls or self._no_draws,
             exact_fields="*",  # every field, compared exactly
             name=f"minatar {self.name}",
             **kwargs,
         )
+
+    def _no_draws(self, calls: list, state: Any) -> None:
+        """`draws_from_calls` of a game whose steps draw nothing: fails a step that did."""
+        if calls:
+            raise AssertionError(f"{self.name} drew random numbers during a step: {calls}")
 
 
 def with_noise(policy: Policy, epsilon: float) -> Policy:
@@ -243,17 +226,13 @@ def with_noise(policy: Policy, epsilon: float) -> Policy:
     return lambda env, rng: int(rng.integers(6)) if rng.random() < epsilon else policy(env, rng)
 
 
-def uniform_policy(actions: Sequence[int] = tuple(range(6))) -> Policy:
-    """A policy drawing uniformly among `actions`.
-
-    Args:
-        actions: The MinAtar actions to draw from (default: all six).
+def uniform_policy() -> Policy:
+    """A policy drawing uniformly among MinAtar's six actions.
 
     Returns:
         A `Policy`, `(minatar env, rng) -> action`.
     """
-    actions = tuple(actions)
-    return lambda env, rng: actions[int(rng.integers(len(actions)))]
+    return lambda env, rng: int(rng.integers(6))
 
 
 def _on_game(fn: Callable | None) -> Callable | None:
@@ -284,7 +263,7 @@ def collect(
     Returns:
         The `num_steps` transitions, `draws` holding each step's recorded random calls.
     """
-    ref = MinAtarReference(game=game.name, read_state=game.read_state, difficulty_ramping=difficulty_ramping)
+    ref = game.reference(difficulty_ramping=difficulty_ramping)
     return ref.transitions(num_steps, seed, policy=_on_game(policy), scramble=_on_game(scramble))
 
 
@@ -307,31 +286,23 @@ def count_events(events: Callable[..., dict[str, bool]], data: Transitions) -> d
     return counts
 
 
-def _replay(env: Any) -> Callable:
-    return lambda states, actions, draws, params: env.act(states, actions, draws, params)
-
-
 # ---------------------------------------------------------------------------------------------
 # the checks, each `Context -> list[Check]`
-
-# (steps as a function of the random policy's, the policy's constructor)
-Policies = Mapping[str, tuple[Callable[[int], int], Callable[[], Policy]]]
 
 
 def replayed(
     game: Game,
-    policies: Policies,
+    policies: Mapping[str, tuple[Callable[[int], int], Policy]],
     without_ramping: bool = False,
     free_running: Sequence[str] = (),
     mask: Callable | None = None,
-    at_one: int = 4000,
-    least: int = 300,
 ) -> p.CheckFn:
     """Reference transitions replayed exactly, whole episodes, and the rare events reached.
 
-    The reference plays (sticky actions off, its draws recorded) a uniform random policy, the
-    game's `policies`, and scrambled states (`game.scramble`), each set from its own seed;
-    with `without_ramping`, also scrambled states with difficulty ramping off (half as many).
+    The reference plays (sticky actions off, its draws recorded) a uniform random policy (4,000
+    steps at scale 1, at least 300), the game's `policies`, and scrambled states
+    (`game.scramble`), each set from its own seed; with `without_ramping`, also scrambled
+    states with difficulty ramping off (half as many).
     Every transition is replayed by the JAX `act` (the step after the sticky draw) from the
     injected state with the recorded draws and compared exactly (one compiled replay for all
     sets; the sets collected with ramping off replay with ramping off, the others at the
@@ -341,22 +312,20 @@ def replayed(
 
     Args:
         game: The game's translation.
-        policies: `{label: (steps from the random policy's steps, make_policy)}`.
+        policies: `{label: (steps from the random policy's steps, policy)}`.
         without_ramping: Add scrambled states with ramping off.
         free_running: The labels of the sets also replayed as whole episodes.
         mask: `canonical` of `check_transitions` (e.g. the rows of empty slots).
-        at_one: The random policy's steps at scale 1.
-        least: Its steps at the smallest scale.
 
     Returns:
         A check function.
     """
 
     def check(ctx: p.Context) -> list[Check]:
-        n = ctx.size(at_one, least)
+        n = ctx.size(4000, 300)  # the random policy's steps
         uniform = uniform_policy()
         plan = [("random policy", n, uniform, None, True)]
-        plan += [(label, size(n), make(), None, True) for label, (size, make) in policies.items()]
+        plan += [(label, size(n), policy, None, True) for label, (size, policy) in policies.items()]
         plan.append(("scrambled states", n, uniform, game.scramble, True))
         if without_ramping:
             plan.append(("scrambled states, ramping off", n // 2, uniform, game.scramble, False))
@@ -367,7 +336,7 @@ def replayed(
             same = ramping == ctx.registered.difficulty_ramping
             params_of[label] = ctx.params if same else ctx.params.replace(difficulty_ramping=ramping)
         env = getattr(ctx.env, "unwrapped", ctx.env)
-        ref, replay = game.reference(), _replay(env)
+        ref, replay = game.reference(), env.act
         out = harness.check_transitions(
             env, ctx.params, ref, atol=0.0, data=datasets, replay=replay, params_of=params_of, canonical=mask
         )
@@ -382,13 +351,12 @@ def replayed(
     return check
 
 
-def time_limit(game: Game, steps: int = 60) -> p.CheckFn:
-    """The registered time limit, from states one and two steps before it (`check_time_limit`).
+def time_limit(game: Game) -> p.CheckFn:
+    """The registered time limit, from states one and two steps before it (`check_time_limit`):
+    60 transitions, each from a reference state set one or two steps before the limit.
 
     Args:
         game: The game's translation.
-        steps: How many transitions to compare (each from a reference state set one or two steps
-            before the limit).
 
     Returns:
         A check function.
@@ -396,7 +364,7 @@ def time_limit(game: Game, steps: int = 60) -> p.CheckFn:
 
     def check(ctx: p.Context) -> list[Check]:
         ref = game.reference(max_steps_in_episode=ctx.limit)
-        return harness.check_time_limit(ctx.env, ctx.params, ref, ctx.limit, steps, ctx.seed)
+        return harness.check_time_limit(ctx.env, ctx.params, ref, ctx.limit, 60, ctx.seed)
 
     return check
 
@@ -540,42 +508,3 @@ def write_attrs(env: Any, state: Mapping[str, Any], ints: Sequence[str] = (), bo
         setattr(env.env, k, int(state[k]))
     for k in bools:
         setattr(env.env, k, bool(state[k]))
-
-
-def same_names(state_cls: Any) -> tuple[Callable, Callable]:
-    """`to_jax` and `from_jax` of a game whose state dict carries the JAX state's field names
-    and dtypes.
-
-    Args:
-        state_cls: The game's JAX state class (a dataclass).
-
-    Returns:
-        `(to_jax, from_jax)`: `(dict of arrays, batched or not; params) -> state_cls` and
-        `state -> {field: numpy array}`, over every field of `state_cls`.
-    """
-    names = [f.name for f in dataclasses.fields(state_cls)]
-
-    def to_jax(state: Mapping[str, Any], params: Any = None) -> Any:
-        return state_cls(**{k: jnp.asarray(state[k]) for k in names})
-
-    def from_jax(state: Any) -> dict[str, np.ndarray]:
-        return {k: np.asarray(getattr(state, k)) for k in names}
-
-    return to_jax, from_jax
-
-
-def no_draws(game: str) -> Callable:
-    """`draws_from_calls` of a game whose steps draw nothing (its resets may).
-
-    Args:
-        game: MinAtar's name of the game, for the error message.
-
-    Returns:
-        `(calls, state) -> None`, raising `AssertionError` if a step made any random call.
-    """
-
-    def draws_from_calls(calls: list, state: Any) -> None:
-        if calls:
-            raise AssertionError(f"{game} drew random numbers during a step: {calls}")
-
-    return draws_from_calls

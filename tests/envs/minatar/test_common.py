@@ -76,11 +76,13 @@ def test_minatar_rgb_array_agrees_with_render():
 
     from jaxenvs.envs.minatar import asterix
     from jaxenvs.envs.minatar.asterix.parity import GAME
+    from jaxenvs.parity.harness import default_to_jax
 
     ref = BaseEnv("asterix", render_mode="rgb_array")
     ref.reset(seed=0)
     for _ in range(30):
         ref.step(3)
-    state = GAME.to_jax(dict(GAME.read_state(ref.game), time=0, last_action=0))
-    mine = np.asarray(asterix.Asterix().render(state))[::16, ::16]
+    env = asterix.Asterix()
+    state = default_to_jax(env, env.default_params)(dict(GAME.read_state(ref.game), time=0, last_action=0), None)
+    mine = np.asarray(env.render(state))[::16, ::16]
     assert np.array_equal(mine, np.round(np.asarray(ref.render()) * 255).astype(np.uint8))

@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from jaxenvs.envs.minatar import _parity as m
-from jaxenvs.envs.minatar.asterix.env import AsterixState, SpawnDraws
+from jaxenvs.envs.minatar.asterix.env import SpawnDraws
 from jaxenvs.parity import spec as p
 
-NAME = "asterix"
 INT_FIELDS = (
     "player_x",
     "player_y",
@@ -36,7 +35,7 @@ def read_state(env: object) -> dict[str, np.ndarray]:
     return dict(
         m.read_attrs(env, INT_FIELDS, ("terminal",)),
         entity_active=np.array([e is not None for e in entities]),
-        entities=np.array([[int(v) for v in e] if e is not None else [0, 0, 0, 0] for e in entities], np.int32),
+        entities=np.array([e or [0, 0, 0, 0] for e in entities], np.int32),
     )
 
 
@@ -52,9 +51,6 @@ def write_state(env: object, state: dict[str, object]) -> None:
         [int(e[0]), int(e[1]), bool(e[2]), bool(e[3])] if active else None
         for e, active in zip(np.asarray(state["entities"]), np.asarray(state["entity_active"]))
     ]
-
-
-to_jax, from_jax = m.same_names(AsterixState)
 
 
 def mask_empty_slots(field: str, mine: np.ndarray, ref: np.ndarray, ref_next: dict) -> tuple:
@@ -89,51 +85,44 @@ def draws_from_calls(calls: list, state: object):
     Returns:
         The `SpawnDraws` (all false / 0 when the step drew nothing).
     """
-    lr, gold, rank = False, False, 0
-    if calls:
-        names = [c[0] for c in calls]
-        assert names in (["rand", "rand"], ["rand", "rand", "randint"]), calls
-        lr, gold = calls[0][3] < 0.5, calls[1][3] < 1 / 3
-        if len(calls) == 3:
-            rank = int(calls[2][3])
+    assert [c[0] for c in calls] in ([], ["rand", "rand"], ["rand", "rand", "randint"]), calls
+    lr, gold = (calls[0][3] < 0.5, calls[1][3] < 1 / 3) if calls else (False, False)
+    rank = int(calls[2][3]) if len(calls) == 3 else 0
     return SpawnDraws(lr=np.bool_(lr), is_gold=np.bool_(gold), slot_rank=np.int32(rank))
 
 
-def dodge(epsilon: float = 0.1) -> m.Policy:
-    """Step away from an enemy about to reach the player's row neighbourhood, toward gold,
-    else stay: long episodes that ramp the difficulty.
+def _danger(g: object, x: int, y: int) -> bool:
+    """An enemy in row `y`, two columns from `x` at most."""
+    return any(e is not None and not e[3] and e[1] == y and abs(e[0] - x) <= 2 for e in g.entities)
+
+
+def dodge(env: object, rng: np.random.Generator) -> int:
+    """A `Policy`: step away from an enemy about to reach the player's row neighbourhood, toward
+    gold, else stay (long episodes that ramp the difficulty).
 
     Args:
-        epsilon: The probability of a uniformly random action instead.
+        env: A `minatar.Environment("asterix")` (its game object is `env.env`).
+        rng: The generator it draws from (ties, no safe move).
 
     Returns:
-        A `Policy`, `(minatar env, rng) -> MinAtar action`.
+        The MinAtar action.
     """
-
-    def danger(g: object, x: int, y: int) -> bool:  # an enemy in the row, two columns away at most
-        return any(e is not None and not e[3] and e[1] == y and abs(e[0] - x) <= 2 for e in g.entities)
-
-    def policy(env: object, rng: np.random.Generator) -> int:
-        g = env.env
-        moves = {0: (0, 0), 1: (-1, 0), 2: (0, -1), 3: (1, 0), 4: (0, 1)}
-        safe = []
-        for a, (dx, dy) in moves.items():
-            x, y = min(9, max(0, g.player_x + dx)), min(8, max(1, g.player_y + dy))
-            if not danger(g, x, y):
-                safe.append(a)
-        if not safe:
-            return int(rng.integers(5))
-        golds = [e for e in g.entities if e is not None and e[3]]
-        if golds:
-            target = min(golds, key=lambda e: abs(e[1] - g.player_y) + abs(e[0] - g.player_x))
-            want = (
-                2 if target[1] < g.player_y else 4 if target[1] > g.player_y else (1 if target[0] < g.player_x else 3)
-            )
-            if want in safe:
-                return want
-        return 0 if 0 in safe else safe[int(rng.integers(len(safe)))]
-
-    return m.with_noise(policy, epsilon)
+    g = env.env
+    moves = {0: (0, 0), 1: (-1, 0), 2: (0, -1), 3: (1, 0), 4: (0, 1)}
+    safe = []
+    for a, (dx, dy) in moves.items():
+        x, y = min(9, max(0, g.player_x + dx)), min(8, max(1, g.player_y + dy))
+        if not _danger(g, x, y):
+            safe.append(a)
+    if not safe:
+        return int(rng.integers(5))
+    golds = [e for e in g.entities if e is not None and e[3]]
+    if golds:
+        target = min(golds, key=lambda e: abs(e[1] - g.player_y) + abs(e[0] - g.player_x))
+        want = 2 if target[1] < g.player_y else 4 if target[1] > g.player_y else (1 if target[0] < g.player_x else 3)
+        if want in safe:
+            return want
+    return 0 if 0 in safe else safe[int(rng.integers(len(safe)))]
 
 
 def scramble(env: object, rng: np.random.Generator) -> None:
@@ -205,7 +194,10 @@ def _spawned(t: m.Transitions) -> list[tuple]:
 # the spawned entity by distribution (chi-square)
 SPAWNS = p.on(m.no_sticky, p.step_distribution(_spawn_case, _spawned, 6000, 600, label="spawn (slot, x, lr, gold)"))
 
-GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, _rare_events)
+# the game's own policy, 10% of its actions random: long episodes that ramp the difficulty
+DODGING = {"dodging policy": (lambda n: 3 * n, m.with_noise(dodge, 0.1))}
+
+GAME = m.Game("asterix", read_state, write_state, scramble, _rare_events, draws_from_calls)
 
 # What SPEC checks:
 # - every transition exact (all state fields, observation, reward, terminal) by injecting the
@@ -222,7 +214,7 @@ GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls,
 SPEC = m.spec(
     GAME,
     # the game's own policy (reaching its rare events), and scrambled states with ramping off too
-    m.replayed(GAME, {"dodging policy": (lambda n: 3 * n, dodge)}, without_ramping=True, mask=mask_empty_slots),
+    m.replayed(GAME, DODGING, without_ramping=True, mask=mask_empty_slots),
     m.time_limit(GAME),
     m.RESET_STATE,  # MinAtar's reset draws nothing: the whole reset state is compared
     SPAWNS,

@@ -6,11 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from jaxenvs.envs.minatar import _parity as m
-from jaxenvs.envs.minatar.breakout.env import BreakoutState
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import rows
 
-NAME = "breakout"
 INT_FIELDS = ("ball_x", "ball_y", "ball_dir", "pos", "last_x", "last_y")
 BOOL_FIELDS = ("strike", "terminal")
 
@@ -38,24 +36,19 @@ def write_state(env: object, state: dict[str, object]) -> None:
     env.env.brick_map = np.asarray(state["brick_map"], np.float64).copy()
 
 
-to_jax, from_jax = m.same_names(BreakoutState)
-
-
-def follow_ball(epsilon: float = 0.1) -> m.Policy:
-    """Move the paddle toward the ball's column: long rallies, so walls are cleared and rebuilt.
+def follow_ball(env: object, rng: np.random.Generator) -> int:
+    """A `Policy`: move the paddle toward the ball's column (long rallies, so walls are cleared
+    and rebuilt).
 
     Args:
-        epsilon: The probability of a uniformly random action instead.
+        env: A `minatar.Environment("breakout")` (its game object is `env.env`).
+        rng: Unused.
 
     Returns:
-        A `Policy`, `(minatar env, rng) -> MinAtar action`.
+        The MinAtar action.
     """
-
-    def policy(env: object, rng: np.random.Generator) -> int:
-        g = env.env
-        return 1 if g.pos > g.ball_x else 3 if g.pos < g.ball_x else 0
-
-    return m.with_noise(policy, epsilon)
+    g = env.env
+    return 1 if g.pos > g.ball_x else 3 if g.pos < g.ball_x else 0
 
 
 def scramble(env: object, rng: np.random.Generator) -> None:
@@ -109,7 +102,7 @@ def _ball_start(states: dict, obs: object) -> list[tuple]:
 # the ball's start (column, direction) by distribution (chi-square) from resets
 BALL_START = p.on(m.no_sticky, p.resets(4000, 400, outcome=_ball_start, discrete=True, label="reset ball start"))
 
-GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, m.no_draws(NAME), scramble, _rare_events)
+GAME = m.Game("breakout", read_state, write_state, scramble, _rare_events)
 
 # What SPEC checks:
 # - every transition exact (all state fields, observation, reward, terminal) by injecting the
@@ -123,7 +116,7 @@ GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, m.no_draws(NAME),
 SPEC = m.spec(
     GAME,
     # the game's own policy: long rallies, so that walls are cleared and rebuilt
-    m.replayed(GAME, {"ball-following paddle": (lambda n: 3 * n, follow_ball)}),
+    m.replayed(GAME, {"ball-following paddle": (lambda n: 3 * n, m.with_noise(follow_ball, 0.1))}),
     m.time_limit(GAME),
     BALL_START,
     # random play: the defaults, and the minimal action set (ids -v1), as minatar's gym wrapper maps it

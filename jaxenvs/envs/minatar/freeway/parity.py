@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from jaxenvs.envs.minatar import _parity as m
-from jaxenvs.envs.minatar.freeway.env import SPEED, CarDraws, FreewayState
+from jaxenvs.envs.minatar.freeway.env import SPEED, CarDraws
 from jaxenvs.parity import spec as p
 
-NAME = "freeway"
 INT_FIELDS = ("pos", "move_timer", "terminate_timer")
 
 
@@ -37,9 +36,6 @@ def write_state(env: object, state: dict[str, object]) -> None:
     env.env.cars = [[int(v) for v in car] for car in np.asarray(state["cars"])]
 
 
-to_jax, from_jax = m.same_names(FreewayState)
-
-
 def draws_from_calls(calls: list, state: object):
     """The JAX draws of the reference's random calls in one step.
 
@@ -60,20 +56,18 @@ def draws_from_calls(calls: list, state: object):
     return CarDraws(speeds=np.asarray(speeds, np.int32), directions=np.sign(np.asarray(u) - 0.5).astype(np.int32))
 
 
-def head_up(p_up: float = 0.7) -> m.Policy:
-    """Mostly `u`: crossings, at least one whole episode of them.
+def head_up(env: object, rng: np.random.Generator) -> int:
+    """A `Policy`: `u` with probability 0.7, else a uniformly random action (crossings, at least
+    one whole episode of them).
 
     Args:
-        p_up: The probability of `u`; else a uniformly random action.
+        env: A `minatar.Environment("freeway")` (its game object is `env.env`).
+        rng: The generator it draws from.
 
     Returns:
-        A `Policy`, `(minatar env, rng) -> MinAtar action`.
+        The MinAtar action.
     """
-
-    def policy(env: object, rng: np.random.Generator) -> int:
-        return 2 if rng.random() < p_up else int(rng.integers(6))
-
-    return policy
+    return 2 if rng.random() < 0.7 else int(rng.integers(6))
 
 
 def scramble(env: object, rng: np.random.Generator) -> None:
@@ -133,7 +127,7 @@ SPEED_DRAWS = p.on(
     p.step_distribution(_crossing, lambda t: _speeds(t.next_states["cars"]), 2000, 200, 1, label="crossing car speeds"),
 )
 
-GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, _rare_events)
+GAME = m.Game("freeway", read_state, write_state, scramble, _rare_events, draws_from_calls)
 
 # What SPEC checks:
 # - every transition exact (all state fields, observation, reward, terminal) by injecting the

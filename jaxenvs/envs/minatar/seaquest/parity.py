@@ -8,14 +8,13 @@ from types import SimpleNamespace
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.envs.minatar import _parity as m
-from jaxenvs.envs.minatar.seaquest.env import NUM_DIVERS, NUM_ENEMIES, NUM_F_BULLETS, SeaquestDraws, SeaquestState
+from jaxenvs.envs.minatar.seaquest.env import NUM_DIVERS, NUM_ENEMIES, NUM_F_BULLETS, Seaquest, SeaquestDraws
+from jaxenvs.parity import harness
 from jaxenvs.parity import spec as p
 
-NAME = "seaquest"
 INT_FIELDS = (
     "oxygen",
     "diver_count",
@@ -29,17 +28,15 @@ INT_FIELDS = (
     "shot_timer",
 )
 BOOL_FIELDS = ("sub_or", "surface", "terminal")
-# MinAtar list -> (record width, capacity in the JAX state); rows padded with -1
+# MinAtar list -> (record width, capacity: the JAX state's slots, NUM_*); rows padded with -1
 LISTS = {"f_bullets": (3, 2), "e_fish": (4, 31), "e_subs": (5, 31), "divers": (4, 2)}
-GAME_ATTRS = INT_FIELDS + BOOL_FIELDS + ("f_bullets", "e_bullets", "e_fish", "e_subs", "divers")
 
 
 def _pad(records: list, width: int, capacity: int) -> np.ndarray:
     if len(records) > capacity:
         raise AssertionError(f"a MinAtar list holds {len(records)} objects, over the capacity {capacity}")
     out = np.full((capacity, width), -1, np.int32)
-    for i, rec in enumerate(records):
-        out[i] = [int(v) for v in rec]
+    out[: len(records)] = np.reshape(np.asarray(records, np.int32), (-1, width))
     return out
 
 
@@ -83,7 +80,7 @@ def write_state(env: Any, state: dict[str, Any]) -> None:
     env.env.e_bullets = [[int(x), int(y), bool(lr)] for lr, y, x in np.argwhere(np.asarray(state["e_bullets"]))]
 
 
-def to_jax(state: dict[str, Any], params: Any = None):
+def to_jax(state: dict[str, Any], params: Any):
     """The JAX state of reference states: each list into slots in list order, fish then subs
     in the enemy pool, the stamps (`*_order`) counting up to -1 so that every object spawned
     later sorts after them.
@@ -91,7 +88,7 @@ def to_jax(state: dict[str, Any], params: Any = None):
     Args:
         state: Reference states as `read_state` reads them (with `time` and `last_action`), a
             dict of arrays, batched or not.
-        params: Unused.
+        params: The env's params.
 
     Returns:
         A `SeaquestState`, batched if `state` is.
@@ -99,62 +96,43 @@ def to_jax(state: dict[str, Any], params: Any = None):
     Raises:
         AssertionError: If a list holds more objects than its capacity.
     """
-    single = np.ndim(state["oxygen"]) == 0
-    state = {k: np.asarray(v)[None] if single else np.asarray(v) for k, v in state.items()}
 
     def slots(records: np.ndarray, capacity: int):
-        """Left-pack the rows of `records` [B, n, w] that are not padding into `capacity` slots."""
+        """Left-pack the rows of `records` [..., n, w] that are not padding into `capacity` slots."""
         valid = records[..., 0] >= 0
         perm = np.argsort(~valid, axis=-1, kind="stable")
-        records = np.take_along_axis(records, perm[..., None], axis=1)
-        valid = np.take_along_axis(valid, perm, axis=1)
-        if valid[:, capacity:].any():
+        records = np.take_along_axis(records, perm[..., None], axis=-2)
+        valid = np.take_along_axis(valid, perm, axis=-1)
+        if valid[..., capacity:].any():
             raise AssertionError(f"a MinAtar list holds more objects than the capacity {capacity}")
-        records, valid = records[:, :capacity], valid[:, :capacity]
-        order = np.arange(capacity)[None, :] - valid.sum(axis=1, keepdims=True)
-        return np.where(valid[..., None], records, 0), valid, order.astype(np.int32)
+        records, valid = records[..., :capacity, :], valid[..., :capacity]
+        order = np.arange(capacity) - valid.sum(axis=-1, keepdims=True)
+        return np.where(valid[..., None], records, 0), valid, order
 
-    bullets, b_valid, b_order = slots(state["f_bullets"], NUM_F_BULLETS)
-    divers, d_valid, d_order = slots(state["divers"], NUM_DIVERS)
-    fish, subs = state["e_fish"], state["e_subs"]
-    fish6 = np.concatenate([fish, np.zeros(fish.shape[:2] + (2,), np.int32)], axis=-1)
-    subs6 = np.concatenate([subs, np.ones(subs.shape[:2] + (1,), np.int32)], axis=-1)
-    subs6[subs[..., 0] < 0] = -1
-    foes, e_valid, e_order = slots(np.concatenate([fish6, subs6], axis=1), NUM_ENEMIES)
-    i32 = lambda v: jnp.asarray(v, jnp.int32)  # noqa: E731
-    b = lambda v: jnp.asarray(v, jnp.bool_)  # noqa: E731
-    # (prefix, records, valid, order, integer columns, boolean columns) of each slot pool
+    # fish then subs, as records [x, y, lr, move timer, shot timer (0 for a fish), is_sub]
+    enemies = np.concatenate([np.insert(state["e_fish"], [4, 4], 0, -1), np.insert(state["e_subs"], 5, 1, -1)], -2)
+    # (prefix, records, capacity, the JAX fields of the records' columns) of each slot pool
     pools = (
-        ("f_bullet", bullets, b_valid, b_order, ("x", "y"), ("", "", "lr")),
-        ("enemy", foes, e_valid, e_order, ("x", "y", "", "move_timer", "shot_timer"), ("", "", "lr", "", "", "is_sub")),
-        ("diver", divers, d_valid, d_order, ("x", "y", "", "move_timer"), ("", "", "lr")),
+        ("f_bullet", state["f_bullets"], NUM_F_BULLETS, ("x", "y", "lr")),
+        ("enemy", enemies, NUM_ENEMIES, ("x", "y", "lr", "move_timer", "shot_timer", "is_sub")),
+        ("diver", state["divers"], NUM_DIVERS, ("x", "y", "lr", "move_timer")),
     )
-    fields = {}
-    for prefix, records, valid, order, ints, bools in pools:
-        fields |= {f"{prefix}_{k}": i32(records[..., i]) for i, k in enumerate(ints) if k}
-        fields |= {f"{prefix}_{k}": b(records[..., i]) for i, k in enumerate(bools) if k}
-        fields |= {f"{prefix}_valid": b(valid), f"{prefix}_order": i32(order)}
-    out = SeaquestState(
-        time=i32(state["time"]),
-        last_action=i32(state["last_action"]),
-        e_bullets=b(state["e_bullets"]),
-        **{k: b(state[k]) for k in BOOL_FIELDS},
-        **{k: i32(state[k]) for k in INT_FIELDS},
-        **fields,
-    )
-    return jax.tree_util.tree_map(lambda x: x[0], out) if single else out
+    fields = dict(state)
+    for prefix, records, capacity, columns in pools:
+        records, valid, order = slots(records, capacity)
+        fields |= {f"{prefix}_{k}": records[..., i] for i, k in enumerate(columns)}
+        fields |= {f"{prefix}_valid": valid, f"{prefix}_order": order}
+    return harness.default_to_jax(Seaquest(), params)(fields, params)
 
 
-def _lists_from_slots(valid: np.ndarray, order: np.ndarray, columns: list[np.ndarray], capacity: int) -> np.ndarray:
-    """Batched slots -> `int32[batch, capacity, width]`, in list (stamp) order, padded with -1."""
-    key = np.where(valid, order, np.iinfo(np.int32).max)
-    perm = np.argsort(key, axis=-1, kind="stable")
-    records = np.stack([np.take_along_axis(np.asarray(c, np.int32), perm, -1) for c in columns], axis=-1)
-    kept = np.take_along_axis(valid, perm, -1)
-    records = np.where(kept[..., None], records, -1)
-    out = np.full(records.shape[:-2] + (capacity, records.shape[-1]), -1, np.int32)
-    out[..., : records.shape[-2], :] = records[..., :capacity, :]
-    return out
+def _list_from_slots(s: Any, prefix: str, columns: tuple[str, ...], valid: np.ndarray | None = None) -> np.ndarray:
+    """A slot pool's `columns` (of the valid slots, default `{prefix}_valid`) as `int32[..., slots,
+    width]`, in list (stamp) order, padded with -1."""
+    valid = getattr(s, f"{prefix}_valid") if valid is None else valid
+    perm = np.argsort(np.where(valid, getattr(s, f"{prefix}_order"), np.iinfo(np.int32).max), axis=-1, kind="stable")
+    records = np.stack([getattr(s, f"{prefix}_{k}") for k in columns], axis=-1).astype(np.int32)
+    records = np.where(valid[..., None], records, -1)
+    return np.take_along_axis(records, perm[..., None], axis=-2)
 
 
 def from_jax(state: Any) -> dict[str, np.ndarray]:
@@ -169,17 +147,11 @@ def from_jax(state: Any) -> dict[str, np.ndarray]:
     """
     s = jax.tree_util.tree_map(np.asarray, state)
     out = {k: getattr(s, k) for k in INT_FIELDS + BOOL_FIELDS + ("time", "last_action", "e_bullets")}
-    out["f_bullets"] = _lists_from_slots(
-        s.f_bullet_valid, s.f_bullet_order, [s.f_bullet_x, s.f_bullet_y, s.f_bullet_lr], LISTS["f_bullets"][1]
-    )
-    out["divers"] = _lists_from_slots(
-        s.diver_valid, s.diver_order, [s.diver_x, s.diver_y, s.diver_lr, s.diver_move_timer], LISTS["divers"][1]
-    )
-    common = [s.enemy_x, s.enemy_y, s.enemy_lr, s.enemy_move_timer]
-    out["e_fish"] = _lists_from_slots(s.enemy_valid & ~s.enemy_is_sub, s.enemy_order, common, LISTS["e_fish"][1])
-    out["e_subs"] = _lists_from_slots(
-        s.enemy_valid & s.enemy_is_sub, s.enemy_order, common + [s.enemy_shot_timer], LISTS["e_subs"][1]
-    )
+    out["f_bullets"] = _list_from_slots(s, "f_bullet", ("x", "y", "lr"))
+    out["divers"] = _list_from_slots(s, "diver", ("x", "y", "lr", "move_timer"))
+    fish = ("x", "y", "lr", "move_timer")
+    out["e_fish"] = _list_from_slots(s, "enemy", fish, s.enemy_valid & ~s.enemy_is_sub)
+    out["e_subs"] = _list_from_slots(s, "enemy", fish + ("shot_timer",), s.enemy_valid & s.enemy_is_sub)
     return out
 
 
@@ -222,16 +194,15 @@ def draws_from_calls(calls: list, state: dict[str, Any]):
 
 def _survives(env: Any, plan: tuple[int, ...]) -> bool:
     """Whether the game survives the actions of `plan` (played ahead, the game put back)."""
-    return not any(terminal for _, terminal in m.lookahead(env, plan, GAME_ATTRS))
+    return not any(terminal for _, terminal in m.lookahead(env, plan))
 
 
-def diver_collector(epsilon: float = 0.05, drown: bool = False) -> m.Policy:
+def diver_collector(drown: bool = False) -> m.Policy:
     """Head for the nearest diver, shoot what is in the way, surface with six divers (or low
     on oxygen with some aboard, never with none); every move is checked two steps ahead in a
     copy of the game and replaced by one that survives if it would die.
 
     Args:
-        epsilon: The probability of a uniformly random action instead.
         drown: Never surface: the dive ends when the oxygen runs out.
 
     Returns:
@@ -263,7 +234,7 @@ def diver_collector(epsilon: float = 0.05, drown: bool = False) -> m.Policy:
                 return a
         return want
 
-    return m.with_noise(policy, epsilon)
+    return policy
 
 
 def _random_enemy(rng: np.random.Generator, move_speed: int, near: tuple[int, int] | None, is_sub: bool) -> list:
@@ -289,20 +260,15 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
         rng: The generator to draw the state from.
     """
     level = int(rng.integers(0, 21))
-    spawn_speed, move_speed = max(1, 20 - level), 5
-    for j in range(level):
-        if move_speed > 2 and j % 2:
-            move_speed -= 1
+    spawn_speed, move_speed = max(1, 20 - level), max(2, 5 - level // 2)  # every second ramp slows it, to 2
     sub_x, sub_y = int(rng.integers(10)), int(rng.integers(9)) if rng.random() < 0.8 else int(rng.integers(2))
     sub_or = bool(rng.random() < 0.5) if 0 < sub_x < 9 else sub_x == 9
     near = (sub_x, max(1, sub_y))
-    seen = set()
     fish, subs = [], []
     for _ in range(int(rng.integers(0, 14))):
         is_sub = bool(rng.random() < 1 / 3)
         rec = _random_enemy(rng, move_speed, near, is_sub)
-        if tuple(rec) not in seen:  # two identical records would hit MinAtar's list.remove quirk
-            seen.add(tuple(rec))
+        if rec not in fish + subs:  # two identical records would hit MinAtar's list.remove quirk
             (subs if is_sub else fish).append(rec)
     divers = [
         [int(rng.integers(10)), int(rng.integers(1, 9)), bool(rng.random() < 0.5), int(rng.integers(0, 6))]
@@ -310,10 +276,10 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
     ]
     if divers and rng.random() < 0.5:
         divers[0][:2] = [int(np.clip(sub_x + rng.integers(-1, 2), 0, 9)), max(1, sub_y)]
-    f_bullets = []
-    for _ in range(int(rng.integers(0, 3))):
-        f_bullets.append([int(rng.integers(10)), int(rng.integers(9)), bool(rng.random() < 0.5)])
-    f_bullets = [list(b) for b in {tuple(b) for b in f_bullets}]
+    f_bullets = {
+        (int(rng.integers(10)), int(rng.integers(9)), bool(rng.random() < 0.5)) for _ in range(int(rng.integers(0, 3)))
+    }
+    f_bullets = [list(b) for b in f_bullets]
     e_bullets = [
         [int(rng.integers(10)), int(rng.integers(1, 9)), bool(rng.random() < 0.5)]
         for _ in range(int(rng.integers(0, 6)))
@@ -329,7 +295,7 @@ def scramble(env: Any, rng: np.random.Generator) -> None:
     # as in play: with two divers (bullets) out, the next spawn (shot) cannot be due
     attrs["d_spawn_timer"] = int(rng.integers(1, 31)) if len(divers) == 2 or rng.random() < 0.7 else 0
     attrs["shot_timer"] = int(rng.integers(1, 5)) if len(f_bullets) == 2 else int(rng.integers(0, 6))
-    m.set_game_attrs(env, dict(attrs, surface=bool(sub_y == 0 and rng.random() < 0.5), terminal=False))
+    vars(env.env).update(attrs, surface=bool(sub_y == 0 and rng.random() < 0.5), terminal=False)
 
 
 def _rare_events(s: dict, a: int, s2: dict, r: float, t: bool, calls: list) -> dict[str, bool]:
@@ -394,7 +360,7 @@ SPAWNS = p.on(
     p.step_distribution(_SPAWN, _new_diver, 8000, 1000, label="diver spawn (column, row, side)"),
 )
 
-GAME = m.Game(NAME, read_state, write_state, to_jax, from_jax, draws_from_calls, scramble, _rare_events)
+GAME = m.Game("seaquest", read_state, write_state, scramble, _rare_events, draws_from_calls, to_jax, from_jax)
 
 # What SPEC checks:
 # - every transition exact (all state fields, observation, reward, terminal) by injecting the
@@ -421,8 +387,8 @@ SPEC = m.spec(
     m.replayed(
         GAME,
         {
-            "diver collector": (lambda n: 2 * n, diver_collector),
-            "drowning diver": (lambda n: n // 2, lambda: diver_collector(drown=True)),
+            "diver collector": (lambda n: 2 * n, m.with_noise(diver_collector(), 0.05)),
+            "drowning diver": (lambda n: n // 2, m.with_noise(diver_collector(drown=True), 0.05)),
         },
         without_ramping=True,
         free_running=("random policy", "diver collector"),
