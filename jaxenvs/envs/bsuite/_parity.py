@@ -15,6 +15,7 @@ episodes in float64.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from typing import Any
@@ -23,7 +24,7 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import ATOL_F32_OBS, Check
+from jaxenvs.parity.checks import ATOL_F32_OBS, Check, error_check
 from jaxenvs.parity.harness import check_episode_statistics, check_resets
 from jaxenvs.parity.reference import DmEnvReference
 
@@ -126,41 +127,28 @@ def _ref_umbrella_chain(env_kwargs: dict) -> DmEnvReference:
     )
 
 
-def _cartpole_io(timescale: float):
+def _cartpole(module: str, cls: str, env_kwargs: dict) -> DmEnvReference:
+    """bsuite's cart-pole `bsuite.<module>.<cls>(**env_kwargs)`: its `CartpoleState` under the JAX
+    field names, the time counted from `time_elapsed`."""
     from bsuite.environments.cartpole import CartpoleState
 
     fields = ("x", "x_dot", "theta", "theta_dot", "time_elapsed")
+    timescale = env_kwargs.get("timescale", 0.01)
 
     def read_state(env):
         out = {k: float(getattr(env._state, k)) for k in fields}
-        out["time"] = int(round(out["time_elapsed"] / timescale))
-        return out
+        return dict(out, time=int(round(out["time_elapsed"] / timescale)))
 
     def write_state(env, state):
         env._state = CartpoleState(**{k: float(state[k]) for k in fields})
         env._reset_next_step = False
 
-    return read_state, write_state
+    make = lambda seed: getattr(importlib.import_module(f"bsuite.{module}"), cls)(seed=seed, **env_kwargs)  # noqa: E731
+    return _reference(f"bsuite {cls}", make, (read_state, write_state), angle_fields=("theta",))
 
 
-def _ref_cartpole(env_kwargs) -> DmEnvReference:
-    return _reference(
-        "bsuite Cartpole",
-        lambda seed: _bsuite_env("cartpole", "Cartpole")(seed=seed, **env_kwargs),
-        _cartpole_io(env_kwargs.get("timescale", 0.01)),
-        angle_fields=("theta",),
-    )
-
-
-def _ref_cartpole_swingup(env_kwargs) -> DmEnvReference:
-    def make(seed):
-        from bsuite.experiments.cartpole_swingup.cartpole_swingup import CartpoleSwingup
-
-        return CartpoleSwingup(seed=seed, **env_kwargs)
-
-    return _reference(
-        "bsuite CartpoleSwingup", make, _cartpole_io(env_kwargs.get("timescale", 0.01)), angle_fields=("theta",)
-    )
+_ref_cartpole = functools.partial(_cartpole, "environments.cartpole", "Cartpole")
+_ref_cartpole_swingup = functools.partial(_cartpole, "experiments.cartpole_swingup.cartpole_swingup", "CartpoleSwingup")
 
 
 def _ref_mountain_car(env_kwargs: dict) -> DmEnvReference:
@@ -185,6 +173,28 @@ def settings(env_id: str) -> dict[str, Any]:
 
 # per step by state injection: every state field and flag exactly, rewards to float32 resolution
 STEP = p.transitions("atol", atol=0.0, reward_atol=ATOL_F32_OBS)
+
+
+def rewards_by_mapping_seed(label: str, module: str, cls: str, ours: Callable[[int], np.ndarray]) -> p.CheckFn:
+    """What bsuite's `<module>.<cls>` draws from its `mapping_seed` (its `_rewards`), ours
+    against it, for every mapping_seed bsuite's sweeps use (0..19).
+
+    Args:
+        label: The check's name, before " (mapping_seed 0..19)".
+        module: bsuite's module, in `bsuite.environments`.
+        cls: bsuite's env class.
+        ours: `mapping_seed -> our rewards`.
+
+    Returns:
+        A check function (to 1e-7).
+    """
+
+    def check(ctx: p.Context) -> list[Check]:
+        theirs = [_bsuite_env(module, cls)(mapping_seed=s)._rewards for s in range(20)]
+        mine = [ours(s) for s in range(20)]
+        return [error_check(f"{label} (mapping_seed 0..19)", np.stack(mine), np.stack(theirs), 1e-7)]
+
+    return check
 
 
 def statistics(longest: int | Callable[[p.Context], int]) -> p.CheckFn:

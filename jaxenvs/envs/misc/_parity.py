@@ -267,16 +267,17 @@ def continuous_resets(names: tuple[str, ...], support: Callable) -> p.CheckFn:
     return resets(outcome=fields(*names), support=support)
 
 
-def deterministic_resets(names: tuple[str, ...]) -> p.CheckFn:
+def deterministic_resets(names: tuple[str, ...], label: str = "reset") -> p.CheckFn:
     """A deterministic reset: its single outcome of the state's fields `names` must agree.
 
     Args:
         names: The state's field names.
+        label: The check's name.
 
     Returns:
         The check, `Context -> list[Check]`: 400 resets a side at scale 1 (at least 40).
     """
-    return resets(400, 40, outcome=fields(*names), discrete=True)
+    return resets(400, 40, outcome=fields(*names), discrete=True, label=label)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -317,9 +318,7 @@ def suite(
             ctx.env, ctx.params.replace(**overrides), ref, atol=ATOL, seed=ctx.seed, data=data, reward_atol=ATOL
         )
         if whole_episodes:
-            checks += harness.check_episodes(
-                ctx.env, ctx.params, ctx.reference, num_episodes=ctx.size(500, 64), atol=ATOL_EPISODE, seed=ctx.seed
-            )
+            checks += p.episodes("atol", ATOL_EPISODE, at_one=500, least=64)(ctx)
         if random is not None:
             checks += random(ctx, data.state_at(0))
         return checks

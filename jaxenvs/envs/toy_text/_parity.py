@@ -10,6 +10,7 @@ transition table `P` (`table_support`), or found by replaying its step once per 
 
 from collections.abc import Callable, Sequence
 from typing import Any
+from unittest import mock
 
 import jax.numpy as jnp
 import numpy as np
@@ -130,22 +131,17 @@ def enumerated_support(ref: GymnasiumReference, outcome: Callable[[Transitions],
     def support(state: dict, action: int) -> set:
         if ref.env is None:
             ref.reset(0)
-        u = ref.env.unwrapped
-        saved = u._np_random
         found = set()
         stack: list[list[int]] = [[]]
-        try:
-            while stack:
-                script = stack.pop()
-                rng = _ScriptedRandom(script)
-                u._np_random = rng
+        while stack:
+            script = stack.pop()
+            rng = _ScriptedRandom(script)
+            with mock.patch.object(ref.env.unwrapped, "_np_random", rng):
                 out = ref.step_cases([(state, action)])
-                if len(rng.calls) > len(script):  # an unforced draw: branch on it
-                    stack += [script + [k] for k in range(len(rng.calls[len(script)]))]
-                else:
-                    found.add(outcome(out)[0])
-        finally:
-            u._np_random = saved
+            if len(rng.calls) > len(script):  # an unforced draw: branch on it
+                stack += [script + [k] for k in range(len(rng.calls[len(script)]))]
+            else:
+                found.add(outcome(out)[0])
         return found
 
     return support
@@ -198,21 +194,20 @@ def cell_reference(env_id: str, state_cls: Any, timed: bool, **kwargs: Any) -> G
     return gymnasium_reference(env_id, read_state, write_state, to_jax, ("s", "time"), **kwargs)
 
 
-def every_cell(label: str, env: Any, params: Any, ref: GymnasiumReference, num_cells: int) -> list[Check]:
+def every_cell(label: str, ctx: p.Context) -> list[Check]:
     """Every (cell, action) of a deterministic grid, stepped in both.
 
     Args:
         label: The checks' name prefix.
-        env: The raw JAX env.
-        params: Its params.
-        ref: The reference (`cell_reference`).
-        num_cells: How many cells the grid has.
+        ctx: The run: the raw JAX env, its params and the reference (`cell_reference`).
 
     Returns:
         The checks of `check_transitions`, `info["prob"]` compared too.
     """
-    cases = [({"s": np.int32(s)}, a) for s in range(num_cells) for a in range(4)]
-    return check_transitions(env, params, ref, data=ref.step_cases(cases), label=label, info_fields=("prob",))
+    ref = ctx.reference
+    ref.reset(0)  # the cells are the reference's, whatever the env under test declares
+    cases = [({"s": np.int32(s)}, a) for s in range(ref.env.observation_space.n) for a in range(4)]
+    return check_transitions(ctx.env, ctx.params, ref, data=ref.step_cases(cases), label=label, info_fields=("prob",))
 
 
 def cell_outcomes(ref: GymnasiumReference) -> Callable[[dict, int], set]:

@@ -7,18 +7,12 @@ import numpy as np
 from jaxenvs.envs.bsuite import _parity as b
 from jaxenvs.envs.bsuite.bandit import SimpleBandit, arm_rewards
 from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import ATOL_F32_OBS, ATOL_F32_STEP, Check, error_check
-from jaxenvs.parity.harness import check_step_distribution, check_transitions
+from jaxenvs.parity.checks import ATOL_F32_OBS, ATOL_F32_STEP, Check
+from jaxenvs.parity.harness import check_transitions
 
 
-def _arm_rewards(ctx: p.Context) -> list[Check]:
-    bandit, seeds = b._bsuite_env("bandit", "SimpleBandit"), range(20)  # every mapping_seed of the sweeps
-    mine, theirs = [arm_rewards(11, s) for s in seeds], [bandit(mapping_seed=s)._rewards for s in seeds]
-    return [error_check("arm rewards (mapping_seed 0..19)", np.stack(mine), np.stack(theirs), 1e-7)]
-
-
-def _wrapped(ctx: p.Context, wrapper: str, **options: float) -> tuple:
-    """Our SimpleBandit in our wrapper `wrapper`, and bsuite's in bsuite's, as its reference."""
+def _wrapped(ctx: p.Context, wrapper: str, **options: float) -> p.Context:
+    """The run on our SimpleBandit in our wrapper `wrapper`, against bsuite's in bsuite's."""
     from bsuite.utils import wrappers as theirs
 
     from jaxenvs.envs.bsuite import wrappers as ours
@@ -30,25 +24,26 @@ def _wrapped(ctx: p.Context, wrapper: str, **options: float) -> tuple:
         (lambda env: ref.read_state(env._env), lambda env, s: ref.write_state(env._env, s)),
     )
     env = getattr(ours, wrapper)(SimpleBandit(**kwargs), **options)
-    return env, env.default_params, reference
+    return ctx.with_env(env, env.default_params, reference)
 
 
 def _wrappers(ctx: p.Context) -> list[Check]:
     """Reward noise (noise_scale 1) on the best arm, and reward scale (30) on every arm."""
     best = int(np.argmax(arm_rewards(11, b.settings(ctx.env_id)["mapping_seed"])))
-    noisy = _wrapped(ctx, "RewardNoise", noise_scale=1.0)
-    n, outcome = ctx.size(2000, 200), lambda t: t.rewards
     label = "reward noise (noise_scale 1, best arm)"
-    checks = check_step_distribution(
-        *noisy, [({"time": 0}, best)], n, outcome, ctx.seed, label=label, continuous="unbounded"
-    )
-    env, params, ref = _wrapped(ctx, "RewardScale", reward_scale=30.0)
-    data = ref.step_cases([({"time": 0}, a) for a in range(11)])
+    noise = p.step_distribution([({"time": 0}, best)], lambda t: t.rewards, label=label, continuous="unbounded")
+    checks = noise(_wrapped(ctx, "RewardNoise", noise_scale=1.0))
+    scaled = _wrapped(ctx, "RewardScale", reward_scale=30.0)
+    data = scaled.reference.step_cases([({"time": 0}, a) for a in range(11)])
     return checks + check_transitions(
-        env, params, ref, data=data, reward_atol=1e-5, label="reward scale (30, every arm)"
+        scaled.env, scaled.params, scaled.reference, data=data, reward_atol=1e-5, label="reward scale (30, every arm)"
     )
 
 
 SPEC = b.spec(
-    b._ref_bandit, _arm_rewards, p.transitions("atol", ATOL_F32_STEP, reward_atol=ATOL_F32_OBS), _wrappers, longest=1
+    b._ref_bandit,
+    b.rewards_by_mapping_seed("arm rewards", "bandit", "SimpleBandit", lambda seed: arm_rewards(11, seed)),
+    p.transitions("atol", ATOL_F32_STEP, reward_atol=ATOL_F32_OBS),
+    _wrappers,
+    longest=1,
 )

@@ -4,7 +4,7 @@ whole episodes in float64, resets, random-policy statistics (`_parity.continuous
 from jaxenvs.envs.bsuite import _parity as b
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check
-from jaxenvs.parity.harness import check_transitions, near_time_limit
+from jaxenvs.parity.harness import near_time_limit
 
 
 def _episode_ends(ctx: p.Context) -> list[Check]:
@@ -12,10 +12,7 @@ def _episode_ends(ctx: p.Context) -> list[Check]:
     and two steps before (a random walk seldom gets there)."""
     ctx.reference.reset(ctx.seed)
     scramble = near_time_limit(int(ctx.reference.env._max_steps))
-    n, seed = ctx.size(100, 50), ctx.seed
-    return check_transitions(
-        ctx.env, ctx.params, ctx.reference, n, seed=seed, label="time limit", scramble=scramble, float32_bound=True
-    )
+    return p.transitions("f32", at_one=100, least=50, label="time limit", scramble=scramble)(ctx)
 
 
 SPEC = b.continuous(b._ref_mountain_car, 1000, _episode_ends)

@@ -17,6 +17,8 @@ from jaxenvs.parity.harness import check_transitions
 from jaxenvs.parity.reference import GymnasiumReference, Transitions
 
 MAX_CARDS = 21  # a hand never holds more
+# the JAX state's fields, compared exactly: what the rules read of the hands
+FIELDS = tuple(k for k in BlackjackState.__dataclass_fields__ if k != "time")
 RULES = {
     "sab": dict(sab=True, natural=False),
     "plain": dict(sab=False, natural=False),
@@ -25,9 +27,7 @@ RULES = {
 
 
 def _pad(cards: Sequence[int]) -> np.ndarray:
-    out = np.zeros(MAX_CARDS, np.int32)
-    out[: len(cards)] = cards
-    return out
+    return np.pad(np.asarray(cards, np.int32), (0, MAX_CARDS - len(cards)))
 
 
 def _hands(player: Sequence[int], dealer: Sequence[int]) -> dict[str, Any]:
@@ -58,16 +58,11 @@ def _write_state(env: Any, state: dict[str, Any]) -> None:
 
 
 def _to_jax(state: dict[str, Any], params: Any) -> BlackjackState:
-    state = _hands(_cards(state["player"]), _cards(state["dealer"]))
-    fields = BlackjackState.__dataclass_fields__
-    return BlackjackState(
-        time=jnp.int32(0), **{k: jnp.asarray(v) for k, v in state.items() if k in fields and k != "time"}
-    )
+    return BlackjackState(time=jnp.int32(0), **{k: jnp.asarray(state[k]) for k in FIELDS})
 
 
 def _reference(env_id: str = "Blackjack-v1", **kwargs: Any) -> GymnasiumReference:
-    exact = tuple(k for k in _hands([1], [1]) if k not in ("player", "dealer"))
-    return tt.gymnasium_reference(env_id, _read_state, _write_state, _to_jax, exact, **kwargs)
+    return tt.gymnasium_reference(env_id, _read_state, _write_state, _to_jax, FIELDS, **kwargs)
 
 
 def _sticks(ctx: p.Context) -> list[Check]:

@@ -7,7 +7,6 @@ from jaxenvs.envs.toy_text import _parity as tt
 from jaxenvs.envs.toy_text.cliff_walking.env import CliffWalkingState
 from jaxenvs.parity import spec as p
 from jaxenvs.parity.checks import Check
-from jaxenvs.parity.harness import check_transitions
 
 
 def _reference(env_id: str):
@@ -19,10 +18,7 @@ def _steps(ctx: p.Context) -> list[Check]:
         return tt.cell_distribution(
             "slippery step", ctx.env, ctx.params, ctx.reference, range(48), ctx.size(120, 40), ctx.seed
         )
-    checks = tt.every_cell("step", ctx.env, ctx.params, ctx.reference, 48)
-    return checks + check_transitions(
-        ctx.env, ctx.params, ctx.reference, ctx.size(2000, 200), 0.0, ctx.seed, label="random-policy step"
-    )
+    return tt.every_cell("step", ctx) + p.transitions("atol", 0.0, 2000, 200, label="random-policy step")(ctx)
 
 
 SPEC = p.ParitySpec(

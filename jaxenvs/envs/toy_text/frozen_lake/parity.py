@@ -22,16 +22,14 @@ def _reference(env_id: str, **kwargs):
 
 def _live(desc) -> list[int]:
     """The cells a step can start from (start and ice)."""
-    ncol = len(desc[0])
-    return [s for s in range(len(desc) * ncol) if desc[s // ncol][s % ncol] in "SF"]
+    return [s for s, letter in enumerate("".join(desc)) if letter in "SF"]
 
 
 def _dry(ctx: p.Context) -> list[Check]:
     """Without slipping: every (cell, action), random-policy steps, the time limit (random walks
     seldom last to it: from states one and two steps before it)."""
     dry = p.variant(_reference, is_slippery=False)(ctx)
-    cells = len(dry.params.desc) * len(dry.params.desc[0])
-    checks = tt.every_cell("non-slippery", dry.env, dry.params, dry.reference, cells)
+    checks = tt.every_cell("non-slippery", dry)
     return checks + p.chain(p.transitions("atol", 0.0, 2000, 200, label="non-slippery step"), p.time_limit(60, 60))(dry)
 
 
@@ -56,11 +54,11 @@ def _custom_maps(ctx: p.Context) -> list[Check]:
     desc = generate_random_map(5, p=0.75, seed=ctx.seed)
     custom = dict(desc=desc, success_rate=0.6, reward_schedule=(2.0, -1.0, -0.25))
     dry = p.variant(_reference, is_slippery=False, **custom)(ctx)
-    checks = tt.every_cell("custom map", dry.env, dry.params, dry.reference, 25)
+    checks = tt.every_cell("custom map", dry)
     wet = p.variant(_reference, **custom)(ctx)
     label, n = "custom map slippery step", ctx.size(150, 60)
     checks += tt.cell_distribution(label, wet.env, wet.params, wet.reference, _live(desc), n, ctx.seed + 2)
-    two = ctx.with_env(ctx.env, ctx.params.replace(desc=TWO_STARTS), _reference(ctx.env_id, desc=list(TWO_STARTS)))
+    two = p.variant(_reference, desc=TWO_STARTS)(ctx)
     return checks + p.resets(1000, 200, discrete=True, label="two-start reset")(two)
 
 
