@@ -24,11 +24,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.environment import float_dtype
-from jaxenvs.envs.bsuite.catch import Catch, board, move_paddle
-from jaxenvs.envs.classic.cartpole import CartPole, CartPoleState, get_obs
+from jaxenvs.envs.bsuite.catch import Catch
+from jaxenvs.envs.classic.cartpole import CartPole, CartPoleState
 from jaxenvs.envs.minatar.asterix import Asterix
-from jaxenvs.envs.minatar.asterix import get_obs as asterix_obs
-from jaxenvs.envs.minatar.asterix import initial_state as asterix_initial_state
 
 # ---------------------------------------------------------------------------------------------
 # bugs no params field can express: small subclasses
@@ -40,7 +38,7 @@ class CartPoleWideReset(CartPole):
     def reset_env(self, key, params):
         x, x_dot, theta, theta_dot = jax.random.uniform(key, (4,), dtype=float_dtype(), minval=-0.055, maxval=0.055)
         state = CartPoleState(time=jnp.zeros((), jnp.int32), x=x, x_dot=x_dot, theta=theta, theta_dot=theta_dot)
-        return get_obs(state), state
+        return self.observe(state, params), state
 
 
 class CatchJudgedBeforeMove(Catch):
@@ -48,21 +46,18 @@ class CatchJudgedBeforeMove(Catch):
     reference judges it after the move): a reward computed from stale state."""
 
     def step_env(self, key, state, action, params):
-        before = state.paddle_x
-        state = state.replace(
-            paddle_x=move_paddle(state.paddle_x, action, self.columns), ball_y=state.ball_y + 1, time=state.time + 1
-        )
-        terminated = state.ball_y == state.paddle_y
-        reward = jnp.where(terminated, jnp.where(before == state.ball_x, 1.0, -1.0), 0.0)
-        return board(state, self.rows, self.columns), state, reward, terminated, {}
+        obs, after, _, terminated, info = super().step_env(key, state, action, params)
+        reward = jnp.where(terminated, jnp.where(state.paddle_x == after.ball_x, 1.0, -1.0), 0.0)
+        return obs, after, reward, terminated, info
 
 
 class AsterixFastSpawns(Asterix):
     """Asterix spawning every 9 steps at the start instead of every 10: a spawn rate 11% high."""
 
     def reset_env(self, key, params):
-        state = asterix_initial_state().replace(spawn_speed=jnp.int32(9), spawn_timer=jnp.int32(9))
-        return asterix_obs(state), state
+        _, state = super().reset_env(key, params)
+        state = state.replace(spawn_speed=jnp.int32(9), spawn_timer=jnp.int32(9))
+        return self.observe(state, params), state
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,8 +108,6 @@ def _time_limit(name: str, env_id: str, limit: int, late: bool) -> Mutant:
     return Mutant(name, env_id, bug, {"max_steps_in_episode": limit})
 
 
-_DEG = math.pi / 180
-
 _ALL = (
     # classic control
     Mutant("cartpole-gravity", "CartPole-v1", "gravity 1% high (9.898)", {"gravity": 9.898}),
@@ -122,7 +115,7 @@ _ALL = (
         "cartpole-angle-threshold",
         "CartPole-v1",
         "pole falls at 11.5 degrees, not 12",
-        {"theta_threshold_radians": 11.5 * _DEG},
+        {"theta_threshold_radians": math.radians(11.5)},
     ),
     _time_limit("cartpole-time-limit-late", "CartPole-v1", 501, late=True),
     _time_limit("cartpole-v0-time-limit-early", "CartPole-v0", 199, late=False),
@@ -186,22 +179,12 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in _ALL}
 # is it a mutant?
 
 
-def _actions(space: Any, rng: np.random.Generator, n: int) -> np.ndarray:
-    if hasattr(space, "n"):
-        return (getattr(space, "start", 0) + rng.integers(space.n, size=n)).astype(np.int32)
-    low, high = np.broadcast_to(space.low, space.shape), np.broadcast_to(space.high, space.shape)
-    return rng.uniform(low, high, size=(n, *space.shape)).astype(np.asarray(space.low).dtype)
-
-
 def _differs(a: Any, b: Any) -> bool:
+    """Whether two trees differ: a leaf's shape, a float leaf beyond rounding, another leaf at all."""
     for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b)):
         x, y = np.asarray(x), np.asarray(y)
-        if x.shape != y.shape:
-            return True
-        if np.issubdtype(x.dtype, np.floating):
-            if not np.allclose(x, y, rtol=1e-6, atol=1e-7, equal_nan=True):
-                return True
-        elif not np.array_equal(x, y):
+        rtol = 1e-6 if np.issubdtype(x.dtype, np.floating) else 0.0  # integers and flags: exactly
+        if x.shape != y.shape or not np.allclose(x, y, rtol=rtol, atol=rtol / 10, equal_nan=True):
             return True
     return False
 
@@ -230,19 +213,21 @@ def observable_change(mutant: Mutant, num_envs: int = 32, num_steps: int = 200, 
     reset = [_compiled(e, "reset", lambda e=e: jax.jit(jax.vmap(e.reset, in_axes=(0, None)))) for e in (env0, env1)]
     axes = (0, 0, 0, None)
     step = [_compiled(e, f"step{axes}", lambda e=e: jax.jit(jax.vmap(e.step, in_axes=axes))) for e in (env0, env1)]
-    keys = jax.random.split(jax.random.key(seed), num_envs)
-    out0 = reset[0](keys, params0)
-    if _differs(out0, reset[1](keys, params1)):
+    sample = jax.vmap(env0.action_space(params0).sample)
+    # keys of the reset, then of each step (the first from near the time limit): the env's, the action's
+    keys = jax.random.split(jax.random.key(seed), (num_steps + 2, 2, num_envs))
+    out0 = reset[0](keys[0, 0], params0)
+    if _differs(out0, reset[1](keys[0, 0], params1)):
         return "reset"
-    state, rng, space = out0[1], np.random.default_rng(seed), env0.action_space(params0)
+    state = out0[1]
     limit = int(params0.max_steps_in_episode)
     near_limit = state.replace(time=jnp.asarray(limit - 1 - np.arange(num_envs) % 2, state.time.dtype))
     for t in range(-1, num_steps):  # t = -1: from states one and two steps before the time limit
-        keys = jax.random.split(jax.random.key(seed + 1 + t + 1), num_envs)
-        actions = jnp.asarray(_actions(space, rng, num_envs))
+        step_keys, action_keys = keys[t + 2]
+        actions = sample(action_keys)
         start = near_limit if t < 0 else state
-        a = step[0](keys, start, actions, params0)
-        if _differs(a, step[1](keys, start, actions, params1)):
+        a = step[0](step_keys, start, actions, params0)
+        if _differs(a, step[1](step_keys, start, actions, params1)):
             return "at the time limit" if t < 0 else f"step {t}"
         if t >= 0:
             state = a[1]

@@ -176,11 +176,8 @@ def load(path: Path) -> list[dict[str, Any]]:
     """
     if not path.exists():
         return []
-    latest: dict[tuple, dict[str, Any]] = {}
-    for line in path.read_text().splitlines():
-        if line.strip():
-            row = json.loads(line)
-            latest[(row["run"], row.get("name", row["env_id"]), row["scale"], row["seed"])] = row
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    latest = {(r["run"], r.get("name", r["env_id"]), r["scale"], r["seed"]): r for r in rows}  # the last wins
     return list(latest.values())
 
 
@@ -254,12 +251,12 @@ def with_section(text: str, section: str) -> str:
         none, `section` put before the "Every check" list of `jaxenvs parity --markdown`, or
         else appended.
     """
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        return head + section + rest.split(END, 1)[1]
-    if "\n## Every check" in text:  # after the parity table, before its long list of checks
-        head, rest = text.split("\n## Every check", 1)
-        return head.rstrip("\n") + "\n\n" + section + "\n\n## Every check" + rest
+    old = section_of(text)
+    if old is not None:
+        return text.replace(old, section, 1)
+    head, every_check, rest = text.partition("\n## Every check")
+    if every_check:  # after the parity table, before its long list of checks
+        return head.rstrip("\n") + "\n\n" + section + "\n" + every_check + rest
     return text.rstrip("\n") + "\n\n" + section + "\n"
 
 
@@ -278,11 +275,9 @@ def section_of(text: str) -> str | None:
 
 
 def _seeds(text: str) -> list[int]:
+    lo, dash, hi = text.partition("-")
     try:
-        if "-" in text:
-            lo, hi = text.split("-")
-            return list(range(int(lo), int(hi) + 1))
-        return [int(s) for s in text.split(",")]
+        return list(range(int(lo), int(hi) + 1)) if dash else [int(s) for s in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(f"seeds must be a range like 0-9 or a list like 0,3,7, got {text!r}") from None
 

@@ -25,15 +25,7 @@ def row(r: ParityResult) -> tuple[str, ...]:
     """
     if r.skipped is not None:
         return (r.env_id, r.reference, "-", "-", "-", "-", f"skipped ({r.skipped})")
-    return (
-        r.env_id,
-        r.reference,
-        str(r.transitions),
-        _fmt(r.worst()),
-        _fmt(r.min_p()),
-        f"{r.seconds:.1f}",
-        r.verdict,
-    )
+    return (r.env_id, r.reference, str(r.transitions), _fmt(r.worst()), _fmt(r.min_p()), f"{r.seconds:.1f}", r.verdict)
 
 
 HEADER = ("env", "reference", "transitions compared", "worst error", "min p-value", "seconds", "verdict")
