@@ -8,7 +8,7 @@ obs, state, reward, terminated, truncated, info = env.step(key, state, action, p
 """
 
 from jaxenvs import spaces, wrappers
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 from jaxenvs.registry import (
     EnvSpec,
     UnknownEnvError,
@@ -33,6 +33,7 @@ __all__ = [
     "EnvState",
     "Environment",
     "UnknownEnvError",
+    "defaults_params",
     "make",
     "make_vec",
     "register",

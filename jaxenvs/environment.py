@@ -1,15 +1,13 @@
 """The `Environment` base class and the `EnvState` / `EnvParams` bases.
 
 A subclass implements `reset_env` and `step_env` (the MDP's transition alone); the base's
-`reset` and `step` resolve `params=None`, add truncation and `info["discount"]`, and keep a
-finished episode absorbing. The interface is described in docs/design.md, the end of an
-episode in docs/batching.md.
+`reset` and `step` resolve `params=None` and add truncation and `info["discount"]`. What happens
+past the end of an episode is a layer's choice (`wrappers.AutoReset` resets, `wrappers.Absorbing`
+stays): docs/batching.md.
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import functools
 import inspect
 import typing
@@ -84,22 +82,30 @@ def check_key(key: Any, where: str) -> None:
     )
 
 
-# methods whose `params=None` means `self.default_params`, in every subclass
-PARAMS_DEFAULTED = ("reset", "step", "observation_space", "action_space", "render", "action_mask")
-
-
 def defaults_params(method):
-    """Wrap a method so that a `params` of None (or left out) becomes `self.default_params`.
+    """Decorate a method so that a `params` of None (or left out) becomes `self.default_params`.
 
-    Applied to every subclass's `PARAMS_DEFAULTED` methods; decorate an env's own extra methods
-    that take `params=None` with it too.
+    The one place `params=None` is resolved. `Environment.reset` and `step` carry it; an env
+    decorates its own methods that take `params=None` (`observation_space`, `action_space`,
+    `render`, ...) with it, as every built-in env and wrapper does.
 
     Args:
         method: A method with a `params` parameter (others are returned unchanged, as is a method
-            already wrapped).
+            already decorated).
 
     Returns:
-        The wrapped method.
+        The decorated method.
+
+    Example:
+        >>> class Env(Environment):
+        ...     @defaults_params
+        ...     def action_space(self, params=None):
+        ...         return spaces.Discrete(params.max_steps_in_episode)
+        ...     @property
+        ...     def default_params(self):
+        ...         return EnvParams(max_steps_in_episode=3)
+        >>> Env().action_space().n
+        3
     """
     if getattr(method, "_defaults_params", False):
         return method
@@ -121,54 +127,6 @@ def defaults_params(method):
     return with_params
 
 
-# set while an auto-resetting layer traces the step of a state it knows is not finished
-_LIVE_STATES = contextvars.ContextVar("jaxenvs_live_states", default=False)
-
-
-@contextlib.contextmanager
-def stepping_live_states():
-    """Trace `Environment.step` without its end-of-episode guard within this context.
-
-    For the auto-resetting layers (`AutoReset`, `VecEnv`): they reset every finished episode in
-    the step that ends it, so they never step a finished state, and the guard would cost a select
-    of the whole state per step for nothing. It acts while `step` is traced, so the step must be
-    traced inside it (not a jitted function traced elsewhere).
-
-    Yields:
-        None.
-    """
-    token = _LIVE_STATES.set(True)
-    try:
-        yield
-    finally:
-        _LIVE_STATES.reset(token)
-
-
-# the env whose actions a batching layer has just checked exactly (`actions_checked`)
-_ACTIONS_CHECKED = contextvars.ContextVar("jaxenvs_actions_checked", default=None)
-
-
-@contextlib.contextmanager
-def actions_checked(env: Any):
-    """Within it, `env.step` (`env` a raw env) skips its own action check.
-
-    For `make_vec`: it checks the whole batch's actions exactly, once, then steps `env`
-    under `jax.vmap`, where the check would only see traced actions and build the action
-    space again to compare their shapes.
-
-    Args:
-        env: The raw env (not a wrapper) whose `step` skips the check; only that env's.
-
-    Yields:
-        None.
-    """
-    token = _ACTIONS_CHECKED.set(env)
-    try:
-        yield
-    finally:
-        _ACTIONS_CHECKED.reset(token)
-
-
 def defines(env: Any, method: str) -> bool:
     """Whether `env`'s class defines a method.
 
@@ -187,6 +145,7 @@ def defines(env: Any, method: str) -> bool:
     return callable(found) and found is not getattr(Environment, method, None)
 
 
+@functools.cache
 def _declared_params_class(cls: type) -> type | None:
     """The `EnvParams` subclass in the `Environment[State, Params]` base of `cls` or its nearest ancestor."""
     for klass in cls.__mro__:
@@ -215,10 +174,10 @@ class Environment(Generic[TEnvState, TEnvParams]):
     Subclasses implement `reset_env`, `step_env`, `observation_space`, `action_space`, and
     usually `render`; `default_params` is `Params()`, of the params class named in
     `Environment[State, Params]`, unless the env overrides it. `step_env` returns
-    `(obs, state, reward, terminated, info)`; `step` adds `truncation(state, params)`,
-    `info["discount"]` and, for an env with `observe` and `is_terminal`, the
-    end-of-episode guard: a step from a finished state returns it unchanged, reward 0 and the
-    same flags.
+    `(obs, state, reward, terminated, info)`; `step` adds `truncation(state, params)` and
+    `info["discount"]`. `step` is the transition alone, also from a finished state: what comes
+    after the end of an episode is a layer's choice (`wrappers.AutoReset` resets,
+    `wrappers.Absorbing` stays; `make(id)` and `make(id, autoreset=False)` apply them).
 
     Two optional methods, with gymnax 1.x's names (an env without them works, with less):
 
@@ -229,19 +188,20 @@ class Environment(Generic[TEnvState, TEnvParams]):
     - `is_terminal(state, params)`: whether `state` ended its episode by the MDP's own
       termination (the time limit is `truncation`).
 
-    `params=None` is resolved to `default_params` for `reset`, `step`, `observation_space`,
-    `action_space`, `render` and `action_mask` in every subclass.
+    `params=None` means `default_params` in `reset` and `step`; decorate an env's own methods
+    that take `params=None` with `defaults_params`.
+
+    Attributes:
+        reset_ignores_key: A class attribute: True declares that `reset` gives the same episode
+            start whatever its key (DeepSea, Asterix, Pong), so a batch's auto-reset computes
+            one reset instead of one per finished env. `testing.check_env` checks it.
+        default_params: The env's default params.
+        name: The env's name (its class name).
+        num_actions: The number of discrete actions (the flattened size for a continuous one).
+        unwrapped: The innermost env.
     """
 
-    # the params class `default_params` calls (None: none declared), set for each subclass
-    _params_class: type | None = None
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls._params_class = _declared_params_class(cls)
-        for name in PARAMS_DEFAULTED:
-            if name in cls.__dict__ and callable(cls.__dict__[name]):
-                setattr(cls, name, defaults_params(cls.__dict__[name]))
+    reset_ignores_key: bool = False
 
     # --- to implement -------------------------------------------------------------------
     @property
@@ -258,9 +218,10 @@ class Environment(Generic[TEnvState, TEnvParams]):
         Raises:
             NotImplementedError: If the class names no params class and does not override it.
         """
-        if self._params_class is None:
+        params_class = _declared_params_class(type(self))
+        if params_class is None:
             raise NotImplementedError
-        return self._params_class()
+        return params_class()
 
     def reset_env(self, key: PRNGKey, params: TEnvParams) -> tuple[Array, TEnvState]:
         """Start an episode; subclasses implement it (`reset` calls it).
@@ -392,7 +353,6 @@ class Environment(Generic[TEnvState, TEnvParams]):
         return state.time >= params.max_steps_in_episode
 
     # --- provided -----------------------------------------------------------------------
-    @defaults_params
     def reset(self, key: PRNGKey, params: TEnvParams | None = None) -> tuple[Array, TEnvState]:
         """Start an episode.
 
@@ -407,9 +367,9 @@ class Environment(Generic[TEnvState, TEnvParams]):
             TypeError: If `key` is not one PRNG key.
         """
         check_key(key, self.name)
+        params = self.default_params if params is None else params
         return self.reset_env(key, params)
 
-    @defaults_params
     def step(
         self,
         key: PRNGKey,
@@ -417,7 +377,7 @@ class Environment(Generic[TEnvState, TEnvParams]):
         action: Any,
         params: TEnvParams | None = None,
     ) -> tuple[Array, TEnvState, Array, Array, Array, dict[str, Any]]:
-        """One transition, no reset.
+        """One transition, no reset: the MDP's, from any state (a finished one too).
 
         Args:
             key: A JAX PRNG key.
@@ -434,24 +394,12 @@ class Environment(Generic[TEnvState, TEnvParams]):
             ValueError: If `action` is concrete and outside the action space, or has the wrong shape.
         """
         check_key(key, self.name)
+        params = self.default_params if params is None else params
         self._check_action_eagerly(action, params)
         obs, next_state, reward, terminated, info = self.step_env(key, state, action, params)
         terminated = jnp.asarray(terminated, dtype=jnp.bool_)
         truncated = jnp.asarray(self.truncation(next_state, params), dtype=jnp.bool_)
         reward = jnp.asarray(reward, jnp.float32)
-        if not _LIVE_STATES.get() and defines(self, "is_terminal") and defines(self, "observe"):
-            # absorbing past the end of an episode (see the module docstring)
-            was_terminated = jnp.asarray(self.is_terminal(state, params), jnp.bool_)
-            was_truncated = jnp.asarray(self.truncation(state, params), jnp.bool_)
-            over = was_terminated | was_truncated
-            obs, next_state = jax.tree_util.tree_map(
-                lambda old, new: jnp.where(over, jnp.asarray(old, new.dtype), new),
-                (self.observe(state, params), state),
-                (obs, next_state),
-            )
-            reward = jnp.where(over, jnp.float32(0), reward)
-            terminated = jnp.where(over, was_terminated, terminated)
-            truncated = jnp.where(over, was_truncated, truncated)
         info = dict(info)
         info["discount"] = 1.0 - terminated.astype(jnp.float32)
         return obs, next_state, reward, terminated, truncated, info
@@ -480,8 +428,6 @@ class Environment(Generic[TEnvState, TEnvParams]):
         """A clear `ValueError` for an action outside the space: exactly, when the action is
         concrete (even while `step` is traced: a constant in a scan); by its shape alone
         when it is traced (shapes are static: a wrong one must not broadcast into garbage)."""
-        if _ACTIONS_CHECKED.get() is self:
-            return
         leaves = jax.tree_util.tree_leaves(action)
         space = self.action_space(params)
         if any(isinstance(leaf, jax.core.Tracer) for leaf in leaves):

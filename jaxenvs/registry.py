@@ -18,6 +18,7 @@ import numpy as np
 
 from jaxenvs.extras import EXTRA_LIBRARIES, install_line, not_installed
 from jaxenvs.params import check_params
+from jaxenvs.wrappers.absorbing import Absorbing
 from jaxenvs.wrappers.autoreset import AutoReset
 from jaxenvs.wrappers.base import Wrapper
 
@@ -394,13 +395,17 @@ def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any], where: 
     return new
 
 
-def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
+def make(id: str, autoreset: bool = True, reset_strategy: str = "auto", **overrides: Any) -> tuple[Any, Any]:
     """Build a registered env.
 
     Args:
         id: a registered id (`registered_envs()` lists them).
         autoreset: wrap in `AutoReset` (same-step reset, `info["final_observation"]`); pass
-            `False` for the raw env, whose `step` never resets.
+            `False` for the env that never resets, under `Absorbing` (a step past the end of
+            an episode changes nothing).
+        reset_strategy: how `AutoReset` finds a batch's resets under `jax.vmap`: `"auto"`
+            (`"capacity"` on a CPU, `"select"` elsewhere), `"capacity"` or `"select"`
+            (`wrappers.autoreset`); the same results whichever runs.
         **overrides: params fields to change, e.g. `max_steps_in_episode=200`.
 
     Returns:
@@ -410,7 +415,15 @@ def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
         UnknownEnvError: `id` is not registered (naming the closest ids).
         TypeError: `id` is not a str; `autoreset` is not a bool; an override names no params
             field; the entry point does not return an environment.
-        ValueError: a params value is outside what its field declares valid.
+        ValueError: a params value is outside what its field declares valid; `reset_strategy`
+            is not one of the three.
+
+    Example:
+        >>> import jax, jaxenvs
+        >>> env, params = jaxenvs.make("CartPole-v1")
+        >>> obs, state = env.reset(jax.random.key(0), params)
+        >>> obs.shape
+        (4,)
         ImportError: the library the env needs is not installed (naming the extra).
     """
     s = spec(id)
@@ -427,12 +440,13 @@ def make(id: str, autoreset: bool = True, **overrides: Any) -> tuple[Any, Any]:
     check_params(params, env=env, where=id)
     if s.params or overrides:
         env = RegisteredDefaults(env, params)
-    if autoreset:
-        env = AutoReset(env)
+    env = AutoReset(env, reset_strategy=reset_strategy) if autoreset else Absorbing(env)
     return env, params
 
 
-def make_vec(id: str, num_envs: int, allow_vmap: bool = False, **overrides: Any) -> tuple[Any, Any]:
+def make_vec(
+    id: str, num_envs: int, allow_vmap: bool = False, reset_strategy: str = "auto", **overrides: Any
+) -> tuple[Any, Any]:
     """A batched env of `num_envs` copies of `id` (one key per call; resets only finished envs).
 
     Args:
@@ -440,6 +454,7 @@ def make_vec(id: str, num_envs: int, allow_vmap: bool = False, **overrides: Any)
         num_envs: the batch size.
         allow_vmap: let `jax.vmap` batch its key, making a batch of batches (a training loop
             vmapped over seeds); without it that raises a `ValueError` (see `VecEnv`).
+        reset_strategy: how the finished envs are reset, as in `make` (the same results).
         **overrides: params fields to change, as in `make`.
 
     Returns:
@@ -460,7 +475,7 @@ def make_vec(id: str, num_envs: int, allow_vmap: bool = False, **overrides: Any)
             "for raw envs in a batch, jax.vmap the env of make(id, autoreset=False)"
         )
     env, params = make(id, autoreset=False, **overrides)
-    return VecEnv(env, num_envs, allow_vmap=allow_vmap), params
+    return VecEnv(env, num_envs, allow_vmap=allow_vmap, reset_strategy=reset_strategy), params
 
 
 class RegisteredDefaults(Wrapper):
@@ -474,7 +489,6 @@ class RegisteredDefaults(Wrapper):
     """
 
     keeps_observation = True  # observations pass through unchanged (see `VecEnv`)
-    passes_actions = True  # and actions (`make_vec` checks them once, for the raw env)
 
     def __init__(self, env: Any, params: Any):
         super().__init__(env)

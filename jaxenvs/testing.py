@@ -15,7 +15,8 @@ from flax import serialization
 
 from jaxenvs import spaces
 from jaxenvs.environment import defines
-from jaxenvs.wrappers.base import transparent_raw
+from jaxenvs.wrappers.absorbing import Absorbing
+from jaxenvs.wrappers.base import find_wrapper, transparent_raw
 
 
 def _tree_equal(a: Any, b: Any) -> bool:
@@ -91,8 +92,9 @@ def check_env(
     kernels round differently), integers and booleans exactly. For an env (raw, or under
     wrappers that keep its states) that defines `observe` and `is_terminal`: every observation is
     `observe` of its state, every `terminated` is `is_terminal` of the state stepped into, and
-    without auto-reset a step past the end of an episode is absorbing (same state and
-    observation, reward 0, the same flags).
+    under `Absorbing` (`make(id, autoreset=False)`) a step past the end of an episode changes
+    nothing (same state and observation, reward 0, the same flags). An env that declares
+    `reset_ignores_key` resets alike from two keys.
 
     Args:
         env: The env to check.
@@ -119,6 +121,7 @@ def check_env(
     # is and whether it is terminal: computed inside the compiled reset and step, no program more
     raw = transparent_raw(env)
     observes = raw is not None and defines(raw, "observe") and defines(raw, "is_terminal")
+    absorbs = find_wrapper(env, Absorbing) is not None
 
     def observed(state):
         return (raw.observe(state, params), raw.is_terminal(state, params)) if observes else None
@@ -137,6 +140,10 @@ def check_env(
     _check_obs(obs_space, obs, f"{name}.reset")
     obs2, state2 = reset(key)
     assert _tree_equal((obs, state), (obs2, state2)), f"{name}.reset is not deterministic for a fixed key"
+    if raw is not None and getattr(raw, "reset_ignores_key", False):
+        assert _tree_equal((obs, state), reset(jax.random.key(seed + 7))), (
+            f"{name} declares reset_ignores_key, but two keys reset it differently"
+        )
     assert bool(act_space.contains(act_space.sample(key))), f"{name}: a sampled action is not in {act_space!r}"
     if observes:
         _assert_batch_matches(seen[0], obs, f"{name}.reset: the observation is not observe(state)")
@@ -185,7 +192,7 @@ def check_env(
                 f"{where}: terminated={bool(terminated)} but is_terminal(state)={bool(is_terminal)}"
             )
         if (bool(terminated) or bool(truncated)) and "final_observation" not in info:
-            if observes and ended is None:
+            if observes and absorbs and ended is None:
                 ended = (keys[i], state, obs, terminated, truncated, where)
             obs, state = reset(keys[i])
     chex.clear_trace_counter()
@@ -196,7 +203,7 @@ def check_env(
     out2 = random_step(k_step, state)[0]
     assert _tree_equal(out1, out2), f"{name}.step is not deterministic for a fixed key"
 
-    # past the end of an episode, a raw env with `is_terminal` and `observe` absorbs
+    # past the end of an episode, an env under `Absorbing` with `is_terminal` and `observe` absorbs
     if ended is not None:
         k, s, o, te, tr, where = ended
         _check_absorbing(random_step, k, s, o, te, tr, where)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import jaxenvs
-from jaxenvs.wrappers.batched_reset import observe_fn
+from jaxenvs.wrappers.autoreset import observe_fn
 
 
 def test_integer_actions_are_checked_exactly_eagerly():
@@ -181,19 +181,21 @@ def test_overriding_observe_changes_every_observation():
     np.testing.assert_array_equal(b_obs, jnp.stack([b_state.x, b_state.theta], -1))
 
 
-def test_the_auto_resetting_layers_trace_the_step_without_the_guard():
-    """`stepping_live_states` (what `AutoReset` and `make_vec` trace the step in) leaves the
-    guard out: from a terminal state the transition then runs as `step_env` says."""
-    from jaxenvs.environment import stepping_live_states
+def test_the_guard_is_the_absorbing_layer_and_the_raw_step_is_the_transition():
+    """`make(id, autoreset=False)` absorbs past the end (its `Absorbing` layer); the raw
+    env's own `step`, and `AutoReset` and `make_vec` (which drop that layer), run the
+    transition as `step_env` says."""
+    from jaxenvs.wrappers import Absorbing, AutoReset, VecEnv
 
     env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    assert isinstance(env, Absorbing)
     _, state = env.reset(jax.random.key(0), params)
     fallen = state.replace(theta=jnp.float32(0.5))
     absorbed = env.step(jax.random.key(1), fallen, 1, params)
     assert float(absorbed[2]) == 0.0 and float(absorbed[1].theta) == 0.5
-    with stepping_live_states():
-        moved = env.step(jax.random.key(1), fallen, 1, params)
+    moved = env.unwrapped.step(jax.random.key(1), fallen, 1, params)
     assert float(moved[2]) == 1.0 and float(moved[1].theta) != 0.5 and bool(moved[3])
+    assert not isinstance(AutoReset(env).env, Absorbing) and not isinstance(VecEnv(env, 2).env, Absorbing)
 
 
 def test_default_params_defaults_to_the_declared_params_class():

@@ -98,10 +98,17 @@ def test_num_envs_0_skips_the_vmap_check_and_1_is_refused():
 
 
 def test_the_end_of_episode_rules_fail_what_they_should():
-    """An `is_terminal` that disagrees with `terminated`, and a raw step that does not absorb
-    past the end of an episode (its guard left out), each fail `check_env`."""
-    from jaxenvs.environment import stepping_live_states
+    """An `is_terminal` that disagrees with `terminated`, an `Absorbing` layer that does not
+    absorb past the end of an episode (its guard left out), and a false `reset_ignores_key`
+    each fail `check_env`."""
     from jaxenvs.envs.classic.cartpole import CartPole
+    from jaxenvs.wrappers import Absorbing, Wrapper
+
+    class Leaky(Absorbing):
+        step = Wrapper.step
+
+    class SaysItIgnoresTheKey(CartPole):
+        reset_ignores_key = True
 
     class NeverTerminal(CartPole):
         def is_terminal(self, state, params):
@@ -109,5 +116,8 @@ def test_the_end_of_episode_rules_fail_what_they_should():
 
     with pytest.raises(AssertionError, match="terminated=True but is_terminal"):
         check_env(NeverTerminal(), num_steps=40, num_envs=2)
-    with stepping_live_states(), pytest.raises(AssertionError, match="past the end of the episode"):
-        check_env(CartPole(), num_steps=40, num_envs=2)
+    with pytest.raises(AssertionError, match="past the end of the episode"):
+        check_env(Leaky(CartPole()), num_steps=40, num_envs=2)
+    check_env(Absorbing(CartPole()), num_steps=40, num_envs=2)
+    with pytest.raises(AssertionError, match="declares reset_ignores_key, but two keys reset it differently"):
+        check_env(SaysItIgnoresTheKey(), num_steps=2, num_envs=0)

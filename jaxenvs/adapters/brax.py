@@ -24,7 +24,7 @@ from jaxenvs.adapters._common import (
     side_view,
     strong,
 )
-from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.environment import EnvParams, EnvState, defaults_params
 from jaxenvs.params import choice
 from jaxenvs.tree import cast_like
 
@@ -125,11 +125,13 @@ class BraxEnv(AdapterEnvironment):
             self._obs_shapes[backend] = state.obs
         return self._obs_shapes[backend]
 
+    @defaults_params
     def observation_space(self, params: BraxParams | None = None) -> spaces.Space:
         """The observation space, translated from brax's."""
         shape = self._obs_shape(params.backend)
         return float_obs_space(shape)
 
+    @defaults_params
     def action_space(self, params: BraxParams | None = None) -> spaces.Box:
         """A `Box` over the actuators' control range ([-1, 1] for envs that rescale actions themselves)."""
         env = self.brax_env(params.backend)
@@ -168,6 +170,7 @@ class BraxEnv(AdapterEnvironment):
         return self._observe(brax_state), state, brax_state.reward.astype(jnp.float32), terminated, info
 
     # --- rendering --------------------------------------------------------------------
+    @defaults_params
     def render(self, state: BraxState, params: BraxParams | None = None) -> jax.Array:
         """A side view (x right, z up) of the bodies and their links, centred on the first body; jit-able."""
         pos = jnp.reshape(state.brax_state.pipeline_state.x.pos, (-1, 3))

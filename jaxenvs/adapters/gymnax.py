@@ -24,6 +24,7 @@ from jaxenvs.adapters._common import (
     register_dataclass_serialization,
     strong,
 )
+from jaxenvs.environment import defaults_params
 from jaxenvs.tree import cast_like
 
 APIS = ("1.x", "0.x")
@@ -193,12 +194,14 @@ class GymnaxEnv(AdapterEnvironment):
             return self.default_params.env_params
         return params.env_params
 
+    @defaults_params
     def observation_space(self, params: GymnaxParams | None = None) -> spaces.Space:
         # the library computes bounds with jnp: evaluated now, also when asked inside jit
         """The observation space, translated from the library's."""
         with jax.ensure_compile_time_eval():
             return translate_space(self.gymnax_env.observation_space(self._space_params(params)))
 
+    @defaults_params
     def action_space(self, params: GymnaxParams | None = None) -> spaces.Space:
         """The action space, translated from the library's."""
         with jax.ensure_compile_time_eval():
@@ -247,6 +250,7 @@ class GymnaxEnv(AdapterEnvironment):
         return self._observe(obs), state, jnp.asarray(reward, jnp.float32), terminated, info
 
     # --- rendering --------------------------------------------------------------------
+    @defaults_params
     def render(self, state: GymnaxState, params: GymnaxParams | None = None) -> jax.Array:
         """The picture drawn by the `render` given to `from_gymnax`.
 

@@ -26,7 +26,7 @@ from jaxenvs.adapters._common import (
     space_for,
     strong,
 )
-from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.environment import EnvParams, EnvState, defaults_params
 from jaxenvs.params import flag
 from jaxenvs.tree import cast_like
 
@@ -217,12 +217,14 @@ class JumanjiEnv(AdapterEnvironment):
         return JumanjiParams()
 
     # --- spaces -----------------------------------------------------------------------
+    @defaults_params
     def observation_space(self, params: JumanjiParams | None = None) -> spaces.Space:
         """The observation space, translated from jumanji's."""
         if params.flat:
             return spaces.flatten_space(self._obs_space)
         return self._obs_space
 
+    @defaults_params
     def action_space(self, params: JumanjiParams | None = None) -> spaces.Space:
         """The action space: jumanji's spec converted, or a `Discrete` over combinations under `joint_action`.
 
@@ -253,6 +255,7 @@ class JumanjiEnv(AdapterEnvironment):
             obs = spaces.flatten(obs)
         return obs, mask
 
+    @defaults_params
     def action_mask(self, state: JumanjiState, params: JumanjiParams | None = None) -> jax.Array | None:
         """The action mask of `state`'s observation (joint under `joint_action`).
 

@@ -21,7 +21,7 @@ from jaxenvs.adapters._common import (
     library_key,
     strong,
 )
-from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.environment import EnvParams, EnvState, defaults_params
 from jaxenvs.tree import cast_like
 
 TERMINATION = 2  # navix.environments.environment.StepType.TERMINATION
@@ -97,6 +97,7 @@ class NavixEnv(AdapterEnvironment):
         """The default `NavixParams`."""
         return NavixParams()
 
+    @defaults_params
     def observation_space(self, params: NavixParams | None = None) -> spaces.Space:
         """The observation space, translated from navix's."""
         space = translate_space(self.navix_env.observation_space)
@@ -106,6 +107,7 @@ class NavixEnv(AdapterEnvironment):
             space = spaces.Box(0, 255, shape=space.shape, dtype=space.dtype)
         return space
 
+    @defaults_params
     def action_space(self, params: NavixParams | None = None) -> spaces.Space:
         """The action space, translated from navix's."""
         return translate_space(self.navix_env.action_space)
@@ -129,6 +131,7 @@ class NavixEnv(AdapterEnvironment):
         state = NavixState(time=state.time + 1, library_truncated=truncated, timestep=timestep)
         return timestep.observation, state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
 
+    @defaults_params
     def render(self, state: NavixState, params: NavixParams | None = None) -> jax.Array:
         """navix's own jit-able RGB picture of the whole grid."""
         return jnp.asarray(self._rgb(state.timestep.state), jnp.uint8)

@@ -23,7 +23,7 @@ from jaxenvs.adapters._common import (
     space_for,
     strong,
 )
-from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.environment import EnvParams, EnvState, defaults_params
 from jaxenvs.params import choice, integer
 
 REWARD_MODES = ("actor", "all", "opponent")
@@ -110,14 +110,17 @@ class PgxEnv(AdapterEnvironment):
         limit = MINATAR_MAX_STEPS if self._env_id.startswith("minatar-") else NO_LIMIT
         return PgxParams(max_steps_in_episode=limit)
 
+    @defaults_params
     def observation_space(self, params: PgxParams | None = None) -> spaces.Box:
         """The observation space, translated from pgx's."""
         return space_for(self._obs_shape.shape, self._obs_shape.dtype)
 
+    @defaults_params
     def action_space(self, params: PgxParams | None = None) -> spaces.Discrete:
         """The action space, translated from pgx's."""
         return spaces.Discrete(self._num_actions)
 
+    @defaults_params
     def action_mask(self, state: PgxState, params: PgxParams | None = None) -> jax.Array:
         """pgx's `legal_action_mask` of `state` (of any state, a reset one included).
 

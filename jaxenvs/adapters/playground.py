@@ -23,7 +23,7 @@ from jaxenvs.adapters._common import (
     side_view,
     strong,
 )
-from jaxenvs.environment import EnvParams, EnvState
+from jaxenvs.environment import EnvParams, EnvState, defaults_params
 from jaxenvs.tree import cast_like
 
 DEFAULT_IMPL = "jax"
@@ -86,6 +86,7 @@ class PlaygroundEnv(AdapterEnvironment):
         return PlaygroundParams(max_steps_in_episode=self._episode_length)
 
     # --- spaces -----------------------------------------------------------------------
+    @defaults_params
     def observation_space(self, params: PlaygroundParams | None = None) -> spaces.Space:
         """The observation space, translated from Playground's."""
         if self._obs_shape is None:
@@ -94,6 +95,7 @@ class PlaygroundEnv(AdapterEnvironment):
         shape = self._obs_shape
         return float_obs_space(shape)
 
+    @defaults_params
     def action_space(self, params: PlaygroundParams | None = None) -> spaces.Box:
         """`Box(-1, 1)` of `action_size` (Playground's envs take normalised actions)."""
         return spaces.Box(-1.0, 1.0, shape=(int(self.playground_env.action_size),), dtype=jnp.float32)
@@ -127,6 +129,7 @@ class PlaygroundEnv(AdapterEnvironment):
         return self._observe(pg_state), state, pg_state.reward.astype(jnp.float32), pg_state.done > 0.5, info
 
     # --- rendering --------------------------------------------------------------------
+    @defaults_params
     def render(self, state: PlaygroundState, params: PlaygroundParams | None = None) -> jax.Array:
         """A side view (x right, z up) of the bodies and the links to their parents, jit-able."""
         pos = jnp.reshape(state.playground_state.data.xpos, (-1, 3))[1:]  # body 0 is the world

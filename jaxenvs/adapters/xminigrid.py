@@ -23,6 +23,7 @@ from jaxenvs.adapters._common import (
     library_params,
     strong,
 )
+from jaxenvs.environment import defaults_params
 from jaxenvs.params import custom
 from jaxenvs.tree import cast_like
 
@@ -91,12 +92,14 @@ class XMiniGridEnv(AdapterEnvironment):
         return XMiniGridParams(env_params=self._env_params)
 
     # --- spaces -----------------------------------------------------------------------
+    @defaults_params
     def observation_space(self, params: XMiniGridParams | None = None) -> spaces.Box:
         """The observation space, translated from xminigrid's."""
         shape = tuple(self.xminigrid_env.observation_shape(params.env_params))
         high = np.broadcast_to(np.array([NUM_TILES - 1, NUM_COLORS - 1], np.float64), shape)
         return spaces.Box(np.zeros(shape), high, shape=shape, dtype=jnp.uint8)
 
+    @defaults_params
     def action_space(self, params: XMiniGridParams | None = None) -> spaces.Discrete:
         """The action space, translated from xminigrid's."""
         return spaces.Discrete(int(self.xminigrid_env.num_actions(params.env_params)))
@@ -125,6 +128,7 @@ class XMiniGridEnv(AdapterEnvironment):
         return obs, state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
 
     # --- rendering --------------------------------------------------------------------
+    @defaults_params
     def render(self, state: XMiniGridState, params: XMiniGridParams | None = None) -> jax.Array:
         """The whole grid (each cell in its tile's colour, the agent a red disc), jit-able."""
         grid = state.timestep.state.grid

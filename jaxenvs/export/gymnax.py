@@ -16,7 +16,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import check_key, defines, stepping_live_states
+from jaxenvs.environment import check_key, defines
 from jaxenvs.export import missing_extra
 from jaxenvs.extras import install_line
 
@@ -27,7 +27,8 @@ try:
 except ImportError as e:
     raise missing_extra(e, "clients", __name__) from e
 
-from jaxenvs.wrappers.batched_reset import final_info, reset_if_done_fn
+from jaxenvs.wrappers.absorbing import Absorbing
+from jaxenvs.wrappers.autoreset import final_info, reset_if_done_fn
 
 STEP_APIS = ("gymnax1", "gymnax0")
 NAMESPACE = "jaxenvs"
@@ -197,6 +198,7 @@ class GymnaxExport(gymnax_environment.Environment):
         from jaxenvs.export._bridge import reject_autoreset
 
         reject_autoreset(env)
+        env = env.env if isinstance(env, Absorbing) else env  # the export resets every finished episode
         self._env, self._params = env, params
         self._name = env.name if name is None else str(name)
         self.step_api = _check_step_api(step_api, self._name)
@@ -326,10 +328,7 @@ class GymnaxExport(gymnax_environment.Environment):
         if params is None:
             params = self.default_params
         key_step, key_reset = jax.random.split(key)
-        with stepping_live_states():  # a finished episode never reaches the step: it was reset
-            obs, env_state, reward, terminated, truncated, info = self._env.step(
-                key_step, state.env_state, action, params
-            )
+        obs, env_state, reward, terminated, truncated, info = self._env.step(key_step, state.env_state, action, params)
         stepped = self._wrap(obs, env_state, terminated)
         done = jnp.logical_or(terminated, truncated)
         obs_out, state_out = self._reset_if_done(done, key_reset, obs, stepped, params)

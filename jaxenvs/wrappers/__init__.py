@@ -1,5 +1,6 @@
 """Wrappers, one concern per file."""
 
+from jaxenvs.wrappers.absorbing import Absorbing
 from jaxenvs.wrappers.action import ClipAction
 from jaxenvs.wrappers.autoreset import AutoReset
 from jaxenvs.wrappers.base import Wrapper, find_wrapper
@@ -14,6 +15,7 @@ from jaxenvs.wrappers.transform import TransformObservation, TransformReward
 from jaxenvs.wrappers.vector import VecEnv
 
 __all__ = [
+    "Absorbing",
     "AutoReset",
     "Checked",
     "ClipAction",

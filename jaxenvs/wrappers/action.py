@@ -5,6 +5,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from jaxenvs import spaces
+from jaxenvs.environment import defaults_params
 from jaxenvs.wrappers.base import Wrapper
 
 
@@ -25,6 +26,7 @@ class ClipAction(Wrapper):
                 f"ClipAction needs a Box action space; {env.name} has {env.action_space(env.default_params)!r}"
             )
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition with `action` clipped to `[low, high]` and cast to the space's dtype."""
         space = self.env.action_space(params)

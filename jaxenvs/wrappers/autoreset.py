@@ -1,21 +1,263 @@
-"""`AutoReset`: a finished episode is reset in the same step, keeping what it ended on.
+"""`AutoReset`: a finished episode is reset in the step that ends it (and `make_vec`'s batch).
 
-Gymnasium's SAME_STEP mode, gymnax's behaviour. Stepped alone, the reset sits in `lax.cond`;
-under `jax.vmap` a batching rule (`batched_reset.reset_if_done_fn`) resets only the envs that
-finished, each from its own reset key, so a finished env gets, bit for bit, the reset state it
-would get alone. Gradients go through the plain `cond`.
+Gymnasium's SAME_STEP mode, gymnax's behaviour. The whole rule is in this file:
+
+1. the raw step; `done = terminated | truncated`;
+2. where `done`, `(obs, state)` becomes `env.reset(k, params)`, `k` the env's own reset key:
+   the step's `key_reset`, or `fold_in(key_reset, index)` for `make_vec`'s env `index`;
+3. `info` gains `final_observation` (what the raw step returned), `final_terminated`,
+   `final_truncated`, and the new episode's `action_mask`.
+
+Step 2 is exact whatever computes it: each finished env gets, bit for bit, the reset it would
+get alone. Under `jax.vmap` (and so in `make_vec`) a batching rule computes it by a strategy:
+
+- `"select"`: reset every env, select where done. No control flow of its own: what a GPU or
+  TPU needs, where XLA decides each `cond` or `while` on the host, waiting for the device.
+- `"capacity"`: list the finished envs and reset `capacity` of them a pass (a `while_loop`); a
+  step where none finished runs none. The work grows with the finished envs, not the batch:
+  what a CPU needs.
+- `"auto"` (the default): `"capacity"` on a CPU, `"select"` on any other platform, chosen when
+  the step is lowered (`jax.lax.platform_dependent`), so one jitted function suits each.
+
+Stepped alone, a `"capacity"` step resets in a `cond`, a `"select"` one computes and selects.
+Gradients (`jax.jvp`, `jax.grad`) take the reset's tangent where done, else the step's.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
+from jax.custom_batching import custom_vmap
 
-from jaxenvs.environment import check_key, stepping_live_states
-from jaxenvs.wrappers.base import Wrapper
-from jaxenvs.wrappers.batched_reset import final_info, reset_if_done_fn
+from jaxenvs.environment import check_key, defaults_params, defines
+from jaxenvs.tree import cast_like, where_done
+from jaxenvs.wrappers.absorbing import Absorbing
+from jaxenvs.wrappers.base import Wrapper, transparent_raw
+
+STRATEGIES = ("auto", "capacity", "select")
+# a `"capacity"` pass resets a sixteenth of the batch (at least 16 envs); a step where more
+# than two passes' worth finished (episodes ending together: fixed lengths, time limits)
+# resets the whole batch at once instead
+CAPACITY_DIVISOR = 16
+MIN_CAPACITY = 16
+FULL_RESET_PASSES = 2
+
+
+def check_strategy(strategy: Any, where: str) -> str:
+    """`strategy`, or a `ValueError` naming the valid ones."""
+    if not isinstance(strategy, str) or strategy not in STRATEGIES:
+        raise ValueError(f"{where}: reset_strategy must be one of {', '.join(map(repr, STRATEGIES))}, got {strategy!r}")
+    return strategy
+
+
+def default_capacity(num_envs: int) -> int:
+    """How many envs one `"capacity"` pass resets: a sixteenth of the batch, at least 16."""
+    return min(num_envs, max(MIN_CAPACITY, math.ceil(num_envs / CAPACITY_DIVISOR)))
+
+
+def _inclusive_count(x: jax.Array, block: int = 64) -> jax.Array:
+    """Inclusive prefix sums of a float32 vector of 0s and 1s, by triangular matrix products.
+
+    XLA's CPU `cumsum` (an associative scan) costs several times more at batch sizes in the
+    thousands; block products are exact while counts stay below 2**24."""
+    n = x.shape[0]
+    upper = lambda m: jnp.asarray(np.triu(np.ones((m, m), np.float32)))  # noqa: E731
+    if n <= block:
+        return jnp.dot(x, upper(n), precision=jax.lax.Precision.HIGHEST)
+    rows = -(-n // block)
+    blocks = jnp.pad(x, (0, rows * block - n)).reshape(rows, block)
+    inner = jnp.dot(blocks, upper(block), precision=jax.lax.Precision.HIGHEST)
+    totals = inner[:, -1]
+    before = _inclusive_count(totals, block) - totals
+    return (inner + before[:, None]).reshape(-1)[:n]
+
+
+def finished_index(done: jax.Array, pad: int) -> tuple[jax.Array, jax.Array]:
+    """`(index, count)`: the positions of `done`'s true entries in order, then `pad` more of
+    the out-of-range `n` (`int32[n + pad]`); and how many are true."""
+    n = done.shape[0]
+    if n < 2**24:
+        rank = _inclusive_count(done.astype(jnp.float32)).astype(jnp.int32)
+    else:
+        rank = jnp.cumsum(done, dtype=jnp.int32)
+    slot = jnp.where(done, rank - 1, n + pad)
+    index = jnp.full((n + pad,), n, jnp.int32).at[slot].set(jnp.arange(n, dtype=jnp.int32), mode="drop")
+    return index, rank[-1]
+
+
+def _scatter(index, new, old):
+    """`old` with rows `index` replaced by `new`'s rows; out-of-range indices are dropped."""
+    return jax.tree_util.tree_map(lambda n, o: o.at[index].set(n.astype(o.dtype), mode="drop"), new, old)
+
+
+def _by_passes(done, old, resets, capacity, reset_all):
+    """`"capacity"`: `old` with the finished rows replaced, `capacity` resets a pass.
+
+    `resets(index)` gives the rows of the envs `index` (padded with the out-of-range `n`);
+    `reset_all()` every env's, taken instead when more than `FULL_RESET_PASSES` passes would run.
+    """
+    index, count = finished_index(done, capacity)
+
+    def passes(_):
+        def one_pass(carry):
+            p, rows = carry
+            chunk = jax.lax.dynamic_slice(index, (p * capacity,), (capacity,))
+            return p + 1, _scatter(chunk, resets(chunk), rows)
+
+        return jax.lax.while_loop(lambda c: c[0] * capacity < count, one_pass, (jnp.int32(0), old))[1]
+
+    if capacity * FULL_RESET_PASSES >= done.shape[0]:
+        return passes(None)
+    everything = lambda _: where_done(done, reset_all(), old)  # noqa: E731
+    return jax.lax.cond(count > capacity * FULL_RESET_PASSES, everything, passes, None)
+
+
+def _broadcast_batch(args, in_batched, n):
+    """Each argument with its batch axis: unbatched ones broadcast to `n` rows."""
+    return jax.tree_util.tree_map(
+        lambda x, b: x if b else jnp.broadcast_to(x, (n,) + jnp.shape(x)), args, tuple(in_batched)
+    )
+
+
+def observe_fn(env: Any) -> Callable | None:
+    """The raw env's `observe`, when every layer above it keeps its observations, else None.
+
+    Then a batch's resets replace state rows only, and its observations are built once from
+    the returned states (exactly what a single env returns)."""
+    raw = transparent_raw(env)
+    return raw.observe if raw is not None and defines(raw, "observe") else None
+
+
+def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = None) -> Callable:
+    """Step 2 of the module's rule for `env`, with its batching rule.
+
+    Args:
+        env: The env to reset (`env.reset(key, params)`); where it declares
+            `reset_ignores_key` (through layers that keep its states), `"capacity"` computes one
+            reset and selects it.
+        strategy: One of `STRATEGIES`.
+        capacity: Envs a `"capacity"` pass resets (default `default_capacity` of the batch).
+
+    Returns:
+        `f(done, key, obs, state, params, index=None) -> (obs, state)`: `env.reset(k, params)`
+        where `done`, else `(obs, state)`; `k` is `key`, or `fold_in(key, index)`.
+    """
+    check_strategy(strategy, getattr(env, "name", type(env).__name__))
+    raw = transparent_raw(env)
+    ignores_key = bool(getattr(raw, "reset_ignores_key", False)) if raw is not None else False
+    observe = observe_fn(env)
+
+    def by_platform(capacity_way, select_way):
+        if strategy == "auto":
+            return jax.lax.platform_dependent(cpu=capacity_way, default=select_way)
+        return capacity_way() if strategy == "capacity" else select_way()
+
+    def plain(done, key, index, obs, state, params):
+        def reset():
+            k = key if index is None else jax.random.fold_in(key, index)
+            return cast_like(env.reset(k, params), (obs, state))
+
+        old = (obs, state)
+        return by_platform(
+            lambda: jax.lax.cond(done, reset, lambda: old), lambda: cast_like(where_done(done, reset(), old), old)
+        )
+
+    fast = custom_vmap(plain)
+
+    @fast.def_vmap
+    def batched(n, in_batched, done, key, index, obs, state, params):
+        done_b, key_b, index_b, _, _, params_b = in_batched
+        done, _, _, obs, state, _ = _broadcast_batch((done, key, index, obs, state, params), in_batched, n)
+        params_axes = jax.tree_util.tree_map(lambda b: 0 if b else None, params_b)
+        old = ((), state) if observe is not None else (obs, state)
+
+        def keys_at(rows):
+            keys = key[rows] if key_b else key
+            if index is None:
+                return keys
+            at = index[rows] if index_b else jnp.broadcast_to(index, rows.shape)
+            return jax.vmap(jax.random.fold_in, in_axes=(0 if key_b else None, 0))(keys, at)
+
+        def resets(rows):  # the resets of the envs `rows` (in range), as rows of `old`
+            if index is None and not key_b:  # one key for all: broadcast it
+                keys, key_axis = key, None
+            else:
+                keys, key_axis = keys_at(rows), 0
+            rows_params = jax.tree_util.tree_map(lambda x, b: x[rows] if b else x, params, params_b)
+            new_obs, new_state = jax.vmap(env.reset, in_axes=(key_axis, params_axes), axis_size=rows.shape[0])(
+                keys, rows_params
+            )
+            return ((), new_state) if observe is not None else (new_obs, new_state)
+
+        every = jnp.arange(n, dtype=jnp.int32)
+
+        def by_select():
+            return where_done(done, resets(every), old)
+
+        def by_capacity():
+            if n == 1:  # one env: the plain `cond`, which skips the reset when not done
+                return jax.lax.cond(done[0], lambda: cast_like(resets(every), old), lambda: old)
+            if ignores_key:  # one reset for all; the select in the `cond`, or XLA:CPU fuses
+                # the step's whole transition into every element of it
+                return jax.lax.cond(jnp.any(done), lambda: cast_like(by_select(), old), lambda: old)
+            cap = default_capacity(n) if capacity is None else min(int(capacity), n)
+            if n + cap > 2**31 - 1:  # `finished_index` lists the batch in int32
+                raise ValueError(f"a batch of {n} envs with a reset capacity of {cap} is more than int32 indexes")
+            rows = lambda chunk: resets(jnp.minimum(chunk, n - 1))  # noqa: E731
+            return _by_passes(done, old, rows, cap, lambda: resets(every))
+
+        obs_out, state_out = by_platform(lambda: cast_like(by_capacity(), old), lambda: cast_like(by_select(), old))
+        if observe is not None:
+            obs_out = jax.vmap(observe, in_axes=(0, params_axes))(state_out, params)
+        out = cast_like((obs_out, state_out), (obs, state))
+        return out, jax.tree_util.tree_map(lambda _: True, out)
+
+    # custom_vmap has no reverse mode of its own: the tangent is the reset's (with respect
+    # to params) where done, else the incoming one
+    @jax.custom_jvp
+    def reset_if_done(done, key, index, obs, state, params):
+        return fast(done, key, index, obs, state, params)
+
+    @reset_if_done.defjvp
+    def _jvp(primals, tangents):
+        done, key, index, obs, state, params = primals
+        k = key if index is None else jax.random.fold_in(key, index)
+        new = lambda p: cast_like(env.reset(k, p), (obs, state))  # noqa: E731
+        _, reset_dot = jax.jvp(new, (params,), (tangents[5],))
+
+        def pick(new, old):
+            if new.dtype == jax.dtypes.float0:
+                return old
+            return jnp.where(jnp.reshape(done, done.shape + (1,) * (old.ndim - done.ndim)), new, old)
+
+        return fast(*primals), jax.tree_util.tree_map(pick, reset_dot, tuple(tangents[3:5]))
+
+    def call(done, key, obs, state, params, index=None):
+        return reset_if_done(done, key, index, obs, state, params)
+
+    return call
+
+
+def final_info(
+    env: Any, info: dict, obs: Any, terminated: jax.Array, truncated: jax.Array, state_out: Any, params: Any
+) -> dict:
+    """Step 3 of the module's rule: `info` with the final observation and flags, and (where
+    `info` has `action_mask` and the env defines one) the mask of the returned state."""
+    info = dict(info)
+    info["final_observation"] = obs
+    info["final_terminated"] = terminated
+    info["final_truncated"] = truncated
+    if "action_mask" in info and hasattr(env, "action_mask"):
+        mask = env.action_mask
+        if jnp.ndim(terminated) > 0:
+            mask = jax.vmap(mask, in_axes=(0, None))
+        info["action_mask"] = mask(state_out, params)
+    return info
 
 
 class AutoReset(Wrapper):
@@ -30,33 +272,42 @@ class AutoReset(Wrapper):
     state, so after a reset it is the new episode's.
 
     Args:
-        env: the env to reset (no auto-reset of its own).
-        reset_capacity: under `jax.vmap`, how many finished envs one reset pass handles
-            (default: a sixteenth of the batch, at least 16); None for the default.
+        env: The env to reset (an `Absorbing` layer on top is dropped: a step here never starts
+            from a finished state).
+        reset_strategy: How a batch (`jax.vmap`) finds its resets: `"auto"`, `"capacity"` or
+            `"select"` (the module docstring). It changes the work, never the results.
+        reset_capacity: Envs a `"capacity"` pass resets (default: a sixteenth of the batch, at
+            least 16).
+
+    Raises:
+        ValueError: `reset_strategy` is not one of them.
     """
 
-    def __init__(self, env: Any, reset_capacity: int | None = None):
-        super().__init__(env)
+    def __init__(self, env: Any, reset_strategy: str = "auto", reset_capacity: int | None = None):
+        super().__init__(env.env if isinstance(env, Absorbing) else env)
+        self.reset_strategy = check_strategy(reset_strategy, self.env.name)
         self.reset_capacity = reset_capacity
 
     def __getstate__(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k != "_resets"}  # a closure, built again
 
     def _reset_if_done(self) -> Any:
-        """`batched_reset.reset_if_done_fn(self.env)`, built once (it caches what it learns)."""
+        """`reset_if_done_fn(self.env)`, built once."""
         resets = self.__dict__.get("_resets")
         if resets is None:
-            resets = self.__dict__["_resets"] = reset_if_done_fn(self.env, self.__dict__.get("reset_capacity"))
+            strategy = self.__dict__.get("reset_strategy", "auto")
+            resets = self.__dict__["_resets"] = reset_if_done_fn(self.env, strategy, self.reset_capacity)
         return resets
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One step, resetting a finished episode in it.
 
         Args:
-            key: a JAX PRNG key (split into the step's and the reset's).
-            state: the env's state.
-            action: the action.
-            params: the env's params (default: its `default_params`).
+            key: A JAX PRNG key (split into the step's and the reset's).
+            state: The env's state.
+            action: The action.
+            params: The env's params (default: its `default_params`).
 
         Returns:
             `(obs, state, reward, terminated, truncated, info)`: after a finished episode, the
@@ -69,25 +320,24 @@ class AutoReset(Wrapper):
         key_step, key_reset = jax.random.split(key)
         return self.step_with_keys(key_step, key_reset, state, action, params)
 
-    def step_with_keys(self, key_step, key_reset, state, action, params, reset_index=None):
+    @defaults_params
+    def step_with_keys(self, key_step, key_reset, state, action, params=None, reset_index=None):
         """`step` with its keys given.
 
         Args:
-            key_step: the raw step draws from it.
-            key_reset: a reset draws from it.
-            state: the env's state.
-            action: the action.
-            params: the env's params (None: its `default_params`).
-            reset_index: a reset draws from `fold_in(key_reset, reset_index)` instead (how
+            key_step: The raw step draws from it.
+            key_reset: A reset draws from it.
+            state: The env's state.
+            action: The action.
+            params: The env's params (None: its `default_params`).
+            reset_index: A reset draws from `fold_in(key_reset, reset_index)` instead (how
                 `make_vec` gives each env its own reset key while deriving only the finished
                 envs').
 
         Returns:
             `(obs, state, reward, terminated, truncated, info)`, as `step`.
         """
-        params = self.default_params if params is None else params
-        with stepping_live_states():  # a finished episode never reaches the step: it was reset
-            obs, next_state, reward, terminated, truncated, info = self.env.step(key_step, state, action, params)
+        obs, next_state, reward, terminated, truncated, info = self.env.step(key_step, state, action, params)
         done = jnp.logical_or(terminated, truncated)
         obs_out, state_out = self._reset_if_done()(done, key_reset, obs, next_state, params, reset_index)
         info = final_info(self.env, info, obs, terminated, truncated, state_out, params)

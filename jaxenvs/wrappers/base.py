@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from jaxenvs.environment import Environment
+from jaxenvs.environment import Environment, defaults_params
 
 W = TypeVar("W")
 
@@ -41,10 +41,12 @@ class Wrapper(Environment):
         """The wrapped env's default params."""
         return self.env.default_params
 
+    @defaults_params
     def reset(self, key, params=None):
         """Start an episode (the wrapped env's reset)."""
         return self.env.reset(key, params)
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition (the wrapped env's step).
 
@@ -53,14 +55,17 @@ class Wrapper(Environment):
         """
         return self.env.step(key, state, action, params)
 
+    @defaults_params
     def observation_space(self, params=None):
         """The wrapped env's observation space."""
         return self.env.observation_space(params)
 
+    @defaults_params
     def action_space(self, params=None):
         """The wrapped env's action space."""
         return self.env.action_space(params)
 
+    @defaults_params
     def render(self, state, params=None):
         """The wrapped env's picture of `state`.
 

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 from jax.experimental import checkify
 
 from jaxenvs import spaces
-from jaxenvs.environment import defines
+from jaxenvs.environment import defaults_params, defines
 from jaxenvs.wrappers.base import Wrapper, transparent_raw
 
 # what `Checked` and `checked_jit` check: their own `checkify.check`s (the action, and NaN or
@@ -111,6 +111,7 @@ class Checked(Wrapper):
         checkify.check(_all_finite(reward), f"{self.name}: the step produced a NaN or inf reward")
         return out
 
+    @defaults_params
     def reset(self, key, params=None):
         """Start an episode, checking the observation for NaN / inf.
 
@@ -121,6 +122,7 @@ class Checked(Wrapper):
             return self._checked_reset(key, params)
         return self._jit_reset(key, params)
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition with the action, the state and the outputs checked.
 

@@ -14,6 +14,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
+from jaxenvs.environment import defaults_params
 from jaxenvs.wrappers.base import Wrapper
 from jaxenvs.wrappers.normalize import batch_shape
 
@@ -162,12 +163,14 @@ class FrameStackObservation(Wrapper):
 
         return self._per_env(one)(stack, obs)
 
+    @defaults_params
     def reset(self, key, params=None):
         """Start an episode with a fresh stack."""
         obs, env_state = self.env.reset(key, params)
         stack = self._fresh(obs)
         return stack, FrameStackObservationState(env_state=env_state, stack=stack)
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition; the new observation pushed onto the stack."""
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
@@ -187,10 +190,12 @@ class FrameStackObservation(Wrapper):
             stack = self._push(state.stack, obs)
         return stack, FrameStackObservationState(env_state=env_state, stack=stack), reward, terminated, truncated, info
 
+    @defaults_params
     def observation_space(self, params=None):
         """The space of the stacks."""
         return stack_space(self.env.observation_space(params), self.stack_size)
 
+    @defaults_params
     def render(self, state, params=None):
         """A picture of `state`."""
         return self.env.render(state.env_state, params)

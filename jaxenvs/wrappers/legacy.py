@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from jaxenvs.environment import defaults_params
 from jaxenvs.wrappers.base import Wrapper
 
 
@@ -17,6 +18,7 @@ class LegacyStep(Wrapper):
         env: The env to wrap.
     """
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition, as a 5-tuple.
 

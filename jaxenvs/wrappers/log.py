@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from jaxenvs.environment import defaults_params
 from jaxenvs.wrappers.base import Wrapper
 
 TIMESTEP_MAX = 2**31 - 1  # where the int32 counters stop
@@ -51,6 +52,7 @@ class LogWrapper(Wrapper):
         env: The env to wrap.
     """
 
+    @defaults_params
     def reset(self, key, params=None):
         """Start an episode with the counters at zero."""
         obs, env_state = self.env.reset(key, params)
@@ -66,6 +68,7 @@ class LogWrapper(Wrapper):
         )
         return obs, state
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition; the counters updated and copied into `info`."""
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
@@ -87,6 +90,7 @@ class LogWrapper(Wrapper):
         info["returned_episode"] = done
         return obs, state, reward, terminated, truncated, info
 
+    @defaults_params
     def render(self, state, params=None):
         """A picture of `state`."""
         return self.env.render(state.env_state, params)

@@ -11,6 +11,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
+from jaxenvs.environment import defaults_params
 from jaxenvs.wrappers.base import Wrapper, find_wrapper
 from jaxenvs.wrappers.vector import VecEnv
 
@@ -133,12 +134,14 @@ class NormalizeObservation(Wrapper):
         # a single env's observation is a batch of one (gymnasium's `update(np.array([obs]))`)
         return rms.update(obs if self._batch else obs[None])
 
+    @defaults_params
     def reset(self, key, params=None):
         """Start an episode with fresh statistics, updated with the first observation."""
         obs, env_state = self.env.reset(key, params)
         rms = self._update(RunningMeanStd.create(jnp.shape(obs)[len(self._batch) :]), obs)
         return self._normalize(obs, rms), NormalizeObservationState(env_state=env_state, obs_rms=rms)
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition; the statistics updated, the observation normalized."""
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
@@ -148,11 +151,13 @@ class NormalizeObservation(Wrapper):
         state = NormalizeObservationState(env_state=env_state, obs_rms=rms)
         return self._normalize(obs, rms), state, reward, terminated, truncated, info
 
+    @defaults_params
     def observation_space(self, params=None):
         """An unbounded float32 Box of the wrapped env's observation shape."""
         inner = self.env.observation_space(params)
         return spaces.Box(-jnp.inf, jnp.inf, shape=inner.shape, dtype=jnp.float32)
 
+    @defaults_params
     def render(self, state, params=None):
         """A picture of `state`."""
         return self.env.render(state.env_state, params)
@@ -198,6 +203,7 @@ class NormalizeReward(Wrapper):
         self.epsilon = _check_epsilon("NormalizeReward", epsilon)
         self._batch = batch_shape(env)
 
+    @defaults_params
     def reset(self, key, params=None):
         """Start an episode with fresh statistics and a zero sum."""
         obs, env_state = self.env.reset(key, params)
@@ -208,6 +214,7 @@ class NormalizeReward(Wrapper):
         )
         return obs, state
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition; the reward scaled."""
         obs, env_state, reward, terminated, truncated, info = self.env.step(key, state.env_state, action, params)
@@ -220,6 +227,7 @@ class NormalizeReward(Wrapper):
         state = NormalizeRewardState(env_state=env_state, return_rms=rms, discounted_reward=discounted)
         return obs, state, (reward / jnp.sqrt(rms.var + self.epsilon)).astype(jnp.float32), terminated, truncated, info
 
+    @defaults_params
     def render(self, state, params=None):
         """A picture of `state`."""
         return self.env.render(state.env_state, params)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from jaxenvs import spaces
+from jaxenvs.environment import defaults_params
 from jaxenvs.wrappers.transform import TransformObservation
 
 
@@ -20,6 +21,7 @@ class FlattenObservation(TransformObservation):
     def __init__(self, env):
         super().__init__(env, spaces.flatten)
 
+    @defaults_params
     def observation_space(self, params=None):
         """The flattened observation space."""
         return spaces.flatten_space(self.env.observation_space(params))

@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxenvs import spaces
+from jaxenvs.environment import defaults_params
 from jaxenvs.wrappers.autoreset import AutoReset
 from jaxenvs.wrappers.base import Wrapper, find_wrapper
 
@@ -72,16 +73,19 @@ class PixelObservation(Wrapper):
         image = self.env.render(state, params)
         return image if self.shape is None else resize(image, self.shape)
 
+    @defaults_params
     def reset(self, key, params=None):
         """Start an episode; the observation is the first state's picture."""
         _, state = self.env.reset(key, params)
         return self.pixels(state, params), state
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition; the observation is the new state's picture."""
         _, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
         return self.pixels(state, params), state, reward, terminated, truncated, info
 
+    @defaults_params
     def observation_space(self, params=None):
         """The space of the pictures, from the render's traced shape.
 

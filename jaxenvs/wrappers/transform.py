@@ -11,6 +11,7 @@ from typing import Any
 import jax.numpy as jnp
 
 from jaxenvs import spaces
+from jaxenvs.environment import defaults_params
 from jaxenvs.wrappers.base import Wrapper
 
 
@@ -47,11 +48,13 @@ class TransformObservation(Wrapper):
         self.func = func
         self._observation_space = observation_space
 
+    @defaults_params
     def reset(self, key, params=None):
         """Start an episode; the observation transformed."""
         obs, state = self.env.reset(key, params)
         return self.func(obs), state
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition; the observation (and `info["final_observation"]`) transformed."""
         obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)
@@ -59,6 +62,7 @@ class TransformObservation(Wrapper):
             info = dict(info, final_observation=self.func(info["final_observation"]))
         return self.func(obs), state, reward, terminated, truncated, info
 
+    @defaults_params
     def observation_space(self, params=None):
         """The space given to the constructor, else the wrapped env's."""
         if self._observation_space is not None:
@@ -82,6 +86,7 @@ class TransformReward(Wrapper):
         _check_callable("TransformReward", func)
         self.func = func
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition; the reward transformed."""
         obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)

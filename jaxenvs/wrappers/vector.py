@@ -8,7 +8,6 @@ a `ValueError` (it would batch the batch) unless it was built with `allow_vmap=T
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import jax
@@ -17,15 +16,14 @@ import numpy as np
 from jax.custom_batching import custom_vmap
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, actions_checked, check_key
-from jaxenvs.wrappers.autoreset import AutoReset
+from jaxenvs.environment import Environment, check_key, defaults_params
+from jaxenvs.wrappers.absorbing import Absorbing
+from jaxenvs.wrappers.autoreset import AutoReset, check_strategy, default_capacity
 from jaxenvs.wrappers.base import Wrapper
-from jaxenvs.wrappers.batched_reset import default_capacity
-from jaxenvs.wrappers.batched_reset import observe_fn as observe_fn  # its old home
 
 _STEP_KEY_DATA = 2**32 - 1  # folded into the step's key for the per-env step keys
 # The batch is indexed in int32: a step lists the finished envs in `num_envs +
-# reset_capacity` slots (`batched_reset.finished_index`), so both together must stay below
+# reset_capacity` slots (`autoreset.finished_index`), so both together must stay below
 # 2**31; with a capacity of at most `num_envs`, 2**30 envs is the most that always fits.
 MAX_NUM_ENVS = 2**30
 _MAX_SLOTS = 2**31 - 1
@@ -52,15 +50,6 @@ def check_num_envs(num_envs: Any, where: str = "make_vec") -> int:
     if not 1 <= int(num_envs) <= MAX_NUM_ENVS:
         raise ValueError(f"{where}: num_envs must be {valid}, got {num_envs!r}")
     return int(num_envs)
-
-
-def _steps_actions_of(env: Any) -> Any:
-    """The env whose `step` gets exactly the actions `env.step` gets: `env`, or the raw env
-    under layers that declare `passes_actions = True` (the registry's defaults)."""
-    layer = env
-    while isinstance(layer, Wrapper) and getattr(type(layer), "passes_actions", False):
-        layer = layer.env
-    return layer
 
 
 def one_key(key, venv: VecEnv, method: str):
@@ -115,20 +104,31 @@ class VecEnv(Wrapper):
     Args:
         env: the env to batch (a raw env: no auto-reset of its own).
         num_envs: the batch size, in [1, 2**30].
-        reset_capacity: how many finished envs one reset pass handles (default: a sixteenth
-            of the batch, at least 16 or the whole batch); a step where more finish runs more
-            passes. It changes the work, never the results.
+        reset_capacity: how many finished envs one `"capacity"` reset pass handles (default: a
+            sixteenth of the batch, at least 16 or the whole batch); a step where more finish
+            runs more passes. It changes the work, never the results.
         allow_vmap: let `jax.vmap` batch the key of `reset` and `step`, making a batch of
             batches (a training loop vmapped over seeds); without it that raises a
             `ValueError`. Vmapping with one shared key (over params, say) is always allowed.
+        reset_strategy: how the finished envs are reset: `"auto"` (`"capacity"` on a CPU,
+            `"select"` elsewhere), `"capacity"` or `"select"` (`wrappers.autoreset`). It
+            changes the work, never the results.
 
     Raises:
         TypeError: `num_envs` or `reset_capacity` is not an int, `allow_vmap` is not a bool.
-        ValueError: `num_envs` or `reset_capacity` is out of its range.
+        ValueError: `num_envs` or `reset_capacity` is out of its range; `reset_strategy` is not
+            one of the three.
     """
 
-    def __init__(self, env: Environment, num_envs: int, reset_capacity: int | None = None, allow_vmap: bool = False):
-        super().__init__(env)
+    def __init__(
+        self,
+        env: Environment,
+        num_envs: int,
+        reset_capacity: int | None = None,
+        allow_vmap: bool = False,
+        reset_strategy: str = "auto",
+    ):
+        super().__init__(env.env if isinstance(env, Absorbing) else env)  # every finished env is reset
         self.num_envs = check_num_envs(num_envs, where=env.name)
         if reset_capacity is None:
             reset_capacity = default_capacity(self.num_envs)
@@ -141,8 +141,8 @@ class VecEnv(Wrapper):
         if not isinstance(allow_vmap, (bool, np.bool_)):
             raise TypeError(f"{env.name}: allow_vmap must be True or False, got {allow_vmap!r}")
         self.allow_vmap = bool(allow_vmap)
-        self._auto = AutoReset(env, reset_capacity=self.reset_capacity)
-        self._checks = _steps_actions_of(env)
+        self.reset_strategy = check_strategy(reset_strategy, env.name)
+        self._auto = AutoReset(self.env, reset_strategy=self.reset_strategy, reset_capacity=self.reset_capacity)
 
     def __getstate__(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k != "_space"}
@@ -172,6 +172,7 @@ class VecEnv(Wrapper):
             return jax.random.randint(key, (self.num_envs,), space.start, space.start + space.n, space.dtype)
         return jax.vmap(space.sample)(jax.random.split(key, self.num_envs))
 
+    @defaults_params
     def reset(self, key, params=None):
         """Reset every env, each from its own key split from `key`.
 
@@ -191,6 +192,7 @@ class VecEnv(Wrapper):
             key = one_key(key, self, "reset")
         return jax.vmap(self.env.reset, in_axes=(0, None))(jax.random.split(key, self.num_envs), params)
 
+    @defaults_params
     def step(self, key, state, actions, params=None):
         """Step every env, resetting those that finished in the same step.
 
@@ -212,19 +214,14 @@ class VecEnv(Wrapper):
         check_key(key, self.name)
         if not self.allow_vmap:
             key = one_key(key, self, "step")
-        checked = contextlib.nullcontext()
-        if _concrete((actions, params)):
-            # called eagerly: every env's action checked exactly, here, once (inside the vmap
-            # below they are traced, and the env's own check is skipped)
+        if _concrete((actions, params)):  # called eagerly: every env's action checked exactly
             spaces.check_action(self._action_space(params), actions, self.name, batch=(self.num_envs,))
-            checked = actions_checked(self._checks)
         n = self.num_envs
         step_keys = jax.random.split(jax.random.fold_in(key, _STEP_KEY_DATA), n)
         index = jnp.arange(n, dtype=jnp.uint32)
-        with checked:
-            return jax.vmap(self._auto.step_with_keys, in_axes=(0, None, 0, 0, None, 0))(
-                step_keys, key, state, actions, params, index
-            )
+        return jax.vmap(self._auto.step_with_keys, in_axes=(0, None, 0, 0, None, 0))(
+            step_keys, key, state, actions, params, index
+        )
 
     def render(self, state, params=None):
         """Every env's frame.

@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import pytest
 
 import jaxenvs
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 from jaxenvs.wrappers import AutoReset, FlattenObservation, LogWrapper, VecEnv, Wrapper, find_wrapper
 
 
@@ -58,10 +58,12 @@ class _Counter(Environment):
         state = EnvState(time=state.time + 1)
         return state.time.astype(jnp.float32), state, jnp.float32(1.0), jnp.asarray(False), {}
 
+    @defaults_params
     def observation_space(self, params=None):
         assert params is not None
         return jaxenvs.spaces.Box(0, 10, (), jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         assert params is not None
         return jaxenvs.spaces.Discrete(2)

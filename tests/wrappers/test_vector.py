@@ -20,8 +20,9 @@ import pytest
 import jaxenvs
 from jaxenvs.parity.checks import chi_square_check, ks_check, mean_check
 from jaxenvs.parity.reference import jax_episode_statistics
+from jaxenvs.registry import registered_envs
 from jaxenvs.wrappers import AutoReset, VecEnv, Wrapper
-from jaxenvs.wrappers.batched_reset import observe_fn
+from jaxenvs.wrappers.autoreset import observe_fn
 
 MAX_STEPS = 60  # CartPole truncated at 60 steps: both ways an episode ends are exercised
 NUM_ENVS = 128
@@ -199,17 +200,31 @@ def test_gradients_through_autoreset_batched_and_alone():
     assert float(jax.grad(alone_loss)(0.01)) == 1.0 and float(jax.grad(alone_loss)(3.0)) == 0.0
 
 
-def test_reset_uses_key_reads_the_reset():
-    from jaxenvs.wrappers.batched_reset import reset_uses_key
+def _reset_uses_key(env, params) -> bool:
+    """Whether an output of `env.reset(key, params)` depends on `key`, read off its jaxpr."""
+    jaxpr = jax.make_jaxpr(env.reset)(jax.random.key(0), params).jaxpr
+    depends = {id(jaxpr.invars[0])}
+    for eqn in jaxpr.eqns:
+        if any(id(v) in depends for v in eqn.invars if not hasattr(v, "val")):
+            depends.update(id(v) for v in eqn.outvars)
+    return any(id(v) in depends for v in jaxpr.outvars if not hasattr(v, "val"))
 
-    for env_id, uses in [
-        ("CartPole-v1", True),
-        ("Catch-bsuite", True),
-        ("DeepSea-bsuite", False),
-        ("Asterix-MinAtar", False),
-    ]:
+
+def test_reset_ignores_key_is_declared_where_the_reset_ignores_it(mnist_data_dir):
+    """Every built-in env declares `reset_ignores_key` exactly where its reset reads no key
+    (a false True would start every episode alike; a missing one only costs speed)."""
+    from jaxenvs.registry import spec
+
+    seen = {}
+    for env_id in registered_envs():
+        s = spec(env_id)
+        if s.family not in ("classic", "toy_text", "minatar", "bsuite", "misc") or "/" in env_id or s.notes:
+            continue
         env, params = jaxenvs.make(env_id, autoreset=False)
-        assert reset_uses_key(env, jax.random.key(0), params) is uses, env_id
+        raw = env.unwrapped
+        seen[type(raw).__name__] = (raw.reset_ignores_key, not _reset_uses_key(env, params))
+    assert len(seen) >= 30 and sum(declared for declared, _ in seen.values()) == 10
+    assert {name: pair for name, pair in seen.items() if pair[0] != pair[1]} == {}
 
 
 @pytest.mark.parametrize("env_id", ["DeepSea-bsuite", "Asterix-MinAtar"])

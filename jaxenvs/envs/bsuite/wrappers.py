@@ -19,7 +19,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from jaxenvs.environment import check_key
+from jaxenvs.environment import check_key, defaults_params
 from jaxenvs.wrappers.base import Wrapper
 
 
@@ -50,6 +50,7 @@ class RewardNoise(Wrapper):
         super().__init__(env)
         self.noise_scale = float(noise_scale)
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """The wrapped env's step, its reward plus `noise_scale * N(0, 1)` (from a key split off `key`)."""
         check_key(key, self.name)  # before the split, which would fail with JAX's own message
@@ -74,6 +75,7 @@ class RewardScale(Wrapper):
         super().__init__(env)
         self.reward_scale = float(reward_scale)
 
+    @defaults_params
     def step(self, key, state, action, params=None):
         """The wrapped env's step, its reward times `reward_scale` (float32)."""
         obs, state, reward, terminated, truncated, info = self.env.step(key, state, action, params)

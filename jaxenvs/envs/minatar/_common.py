@@ -394,9 +394,11 @@ class MinAtarEnvironment(Environment):
         """Whether the game is over."""
         return state.terminal
 
+    @defaults_params
     def observation_space(self, params=None):
         return observation_space(self.num_channels)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(len(action_set(params, self.minimal_actions)))
 
@@ -413,6 +415,7 @@ class MinAtarEnvironment(Environment):
         """
         return action_set(params, self.minimal_actions)
 
+    @defaults_params
     def render(self, state, params=None):
         return render_observation(self.get_obs(state))
 

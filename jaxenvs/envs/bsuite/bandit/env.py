@@ -22,7 +22,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvState
+from jaxenvs.environment import Environment, EnvState, defaults_params
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
 from jaxenvs.params import array
@@ -94,6 +94,8 @@ class SimpleBandit(Environment[SimpleBanditState, SimpleBanditParams]):
         num_actions: The number of arms (bsuite's `num_actions`, 11 in its experiment).
     """
 
+    reset_ignores_key = True  # every episode starts alike
+
     def __init__(self, mapping_seed: int | None = None, num_actions: int = 11):
         self.num_arms = int(num_actions)
         self._rewards = arm_rewards(self.num_arms, mapping_seed)
@@ -110,11 +112,14 @@ class SimpleBandit(Environment[SimpleBanditState, SimpleBanditParams]):
         state = state.replace(time=state.time + 1)
         return observation(), state, reward, jnp.asarray(True), {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Box(0.0, 1.0, shape=(1, 1), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(self.num_arms)
 
+    @defaults_params
     def render(self, state, params=None):
         return _draw.bars(params.rewards, 0.0, 1.0)

@@ -23,7 +23,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvState, float_dtype
+from jaxenvs.environment import Environment, EnvState, defaults_params, float_dtype
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
 from jaxenvs.params import positive, real
@@ -231,11 +231,14 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
         """
         return jnp.stack(base_observation(state, params)).astype(jnp.float32)[None, :]
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Box(-jnp.inf, jnp.inf, shape=(1, 6), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(3)
 
+    @defaults_params
     def render(self, state, params=None):
         return _draw.cartpole(state.x, state.theta, params.x_threshold, params.length)

@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment
+from jaxenvs.environment import Environment, defaults_params
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
 from jaxenvs.envs.bsuite.cartpole import CartPoleState, base_observation, reset_state, step_cartpole
@@ -152,11 +152,14 @@ class CartPoleSwingup(Environment[CartPoleState, CartPoleSwingupParams]):
         entries = base_observation(state, params) + [x_ok, theta_dot_ok]
         return jnp.stack([jnp.asarray(e, jnp.float32) for e in entries])[None, :]
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Box(-jnp.inf, jnp.inf, shape=(1, 8), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(3)
 
+    @defaults_params
     def render(self, state, params=None):
         return _draw.cartpole(state.x, state.theta, params.x_threshold, params.length)

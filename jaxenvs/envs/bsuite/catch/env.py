@@ -18,7 +18,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvState
+from jaxenvs.environment import Environment, EnvState, defaults_params
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
 
@@ -124,11 +124,14 @@ class Catch(Environment[CatchState, CatchParams]):
         reward = jnp.where(terminated, jnp.where(caught, 1.0, -1.0), 0.0)
         return self.observe(state, params), state, reward, terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Box(0.0, 1.0, shape=(self.rows, self.columns), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(3)
 
+    @defaults_params
     def render(self, state, params=None):
         return _draw.board(board(state, self.rows, self.columns))

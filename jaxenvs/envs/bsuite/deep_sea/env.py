@@ -31,7 +31,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvState
+from jaxenvs.environment import Environment, EnvState, defaults_params
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
 from jaxenvs.params import array, flag, real
@@ -149,6 +149,8 @@ class DeepSea(Environment[DeepSeaState, DeepSeaParams]):
             entropy.
     """
 
+    reset_ignores_key = True  # every episode starts alike
+
     def __init__(
         self,
         size: int = 10,
@@ -210,11 +212,14 @@ class DeepSea(Environment[DeepSeaState, DeepSeaParams]):
         terminated = state.row == size
         return self.observe(state, params), state, reward, terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Box(0.0, 1.0, shape=(self.size, self.size), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(2)
 
+    @defaults_params
     def render(self, state, params=None):
         return _draw.board(observation(state.row, state.column, self.size), cell_size=12)

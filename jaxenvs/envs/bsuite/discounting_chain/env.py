@@ -20,7 +20,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvState
+from jaxenvs.environment import Environment, EnvState, defaults_params
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
 from jaxenvs.params import array, integer
@@ -96,6 +96,8 @@ class DiscountingChain(Environment[DiscountingChainState, DiscountingChainParams
             4 in its sweep); None draws it from numpy's global generator.
     """
 
+    reset_ignores_key = True  # every episode starts alike
+
     def __init__(self, mapping_seed: int | None = None):
         self._rewards = chain_rewards(mapping_seed)
 
@@ -116,12 +118,15 @@ class DiscountingChain(Environment[DiscountingChainState, DiscountingChainParams
         terminated = state.time == params.episode_len
         return observation(state, params), state, reward, terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Box(low=[[-1.0, 0.0]], high=[[NUM_ACTIONS - 1.0, 1.0]], shape=(1, 2), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(NUM_ACTIONS)
 
+    @defaults_params
     def render(self, state, params=None):
         chosen = jnp.arange(NUM_ACTIONS) == state.context
         colors = jnp.where(chosen[:, None], jnp.asarray(_draw.GOOD), jnp.asarray(_draw.ACCENT))

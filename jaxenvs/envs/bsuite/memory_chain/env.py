@@ -21,7 +21,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvState
+from jaxenvs.environment import Environment, EnvState, defaults_params
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
 from jaxenvs.params import integer
@@ -124,14 +124,17 @@ class MemoryChain(Environment[MemoryChainState, MemoryChainParams]):
         reward = jnp.where(terminated, jnp.where(correct, 1.0, -1.0), 0.0)
         return obs, state, reward, terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         low = [[0.0, 0.0] + [-1.0] * self.num_bits]
         high = [[1.0, float(self.num_bits - 1)] + [1.0] * self.num_bits]
         return spaces.Box(low, high, shape=(1, self.num_bits + 2), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(2)
 
+    @defaults_params
     def render(self, state, params=None):
         shown = observation(state, params)[0]
         return _draw.bars(shown, -1.0, max(1.0, float(self.num_bits - 1)))

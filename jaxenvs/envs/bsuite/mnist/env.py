@@ -28,7 +28,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvState
+from jaxenvs.environment import Environment, EnvState, defaults_params
 from jaxenvs.envs.bsuite._common import BsuiteParams
 from jaxenvs.envs.bsuite.mnist_data import DataNotFoundError, load_mnist  # noqa: F401  (re-exported)
 from jaxenvs.params import array, flag
@@ -141,14 +141,17 @@ class MNISTBandit(Environment[MNISTBanditState, MNISTBanditParams]):
         state = state.replace(time=state.time + 1)
         return jnp.zeros(self.image_shape, jnp.float32), state, reward, jnp.asarray(True), {}
 
+    @defaults_params
     def observation_space(self, params=None):
         low = -128.0 / 255.0 if params.int8_pixels else 0.0
         high = 127.0 / 255.0 if params.int8_pixels else 1.0
         return spaces.Box(np.float32(low), np.float32(high), shape=self.image_shape, dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(NUM_CLASSES)
 
+    @defaults_params
     def render(self, state, params=None):
         image = params.images[state.image_index]
         ink = jnp.repeat(jnp.repeat(255 - image.astype(jnp.uint8), 8, axis=0), 8, axis=1)

@@ -21,7 +21,7 @@ from flax import struct
 
 from jaxenvs import rendering as r
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvState, float_dtype
+from jaxenvs.environment import Environment, EnvState, defaults_params, float_dtype
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams
 from jaxenvs.params import integer, positive, real
@@ -136,14 +136,17 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
         terminated = (state.position >= params.goal_pos) | (state.time >= params.max_steps)
         return observation(state, params), state, -jnp.ones((), jnp.float32), terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         low = np.array([[params.min_pos, -params.max_speed, 0.0]], np.float32)
         high = np.array([[params.max_pos, params.max_speed, 1.0]], np.float32)
         return spaces.Box(low, high, shape=(1, 3), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(3)
 
+    @defaults_params
     def render(self, state, params=None, width: int = 480, height: int = 240):
         """A picture of `state`: the hill, the goal's flag and the car; jit-able.
 

@@ -19,7 +19,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvState
+from jaxenvs.environment import Environment, EnvState, defaults_params
 from jaxenvs.envs.bsuite import _draw
 from jaxenvs.envs.bsuite._common import BsuiteParams, coin_flips
 from jaxenvs.params import integer
@@ -103,12 +103,15 @@ class UmbrellaChain(Environment[UmbrellaChainState, UmbrellaChainParams]):
         reward = jnp.where(terminated, final, 2.0 * coins[0] - 1.0)
         return observation(state, coins[1:], params), state, reward, terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Box(0.0, 1.0, shape=(1, 3 + self.n_distractor), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(2)
 
+    @defaults_params
     def render(self, state, params=None):
         shown = observation(state, jnp.zeros((0,), jnp.int32), params)[0]
         colors = jnp.asarray([_draw.WARN, _draw.GOOD, _draw.ACCENT], jnp.uint8)

@@ -32,7 +32,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params, float_dtype
 from jaxenvs.params import choice, positive, real
 
 # Unrolled steps of the reference's `wrap` loop; the bounded dynamics need at most 5.
@@ -313,13 +313,16 @@ class Acrobot(Environment[AcrobotState, AcrobotParams]):
         reward = jnp.where(terminated, 0.0, -1.0)
         return self.observe(state, params), state, reward, terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         high = np.array([1.0, 1.0, 1.0, 1.0, params.max_vel_1, params.max_vel_2], dtype=np.float32)
         return spaces.Box(-high, high, shape=(6,), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(3)
 
+    @defaults_params
     def render(self, state, params=None):
         from jaxenvs.envs.classic.acrobot.render import render
 

@@ -20,7 +20,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params, float_dtype
 from jaxenvs.params import flag, positive, real
 
 
@@ -179,6 +179,7 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
             reward = jnp.ones(())
         return self.observe(state, params), state, reward, terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         high = np.array(
             [params.x_threshold * 2, np.inf, params.theta_threshold_radians * 2, np.inf],
@@ -186,9 +187,11 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
         )
         return spaces.Box(-high, high, shape=(4,), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(2)
 
+    @defaults_params
     def render(self, state, params=None):
         from jaxenvs.envs.classic.cartpole.render import render
 

@@ -22,7 +22,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params, float_dtype
 from jaxenvs.params import positive, real
 
 
@@ -181,12 +181,15 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
         terminated = is_terminal(state, params)
         return self.observe(state, params), state, jnp.full((), -1.0), terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return observation_box(params)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(3)
 
+    @defaults_params
     def render(self, state, params=None):
         from jaxenvs.envs.classic.mountain_car.render import render
 

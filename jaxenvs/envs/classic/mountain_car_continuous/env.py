@@ -38,7 +38,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams
+from jaxenvs.environment import Environment, EnvParams, defaults_params
 from jaxenvs.envs.classic.mountain_car.env import MountainCarState, get_obs, observation_box, reset_state
 from jaxenvs.params import positive, real
 
@@ -212,12 +212,15 @@ class MountainCarContinuous(Environment[MountainCarContinuousState, MountainCarC
         reward = reward_of(action, terminated, state.position.dtype)
         return self.observe(state, params), state, reward, terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return observation_box(params)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Box(params.min_action, params.max_action, shape=(1,), dtype=jnp.float32)
 
+    @defaults_params
     def render(self, state, params=None):
         from jaxenvs.envs.classic.mountain_car.render import render
 

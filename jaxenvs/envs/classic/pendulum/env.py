@@ -35,7 +35,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params, float_dtype
 from jaxenvs.params import positive, real
 
 
@@ -182,13 +182,16 @@ class Pendulum(Environment[PendulumState, PendulumParams]):
         state = state.replace(time=state.time + 1)
         return self.observe(state, params), state, reward, jnp.zeros((), jnp.bool_), {}
 
+    @defaults_params
     def observation_space(self, params=None):
         high = jnp.stack([1.0, 1.0, jnp.asarray(params.max_speed, jnp.float32)])
         return spaces.Box(-high, high, shape=(3,), dtype=jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Box(-params.max_torque, params.max_torque, shape=(1,), dtype=jnp.float32)
 
+    @defaults_params
     def render(self, state, params=None):
         from jaxenvs.envs.classic.pendulum.render import render
 

@@ -316,6 +316,8 @@ class Asterix(MinAtarEnvironment):
     bias below 8 / 2**24. Inside jit an out-of-range action is clipped into the action set.
     """
 
+    reset_ignores_key = True  # every episode starts alike
+
     num_channels = NUM_CHANNELS
     minimal_actions = MINIMAL_ACTIONS
     num_draw_words = 3

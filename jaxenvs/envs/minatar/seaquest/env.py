@@ -697,6 +697,8 @@ class Seaquest(MinAtarEnvironment):
     in cell, direction and both timers; the parity runs never met one.
     """
 
+    reset_ignores_key = True  # every episode starts alike
+
     num_channels = len(CHANNELS)
     minimal_actions = MINIMAL_ACTIONS
     num_draw_words = 1

@@ -324,6 +324,8 @@ class SpaceInvaders(MinAtarEnvironment):
     MinAtar keeps the maps as float arrays; they are booleans here.
     """
 
+    reset_ignores_key = True  # every episode starts alike
+
     num_channels = len(CHANNELS)
     minimal_actions = MINIMAL_ACTIONS
     num_draw_words = 0

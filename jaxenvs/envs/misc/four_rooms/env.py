@@ -26,7 +26,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 from jaxenvs.envs.misc import _common
 from jaxenvs.params import flag, probability
 
@@ -177,13 +177,16 @@ class FourRooms(Environment[FourRoomsState, FourRoomsParams]):
         state = state.replace(pos=pos, time=state.time + 1)
         return self.get_obs(state), state, reached.astype(jnp.float32), reached, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         if self.use_visual_obs:
             return spaces.Box(0.0, 1.0, (*self.open_map.shape, 2), jnp.float32)
         return spaces.Box(float(self.coords.min()), float(self.coords.max()), (4,), jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(4)
 
+    @defaults_params
     def render(self, state, params=None):
         return _common.draw_grid(self.open_map, state.pos, state.goal)

@@ -20,7 +20,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params, float_dtype
 from jaxenvs.envs.misc import _common
 from jaxenvs.params import flag, real
 
@@ -107,12 +107,15 @@ class GaussianBandit(Environment[GaussianBanditState, GaussianBanditParams]):
         state = state.replace(last_action=action, last_reward=reward, time=state.time + 1)
         return self.get_obs(state, params), state, reward, jnp.asarray(False), {}
 
+    @defaults_params
     def observation_space(self, params=None):
         t_lo, t_hi = _common.time_bounds(bool(params.normalize_time), params.max_steps_in_episode)
         return spaces.Box(np.array([-np.inf, 0, 0, t_lo]), np.array([np.inf, 1, 1, t_hi]), (4,), jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(2)
 
+    @defaults_params
     def render(self, state, params=None):
         return _common.draw_bandit(jnp.stack([jnp.zeros_like(state.mu), state.mu]), -3.0, 3.0, state.last_action)

@@ -24,7 +24,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 from jaxenvs.envs.misc import _common
 from jaxenvs.params import integer, real
 
@@ -102,6 +102,8 @@ def shortest_path_length(params: GridWorldParams) -> int:
 class GridWorld(Environment[GridWorldState, GridWorldParams]):
     """The tutorials' deterministic grid world (see the module docstring)."""
 
+    reset_ignores_key = True  # every episode starts alike
+
     @staticmethod
     def get_obs(state: GridWorldState, params: GridWorldParams) -> jax.Array:
         """The observation of `state`: the agent's cell index.
@@ -134,12 +136,15 @@ class GridWorld(Environment[GridWorldState, GridWorldParams]):
         state = state.replace(pos=pos, time=state.time + 1)
         return self.get_obs(state, params), state, reward, reached, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Discrete(params.height * params.width)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(4)
 
+    @defaults_params
     def render(self, state, params=None):
         # a border of walls around the grid, so the shared maze drawing applies
         open_map = np.zeros((params.height + 2, params.width + 2), dtype=bool)

@@ -27,7 +27,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 from jaxenvs.envs.misc import _common
 from jaxenvs.params import flag, real
 
@@ -170,6 +170,7 @@ class MetaMaze(Environment[MetaMazeState, MetaMazeParams]):
         terminated = jnp.all(pos == state.goal)
         return self.get_obs(state, params), state, reward, terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         t_lo, t_hi = _common.time_bounds(bool(params.normalize_time), params.max_steps_in_episode)
         # a step pays 0, the goal reward or the wall punishment, never both
@@ -180,8 +181,10 @@ class MetaMaze(Environment[MetaMazeState, MetaMazeParams]):
         high = np.array(n * [1.0] + 4 * [1.0] + [r_hi, t_hi], dtype=np.float32)
         return spaces.Box(low, high, (n + 6,), jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(4)
 
+    @defaults_params
     def render(self, state, params=None):
         return _common.draw_grid(self.open_map, state.pos, state.goal)

@@ -26,7 +26,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params, float_dtype
 from jaxenvs.envs.misc import _common
 from jaxenvs.params import flag, positive, real
 
@@ -161,12 +161,15 @@ class PointRobot(Environment[PointRobotState, PointRobotParams]):
         )
         return self.get_obs(state, params), state, reward, jnp.asarray(False), {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Box(-np.inf, np.inf, (6,), jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Box(-params.max_force, params.max_force, (2,), jnp.float32)
 
+    @defaults_params
     def render(self, state, params=None, width: int = 300, height: int = 180):
         """A picture of `state` from above (see `point_robot.render.render`); jit-able.
 

@@ -28,7 +28,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 from jaxenvs.params import flag, integer
 
 
@@ -191,6 +191,8 @@ class Pong(Environment[PongState, PongParams]):
             `2 * paddle_half_height + 1` rows tall).
     """
 
+    reset_ignores_key = True  # every episode starts alike
+
     def __init__(self, width: int = 40, height: int = 30, paddle_half_height: int = 2):
         self.width = width
         self.height = height
@@ -256,12 +258,15 @@ class Pong(Environment[PongState, PongParams]):
         reward = 1.0 - terminated.astype(jnp.float32)
         return self.observe(state, params), state, reward, terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Box(0.0, 1.0, self.obs_shape, jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(3)
 
+    @defaults_params
     def render(self, state, params=None, cell: int = 10):
         """A picture of `state`, one colour a channel of its observation; jit-able.
 

@@ -21,7 +21,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params, float_dtype
 from jaxenvs.params import positive, real
 
 
@@ -139,12 +139,15 @@ class Reacher(Environment[ReacherState, ReacherParams]):
         reward = reach_reward(state.angles, state.goal_xy)
         return self.get_obs(state), state, reward, jnp.asarray(False), {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Box(-np.inf, np.inf, (3 * self.num_joints + 2,), jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Box(-1.0, 1.0, (self.num_joints,), jnp.float32)
 
+    @defaults_params
     def render(self, state, params=None, size: int = 300):
         """A picture of `state` from above (see `reacher.render.render`); jit-able.
 

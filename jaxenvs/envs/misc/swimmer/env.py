@@ -20,7 +20,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState, float_dtype
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params, float_dtype
 from jaxenvs.params import positive
 
 
@@ -131,12 +131,15 @@ class Swimmer(Environment[SwimmerState, SwimmerParams]):
         reward = swim_reward(state.xy, state.goal_xy, state.urchin_xys)
         return self.get_obs(state), state, reward, jnp.asarray(False), {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Box(-np.inf, np.inf, (2 * self.num_urchins + 6,), jnp.float32)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Box(-1.0, 1.0, (2,), jnp.float32)
 
+    @defaults_params
     def render(self, state, params=None, size: int = 300):
         """A picture of `state` from above (see `swimmer.render.render`); jit-able.
 

@@ -36,7 +36,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 from jaxenvs.envs.toy_text import _common
 from jaxenvs.params import flag
 
@@ -247,12 +247,15 @@ class Blackjack(Environment[BlackjackState, BlackjackParams]):
         terminated = ~hit | bust
         return get_obs(state), state, reward, terminated, {}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Tuple((spaces.Discrete(32), spaces.Discrete(11), spaces.Discrete(2)))
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(2)
 
+    @defaults_params
     def render(self, state, params=None):
         from jaxenvs.envs.toy_text.blackjack.render import render
 

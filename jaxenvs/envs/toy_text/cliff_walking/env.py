@@ -28,7 +28,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 from jaxenvs.envs.toy_text import _common
 from jaxenvs.params import flag
 
@@ -141,6 +141,8 @@ class CliffWalking(Environment[CliffWalkingState, CliffWalkingParams]):
     1 right, 2 down, 3 left. `info["prob"]` is the probability of the outcome taken.
     """
 
+    reset_ignores_key = True  # every episode starts alike
+
     def observe(self, state, params):
         """The player's cell `s`, an int32 scalar."""
         return state.s
@@ -157,12 +159,15 @@ class CliffWalking(Environment[CliffWalkingState, CliffWalkingParams]):
         state = CliffWalkingState(time=state.time + 1, s=s)
         return self.observe(state, params), state, reward, terminated, {"prob": prob}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Discrete(SHAPE[0] * SHAPE[1])
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(4)
 
+    @defaults_params
     def render(self, state, params=None):
         from jaxenvs.envs.toy_text.cliff_walking.render import render
 

@@ -33,7 +33,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 from jaxenvs.params import custom, flag, probability
 
 LEFT, DOWN, RIGHT, UP = 0, 1, 2, 3
@@ -272,6 +272,8 @@ class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
         ValueError: If `map_name` is not one of `MAPS`.
     """
 
+    reset_ignores_key = True  # every episode starts alike
+
     def __init__(self, map_name: str = "4x4"):
         if map_name not in MAPS:
             raise ValueError(f"FrozenLake: map_name must be one of {sorted(MAPS)}, got {map_name!r}")
@@ -304,12 +306,15 @@ class FrozenLake(Environment[FrozenLakeState, FrozenLakeParams]):
         state = FrozenLakeState(time=state.time + 1, s=s)
         return self.observe(state, params), state, reward, terminated, {"prob": prob.astype(jnp.float32)}
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Discrete(len(params.desc) * len(params.desc[0]))
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(4)
 
+    @defaults_params
     def render(self, state, params=None):
         from jaxenvs.envs.toy_text.frozen_lake.render import render
 

@@ -40,7 +40,7 @@ from flax import struct
 from jax import lax
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 from jaxenvs.params import flag, probability
 
 SOUTH, NORTH, EAST, WEST, PICKUP, DROPOFF = range(6)
@@ -341,6 +341,7 @@ class Taxi(Environment[TaxiState, TaxiParams]):
         """
         return encode(state.taxi_row, state.taxi_col, state.pass_loc, state.dest_idx)
 
+    @defaults_params
     def action_mask(self, state: TaxiState, params: TaxiParams | None = None) -> jax.Array:
         """Which actions change the state: gymnasium's reset `info["action_mask"]`, which the
         jaxenvs reset does not return (the step's `info` holds it too).
@@ -354,12 +355,15 @@ class Taxi(Environment[TaxiState, TaxiParams]):
         """
         return action_mask(state)
 
+    @defaults_params
     def observation_space(self, params=None):
         return spaces.Discrete(500)
 
+    @defaults_params
     def action_space(self, params=None):
         return spaces.Discrete(6)
 
+    @defaults_params
     def render(self, state, params=None):
         from jaxenvs.envs.toy_text.taxi.render import render
 
