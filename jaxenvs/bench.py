@@ -49,6 +49,8 @@ def peer_ids() -> list[str]:
 # the library name of `make_vec` timed with only rewards and state kept (the observation dead)
 REWARDS_ONLY = "jaxenvs make_vec, rewards only"
 GYMNAX_EXPORT = "jaxenvs gymnax export"  # jaxenvs.export.gymnax, vmapped as gymnax is
+# make_vec with its reset strategy named (the default, "auto", picks one per platform)
+STRATEGY_RUNS = {"jaxenvs make_vec capacity": "capacity", "jaxenvs make_vec select": "select"}
 
 
 @dataclasses.dataclass
@@ -434,8 +436,8 @@ def candidates(env_id: str, num_envs: int, libraries: Iterable[str] | None = Non
     gymnax_id, gym_id, pool_id, reference = peers(env_id)
     out: list[tuple[str, Callable[[], Any]]] = []
 
-    def make_vec_run(num_steps):
-        venv, params = jaxenvs.make_vec(env_id, num_envs)
+    def make_vec_run(num_steps, reset_strategy="auto"):
+        venv, params = jaxenvs.make_vec(env_id, num_envs, reset_strategy=reset_strategy)
         return _JaxRun(vec_rollout(venv, params, num_steps))
 
     def make_vec_rewards_run(num_steps):
@@ -463,6 +465,9 @@ def candidates(env_id: str, num_envs: int, libraries: Iterable[str] | None = Non
     out.append((REWARDS_ONLY, make_vec_rewards_run))
     if libraries is not None and GYMNAX_EXPORT in set(libraries):
         out.append((GYMNAX_EXPORT, export_run))
+    for library, strategy in STRATEGY_RUNS.items():
+        if libraries is not None and library in set(libraries):
+            out.append((library, lambda k, strategy=strategy: make_vec_run(k, strategy)))
     if gymnax_id:
         out.append(("gymnax", gymnax_run))
     if gym_id:
