@@ -24,7 +24,11 @@ for name, files, needed in (
     problems += [f"the {name} lacks {f}" for f in needed if f not in files]
 if not any(f.endswith(".dist-info/licenses/LICENSE") for f in wheel):
     problems.append("the wheel's metadata lacks licenses/LICENSE")
-problems += [f"the wheel holds {f}, outside the package" for f in wheel if f.split("/")[0] != "jaxenvs" and ".dist-info/" not in f]
+problems += [
+    f"the wheel holds {f}, outside the package"
+    for f in wheel
+    if f.split("/")[0] != "jaxenvs" and ".dist-info/" not in f
+]
 problems += [f"the sdist holds a test, {f}" for f in sdist if f.startswith("tests/")]
 size = wheels[0].stat().st_size
 print(f"{wheels[0].name}: {size / 1024:.0f} KiB, {len(wheel)} files; {sdists[0].name}: {len(sdist)} files")

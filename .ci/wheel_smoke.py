@@ -58,11 +58,11 @@ step("a missing extra is named: make('brax/ant'), jaxenvs parity CartPole-v1")
 try:
     jaxenvs.make("brax/ant")
 except ImportError as e:
-    expect('jaxenvs[brax]' in str(e), "make('brax/ant')'s ImportError names jaxenvs[brax]", e)
+    expect("jaxenvs[brax]" in str(e), "make('brax/ant')'s ImportError names jaxenvs[brax]", e)
 else:
     sys.exit("wheel smoke: make('brax/ant') worked without the brax extra")
 out = run("jaxenvs", "parity", "CartPole-v1")
 expect(out.returncode == 1, "jaxenvs parity without the references exits 1 (nothing checked)", out)
-expect('jaxenvs[parity]' in out.stdout + out.stderr, "jaxenvs parity names the extra jaxenvs[parity]", out)
+expect("jaxenvs[parity]" in out.stdout + out.stderr, "jaxenvs parity names the extra jaxenvs[parity]", out)
 
 step(f"done: {version}, jax {jax.__version__}")
