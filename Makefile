@@ -56,13 +56,14 @@ test: lint docs
 # the package as a user installs it: the wheel built from this checkout, with no extras and no
 # constraints, in a fresh venv, and a short session (.ci/wheel_smoke.py); twine checks both archives
 wheel-smoke: $(VENV)/.test-installed
-	rm -rf dist /tmp/jaxenvs-wheel-smoke
-	$(BIN)/python -m build --outdir dist .
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist . > dist.log 2>&1 || { cat dist.log; exit 1; }
 	$(BIN)/twine check --strict dist/*
 	$(BIN)/python .ci/check_archives.py dist
-	$(PYTHON) -m venv /tmp/jaxenvs-wheel-smoke
-	/tmp/jaxenvs-wheel-smoke/bin/pip install --quiet --no-compile dist/*.whl
-	cd /tmp && /tmp/jaxenvs-wheel-smoke/bin/python $(CURDIR)/.ci/wheel_smoke.py
+	set -e; smoke=$$(mktemp -d); trap 'rm -rf "$$smoke"' EXIT; \
+	$(PYTHON) -m venv "$$smoke/venv"; \
+	"$$smoke/venv/bin/pip" install --quiet --no-compile dist/*.whl; \
+	cd "$$smoke" && "$$smoke/venv/bin/python" $(CURDIR)/.ci/wheel_smoke.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache site dist
+	rm -rf $(VENV) .pytest_cache site dist dist.log build

@@ -10,6 +10,8 @@ import sys
 import time
 
 STARTED = time.perf_counter()
+# the console script the wheel installed, beside this venv's python (the venv is not activated)
+JAXENVS = os.path.join(os.path.dirname(sys.executable), "jaxenvs")
 
 
 def step(name: str) -> None:
@@ -46,12 +48,12 @@ expect(obs.shape == (4,) and float(reward) == 1.0 and "discount" in info, "CartP
 
 step("jaxenvs --version, python -m jaxenvs --version")
 version = f"jaxenvs {jaxenvs.__version__}"
-for argv in (["jaxenvs", "--version"], [sys.executable, "-m", "jaxenvs", "--version"]):
+for argv in ([JAXENVS, "--version"], [sys.executable, "-m", "jaxenvs", "--version"]):
     out = run(*argv)
     expect(out.returncode == 0 and out.stdout.strip() == version, f"{' '.join(argv[-3:])} prints {version!r}", out)
 
 step("jaxenvs fingerprint CartPole-v1")
-out = run("jaxenvs", "fingerprint", "CartPole-v1")
+out = run(JAXENVS, "fingerprint", "CartPole-v1")
 expect(out.returncode == 0 and "CartPole-v1" in out.stdout, "jaxenvs fingerprint CartPole-v1 exits 0", out)
 
 step("a missing extra is named: make('brax/ant'), jaxenvs parity CartPole-v1")
@@ -61,7 +63,7 @@ except ImportError as e:
     expect("jaxenvs[brax]" in str(e), "make('brax/ant')'s ImportError names jaxenvs[brax]", e)
 else:
     sys.exit("wheel smoke: make('brax/ant') worked without the brax extra")
-out = run("jaxenvs", "parity", "CartPole-v1")
+out = run(JAXENVS, "parity", "CartPole-v1")
 expect(out.returncode == 1, "jaxenvs parity without the references exits 1 (nothing checked)", out)
 expect("jaxenvs[parity]" in out.stdout + out.stderr, "jaxenvs parity names the extra jaxenvs[parity]", out)
 
