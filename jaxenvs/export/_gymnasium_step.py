@@ -288,7 +288,9 @@ class Fused:
             obs, state = env.reset(k, params)
             outputs = _pack(jax.tree_util.tree_leaves(obs))
             if joined:  # the buffer has one shape whatever made it
-                outputs = jnp.concatenate([outputs, jnp.zeros(blank_outputs, jnp.uint32)])
+                # padded, not concatenated with zeros: XLA:CPU runs that concatenation as its own
+                # slow loop (a CartPole reset took 40 us, not 8)
+                outputs = jnp.pad(outputs, (0, blank_outputs))
             return carry.result(words, state, outputs)
 
         def step(buf, action):
@@ -342,11 +344,17 @@ class Fused:
             `(carry, (obs, reward, terminated, truncated, info))`, the outputs as gymnasium's
             `step` returns them.
         """
-        carry, raw = self._carry_layout.host(self._step(carry, action))
+        result = self._step(carry, action)
+        if self.joined:  # `Carry.host`, inline: this is the hot path
+            carry, raw = result, np.array(result)
+        else:
+            carry, raw = result[0], np.array(result[1])
         reward, terminated, truncated = _SCALARS.unpack_from(raw, self._scalars_at)
-        values = [leaf.view(raw) for leaf in self._info]
         keys = self._info_keys
-        info = dict(zip(keys, values)) if keys is not None else jax.tree_util.tree_unflatten(self._info_tree, values)
+        if keys is not None:
+            info = {key: leaf.view(raw) for key, leaf in zip(keys, self._info)}
+        else:
+            info = jax.tree_util.tree_unflatten(self._info_tree, [leaf.view(raw) for leaf in self._info])
         return carry, (self.observation(raw), reward, terminated, truncated, info)
 
     def state(self, carry: jax.Array) -> Any:
