@@ -10,7 +10,7 @@ CONSTRAINTS ?= constraints.txt
 PIP_CONSTRAINTS := $(if $(CONSTRAINTS),-c $(CONSTRAINTS))
 # torch's CPU build (the `sb3` extra): the public index's default torch wheel is the CUDA one
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
-TORCH := $(shell grep -m1 '^torch==' $(CONSTRAINTS) 2>/dev/null)
+TORCH := $(shell grep -m1 '^torch==' constraints.txt 2>/dev/null)
 
 .PHONY: demo test lint docs docs-serve install clean wheel-smoke
 
