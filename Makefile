@@ -4,24 +4,34 @@ VENV := .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?= -n 2 --durations=30
 
-.PHONY: demo test lint docs docs-serve install clean
+# the tested set (constraints.txt): every install below takes its exact versions; `CONSTRAINTS=`
+# resolves fresh from pyproject.toml's ranges instead (to regenerate the file)
+CONSTRAINTS ?= constraints.txt
+PIP_CONSTRAINTS := $(if $(CONSTRAINTS),-c $(CONSTRAINTS))
+# torch's CPU build (the `sb3` extra): the public index's default torch wheel is the CUDA one
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+TORCH := $(shell grep -m1 '^torch==' constraints.txt 2>/dev/null)
+
+.PHONY: demo test lint docs docs-serve install clean wheel-smoke
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-# stamps: reinstall when pyproject.toml changes. The demo reports on every family, so it installs
+# stamps: reinstall when pyproject.toml or constraints.txt changes. The demo reports on every family, so it installs
 # the references and every library the package adapts (a fresh resolve of these extras gives the
 # versions pyproject.toml names as tested together). --no-compile: Python compiles a module to
 # bytecode when it is first imported, not every module of every package at install (40 s of 2.5
 # minutes of a fresh install here).
 DEMO_EXTRAS := parity,brax,jumanji,pgx,gymnax,craftax,playground,xminigrid,navix
-$(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet --no-compile -e ".[$(DEMO_EXTRAS)]"
+$(VENV)/.demo-installed: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
+	$(BIN)/pip install --quiet --no-compile $(PIP_CONSTRAINTS) -e ".[$(DEMO_EXTRAS)]"
 	touch $@
 
-$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet --no-compile -e ".[all,dev]"
+# torch first, alone, from its CPU index (--no-deps: the rest come from the main index below)
+$(VENV)/.test-installed: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
+	$(if $(TORCH),$(BIN)/pip install --quiet --no-compile --no-deps --index-url $(TORCH_INDEX) "$(TORCH)")
+	$(BIN)/pip install --quiet --no-compile $(PIP_CONSTRAINTS) -e ".[all,dev]"
 	touch $@ $(VENV)/.demo-installed
 
 install: $(VENV)/.demo-installed
@@ -43,5 +53,17 @@ docs-serve: $(VENV)/.test-installed
 test: lint docs
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# the package as a user installs it: the wheel built from this checkout, with no extras and no
+# constraints, in a fresh venv, and a short session (.ci/wheel_smoke.py); twine checks both archives
+wheel-smoke: $(VENV)/.test-installed
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist . > dist.log 2>&1 || { cat dist.log; exit 1; }
+	$(BIN)/twine check --strict dist/*
+	$(BIN)/python .ci/check_archives.py dist
+	set -e; smoke=$$(mktemp -d); trap 'rm -rf "$$smoke"' EXIT; \
+	$(PYTHON) -m venv "$$smoke/venv"; \
+	"$$smoke/venv/bin/pip" install --quiet --no-compile dist/*.whl; \
+	cd "$$smoke" && "$$smoke/venv/bin/python" $(CURDIR)/.ci/wheel_smoke.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache site
+	rm -rf $(VENV) .pytest_cache site dist dist.log build

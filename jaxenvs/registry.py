@@ -11,7 +11,7 @@ import dataclasses
 import difflib
 import importlib
 import importlib.util
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -37,7 +37,28 @@ class UnknownEnvError(KeyError):
     """Raised by `make` and `spec` for an id that is not registered; names the closest ids.
 
     A `KeyError`, whose `str` is the message itself (not its repr).
+
+    Args:
+        message: What went wrong, naming the id and the closest registered ones.
+        env_id: The id that is not registered (None when not given).
+        closest: The registered ids closest to it, closest first (empty when none is close).
+
+    Attributes:
+        env_id: The id that is not registered (None when not given).
+        closest: The registered ids closest to it, as a tuple, closest first.
+
+    >>> import jaxenvs
+    >>> try:
+    ...     jaxenvs.make("CartPole-v2")
+    ... except jaxenvs.UnknownEnvError as e:
+    ...     print(e.env_id, "->", e.closest[0])
+    CartPole-v2 -> CartPole-v1
     """
+
+    def __init__(self, message: str = "", *, env_id: str | None = None, closest: Sequence[str] = ()):
+        super().__init__(message)
+        self.env_id = env_id
+        self.closest = tuple(closest)
 
     def __str__(self) -> str:  # KeyError would repr() the message
         return str(self.args[0]) if self.args else ""
@@ -259,7 +280,9 @@ def spec(id: str) -> EnvSpec:
             close = [i for i in _REGISTRY if id.lower() in i.lower()][:5]
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
         raise UnknownEnvError(
-            f"No environment registered as {id!r}.{hint} (jaxenvs.registered_envs() lists all.)"
+            f"No environment registered as {id!r}.{hint} (jaxenvs.registered_envs() lists all.)",
+            env_id=id,
+            closest=close,
         ) from None
 
 

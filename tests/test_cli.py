@@ -76,8 +76,10 @@ def test_printed_text_keeps_square_brackets(monkeypatch, capsys):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "brax" else real(name, *a))
     monkeypatch.setenv("COLUMNS", "200")  # a wide console: rich would cut the cell short
-    assert main(["report", "brax/fast", "--no-parity"]) == 0
-    assert 'brax/fast not installed: pip install "jaxenvs[brax]"' in capsys.readouterr().out
+    assert main(["report", "brax/fast", "--no-parity"]) == 1  # nothing rolled out, and why
+    out = capsys.readouterr().out
+    assert 'brax/fast not installed: pip install "jaxenvs[brax]"' in out
+    assert "error: nothing was rolled out: all 1 ids were left out" in " ".join(out.split())
 
 
 def test_version(capsys):
@@ -86,3 +88,73 @@ def test_version(capsys):
     with pytest.raises(SystemExit) as info:
         main(["--version"])
     assert info.value.code == 0 and capsys.readouterr().out.strip() == f"jaxenvs {jaxenvs.__version__}"
+
+
+# --- exit codes that never hide a run that checked nothing ------------------------------------
+
+
+@pytest.fixture
+def skipping_ids(monkeypatch):
+    """Two ids whose declared reference library is not installed, and one whose check runs."""
+    from jaxenvs import registry
+    from jaxenvs.parity import Check, ParitySpec
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    entry = "jaxenvs.envs.classic.cartpole:CartPole"
+    absent = ParitySpec(checks=lambda ctx: [], library="no_such_reference_lib_xyz")
+    registry.register("mine/Absent-v0", entry, parity=absent, extra="parity")
+    registry.register("mine/Absent-v1", entry, parity=absent, extra="parity")
+    ran = ParitySpec(checks=lambda ctx: [Check("the same", n=1, value=0.0, threshold=0.0, passed=True)], library="jax")
+    registry.register("mine/Checked-v0", entry, parity=ran)
+    monkeypatch.setenv("COLUMNS", "200")
+
+
+def test_parity_that_checked_nothing_exits_1_saying_why(skipping_ids, capsys):
+    assert main(["parity", "mine/Absent-v0", "mine/Absent-v1"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "error: nothing was checked (2 skipped): mine/Absent-v0: reference not installed" in out
+    assert 'pip install "jaxenvs[parity]"' in out
+
+
+def test_parity_exits_1_for_a_named_id_it_skipped(skipping_ids, capsys):
+    assert main(["parity", "mine/Checked-v0"]) == 0
+    capsys.readouterr()
+    assert main(["parity", "mine/Checked-v0", "mine/Absent-v0"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "error: not checked: mine/Absent-v0: reference not installed (no_such_reference_lib_xyz)" in out
+    assert "mine/Checked-v0" not in out.split("error:")[-1]
+
+
+def test_parity_with_a_typo_in_its_reference_module_exits_1_naming_it(monkeypatch, capsys):
+    from jaxenvs import registry
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    registry.register("mine/Typo-v0", "jaxenvs.envs.classic.cartpole:CartPole", parity="my_parity_modul:SPEC")
+    assert main(["parity", "mine/Typo-v0"]) == 1
+    line = _one_line(capsys.readouterr().err)
+    assert line.startswith("error: mine/Typo-v0: cannot load its parity reference 'my_parity_modul:SPEC'")
+
+
+def test_report_whose_parity_checks_all_skipped_exits_1(skipping_ids, monkeypatch, capsys):
+    import jaxenvs.bench
+    from jaxenvs.bench import Throughput
+
+    monkeypatch.setattr(
+        jaxenvs.bench,
+        "rollout_throughput",
+        lambda env_id, num_envs, num_steps, repeats: Throughput(env_id, num_envs, num_steps, 1e6, 0.5, repeats),
+    )
+    assert main(["report", "mine/Absent-v0", "--num-envs", "2", "--num-steps", "2"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "error: no parity check ran (1 skipped; mine/Absent-v0: reference not installed" in out
+    assert main(["report", "mine/Absent-v0", "--num-envs", "2", "--num-steps", "2", "--no-parity"]) == 0
+
+
+def test_python_m_jaxenvs_is_the_command():
+    import subprocess
+    import sys
+
+    import jaxenvs
+
+    out = subprocess.run([sys.executable, "-m", "jaxenvs", "--version"], capture_output=True, text=True, timeout=120)
+    assert (out.returncode, out.stdout.strip()) == (0, f"jaxenvs {jaxenvs.__version__}"), out.stderr

@@ -14,6 +14,8 @@ def test_unknown_id_names_closest():
         jaxenvs.make("CartPol-v1")
     assert isinstance(info.value, KeyError)
     assert "CartPole-v1" in str(info.value)
+    assert info.value.env_id == "CartPol-v1" and info.value.closest[0] == "CartPole-v1"
+    assert jaxenvs.UnknownEnvError("only a message").closest == ()  # the old call keeps working
 
 
 def test_unknown_override_lists_valid_names():
@@ -217,3 +219,12 @@ def test_make_names_the_id_when_its_entry_point_is_broken(monkeypatch):
 def test_make_vec_says_it_always_auto_resets():
     with pytest.raises(TypeError, match="make_vec always auto-resets"):
         jaxenvs.make_vec("CartPole-v1", 4, autoreset=True)
+
+
+def test_unknown_env_error_docstring_example_runs():
+    import doctest
+
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner(verbose=False)
+    (test,) = finder.find(jaxenvs.UnknownEnvError, "UnknownEnvError", globs={})
+    outcome = runner.run(test, out=lambda s: None)
+    assert outcome.attempted == 2 and outcome.failed == 0

@@ -23,8 +23,9 @@ def cmd_parity(args: argparse.Namespace) -> int:
             `verbose`).
 
     Returns:
-        0 if every check passed or was skipped, 1 if one failed, 130 if interrupted (the
-        finished ids' rows are printed; no markdown is written).
+        0 if every check that ran passed; 1 if one failed, or if nothing was checked, or if
+        an id named on the command line was skipped (each said why: `unchecked`); 130 if
+        interrupted (the finished ids' rows are printed; no markdown is written).
     """
     from jaxenvs.parity import parity_ids, run_parity
     from jaxenvs.parity.report import markdown_table, rich_table, run_summary, summary_line
@@ -67,4 +68,25 @@ def cmd_parity(args: argparse.Namespace) -> int:
         kept = section_of(path.read_text()) if path.exists() else None  # the measured power table
         path.write_text(with_section(table, kept) if kept else table)
         out.print(f"wrote {args.markdown}")
-    return 0 if all(r.passed or r.skipped for r in results) else 1
+    reasons = unchecked(results, named=bool(args.ids))
+    for line in reasons:
+        print_line(out, [line])
+    return 0 if all(r.passed or r.skipped for r in results) and not reasons else 1
+
+
+def unchecked(results, named: bool) -> list[str]:
+    """Why a run that checked less than it was asked to exits 1, one line each (none: it did not).
+
+    Args:
+        results: the `ParityResult`s of the run.
+        named: whether the ids were named on the command line (then each one skipped counts).
+
+    Returns:
+        `"nothing was checked: ..."` when no id ran a check, else for named ids one
+        `"not checked: ID: why"` line per skipped id; empty when everything asked for ran.
+    """
+    skipped = [r for r in results if r.skipped is not None]
+    if len(skipped) == len(results):
+        why = "; ".join(f"{r.env_id}: {r.skipped}" for r in skipped) or "no id has a parity check"
+        return [f"error: nothing was checked ({len(skipped)} skipped): {why}"]
+    return [f"error: not checked: {r.env_id}: {r.skipped}" for r in skipped] if named else []

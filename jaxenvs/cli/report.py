@@ -21,8 +21,10 @@ def cmd_report(args: argparse.Namespace) -> int:
             `scale`, `seed`, `no_parity`, `sweeps`, `verbose`, `all`).
 
     Returns:
-        0, or 1 if a rollout or a parity check failed, 130 if interrupted (the finished
-        families' tables and the interrupted one's finished rows are printed).
+        0, or 1 if a rollout or a parity check failed or if nothing was checked (no id rolled
+        out, or parity asked for and every id's skipped; the last line says why), 130 if
+        interrupted (the finished families' tables and the interrupted one's finished rows are
+        printed).
     """
     import time
     import warnings
@@ -94,7 +96,24 @@ def cmd_report(args: argparse.Namespace) -> int:
     if interrupted:
         console.print(interrupted_line(len(rows), todo), markup=False)
         return 130
-    return 1 if any(r.failed for r in rows) else 0
+    reason = _nothing_checked(rows, results, [i for i in ids if plan[i] not in (FULL, SMALL)])
+    if reason:
+        print_line(console, [reason])
+    return 1 if reason or any(r.failed for r in rows) else 0
+
+
+def _nothing_checked(rows: list[ReportRow], results: list, left_out: list[str]) -> str | None:
+    """Why a report checked nothing it was asked to (None: it did): no id was rolled out, or
+    every parity check that was asked for was skipped."""
+    if not rows:
+        return f"error: nothing was rolled out: all {len(left_out)} ids were left out (the lines above say why)"
+    if results and all(r.skipped is not None for r in results):
+        first = results[0].skipped
+        return (
+            f"error: no parity check ran ({len(results)} skipped; {results[0].env_id}: {first}); "
+            "--no-parity reports throughput only"
+        )
+    return None
 
 
 def _rollout_row(env_id: str, policy: str, args: argparse.Namespace) -> ReportRow:

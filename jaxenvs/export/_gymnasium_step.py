@@ -282,13 +282,16 @@ class Fused:
         flat = isinstance(probe, dict) and list(probe.values()) == list(range(len(info_leaves)))
         self._info_keys = list(probe) if flat else None
         blank_outputs = 3 + sum(leaf.words for leaf in self._info)  # what a reset does not fill
+        self._read = self._plain_reader() or self._read_outputs
 
         def reset(words):
             words, k = carry.split(words)
             obs, state = env.reset(k, params)
             outputs = _pack(jax.tree_util.tree_leaves(obs))
             if joined:  # the buffer has one shape whatever made it
-                outputs = jnp.concatenate([outputs, jnp.zeros(blank_outputs, jnp.uint32)])
+                # padded, not concatenated with zeros: XLA:CPU runs that concatenation as its own
+                # slow loop (a CartPole reset took 40 us, not 8)
+                outputs = jnp.pad(outputs, (0, blank_outputs))
             return carry.result(words, state, outputs)
 
         def step(buf, action):
@@ -342,12 +345,41 @@ class Fused:
             `(carry, (obs, reward, terminated, truncated, info))`, the outputs as gymnasium's
             `step` returns them.
         """
-        carry, raw = self._carry_layout.host(self._step(carry, action))
+        result = self._step(carry, action)
+        if self.joined:  # `Carry.host`, inline: this is the hot path
+            return result, self._read(np.array(result))
+        return result[0], self._read(np.array(result[1]))
+
+    def _read_outputs(self, raw: np.ndarray) -> tuple[Any, float, bool, bool, Any]:
+        """What gymnasium's `step` returns, read out of a host copy of the outputs (any layout)."""
         reward, terminated, truncated = _SCALARS.unpack_from(raw, self._scalars_at)
-        values = [leaf.view(raw) for leaf in self._info]
         keys = self._info_keys
-        info = dict(zip(keys, values)) if keys is not None else jax.tree_util.tree_unflatten(self._info_tree, values)
-        return carry, (self.observation(raw), reward, terminated, truncated, info)
+        if keys is not None:
+            info = {key: leaf.view(raw) for key, leaf in zip(keys, self._info)}
+        else:
+            info = jax.tree_util.tree_unflatten(self._info_tree, [leaf.view(raw) for leaf in self._info])
+        return self.observation(raw), reward, terminated, truncated, info
+
+    def _plain_reader(self) -> Any:
+        """`_read_outputs` for the usual layout, written out (a function call less per value): one
+        observation array and a flat info dict, each a view of the host copy. None otherwise."""
+        obs = self.observation
+        leaves = [obs._single, *self._info] if obs._single is not None else None
+        if leaves is None or obs._int or obs._cast or self._info_keys is None:
+            return None
+        if any(leaf.dtype.itemsize < 4 or leaf.key_impl is not None for leaf in leaves):
+            return None  # narrower values are copied out, not viewed (`_Leaf.view`)
+        ndarray, unpack, scalars_at = np.ndarray, _SCALARS.unpack_from, self._scalars_at
+        o = obs._single
+        o_shape, o_dtype, o_at = o.shape, o.dtype, 4 * o.offset
+        info = [(key, leaf.shape, leaf.dtype, 4 * leaf.offset) for key, leaf in zip(self._info_keys, self._info)]
+
+        def read(raw: np.ndarray) -> tuple[Any, float, bool, bool, dict]:
+            reward, terminated, truncated = unpack(raw, scalars_at)
+            values = {key: ndarray(shape, dtype, raw, at) for key, shape, dtype, at in info}
+            return ndarray(o_shape, o_dtype, raw, o_at), reward, terminated, truncated, values
+
+        return read
 
     def state(self, carry: jax.Array) -> Any:
         """The state a carry holds.

@@ -68,7 +68,7 @@ class _Fused:
             obs, state = v_reset(keys, params)
             outputs = _pack(jax.tree_util.tree_leaves(obs))
             if carry.joined:  # the buffer has one shape whatever made it
-                outputs = jnp.concatenate([outputs, jnp.zeros(blank_outputs, jnp.uint32)])
+                outputs = jnp.pad(outputs, (0, blank_outputs))  # as the gymnasium env's reset (faster)
             return carry.result(words, state, outputs)
 
         def step(buf, actions):

@@ -178,10 +178,13 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, 
     Returns:
         A `ParityResult` (`.passed`, `.summary()`, `.failures()`), decided in one or two stages
         (`checks.two_stage`: a correct env FAILs with probability at most `checks.ALPHA_ENV`);
-        skipped, with the install line, when the reference library is missing, or when
-        `env_id` declares no reference.
+        skipped, with the install line, when the library its `ParitySpec` declares
+        (`ParitySpec.library`) is not installed, or when `env_id` declares no reference.
 
     Raises:
+        ImportError: the module `env_id`'s parity entry names cannot be imported or lacks the
+            attribute (the message names the entry), or a library other than the one its
+            `ParitySpec` declares is missing (a typo is never a skip).
         TypeError: `scale` is not a number; `env` has no `reset` / `step`, `params` is not of
             the env's params type, or `env_id` declares something that is neither a
             ParitySpec nor a Reference.
@@ -194,43 +197,47 @@ def run_parity(env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, 
     if env is not None:
         require_env(env, f"run_parity({env_id!r}, env=...)")
         _check_params(env_id, params, getattr(env, "default_params", None))
-    from jaxenvs.registry import resolve, spec
+    from jaxenvs.registry import spec
 
     s = spec(env_id)
     if s.parity is None:
         return ParityResult(env_id, s.reference or "-", skipped="no reference declared")
+    target = _load_parity(env_id, s.parity)
     try:
-        target = resolve(s.parity)
-        if not isinstance(target, (ParitySpec, Reference)):  # a function of no arguments returning one
-            target = target()
         if isinstance(target, ParitySpec):
             return two_stage(lambda f, stage_seed: run_spec(target, env_id, scale * f, stage_seed, env, params), seed)
-        if not isinstance(target, Reference):
-            raise TypeError(
-                f"{env_id}'s parity {s.parity!r} gave {type(target).__name__}; "
-                "expected a jaxenvs.parity.ParitySpec or Reference (or a function of no arguments returning one)"
-            )
         env, params = env_under_test(env_id, env, params)
         return check(env, params, target, sizes=Sizes.at(scale), seed=seed, name=env_id)  # decided in two stages
     except FirstFailure as e:  # under checks.stop_at_first_failure(): the verdict is known
         return ParityResult(env_id, s.reference or "-", checks=[e.check], stages="stopped at the first failure")
     except ImportError as e:
-        if not _library_missing(e):  # a typo in a module path is an error, never a skip
+        # only the library the spec declares optional may be absent; anything else is a bug
+        if not (isinstance(target, ParitySpec) and _top_module(e.name) == _top_module(target.library)):
             raise
         install = install_line(s.extra or "parity")
         return ParityResult(env_id, s.reference or "-", skipped=f"reference not installed ({e.name}): {install}")
 
 
-def _library_missing(error: ImportError) -> bool:
-    """Whether `error` says an installable library is absent (a skip), rather than that a
-    module of an installed package (jaxenvs's own, a user's) does not exist (a bug)."""
-    import importlib.util
+def _load_parity(env_id: str, parity: Any) -> ParitySpec | Reference:
+    """The ParitySpec or Reference an id's `parity` entry names (calling a function of no
+    arguments that returns one); a module that fails to import is an error naming it."""
+    from jaxenvs.registry import resolve
 
-    name = error.name or ""
-    top = name.split(".")[0]
-    if not top or top == "jaxenvs":
-        return False
     try:
-        return importlib.util.find_spec(top) is None
-    except (ImportError, ValueError):
-        return True
+        target = resolve(parity)
+    except (ImportError, AttributeError) as e:
+        module = parity.partition(":")[0]
+        raise ImportError(f"{env_id}: cannot load its parity reference {parity!r}: {e}", name=module) from e
+    if not isinstance(target, (ParitySpec, Reference)):  # a function of no arguments returning one
+        target = target()
+    if not isinstance(target, (ParitySpec, Reference)):
+        raise TypeError(
+            f"{env_id}'s parity {parity!r} gave {type(target).__name__}; "
+            "expected a jaxenvs.parity.ParitySpec or Reference (or a function of no arguments returning one)"
+        )
+    return target
+
+
+def _top_module(name: str | None) -> str:
+    """The top-level package of a dotted module name ("" for None)."""
+    return (name or "").split(".")[0]

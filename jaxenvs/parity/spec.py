@@ -129,8 +129,9 @@ class ParitySpec:
         checks: a function `Context -> list[Check]` (usually a `chain` of checks).
         reference: `env_id -> Reference`, built once per run where a check asks for
             `ctx.reference`; None where the checks build their own references.
-        library: the import name of the reference library; when it is not installed the run
-            is skipped with the install line, never failed.
+        library: the import name of the reference library, the one library whose absence
+            skips the run (with the install line) rather than failing it; any other module
+            that cannot be imported is an error.
         description: the reference in words, when the registration gives none.
         builds_env: the checks build the env under test themselves when none is given
             (`ctx.env` is then None): MNISTBandit's, whose built-in env downloads MNIST,

@@ -1,6 +1,7 @@
 """Bad input to the public parity harness is named before any work: sizes, scales, seeds, an
 id where an env belongs, an auto-resetting env, something that is not a Reference, and a typo
-in a registered id's reference (an error, never a skip)."""
+in a registered id's reference (an error naming the module, never a skip: only the library a
+ParitySpec declares may be missing)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 import jaxenvs
 from jaxenvs import registry
-from jaxenvs.parity import Sizes, check, run_parity
+from jaxenvs.parity import ParitySpec, Sizes, check, run_parity
 from jaxenvs.parity.reference import JaxReference
 
 
@@ -55,15 +56,40 @@ def test_check_names_what_it_cannot_check():
         check(env, params, reference, sizes=(100, 100, 10))
 
 
-def test_a_typo_in_a_reference_module_is_an_error_and_a_missing_library_a_skip(monkeypatch):
+def test_a_reference_module_that_fails_to_import_is_an_error_naming_it(monkeypatch):
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     entry = "jaxenvs.envs.classic.cartpole:CartPole"
     registry.register("mine/Typo-v0", entry, reference="jaxenvs.envs.classic.cartpole.paritty:SPEC")
-    registry.register("mine/Missing-v0", entry, reference="no_such_reference_lib_xyz.refs:CARTPOLE")
-    with pytest.raises(ImportError, match="paritty"):
+    # a user's module that is not there is a typo too, never "reference not installed"
+    registry.register("mine/Missing-v0", entry, parity="my_parity_modul:SPEC")
+    registry.register("mine/NoAttr-v0", entry, parity="jaxenvs.envs.classic.cartpole.parity:SPECS")
+    with pytest.raises(ImportError, match="mine/Typo-v0: cannot load its parity reference .*paritty"):
         run_parity("mine/Typo-v0", scale=0.1)
-    skipped = run_parity("mine/Missing-v0", scale=0.1)
-    assert skipped.verdict == "skipped" and "no_such_reference_lib_xyz" in skipped.skipped
+    with pytest.raises(ImportError, match="'my_parity_modul:SPEC'.*No module named 'my_parity_modul'") as e:
+        run_parity("mine/Missing-v0", scale=0.1)
+    assert e.value.name == "my_parity_modul"
+    with pytest.raises(ImportError, match="SPECS"):
+        run_parity("mine/NoAttr-v0", scale=0.1)
+
+
+def _missing_helper(ctx):
+    import no_such_helper_xyz  # noqa: F401
+
+    return []
+
+
+def test_only_the_library_a_spec_declares_may_be_missing(monkeypatch):
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    entry = "jaxenvs.envs.classic.cartpole:CartPole"
+    optional = ParitySpec(checks=lambda ctx: [], library="no_such_reference_lib_xyz")
+    registry.register("mine/Optional-v0", entry, parity=optional, extra="parity")
+    skipped = run_parity("mine/Optional-v0", scale=0.1)
+    assert skipped.verdict == "skipped"
+    assert "no_such_reference_lib_xyz" in skipped.skipped and 'pip install "jaxenvs[parity]"' in skipped.skipped
+    # the declared library is there (jax); a check importing another missing module is a bug
+    registry.register("mine/Helper-v0", entry, parity=ParitySpec(checks=_missing_helper, library="jax"))
+    with pytest.raises(ImportError, match="no_such_helper_xyz"):
+        run_parity("mine/Helper-v0", scale=0.1)
 
 
 # --- a reference whose fields cannot be compared is named before any check runs -------------
