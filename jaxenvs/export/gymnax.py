@@ -279,8 +279,9 @@ class GymnaxExport(gymnax_environment.Environment):
 
     @property
     def num_actions(self) -> int:
-        """The env's number of actions."""
-        return self._env.num_actions
+        """The env's number of actions (of its default params: MinAtar's minimal set where chosen)."""
+        action = self._env.action_space(self._params)
+        return int(action.n) if isinstance(action, spaces.Discrete) else self._env.num_actions
 
     @property
     def jax_env(self) -> Any:
@@ -331,7 +332,7 @@ class GymnaxExport(gymnax_environment.Environment):
             The env's state.
 
         Raises:
-            TypeError: For a state that has none of the env's fields.
+            TypeError: For a state that has none of the env's fields but `time`.
         """
         if isinstance(state, GymnaxExportState):
             return state.env_state
@@ -348,7 +349,7 @@ class GymnaxExport(gymnax_environment.Environment):
                 values[f.name] = like
                 continue
             value = given.get(f.name, getattr(state, names.get(f.name, f.name), None))
-            found = found or value is not None
+            found = found or (value is not None and f.name != "time")
             if value is None:
                 value = jnp.zeros(like.shape, like.dtype)
             values[f.name] = jnp.broadcast_to(jnp.asarray(value, like.dtype), like.shape)
