@@ -1,13 +1,17 @@
 """Any jaxenvs id as a real gymnax `Environment`, for code written against gymnax.
 
-`make(id, step_api="gymnax1" | "gymnax0")` builds it; importing this module registers every
-id with gymnax as `"jaxenvs/<id>"`. See docs/from-gymnax.md.
+`make(id, step_api="gymnax1" | "gymnax0", settings="gymnax" | "reference")` builds it. An id
+gymnax defines is gymnax's task by default (its settings, action set, observation dtype, state
+field names and info keys: `_gymnax_tasks.GYMNAX_TASKS`); `settings="reference"` gives the task
+`jaxenvs.make(id)` gives. Importing this module registers every id that can be built here with
+gymnax as `"jaxenvs/<id>"`. See docs/from-gymnax.md.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 from typing import Any
 
 import jax
@@ -18,6 +22,7 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.environment import check_key, defines
 from jaxenvs.export import missing_extra
+from jaxenvs.export._gymnax_tasks import GYMNAX_TASKS, GymnaxTask
 from jaxenvs.extras import install_line
 
 try:
@@ -31,11 +36,15 @@ from jaxenvs.wrappers.absorbing import Absorbing
 from jaxenvs.wrappers.autoreset import final_info, reset_if_done_fn
 
 STEP_APIS = ("gymnax1", "gymnax0")
+SETTINGS = ("gymnax", "reference")
 NAMESPACE = "jaxenvs"
 
 __all__ = [
+    "GYMNAX_TASKS",
     "NAMESPACE",
+    "SETTINGS",
     "STEP_APIS",
+    "GymnaxTask",
     "GymnaxExport",
     "GymnaxExportState",
     "gymnax_id",
@@ -178,23 +187,41 @@ class GymnaxExport(gymnax_environment.Environment):
     """A jaxenvs env as a gymnax 1.x `Environment`; build it with `make`.
 
     Its `step` auto-resets as gymnax 1.x's `Environment.step` does (the key split into a step key
-    and a reset key), computing the reset only where an episode ended.
+    and a reset key), computing the reset only where an episode ended. As gymnax 1.x's envs, it
+    stops gradients through the transition's observation and state unless
+    `with_transition_gradients()` made it (where `supports_transition_gradients`).
+
+    The state is the env's own state object (gymnax's own state class where `task` renames its
+    fields), and `step`, `get_obs` and the other methods also take gymnax's own `EnvState` of
+    the id, translated by field name at the boundary (a renaming: nothing is computed under jit).
+    Where the env can rebuild neither its observation nor its termination from its state (some
+    adapters), the state is a `GymnaxExportState` holding them.
 
     Args:
         env: A raw jaxenvs env (no `AutoReset`: the export resets itself), as
             `jaxenvs.make(id, autoreset=False)` gives.
         params: Its params (the export's `default_params`).
         step_api: `"gymnax1"` (six values) or `"gymnax0"` (five values).
-        name: The env's name (the jaxenvs id); `env.name` by default.
+        name: The env's name (the id); `env.name` by default.
         identity: What makes two exports equal (and their hash): `make` passes the id, the step
-            API and the overrides, so exports of the same id share compiled functions; None
-            compares by object identity.
+            API, the settings and the overrides, so exports of the same id share compiled
+            functions; None compares by object identity.
+        task: gymnax's task of the id (observation dtype and shape, state names, info keys,
+            gradients), or None for the env as it is.
 
     Raises:
         ValueError: For an unknown `step_api`, or an env that auto-resets.
     """
 
-    def __init__(self, env: Any, params: Any, step_api: str = "gymnax1", name: str | None = None, identity: Any = None):
+    def __init__(
+        self,
+        env: Any,
+        params: Any,
+        step_api: str = "gymnax1",
+        name: str | None = None,
+        identity: Any = None,
+        task: GymnaxTask | None = None,
+    ):
         from jaxenvs.export._bridge import reject_autoreset
 
         reject_autoreset(env)
@@ -203,24 +230,43 @@ class GymnaxExport(gymnax_environment.Environment):
         self._name = env.name if name is None else str(name)
         self.step_api = _check_step_api(step_api, self._name)
         self._identity = identity
+        self.task = task
         raw = env.unwrapped
         # the env's own answers where it has them; else the export keeps them in its state
         self._observe = _observe_fn(env)
         self._is_terminal = raw.is_terminal if defines(raw, "is_terminal") else None
+        # gymnax's task is served on the env's own state; another env missing either answer
+        # keeps it in a GymnaxExportState
+        self._nested = task is None and (self._observe is None or self._is_terminal is None)
         self._reset_if_done = reset_if_done_fn(_Resets(self))
-        self._masks = _Masks(raw) if callable(getattr(raw, "action_mask", None)) else None
+        self._masks = _Masks(self) if callable(getattr(raw, "action_mask", None)) else None
+        key = jax.ShapeDtypeStruct((), jax.random.key(0).dtype)
+        self._state_shape = jax.eval_shape(lambda k: env.reset(k, params)[1], key)
+        self._gymnax_state = None if task is None or task.gymnax_state is None else _load(task.gymnax_state)
+        if task is not None:
+            self._supports_transition_gradients = task.gradients
+        else:  # arithmetic on a continuous action differentiates; a discrete choice does not
+            action = env.action_space(params)
+            self._supports_transition_gradients = isinstance(action, spaces.Box) and jnp.issubdtype(
+                action.dtype, jnp.floating
+            )
 
     # --- identity: a static argument of jax.jit (rejax, gymnax's own jitted methods) --------
+    def _key(self) -> Any:
+        return (self._identity, self.transition_gradients_enabled)
+
     def __eq__(self, other: Any) -> bool:
         if self._identity is None or not isinstance(other, GymnaxExport):
             return self is other
-        return self._identity == other._identity
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
-        return id(self) if self._identity is None else hash(self._identity)
+        return id(self) if self._identity is None else hash(self._key())
 
     def __repr__(self) -> str:
-        return f"GymnaxExport({self._name!r}, step_api={self.step_api!r})"
+        if self.task is None:
+            return f"GymnaxExport({self._name!r}, step_api={self.step_api!r})"
+        return f"GymnaxExport({self._name!r}, settings='gymnax', step_api={self.step_api!r})"
 
     # --- gymnax's interface --------------------------------------------------------------
     @property
@@ -230,27 +276,96 @@ class GymnaxExport(gymnax_environment.Environment):
 
     @property
     def name(self) -> str:
-        """The env's name (the jaxenvs id)."""
+        """The env's name (the id)."""
         return self._name
 
     @property
     def num_actions(self) -> int:
-        """The env's number of actions."""
-        return self._env.num_actions
+        """The env's number of actions (of its default params: MinAtar's minimal set where chosen)."""
+        action = self._env.action_space(self._params)
+        return int(action.n) if isinstance(action, spaces.Discrete) else self._env.num_actions
 
     @property
     def jax_env(self) -> Any:
         """The jaxenvs env inside (raw: it never resets by itself)."""
         return self._env
 
-    def _wrap(self, obs: Any, env_state: Any, terminated: Any) -> GymnaxExportState:
+    # --- the boundary: gymnax's layout <-> the env's -------------------------------------
+    def _obs(self, obs: Any) -> Any:
+        task = self.task
+        if task is None:
+            return obs
+        if task.obs_dtype is not None:
+            obs = obs.astype(task.obs_dtype)
+        if task.obs_shape is not None:
+            obs = obs.reshape(task.obs_shape)
+        return obs
+
+    def _info(self, info: dict) -> dict:
+        task = self.task
+        if task is None or not (task.info_names or task.info_absent):
+            return info
+        return {task.info_names.get(k, k): v for k, v in info.items() if k not in task.info_absent}
+
+    def _wrap(self, obs: Any, env_state: Any, terminated: Any) -> Any:
+        if not self._nested:
+            if self._gymnax_state is None:
+                return env_state
+            names = self.task.state_names
+            fields = dataclasses.fields(self._gymnax_state)
+            return self._gymnax_state(**{f.name: getattr(env_state, names.get(f.name, f.name)) for f in fields})
         return GymnaxExportState(
             env_state=env_state,
             obs=None if self._observe is not None else obs,
             terminated=None if self._is_terminal is not None else jnp.asarray(terminated, jnp.bool_),
         )
 
-    def reset_env(self, key: jax.Array, params: Any) -> tuple[Any, GymnaxExportState]:
+    def env_state(self, state: Any) -> Any:
+        """The jaxenvs env's state of an export state, or of gymnax's own `EnvState` of the id.
+
+        A gymnax state's fields are read by name (renamed as `task.state_names` says) and cast to
+        the env's dtypes; fields the env has and gymnax's state lacks are zero (MinAtar's
+        `last_action`, which matters only with sticky actions).
+
+        Args:
+            state: The export's state, or gymnax's.
+
+        Returns:
+            The env's state.
+
+        Raises:
+            TypeError: For a state that has none of the env's fields but `time`.
+        """
+        if isinstance(state, GymnaxExportState):
+            return state.env_state
+        if type(state) is type(self._state_shape):
+            return state
+        if self._nested:
+            raise TypeError(f"{self._name}: expected a GymnaxExportState, got {type(state).__name__}")
+        names = {ours: theirs for theirs, ours in self.task.state_names.items()} if self.task else {}
+        given = dict(self.task.from_gymnax(state)) if self.task and self.task.from_gymnax else {}
+        values, found = {}, bool(given)
+        for f in dataclasses.fields(self._state_shape):
+            like = getattr(self._state_shape, f.name)
+            if not f.metadata.get("pytree_node", True):
+                values[f.name] = like
+                continue
+            value = given.get(f.name, getattr(state, names.get(f.name, f.name), None))
+            found = found or (value is not None and f.name != "time")
+            if value is None:
+                value = jnp.zeros(like.shape, like.dtype)
+            values[f.name] = jnp.broadcast_to(jnp.asarray(value, like.dtype), like.shape)
+        if not found:
+            raise TypeError(
+                f"{self._name}: cannot read a state from {type(state).__name__}: it has none of the fields of "
+                f"{type(self._state_shape).__name__}"
+            )
+        return type(self._state_shape)(**values)
+
+    def _params_or_default(self, params: Any) -> Any:
+        return self.default_params if params is None else params
+
+    def reset_env(self, key: jax.Array, params: Any) -> tuple[Any, Any]:
         """The env's reset.
 
         Args:
@@ -258,29 +373,31 @@ class GymnaxExport(gymnax_environment.Environment):
             params: The env's params.
 
         Returns:
-            `(obs, GymnaxExportState)`.
+            `(obs, state)`.
         """
         obs, env_state = self._env.reset(key, params)
-        return obs, self._wrap(obs, env_state, False)
+        return self._obs(obs), self._wrap(obs, env_state, False)
 
     def step_env(
-        self, key: jax.Array, state: GymnaxExportState, action: Any, params: Any
-    ) -> tuple[Any, GymnaxExportState, jax.Array, jax.Array, dict[str, Any]]:
+        self, key: jax.Array, state: Any, action: Any, params: Any
+    ) -> tuple[Any, Any, jax.Array, jax.Array, dict]:
         """The env's transition, no reset.
 
         Args:
             key: A JAX PRNG key.
-            state: The current `GymnaxExportState`.
+            state: The current state (the export's, or gymnax's own `EnvState` of the id).
             action: An action of `action_space(params)`.
             params: The env's params.
 
         Returns:
-            gymnax 1.x's `(obs, state, reward, terminated, info)`.
+            gymnax 1.x's `(obs, state, reward, terminated, info)`; gradients through `obs` and
+            `state` stopped unless `transition_gradients_enabled`.
         """
-        obs, env_state, reward, terminated, _, info = self._env.step(key, state.env_state, action, params)
-        return obs, self._wrap(obs, env_state, terminated), reward, terminated, info
+        obs, env_state, reward, terminated, _, info = self._env.step(key, self.env_state(state), action, params)
+        obs, stepped = self._apply_transition_gradient_policy(self._obs(obs), self._wrap(obs, env_state, terminated))
+        return obs, stepped, reward, terminated, self._info(info)
 
-    def reset(self, key: jax.Array, params: Any = None) -> tuple[Any, GymnaxExportState]:
+    def reset(self, key: jax.Array, params: Any = None) -> tuple[Any, Any]:
         """A new episode.
 
         Args:
@@ -298,17 +415,15 @@ class GymnaxExport(gymnax_environment.Environment):
         return self._reset(key, params)
 
     @functools.partial(jax.jit, static_argnames=("self",))
-    def _reset(self, key: jax.Array, params: Any = None) -> tuple[Any, GymnaxExportState]:
-        if params is None:
-            params = self.default_params
-        return self.reset_env(key, params)
+    def _reset(self, key: jax.Array, params: Any = None) -> tuple[Any, Any]:
+        return self.reset_env(key, self._params_or_default(params))
 
-    def step(self, key: jax.Array, state: GymnaxExportState, action: Any, params: Any = None) -> tuple:
+    def step(self, key: jax.Array, state: Any, action: Any, params: Any = None) -> tuple:
         """One step with auto-reset, as gymnax 1.x's `Environment.step`.
 
         Args:
             key: A JAX PRNG key (split into the step's and the reset's).
-            state: The current `GymnaxExportState`.
+            state: The current state (the export's, or gymnax's own `EnvState` of the id).
             action: An action of `action_space(params)`.
             params: The env's params; `default_params` when None.
 
@@ -324,26 +439,27 @@ class GymnaxExport(gymnax_environment.Environment):
         return self._step(key, state, action, params)
 
     @functools.partial(jax.jit, static_argnames=("self",))
-    def _step(self, key: jax.Array, state: GymnaxExportState, action: Any, params: Any = None) -> tuple:
-        if params is None:
-            params = self.default_params
+    def _step(self, key: jax.Array, state: Any, action: Any, params: Any = None) -> tuple:
+        params = self._params_or_default(params)
         key_step, key_reset = jax.random.split(key)
-        obs, env_state, reward, terminated, truncated, info = self._env.step(key_step, state.env_state, action, params)
-        stepped = self._wrap(obs, env_state, terminated)
+        obs, env_state, reward, terminated, truncated, info = self._env.step(
+            key_step, self.env_state(state), action, params
+        )
+        obs, stepped = self._apply_transition_gradient_policy(self._obs(obs), self._wrap(obs, env_state, terminated))
         done = jnp.logical_or(terminated, truncated)
         obs_out, state_out = self._reset_if_done(done, key_reset, obs, stepped, params)
-        info = final_info(self._masks, info, obs, terminated, truncated, state_out, params)
+        info = final_info(self._masks, self._info(info), obs, terminated, truncated, state_out, params)
         del info["final_terminated"], info["final_truncated"]  # gymnax 1.x's names:
         info["terminated"], info["truncated"] = terminated, truncated
         if self.step_api == "gymnax0":
             return obs_out, state_out, reward, done, info
         return obs_out, state_out, reward, terminated, truncated, info
 
-    def get_obs(self, state: GymnaxExportState, params: Any = None, key: Any = None) -> Any:
+    def get_obs(self, state: Any, params: Any = None, key: Any = None) -> Any:
         """The observation of `state` (recomputed where the env can, else the one kept).
 
         Args:
-            state: A `GymnaxExportState`.
+            state: The export's state, or gymnax's own `EnvState` of the id.
             params: The env's params; `default_params` when None.
             key: Unused (gymnax's signature).
 
@@ -351,44 +467,49 @@ class GymnaxExport(gymnax_environment.Environment):
             The observation.
         """
         if self._observe is None:
+            if not isinstance(state, GymnaxExportState):
+                raise NotImplementedError(f"{self._name}: the env cannot rebuild its observation from a state")
             return state.obs
-        return self._observe(state.env_state, self.default_params if params is None else params)
+        return self._obs(self._observe(self.env_state(state), self._params_or_default(params)))
 
-    def is_terminated(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
+    def is_terminated(self, state: Any, params: Any = None) -> jax.Array:
         """Whether `state` is terminal (natural termination, not the time limit: gymnax 1.x's).
 
         Args:
-            state: A `GymnaxExportState` (its `terminated` is read where the env has no `is_terminal`).
+            state: The export's state (its `terminated` is read where the env has no
+                `is_terminal`), or gymnax's own `EnvState` of the id.
             params: The env's params; `default_params` when None.
 
         Returns:
             A bool scalar.
         """
         if self._is_terminal is None:
+            if not isinstance(state, GymnaxExportState):
+                raise NotImplementedError(f"{self._name}: the env cannot tell termination from a state")
             return state.terminated
-        return jnp.asarray(self._is_terminal(state.env_state, self.default_params if params is None else params))
+        return jnp.asarray(self._is_terminal(self.env_state(state), self._params_or_default(params)))
 
-    def is_terminal(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
+    def is_terminal(self, state: Any, params: Any = None) -> jax.Array:
         """gymnax 1.x's name for `is_terminated`: the same arguments, the same result."""
         return self.is_terminated(state, params)
 
-    def is_truncated(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
+    def is_truncated(self, state: Any, params: Any = None) -> jax.Array:
         """Whether the episode of `state` is cut short (the time limit, or an adapter's library).
 
         Args:
-            state: The `GymnaxExportState` a step reached.
+            state: The state a step reached.
             params: The env's params; `default_params` when None.
 
         Returns:
             A bool scalar.
         """
-        return self._env.unwrapped.truncation(state.env_state, self.default_params if params is None else params)
+        return self._env.unwrapped.truncation(self.env_state(state), self._params_or_default(params))
 
-    def discount(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
+    def discount(self, state: Any, params: Any = None) -> jax.Array:
         """The discount of `state`, as gymnax's.
 
         Args:
-            state: A `GymnaxExportState`.
+            state: The export's state, or gymnax's own `EnvState` of the id.
             params: The env's params; `default_params` when None.
 
         Returns:
@@ -405,12 +526,24 @@ class GymnaxExport(gymnax_environment.Environment):
         return gymnax_space(self._env.action_space(params), self._name)
 
     def observation_space(self, params: Any = None) -> Any:
-        """The observation space as a gymnax space.
+        """The observation space as a gymnax space (gymnax's dtype and shape for gymnax's task).
 
         Returns:
             A gymnax space (see `gymnax_space`).
         """
-        return gymnax_space(self._env.observation_space(params), self._name)
+        space = gymnax_space(self._env.observation_space(params), self._name)
+        task = self.task
+        if task is None or (task.obs_dtype is None and task.obs_shape is None):
+            return space
+        dtype = space.dtype if task.obs_dtype is None else task.obs_dtype
+        shape = space.shape if task.obs_shape is None else task.obs_shape
+        low, high = (jnp.asarray(b).astype(dtype) for b in (space.low, space.high))
+        return gymnax_spaces.Box(
+            jnp.broadcast_to(low, space.shape).reshape(shape),
+            jnp.broadcast_to(high, space.shape).reshape(shape),
+            shape,
+            dtype,
+        )
 
     def state_space(self, params: Any = None) -> Any:
         """A gymnax space shaped like the state.
@@ -422,22 +555,27 @@ class GymnaxExport(gymnax_environment.Environment):
             A `Dict` of each field's space by name, arrays as unbounded `Box`es of their shape and
             dtype (jaxenvs declares no bounds for states).
         """
-        params = self.default_params if params is None else params
+        params = self._params_or_default(params)
         key = jax.ShapeDtypeStruct((), jax.random.key(0).dtype)
         _, state = jax.eval_shape(lambda k: self.reset_env(k, params), key)
         return _tree_space(state)
 
-    def render(self, state: GymnaxExportState, params: Any = None) -> jax.Array:
+    def render(self, state: Any, params: Any = None) -> jax.Array:
         """A picture of `state` (jit-able), where the env draws one.
 
         Args:
-            state: A `GymnaxExportState`.
+            state: The export's state, or gymnax's own `EnvState` of the id.
             params: The env's params; `default_params` when None.
 
         Returns:
             A `uint8[H, W, 3]` image.
         """
-        return self._env.render(state.env_state, params)
+        return self._env.render(self.env_state(state), params)
+
+
+def _load(path: str) -> Any:
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def _observe_fn(env: Any) -> Any:
@@ -464,23 +602,59 @@ class _Resets:
 class _Masks:
     """The env's `action_mask` on the export's state, for `final_info`."""
 
-    def __init__(self, raw: Any):
-        self._raw = raw
+    def __init__(self, export: GymnaxExport):
+        self._export = export
 
-    def action_mask(self, state: GymnaxExportState, params: Any) -> jax.Array:
-        return self._raw.action_mask(state.env_state, params)
+    def action_mask(self, state: Any, params: Any) -> jax.Array:
+        return self._export.jax_env.unwrapped.action_mask(self._export.env_state(state), params)
 
 
 # --- make and the registry ------------------------------------------------------------------
 
 
-def make(env_id: str, step_api: str = "gymnax1", **overrides: Any) -> tuple[GymnaxExport, Any]:
-    """Any jaxenvs id as a gymnax 1.x `Environment`.
+def _check_settings(settings: Any, where: str) -> str:
+    if settings not in SETTINGS:
+        raise ValueError(
+            f"{where}: settings must be one of {', '.join(map(repr, SETTINGS))} (gymnax's task of an id "
+            f"gymnax defines, or the reference's task that jaxenvs.make gives), got {settings!r}"
+        )
+    return settings
+
+
+def _build(env_id: str, task: GymnaxTask | None, overrides: dict[str, Any]) -> tuple[Any, Any]:
+    """The raw env and params of `env_id`: the jaxenvs id's, or gymnax's task of it."""
+    from jaxenvs.registry import apply_overrides, resolve, spec
+    from jaxenvs.registry import make as jaxenvs_make
+
+    if task is None:
+        return jaxenvs_make(env_id, autoreset=False, **overrides)
+    if not task.env_kwargs:
+        return jaxenvs_make(task.jaxenvs_id, autoreset=False, **{**task.params, **overrides})
+    s = spec(task.jaxenvs_id)
+    env = resolve(s.entry_point)(**{**s.env_kwargs, **task.env_kwargs})
+    params = apply_overrides(env, env.default_params, {**s.params, **task.params}, where=env_id)
+    return env, apply_overrides(env, params, overrides, where=env_id)
+
+
+def make(
+    env_id: str, step_api: str = "gymnax1", settings: str = "gymnax", **overrides: Any
+) -> tuple[GymnaxExport, Any]:
+    """Any jaxenvs id as a gymnax 1.x `Environment`; an id gymnax defines as gymnax's task.
+
+    For the ids gymnax defines (`GYMNAX_TASKS`), the default is gymnax's task: gymnax's settings
+    (MinAtar's minimal action sets, no sticky actions and gymnax's step limits; bsuite's
+    shorter limits), observation dtype and shape, state field names and info keys, so code
+    ported from gymnax trains on the task it trained on. `settings="reference"` gives the task
+    `jaxenvs.make(env_id)` gives (the reference's). gymnax's `FrozenLake-misc` is gymnasium's
+    `FrozenLake-v1` with gymnax's state and info names.
 
     Args:
-        env_id: a registered jaxenvs id (built-in or adapted, e.g. `"CartPole-v1"`, `"brax/ant"`).
+        env_id: a registered jaxenvs id (built-in or adapted, e.g. `"CartPole-v1"`, `"brax/ant"`),
+            or `"FrozenLake-misc"`.
         step_api: `"gymnax1"` (default; `step` returns gymnax 1.x's six values) or `"gymnax0"`
             (gymnax 0.x's five: `(obs, state, reward, done, info)`).
+        settings: `"gymnax"` (default: gymnax's task where gymnax defines the id) or
+            `"reference"` (the jaxenvs id's task, as `jaxenvs.make`).
         **overrides: params fields to change, e.g. `max_steps_in_episode=200`.
 
     Returns:
@@ -489,19 +663,30 @@ def make(env_id: str, step_api: str = "gymnax1", **overrides: Any) -> tuple[Gymn
 
     Raises:
         jaxenvs.UnknownEnvError: an unknown id (naming the closest ones).
-        ValueError: an unknown `step_api`, or a space gymnax cannot express.
+        ValueError: an unknown `step_api` or `settings`, or a space gymnax cannot express.
         TypeError: an unknown override (naming the valid ones).
-    """
-    from jaxenvs.registry import make as jaxenvs_make
 
+    >>> from jaxenvs.export import gymnax as jaxenvs_gymnax
+    >>> env, params = jaxenvs_gymnax.make("Breakout-MinAtar")
+    >>> env, env.num_actions, params.max_steps_in_episode
+    (GymnaxExport('Breakout-MinAtar', settings='gymnax', step_api='gymnax1'), 3, 1000)
+    >>> jaxenvs_gymnax.make("Breakout-MinAtar", settings="reference")[0].num_actions
+    6
+    """
     _check_step_api(step_api, str(env_id))
-    env, params = jaxenvs_make(env_id, autoreset=False, **overrides)
+    _check_settings(settings, str(env_id))
+    task = GYMNAX_TASKS.get(env_id) if settings == "gymnax" else None
+    if settings == "reference" and env_id in GYMNAX_TASKS:
+        env_id_built = GYMNAX_TASKS[env_id].jaxenvs_id
+    else:
+        env_id_built = env_id
+    env, params = _build(env_id_built, task, overrides)
     try:
-        identity = (env_id, step_api, tuple(sorted(overrides.items())))
+        identity = (env_id, step_api, settings, tuple(sorted(overrides.items())))
         hash(identity)
     except TypeError:  # an unhashable override value (an array): compare by identity
         identity = None
-    export = GymnaxExport(env, params, step_api=step_api, name=env_id, identity=identity)
+    export = GymnaxExport(env, params, step_api=step_api, name=env_id, identity=identity, task=task)
     # gymnax's spaces, built once here, so a space gymnax cannot express fails at make
     export.action_space(params)
     export.observation_space(params)
@@ -529,16 +714,23 @@ def _factory(env_id: str, **kwargs: Any) -> GymnaxExport:
 def register_gymnax_envs(ids: list[str] | None = None, namespace: str = NAMESPACE) -> list[str]:
     """Register jaxenvs ids with gymnax's registry (`gymnax.register`) as `"<namespace>/<id>"`.
 
+    gymnax's own entries keep their order; ours are appended after them. By default only the ids
+    that can be built here are registered (`jaxenvs.registry.availability`: an id whose library
+    is missing or whose construction downloads data is left out, so a loop over
+    `gymnax.registered_envs` makes every entry), plus gymnax's `FrozenLake-misc`.
+
     Args:
-        ids: the jaxenvs ids; every registered one by default.
+        ids: the jaxenvs ids; by default every registered one that can be built here.
         namespace: the prefix of the gymnax ids.
 
     Returns:
         The gymnax ids now registered (ids already in gymnax's registry are left as they are).
     """
-    from jaxenvs.registry import registered_envs
+    from jaxenvs.registry import availability, registered_envs
 
-    ids = registered_envs() if ids is None else list(ids)
+    if ids is None:
+        ids = [i for i in registered_envs() if availability(i).runnable]
+        ids += [i for i in GYMNAX_TASKS if i not in ids and availability(GYMNAX_TASKS[i].jaxenvs_id).runnable]
     done = []
     for env_id in ids:
         gid = gymnax_id(env_id, namespace)
