@@ -49,14 +49,32 @@ FULL_RESET_PASSES = 2
 
 
 def check_strategy(strategy: Any, where: str) -> str:
-    """`strategy`, or a `ValueError` naming the valid ones."""
+    """Check a reset strategy's name.
+
+    Args:
+        strategy: The name given.
+        where: Names the caller (the env) in the error.
+
+    Returns:
+        `strategy`.
+
+    Raises:
+        ValueError: It is not one of `STRATEGIES`.
+    """
     if not isinstance(strategy, str) or strategy not in STRATEGIES:
         raise ValueError(f"{where}: reset_strategy must be one of {', '.join(map(repr, STRATEGIES))}, got {strategy!r}")
     return strategy
 
 
 def default_capacity(num_envs: int) -> int:
-    """How many envs one `"capacity"` pass resets: a sixteenth of the batch, at least 16."""
+    """How many envs one `"capacity"` pass resets.
+
+    Args:
+        num_envs: The batch size.
+
+    Returns:
+        A sixteenth of the batch, at least 16 (the whole batch when smaller).
+    """
     return min(num_envs, max(MIN_CAPACITY, math.ceil(num_envs / CAPACITY_DIVISOR)))
 
 
@@ -117,6 +135,11 @@ def _by_passes(done, old, resets, capacity, reset_all):
     return jax.lax.cond(count > capacity * FULL_RESET_PASSES, everything, passes, None)
 
 
+def _select(done, new, old):
+    """`"select"`: `new` where `done`, else `old`, in `old`'s dtypes."""
+    return cast_like(where_done(done, new, old), old)
+
+
 def _broadcast_batch(args, in_batched, n):
     """Each argument with its batch axis: unbatched ones broadcast to `n` rows."""
     return jax.tree_util.tree_map(
@@ -163,9 +186,7 @@ def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = No
             return cast_like(env.reset(k, params), (obs, state))
 
         old = (obs, state)
-        return by_platform(
-            lambda: jax.lax.cond(done, reset, lambda: old), lambda: cast_like(where_done(done, reset(), old), old)
-        )
+        return by_platform(lambda: jax.lax.cond(done, reset, lambda: old), lambda: _select(done, reset(), old))
 
     fast = custom_vmap(plain)
 
@@ -197,7 +218,7 @@ def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = No
         every = jnp.arange(n, dtype=jnp.int32)
 
         def by_select():
-            return where_done(done, resets(every), old)
+            return _select(done, resets(every), old)
 
         def by_capacity():
             if n == 1:  # one env: the plain `cond`, which skips the reset when not done
