@@ -122,7 +122,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("peers", nargs="*", help="the peers to audit (default: every one)")
     p.add_argument("--scale", type=positive_float, default=0.25, help="parity size (1.0 = the full suite)")
     p.add_argument("--seed", type=seed, default=0)
-    p.add_argument("--markdown", help="also write the audit page (docs/audit.md) to this path")
     p.set_defaults(fn=cmd_audit)
 
     p = sub.add_parser("render", help="record a random policy to a GIF or MP4")
