@@ -34,7 +34,16 @@ class Peer(Protocol):
         ...
 
     def audit(self, row_id: str, scale: float, seed: int) -> ParityResult:
-        """One stage of the row's checks (`audit_one` decides in two)."""
+        """One stage of the row's checks (`audit_one` decides in two).
+
+        Args:
+            row_id: one of `ids()`.
+            scale: the size of the run (1.0 = the full size).
+            seed: the seed of both sides' draws.
+
+        Returns:
+            The stage's `ParityResult`.
+        """
         ...
 
 

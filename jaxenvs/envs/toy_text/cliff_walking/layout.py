@@ -9,7 +9,11 @@ GOAL = 3 * 12 + 11
 
 
 def cliff_mask() -> np.ndarray:
-    """`bool[48]`: the cliff's cells, the bottom row between the start and the goal."""
+    """The cliff's cells.
+
+    Returns:
+        `bool[48]`, true on the bottom row between the start and the goal.
+    """
     cliff = np.zeros(SHAPE, bool)
     cliff[3, 1:-1] = True
     return cliff.ravel()
