@@ -12,7 +12,7 @@ PIP_CONSTRAINTS := $(if $(CONSTRAINTS),-c $(CONSTRAINTS))
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 TORCH := $(shell grep -m1 '^torch==' constraints.txt 2>/dev/null)
 
-.PHONY: demo test lint docs docs-serve install clean wheel-smoke
+.PHONY: demo test lint docs docs-serve install clean wheel-smoke pin export-check audit-page
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,20 @@ docs-serve: $(VENV)/.test-installed
 
 test: lint docs
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# the lab (lab/, beside the package, not in the wheel): what only the project runs.
+# `make pin IDS="CartPole-v1"` re-pins those ids' fingerprints (every id when IDS is empty);
+# `make export-check` runs gymnasium's check_env on every exported id; `make audit-page` runs
+# the audit and writes its measured table into docs/audit.md (the findings there are prose)
+IDS ?=
+pin: $(VENV)/.test-installed
+	$(BIN)/python -m lab.fingerprints --pin $(IDS)
+
+export-check: $(VENV)/.test-installed
+	$(BIN)/python -m lab.export_check $(IDS)
+
+audit-page: $(VENV)/.test-installed
+	$(BIN)/python -m lab.audit_page
 
 # the package as a user installs it: the wheel built from this checkout, with no extras and no
 # constraints, in a fresh venv, and a short session (.ci/wheel_smoke.py); twine checks both archives

@@ -30,6 +30,12 @@ problems += [
     if f.split("/")[0] != "jaxenvs" and ".dist-info/" not in f
 ]
 problems += [f"the sdist holds a test, {f}" for f in sdist if f.startswith("tests/")]
+problems += [
+    f"the {n} holds the lab, {f}"
+    for n, files in (("wheel", wheel), ("sdist", sdist))
+    for f in files
+    if f.startswith("lab/")
+]
 size = wheels[0].stat().st_size
 print(f"{wheels[0].name}: {size / 1024:.0f} KiB, {len(wheel)} files; {sdists[0].name}: {len(sdist)} files")
 sys.exit("\n".join(problems) if problems else 0)

@@ -2,8 +2,8 @@
 
 A fingerprint is the SHA-256 of `NUM_STEPS` steps of uniformly random actions from
 `jax.random.key(0)` (CPU, float32), pinned in `fingerprints.json` with the jax version. An id's
-bits may change only with the same distribution, the fingerprint re-pinned
-(`python -m jaxenvs.fingerprint --pin`) and a line in `CHANGELOG.md`.
+bits may change only with the same distribution, the fingerprint re-pinned (by the project:
+`make pin`, `lab/fingerprints.py`) and a line in `CHANGELOG.md`.
 """
 
 from __future__ import annotations
@@ -18,25 +18,6 @@ import numpy as np
 NUM_STEPS = 1000
 SEED = 0
 PINNED_PATH = pathlib.Path(__file__).with_name("fingerprints.json")
-_FAMILIES = ("classic", "toy_text", "minatar", "bsuite", "misc")
-_DATA_DEPENDENT = ("MNISTBandit-bsuite",)  # its images are the user's MNIST files
-
-
-def fingerprint_ids() -> list[str]:
-    """The ids that are pinned.
-
-    Returns:
-        Every built-in id except the bsuite sweep ids (settings of their base env),
-        MNISTBandit (its images are the user's data), and the adapters (their behaviour is
-        their library's), in registration order.
-    """
-    from jaxenvs.registry import registered_envs, spec
-
-    return [
-        env_id
-        for env_id in registered_envs()
-        if spec(env_id).family in _FAMILIES and not env_id.startswith("bsuite/") and env_id not in _DATA_DEPENDENT
-    ]
 
 
 def _rollout(env_id: str) -> dict[str, np.ndarray]:
@@ -134,35 +115,3 @@ def compare(env_id: str) -> tuple[bool | None, str]:
     if now == want:
         return True, f"{env_id}: {now} (as pinned under jax {data['jax']})"
     return False, f"{env_id}: {now}, but {want} is pinned under jax {data['jax']}: its behaviour changed"
-
-
-def pin(env_ids: list[str] | None = None) -> dict[str, Any]:
-    """Take fingerprints and write them to `fingerprints.json`, under this jax version.
-
-    Args:
-        env_ids: the ids to re-pin, keeping the others; None re-pins every id of
-            `fingerprint_ids()` (and drops the rest).
-
-    Returns:
-        What was written: `{"jax": version, "fingerprints": {id: hex}}`.
-    """
-    import jax
-
-    data = pinned() if PINNED_PATH.exists() and env_ids is not None else {"fingerprints": {}}
-    data["jax"] = jax.__version__
-    for env_id in env_ids or fingerprint_ids():
-        data["fingerprints"][env_id] = fingerprint(env_id)
-    data["fingerprints"] = dict(sorted(data["fingerprints"].items()))
-    PINNED_PATH.write_text(json.dumps(data, indent=1) + "\n")
-    return data
-
-
-if __name__ == "__main__":
-    import argparse
-
-    parser = argparse.ArgumentParser(description="Pin the behaviour fingerprints (fingerprints.json).")
-    parser.add_argument("--pin", nargs="*", metavar="ID", help="re-pin these ids (all when none is named)")
-    args = parser.parse_args()
-    if args.pin is None:
-        parser.error("nothing to do: --pin [ID ...] re-pins")
-    print(json.dumps(pin(args.pin or None), indent=1))

@@ -1,4 +1,4 @@
-"""The audit of the peers (a slice; `jaxenvs audit` runs it all and writes docs/audit.md)."""
+"""The audit of the peers (a slice; `jaxenvs audit` runs it all; its page: tests/lab/test_audit_page.py)."""
 
 import pytest
 
@@ -28,10 +28,10 @@ def test_gymnax_mountain_car_continuous_keeps_its_velocity_at_the_left_wall():
     assert "-1.19" in failed["f32 step velocity"].mismatch and "reference 0.0" in failed["f32 step velocity"].mismatch
 
 
-def test_rows_and_page(mountain_car):
-    rows = [audit.row("jaxenvs", "MountainCar-v0", mountain_car, 0.05, 0)]
-    page = audit.markdown(rows, 0.05, 0)
-    assert "| MountainCar-v0 | jaxenvs | pass |" in page and "Holm" in page
+def test_a_row_names_its_reproduction(mountain_car):
+    row = audit.row("gymnax", "MountainCar-v0", mountain_car, 0.05, 0)
+    assert row.verdict == "pass" and row.transitions == mountain_car.transitions and not row.failed
+    assert row.reproduce == audit.reproduce("gymnax", "MountainCar-v0", 0.05, 0)
 
 
 def test_bad_peers_and_ids_are_named(capsys):

@@ -8,6 +8,7 @@ import pytest
 
 from jaxenvs import audit
 from jaxenvs.audit import craftax as cx
+from lab.audit_page import findings
 
 pytest.importorskip("craftax")
 pytest.importorskip("crafter")
@@ -21,7 +22,7 @@ def worlds():
 
 def test_the_peer_and_its_row_are_registered():
     assert audit.PEERS["craftax"] == "jaxenvs.audit.craftax"
-    assert audit.peer_ids("craftax") == [cx.ROW] and set(cx.FINDINGS) <= set(cx.ids())
+    assert audit.peer_ids("craftax") == [cx.ROW] and set(findings("craftax")) <= set(cx.ids())
     with pytest.raises(ValueError, match="craftax has no audited port of 'Crafter'"):
         audit.audit_one("craftax", "Crafter")
     with pytest.raises(ValueError, match="one row"):
@@ -39,12 +40,12 @@ def test_worlds_start_alike_but_craftax_grows_trees_beside_the_start(worlds):
     assert np.all(mine["blocks"].sum(axis=1) + mine["other_blocks"] == 64 * 64)
     assert np.all(ref["blocks"].sum(axis=1) + ref["other_blocks"] == 64 * 64)
     # Crafter's generator keeps the start and its neighbours grass; Craftax-Classic's lets trees
-    # grow there (a finding of the audit, in FINDINGS) and places no creature at generation
+    # grow there (a finding of the audit, in docs/audit.md) and places no creature at generation
     area = checks["world start area"]
     assert not area.passed and area.value >= 5 and np.all(ref["start_area"] == 0), area.describe()
     assert np.all(mine["creatures"] == 0) and np.all(ref["creatures"][:, 0] > 0)
     for name in (c.name for c in checks.values() if c.kind != "p-value" and not c.passed):
-        assert f"`{name}`" in cx.FINDINGS[cx.ROW]
+        assert f"`{name}`" in findings("craftax")[cx.ROW]
 
 
 def _episodes(n, dead_health, lava):

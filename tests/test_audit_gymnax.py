@@ -9,17 +9,18 @@ pytest.importorskip("minatar")
 
 from jaxenvs.audit import audit_one, peer_ids  # noqa: E402
 from jaxenvs.audit import gymnax as audited  # noqa: E402
+from lab.audit_page import findings  # noqa: E402
 
 
 def test_rows_and_findings_name_audited_ids():
     rows = peer_ids("gymnax")
     for env_id in (*audited.MINATAR_GAMES, *audited.BSUITE_ENVS):
         assert env_id in rows and env_id + audited.DEFAULTS in rows
-    assert set(audited.FINDINGS) <= set(rows)
+    assert set(findings("gymnax")) <= set(rows)
 
 
 def test_discounting_chain_fails_only_at_the_end_of_the_chain():
-    # gymnax ends the chain by truncation where bsuite terminates: FINDINGS says so, and that is
+    # gymnax ends the chain by truncation where bsuite terminates: docs/audit.md says so, and that is
     # all that fails (every other transition, reset and episode agrees)
     result = audit_one("gymnax", "DiscountingChain-bsuite", scale=0.01, seed=0)
     assert result.verdict == "FAIL"
@@ -28,7 +29,7 @@ def test_discounting_chain_fails_only_at_the_end_of_the_chain():
     for check in result.failures():
         assert 0 < check.value <= 0.02 * check.n  # the last step of each 100-step episode
         assert "'time': '99'" in check.mismatch
-    assert "termination" in audited.FINDINGS["DiscountingChain-bsuite"]
+    assert "termination" in findings("gymnax")["DiscountingChain-bsuite"]
 
 
 def test_breakout_transitions_exact_through_the_translation():

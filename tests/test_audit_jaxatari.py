@@ -6,6 +6,7 @@ import pytest
 
 from jaxenvs import audit
 from jaxenvs.audit import jaxatari
+from lab.audit_page import findings
 
 
 def test_the_rows_are_the_ale_ids_and_need_neither_library():
@@ -28,7 +29,7 @@ def test_an_unknown_game_is_named():
 
 
 def test_every_finding_is_of_an_audited_game_and_names_its_rating():
-    for env_id, finding in jaxatari.FINDINGS.items():
+    for env_id, finding in findings("jaxatari").items():
         assert env_id in jaxatari.GAMES
         rating = jaxatari.GAMES[env_id][1]
         assert "JAXAtari's own rating of" in finding and (f": {rating}," in finding or f"({rating}," in finding)
@@ -46,10 +47,10 @@ def test_breakout_plays_like_the_ale_under_random_play():
 
 
 @pytest.mark.skipif(not os.environ.get("JAXENVS_AUDIT_FINDINGS"), reason="minutes: set JAXENVS_AUDIT_FINDINGS=1")
-@pytest.mark.parametrize("env_id", sorted(jaxatari.FINDINGS))
+@pytest.mark.parametrize("env_id", sorted(findings("jaxatari")))
 def test_each_finding_is_a_real_failure(env_id):
     pytest.importorskip("jaxtari")
     pytest.importorskip("ale_py")
     result = audit.audit_one("jaxatari", env_id, scale=0.25)
     assert not result.passed, result.summary()
-    assert all(c.name in jaxatari.FINDINGS[env_id] for c in result.failures()), result.summary()
+    assert all(c.name in findings("jaxatari")[env_id] for c in result.failures()), result.summary()

@@ -7,6 +7,7 @@ import pytest
 
 from jaxenvs.audit import PEERS
 from jaxenvs.audit import minigrid as mg
+from lab.audit_page import findings
 
 pytest.importorskip("minigrid")
 
@@ -56,9 +57,9 @@ def test_peers_registered_and_findings_name_rows():
     from jaxenvs.audit import xminigrid as xm
 
     assert PEERS["navix"] == "jaxenvs.audit.navix" and PEERS["xminigrid"] == "jaxenvs.audit.xminigrid"
-    for module in (nv, xm):
+    for peer, module in (("navix", nv), ("xminigrid", xm)):
         assert module.REFERENCES == ("minigrid",)
-        assert set(module.FINDINGS) <= set(module.ids()) and len(module.ids()) >= 10
+        assert set(findings(peer)) <= set(module.ids()) and len(module.ids()) >= 10
 
 
 def test_navix_simple_crossing_layouts_fail_as_its_finding_says():
@@ -79,4 +80,4 @@ def test_navix_simple_crossing_layouts_fail_as_its_finding_says():
     assert result.verdict == "FAIL"
     assert not checks["reset interior obstacle count frequencies"].passed
     assert checks["reset interior obstacle count frequencies"].value < 1e-6
-    assert "obstacle count" in nv.FINDINGS[env_id]
+    assert "obstacle count" in findings("navix")[env_id]

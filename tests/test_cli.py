@@ -158,3 +158,13 @@ def test_python_m_jaxenvs_is_the_command():
 
     out = subprocess.run([sys.executable, "-m", "jaxenvs", "--version"], capture_output=True, text=True, timeout=120)
     assert (out.returncode, out.stdout.strip()) == (0, f"jaxenvs {jaxenvs.__version__}"), out.stderr
+
+
+def test_the_report_names_once_re_exported_are_deprecated_aliases():
+    import jaxenvs.cli
+    from jaxenvs.cli import report_plan
+
+    with pytest.warns(DeprecationWarning, match="jaxenvs.cli.report_plan"):
+        assert jaxenvs.cli.report_policy is report_plan.report_policy
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        jaxenvs.cli.nothing  # noqa: B018

@@ -5,7 +5,8 @@ import io
 
 from rich.console import Console
 
-from jaxenvs.cli import BROKEN, DOWNLOAD, REST, SWEEP, LeftOut, ReportRow, print_family, print_title
+from jaxenvs.cli.report_plan import BROKEN, DOWNLOAD, REST, SWEEP, LeftOut, ReportRow
+from jaxenvs.cli.report_print import print_family, print_title
 from jaxenvs.parity import Check, ParityResult
 
 

@@ -9,10 +9,11 @@ import pytest
 
 from jaxenvs import fingerprint as fp
 from jaxenvs.cli import main
+from lab.fingerprints import fingerprint_ids
 
 
 def test_every_built_in_id_is_pinned():
-    assert sorted(fp.pinned()["fingerprints"]) == sorted(fp.fingerprint_ids())
+    assert sorted(fp.pinned()["fingerprints"]) == sorted(fingerprint_ids())
 
 
 @pytest.mark.slow
@@ -22,7 +23,7 @@ def test_fingerprints_unchanged_under_xla_defaults(half):
     default flags (the tests compile without LLVM's optimizations, which may round floats
     differently): each prints its pinned hash, or the run says the pins are another jax
     version's."""
-    ids = fp.fingerprint_ids()[half::2]
+    ids = fingerprint_ids()[half::2]
     env = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "JAX_ENABLE_X64")}
     proc = subprocess.run(
         [sys.executable, "-m", "jaxenvs.cli", "fingerprint", *ids], env=env, capture_output=True, text=True

@@ -103,3 +103,15 @@ def test_the_constraints_pin_every_declared_library():
 @pytest.mark.parametrize("extra", ["gymnax", "parity", "bench", "clients"])
 def test_an_extra_with_gymnax_says_its_jax_cap(extra):
     assert "jax<0.12" in PYPROJECT["project"]["optional-dependencies"][extra]
+
+
+def test_the_lab_stays_beside_the_package():
+    """lab/ (what only the project runs) is neither found as a package nor imported by one."""
+    assert PYPROJECT["tool"]["setuptools"]["packages"]["find"]["include"] == ["jaxenvs*"]
+    assert re.search(r"^prune lab$", (ROOT / "MANIFEST.in").read_text(), re.M)
+    importing = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "jaxenvs").rglob("*.py")
+        if re.search(r"^\s*(from lab\b|import lab\b)", p.read_text(), re.M)
+    ]
+    assert not importing, f"modules of the package import the lab: {importing}"

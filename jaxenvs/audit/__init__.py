@@ -2,8 +2,9 @@
 
 `audit_one(peer, env_id)` checks the peer's env of `env_id` with `env_id`'s own spec (the
 same reference, checks, sizes and false-alarm control as `run_parity`), and our own env is
-the control in the same table (`jaxenvs audit`, `docs/audit.md`). Each peer is a module
-(`PEERS`); where we have no env of the id, the peer's module builds the checks itself.
+the control in the same table (`jaxenvs audit`). Each peer is a module (`PEERS`) that is a
+`Peer`; where we have no env of the id, the peer's module builds the checks itself. What the
+audit found, in words, is docs/audit.md's prose; the checks that found it are here.
 """
 
 from __future__ import annotations
@@ -11,16 +12,42 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from jaxenvs.parity.checks import ParityResult, check_scale, two_stage
 
-# peer -> the module auditing it. Each module has `LIBRARY` (the peer's import name),
-# `REFERENCES` (the references' import names), `ABOUT` (a paragraph for docs/audit.md: what is
-# checked, against what), `FINDINGS` (row id -> what its failure found, in words), `ids()` (the
-# rows it audits: our ids, or the reference's ids where we have no env of our own; importing
-# neither library) and `audit(row_id, scale, seed) -> ParityResult` (one stage; `audit_one`
-# decides in two)
+
+@runtime_checkable
+class Peer(Protocol):
+    """What a peer's module declares: its library, its references, its rows and their checks.
+
+    Attributes:
+        LIBRARY: the peer's import name (a row is skipped without it).
+        REFERENCES: the references' import names (likewise).
+    """
+
+    LIBRARY: str
+    REFERENCES: tuple[str, ...]
+
+    def ids(self) -> list[str]:
+        """The rows it audits: our ids, or the reference's where we have no env (imports neither library)."""
+        ...
+
+    def audit(self, row_id: str, scale: float, seed: int) -> ParityResult:
+        """One stage of the row's checks (`audit_one` decides in two).
+
+        Args:
+            row_id: one of `ids()`.
+            scale: the size of the run (1.0 = the full size).
+            seed: the seed of both sides' draws.
+
+        Returns:
+            The stage's `ParityResult`.
+        """
+        ...
+
+
+# peer -> the module auditing it, a `Peer`
 PEERS = {
     "gymnax": "jaxenvs.audit.gymnax",
     "navix": "jaxenvs.audit.navix",
@@ -34,21 +61,26 @@ PEERS = {
 FLOAT64_CHECKS = ("f64 ", "episode ")
 
 
-def peer_module(peer: str) -> Any:
+def peer_module(peer: str) -> Peer:
     """The module auditing `peer`.
 
     Args:
         peer: one of `PEERS`.
 
     Returns:
-        The module.
+        The module, a `Peer`.
 
     Raises:
         ValueError: an unknown peer.
+        TypeError: the module does not declare what a `Peer` declares.
     """
     if peer not in PEERS:
         raise ValueError(f"unknown peer {peer!r}; the audit covers {list(PEERS)}")
-    return importlib.import_module(PEERS[peer])
+    module = importlib.import_module(PEERS[peer])
+    if not isinstance(module, Peer):
+        missing = [n for n in ("LIBRARY", "REFERENCES", "ids", "audit") if not hasattr(module, n)]
+        raise TypeError(f"{PEERS[peer]} is not an audit Peer: it lacks {missing}")
+    return module
 
 
 def peer_ids(peer: str) -> list[str]:
@@ -180,7 +212,6 @@ class AuditRow:
         failed: the failed checks, described.
         set_aside: the checks set aside as not applicable, described.
         reproduce: the command that reproduces the row.
-        finding: what the failure found, in words (gymnax's known findings).
         first_mismatch: the first mismatch, in words.
     """
 
@@ -194,7 +225,6 @@ class AuditRow:
     failed: tuple[str, ...]
     set_aside: tuple[str, ...]
     reproduce: str
-    finding: str = ""
     first_mismatch: str = ""
 
 
@@ -213,7 +243,6 @@ def row(peer: str, env_id: str, result: ParityResult, scale: float, seed: int) -
     """
     failed = tuple(c.describe() for c in result.failures())
     set_aside = tuple(c.describe() for c in result.set_aside)
-    finding = peer_module(peer).FINDINGS.get(env_id, "") if peer != "jaxenvs" and failed else ""
     if peer == "jaxenvs":
         call = f"run_parity({env_id!r}, scale={scale}, seed={seed}).summary()"
         line = f'python -c "from jaxenvs.parity import run_parity; print({call})"'
@@ -230,61 +259,8 @@ def row(peer: str, env_id: str, result: ParityResult, scale: float, seed: int) -
         failed,
         set_aside,
         line,
-        finding,
         next((c.mismatch for c in result.failures() if c.mismatch), ""),
     )
-
-
-def markdown(rows: list[AuditRow], scale: float, seed: int) -> str:
-    """The page docs/audit.md.
-
-    Args:
-        rows: the audit's rows (`audit`).
-        scale: the run's scale, named in the header.
-        seed: the run's seed, named in the header.
-
-    Returns:
-        The page: the method, the table, and each failing row's checks and reproduction.
-    """
-    lines = [
-        "# The audit of the peers",
-        "",
-        f"Generated by `jaxenvs audit --markdown docs/audit.md` (scale {scale:g}, seed {seed}); do not edit by hand.",
-        "",
-        "Each peer's port of one of our ids is checked by that id's own checks: the same",
-        "reference, the same checks at the same sizes, the same false-alarm control (each row's",
-        "p-values decided together by Holm at family-wise level 2.5e-4, in two stages). Our own",
-        "env of the id is the control, in the row above it. A peer's state is translated into the",
-        "reference's where the layouts differ, so that transitions are compared from the same",
-        "states, and every action reaches the peer as given (the adapter's clipping of",
-        "out-of-range continuous actions is off). Where we have no env of the id (brax, the",
-        "MiniGrid ports, Craftax, JAXAtari), the peer's module builds the checks from the same",
-        "builders. A check set aside is one that does not apply (a setting the peer cannot be",
-        "given, a step the models do not share), listed with its figures.",
-        "",
-    ]
-    for peer in dict.fromkeys(r.peer for r in rows if r.peer != "jaxenvs"):
-        lines += [f"{peer}: {peer_module(peer).ABOUT}", ""]
-    lines += [
-        "| id | implementation | verdict | transitions | p-values | worst error | smallest p |",
-        "|---|---|---|---:|---:|---:|---:|",
-    ]
-    for r in rows:
-        worst = "-" if r.worst_error != r.worst_error else f"{r.worst_error:.2g}"
-        min_p = "-" if r.min_p != r.min_p else f"{r.min_p:.2g}"
-        lines.append(f"| {r.env_id} | {r.peer} | {r.verdict} | {r.transitions:,} | {r.num_tests} | {worst} | {min_p} |")
-    for r in rows:
-        if not r.failed and not r.set_aside:
-            continue
-        lines += ["", f"## {r.peer}: {r.env_id} ({r.verdict})", ""]
-        if r.finding:
-            lines += [r.finding, ""]
-        lines += [f"- `{c}`" for c in r.failed]
-        if r.first_mismatch:
-            lines += ["", f"First mismatch: {r.first_mismatch}"]
-        lines += [f"- set aside (not applicable): `{c}`" for c in r.set_aside]
-        lines += ["", "Reproduce:", "", "```bash", r.reproduce, "```"]
-    return "\n".join(lines) + "\n"
 
 
 def audit(peers: list[str] | None = None, scale: float = 0.25, seed: int = 0, progress: Any = None) -> list[AuditRow]:

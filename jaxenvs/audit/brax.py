@@ -18,64 +18,12 @@ import numpy as np
 
 LIBRARY = "brax"
 REFERENCES = ("gymnasium", "mujoco")
-ABOUT = (
-    "brax's MuJoCo tasks on its `mjx` pipeline (MuJoCo's physics in JAX) against gymnasium's "
-    "`-v5` envs: the models they are built from compared constant by constant, transitions "
-    "from injected `qpos` / `qvel` where the models match (float32 bounded by brax's own "
-    "rounding, measured by the same step under x64, and float64 to 1e-6), reset "
-    "distributions (KS per coordinate) and random-policy episode length and return. brax's "
-    "other pipelines (spring, positional, generalized) approximate the physics by design and "
-    "are not audited; MuJoCo Playground's tasks are DeepMind Control Suite's and its own, "
-    "not gymnasium's, so it has no row here."
-)
 # gymnasium id -> brax env name
 PAIRS = {
     "InvertedPendulum-v5": "inverted_pendulum",
     "HalfCheetah-v5": "halfcheetah",
     "Hopper-v5": "hopper",
     "Walker2d-v5": "walker2d",
-}
-FINDINGS = {
-    "Hopper-v5": (
-        "Design choices, not bugs: brax's hopper steps with Euler (gymnasium's: RK4) and "
-        "runs MuJoCo's solver for 4 iterations instead of 100 (the `model` checks), trading "
-        "accuracy for speed on accelerators; the transitions are therefore not compared. The "
-        "reset check fails on a coordinate convention: gymnasium's model gives the `rootz` "
-        "joint a reference of 1.25 (`qpos0[1] = 1.25`, the torso's height), brax's starts it "
-        "at 0 for the same pose, so brax's `qpos[1]` (and the observation's height) is "
-        "gymnasium's minus 1.25; the spread of every coordinate matches (std about 0.0029 on "
-        "both sides)."
-    ),
-    "Walker2d-v5": (
-        "brax's walker steps with Euler (gymnasium's: RK4) and runs MuJoCo's solver for fewer "
-        "iterations (design choices; the transitions are therefore not compared), and its "
-        "right foot has friction 0.9 against the left's 1.9: the asymmetry of gymnasium's "
-        "`Walker2d-v4` model, which `-v5` fixed (both feet 1.9; measured from both models), so "
-        "brax's walker is the `-v4` task in this respect. The reset check fails on the same "
-        "`rootz` convention as the hopper's (gymnasium's `qpos[1]` starts at 1.25, brax's at 0)."
-    ),
-    "HalfCheetah-v5": (
-        "The model constants match except the solver's iteration count (4 against gymnasium's "
-        "100; raising brax's to 100 leaves every error below unchanged: the solver has "
-        "converged by 4), so the transitions are compared. Positions and velocities match to "
-        "about 1e-6 in 99% of the injected transitions (measured at scale 0.05); the rest, "
-        "contact steps, differ by up to the worst errors below in a joint velocity (MJX's "
-        "collision and constraint code is its own reimplementation of MuJoCo's). The reward "
-        "is a design difference that looks like a bug: brax measures forward velocity from "
-        "the body position `x.pos`, which MJX's step computes before the last physics "
-        "substep's integration (as `mj_step` does), so it lags `qpos` by one substep; "
-        "gymnasium uses `qpos[0]` itself. After an injected state (whose `x.pos` is current) "
-        "brax's reward measures four substeps of motion against gymnasium's five; in play the "
-        "lag is at both ends, and the reward is gymnasium's shifted by one substep (0.01 s), "
-        "which the episode returns do not resolve."
-    ),
-    "InvertedPendulum-v5": (
-        "A design choice, not a bug: brax's model of the task steps its physics with "
-        "semi-implicit Euler where gymnasium's uses RK4 (the `model integrator` check), so the "
-        "transitions are not compared. The random-policy return also counts differently: "
-        "gymnasium's `-v5` pays 0 on the step that terminates (`reward = int(not terminated)`), "
-        "brax pays 1 on every step, so a brax episode returns its length, gymnasium's one less."
-    ),
 }
 NUMERICAL = ("solver iterations", "line-search iterations", "observation size")
 EPISODES_AT_ONE = 200  # random-policy episodes a side at scale 1

@@ -15,17 +15,6 @@ from jaxenvs.audit import minigrid as mg
 
 LIBRARY = "xminigrid"
 REFERENCES = ("minigrid",)
-ABOUT = (
-    "XLand-MiniGrid's ports of MiniGrid envs (through our adapter) against Farama's `minigrid` "
-    "of the same id: both sides' reset states read into MiniGrid's cell encoding (xminigrid's "
-    "tiles, colours and directions translated), then the fraction of layouts whose goal is "
-    "reachable (breadth-first search; locked doors open once a key of their colour is "
-    "reachable), the agent's start and each object's cells (chi-square), random-policy "
-    "episode length, return and success (uniform over the 6 actions both have: xminigrid has "
-    "no `done`; MiniGrid's time limit; both pay `1 - 0.9 t / max_steps`), and each action's "
-    "step from xminigrid states copied into `minigrid` (agent cell, direction, carried object, "
-    "cell in front, reward, termination: exact)."
-)
 PAIRS = {
     "MiniGrid-Empty-5x5-v0": "MiniGrid-Empty-5x5",
     "MiniGrid-Empty-8x8-v0": "MiniGrid-Empty-8x8",
@@ -44,29 +33,6 @@ NO_TRANSITIONS = {
     "MiniGrid-Unlock-v0": "success is opening minigrid's own door object, which no layout holds",
     "MiniGrid-UnlockPickup-v0": "success is picking up minigrid's target object, which no layout holds",
     "MiniGrid-BlockedUnlockPickup-v0": "success is picking up minigrid's target object, which no layout holds",
-}
-FINDINGS = {
-    "MiniGrid-BlockedUnlockPickup-v0": (
-        "A bug and a design choice. The bug: xminigrid places the key before the ball that blocks "
-        "the door and may put both on one cell, so the key is overwritten and the door can never "
-        "be opened (`key_coords = sample_coordinates(keys[3], grid, num=1, mask=key_mask)` is drawn "
-        "from the whole left room, then `grid = grid.at[door_pos, params.width // 2 - 1].set("
-        "TILES_REGISTRY[block_obj, block_obj_color])` writes the blocker over whatever is there): "
-        "22 of 250 resets (8.8%; 69 of 1,000 in a separate count) have no key and cannot be "
-        "solved (`layout solvable`; minigrid places the key after the ball, on a free cell). "
-        "The design choice: the object to pick up and the "
-        "blocker are drawn from XLand's shapes (`jax.random.choice(keys[0], _allowed_entities, "
-        "shape=(2,))` over ball, square, pyramid, hex, star) where minigrid's target is always a box "
-        'and its blocker always a ball (`add_object(1, 0, kind="box")`, `Ball(color)`): the '
-        "`ball cells` / `box cells` frequencies."
-    ),
-    "MiniGrid-UnlockPickup-v0": (
-        "A design choice: the object to pick up is drawn from XLand's shapes "
-        "(`obj = jax.random.choice(keys[0], _allowed_entities)`: ball, square, pyramid, hex, star) "
-        'where minigrid\'s is always a box (`add_object(1, 0, kind="box")`): 50 of 250 resets hold '
-        "a ball (the `ball cells`, `box cells` and `object counts` checks). The layouts are otherwise "
-        "alike and every one is solvable."
-    ),
 }
 # xminigrid.core.constants.Tiles -> MiniGrid's (type, state); colours 1..6 (red, green, blue,
 # purple, yellow, grey) are MiniGrid's 0..5; its directions are 0 up, 1 right, 2 down, 3 left

@@ -19,40 +19,35 @@ from jaxenvs.cli.envs import cmd_fingerprint, cmd_list, cmd_render
 from jaxenvs.cli.parity import cmd_parity
 from jaxenvs.cli.report import cmd_report
 
-# what `from jaxenvs.cli import ...` gave before the commands were modules of their own
-from jaxenvs.cli.report_plan import (
-    BROKEN,
-    DOWNLOAD,
-    FULL,
-    NOT_INSTALLED,
-    REST,
-    SMALL,
-    SMALL_ROLLOUT,
-    SWEEP,
-    LeftOut,
-    ReportRow,
-    report_policy,
-)
-from jaxenvs.cli.report_print import print_family, print_title
+__all__ = ["UsageError", "build_parser", "main"]
 
-__all__ = [
-    "BROKEN",
-    "DOWNLOAD",
-    "FULL",
-    "NOT_INSTALLED",
-    "REST",
-    "SMALL",
-    "SMALL_ROLLOUT",
-    "SWEEP",
-    "LeftOut",
-    "ReportRow",
-    "UsageError",
-    "build_parser",
-    "main",
-    "print_family",
-    "print_title",
-    "report_policy",
-]
+# Deprecated aliases, kept for one release: `jaxenvs.cli` re-exported the report's internals.
+# Import them from `jaxenvs.cli.report_plan` (the policy and rows) and
+# `jaxenvs.cli.report_print` (the text) instead.
+_DEPRECATED = {
+    **dict.fromkeys(
+        ["BROKEN", "DOWNLOAD", "FULL", "NOT_INSTALLED", "REST", "SMALL", "SMALL_ROLLOUT", "SWEEP"]
+        + ["LeftOut", "ReportRow", "report_policy"],
+        "jaxenvs.cli.report_plan",
+    ),
+    **dict.fromkeys(["print_family", "print_title"], "jaxenvs.cli.report_print"),
+}
+
+
+def __getattr__(name: str):
+    """The deprecated aliases of `_DEPRECATED`, each with a `DeprecationWarning` naming its module."""
+    if name not in _DEPRECATED:
+        raise AttributeError(f"module 'jaxenvs.cli' has no attribute {name!r}")
+    import importlib
+    import warnings
+
+    module = _DEPRECATED[name]
+    warnings.warn(
+        f"jaxenvs.cli.{name} is deprecated and will be removed in the next release: import it from {module}",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module(module), name)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -127,7 +122,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("peers", nargs="*", help="the peers to audit (default: every one)")
     p.add_argument("--scale", type=positive_float, default=0.25, help="parity size (1.0 = the full suite)")
     p.add_argument("--seed", type=seed, default=0)
-    p.add_argument("--markdown", help="also write the audit page (docs/audit.md) to this path")
     p.set_defaults(fn=cmd_audit)
 
     p = sub.add_parser("render", help="record a random policy to a GIF or MP4")

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import argparse
 
-from jaxenvs.cli._common import UsageError, check_output_path, console, interrupted_line, print_line, progress
+from jaxenvs.cli._common import UsageError, console, interrupted_line, print_line, progress
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    """Audit the peers and print the table; `--markdown` writes docs/audit.md.
+    """Audit the peers and print the table (docs/audit.md gives the findings in words).
 
     Args:
-        args: The parsed `jaxenvs audit` arguments (`peers`, `scale`, `seed`, `markdown`).
+        args: The parsed `jaxenvs audit` arguments (`peers`, `scale`, `seed`).
 
     Returns:
         0 when every row was obtained (a peer's FAIL is a finding, not an error), 130 if
-        interrupted (the finished rows are printed; no markdown is written).
+        interrupted (the finished rows are printed).
 
     Raises:
-        UsageError: For a peer the audit does not cover, or an unwritable `--markdown` path.
+        UsageError: For a peer the audit does not cover.
     """
     from rich.table import Table
 
@@ -27,8 +27,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
     unknown = [p for p in args.peers if p not in audit.PEERS]
     if unknown:
         raise UsageError(f"unknown peer {unknown[0]!r}; the audit covers: {', '.join(audit.PEERS)}")
-    if args.markdown:
-        check_output_path(args.markdown)
     out = console()
     rows: list[audit.AuditRow] = []
     peers = list(args.peers) or list(audit.PEERS)
@@ -58,9 +56,4 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if interrupted:
         out.print(interrupted_line(len(rows) // 2, total), markup=False)
         return 130
-    if args.markdown:
-        from pathlib import Path
-
-        Path(args.markdown).write_text(audit.markdown(rows, args.scale, args.seed))
-        out.print(f"wrote {args.markdown}")
     return 0

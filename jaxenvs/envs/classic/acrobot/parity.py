@@ -5,7 +5,7 @@ trajectories part after a few hundred steps. The reference's `torque_noise_max` 
 
 import numpy as np
 
-from jaxenvs.envs.classic._reference import classic_checks, push_with_velocity, vector_reference
+from jaxenvs.envs.classic._parity import classic_checks, push_with_velocity, vector_reference
 from jaxenvs.parity import spec as p
 
 SPEC = p.ParitySpec(

@@ -2,7 +2,7 @@
 episodes in float64, resets, random-policy statistics. The per-step policy pumps energy into
 the car (push with the velocity, a quarter random) to reach the goal and the left wall."""
 
-from jaxenvs.envs.classic._reference import classic_checks, push_with_velocity, vector_reference
+from jaxenvs.envs.classic._parity import classic_checks, push_with_velocity, vector_reference
 from jaxenvs.parity import spec as p
 
 SPEC = p.ParitySpec(

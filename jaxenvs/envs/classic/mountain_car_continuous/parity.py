@@ -5,7 +5,7 @@ clipped force and the unclipped-action reward)."""
 
 import numpy as np
 
-from jaxenvs.envs.classic._reference import classic_checks, vector_reference
+from jaxenvs.envs.classic._parity import classic_checks, vector_reference
 from jaxenvs.parity import spec as p
 
 

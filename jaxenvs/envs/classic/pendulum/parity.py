@@ -4,7 +4,7 @@ clipped torque and speed (torques beyond the limit half the time)."""
 
 import numpy as np
 
-from jaxenvs.envs.classic._reference import classic_checks, vector_reference
+from jaxenvs.envs.classic._parity import classic_checks, vector_reference
 from jaxenvs.parity import spec as p
 
 

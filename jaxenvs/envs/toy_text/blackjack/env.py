@@ -259,4 +259,4 @@ class Blackjack(Environment[BlackjackState, BlackjackParams]):
     def render(self, state, params=None):
         from jaxenvs.envs.toy_text.blackjack.render import render
 
-        return render(state, params)
+        return render(get_obs(state), params)

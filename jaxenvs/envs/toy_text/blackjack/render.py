@@ -7,25 +7,25 @@ import jax.numpy as jnp
 
 from jaxenvs import rendering
 from jaxenvs.envs.toy_text import _common
-from jaxenvs.envs.toy_text.blackjack.env import get_obs
 
 HEIGHT, WIDTH = 160, 240
 TABLE, CARD, CARD_BACK, INK = (7, 99, 36), (255, 255, 255), (150, 30, 40), (0, 0, 0)
 GOLD, BUST = (240, 200, 60), (220, 40, 40)
 
 
-def render(state, params=None):
-    """Draw the table: the dealer's showing card and face-down card, the player's sum, an "A"
-    for a usable ace, and a bar for the sum (red past 21).
+def render(observation, params=None):
+    """Draw the table from an observation, as gymnasium draws its `_get_obs()`: the dealer's
+    showing card and face-down card, the player's sum, an "A" for a usable ace, and a bar for
+    the sum (red past 21).
 
     Args:
-        state: A `BlackjackState`.
-        params: Its params (not read).
+        observation: `(player sum, dealer's showing card, usable ace)`, `get_obs`'s tuple.
+        params: The env's params (not read).
 
     Returns:
         A `uint8[160, 240, 3]` picture.
     """
-    player, dealer_card, usable = get_obs(state)
+    player, dealer_card, usable = observation
     img = rendering.canvas(HEIGHT, WIDTH, TABLE)
     # the dealer's showing card (an "A" for an ace) and their face-down card
     img = rendering.rect(img, 20.0, 12.0, 70.0, 80.0, CARD)

@@ -1,4 +1,4 @@
-"""cliff_walking: the env (`env.py`), its drawing (`render.py`) and its parity spec (`parity.py`)."""
+"""cliff_walking: the env (`env.py`), its grid (`layout.py`), drawing (`render.py`) and parity spec (`parity.py`)."""
 
 from jaxenvs.envs.toy_text.cliff_walking.env import (
     CLIFF_REWARD,

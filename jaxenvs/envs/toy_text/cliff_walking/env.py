@@ -30,23 +30,15 @@ from flax import struct
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params
 from jaxenvs.envs.toy_text import _common
+from jaxenvs.envs.toy_text.cliff_walking.layout import GOAL, SHAPE, START, cliff_mask
 from jaxenvs.params import flag
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
-SHAPE = (4, 12)
-START = 3 * 12 + 0
-GOAL = 3 * 12 + 11
 CLIFF_REWARD = -100.0
 STEP_REWARD = -1.0
 
 # (row, col) change of UP, RIGHT, DOWN, LEFT
 _DELTAS = np.array([(-1, 0), (0, 1), (1, 0), (0, -1)])
-
-
-def _cliff_mask() -> np.ndarray:
-    cliff = np.zeros(SHAPE, bool)
-    cliff[3, 1:-1] = True
-    return cliff.ravel()
 
 
 @functools.lru_cache(maxsize=1)
@@ -63,7 +55,7 @@ def cliff_tables() -> dict[str, np.ndarray]:
     landed = np.clip(rows[:, None] + _DELTAS[None, :, 0], 0, nrow - 1) * ncol + np.clip(
         cols[:, None] + _DELTAS[None, :, 1], 0, ncol - 1
     )
-    fell = _cliff_mask()[landed]
+    fell = cliff_mask()[landed]
     return dict(
         next_cell=np.where(fell, START, landed).astype(np.int32),
         reward=np.where(fell, CLIFF_REWARD, STEP_REWARD).astype(np.float32),

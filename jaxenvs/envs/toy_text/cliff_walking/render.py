@@ -10,7 +10,7 @@ import numpy as np
 
 from jaxenvs import rendering
 from jaxenvs.envs.toy_text import _common
-from jaxenvs.envs.toy_text.cliff_walking.env import GOAL, SHAPE, START, _cliff_mask
+from jaxenvs.envs.toy_text.cliff_walking.layout import GOAL, SHAPE, START, cliff_mask
 
 GRASS, GRASS_DARK, CLIFF, START_COLOR, GOAL_COLOR = (
     (150, 200, 110),
@@ -42,7 +42,7 @@ def render(state, params=None):
 def _cliff_background(cell: int) -> np.ndarray:
     rows, cols = np.divmod(np.arange(SHAPE[0] * SHAPE[1]), SHAPE[1])
     colors = np.where(((rows + cols) % 2 == 0)[:, None], GRASS, GRASS_DARK)
-    colors[_cliff_mask()] = CLIFF
+    colors[cliff_mask()] = CLIFF
     colors[START] = START_COLOR
     colors[GOAL] = GOAL_COLOR
     return _common.tile_background(colors.reshape(*SHAPE, 3).astype(np.uint8), cell)

@@ -10,7 +10,6 @@ import numpy as np
 
 from jaxenvs import rendering
 from jaxenvs.envs.toy_text import _common
-from jaxenvs.envs.toy_text.frozen_lake.env import lake_tables
 
 ICE, HOLE, GOAL, START = (200, 230, 250), (30, 60, 110), (60, 180, 75), (170, 120, 70)
 PLAYER, PLAYER_IN_HOLE = (220, 40, 40), (120, 20, 20)
@@ -30,10 +29,9 @@ def render(state, params):
     """
     nrow, ncol = len(params.desc), len(params.desc[0])
     cell = max(4, min(64, 256 // max(nrow, ncol)))
-    t = lake_tables(params.desc)
     img = jnp.asarray(_lake_background(params.desc, cell))
     x, y = _common.cell_center(state.s, ncol, cell)
-    in_hole = jnp.asarray(t["letters"] == "H")[state.s]
+    in_hole = jnp.asarray(_holes(params.desc))[state.s]
     color = jnp.where(in_hole, jnp.asarray(PLAYER_IN_HOLE, jnp.uint8), jnp.asarray(PLAYER, jnp.uint8))
     return rendering.circle(img, x, y, 0.3 * cell, color)
 
@@ -43,3 +41,9 @@ def _lake_background(desc: tuple[str, ...], cell: int) -> np.ndarray:
     colors = {"F": ICE, "H": HOLE, "G": GOAL, "S": START}
     cells = np.array([[colors[c] for c in row] for row in desc], np.uint8)
     return _common.tile_background(cells, cell)
+
+
+@functools.lru_cache(maxsize=16)
+def _holes(desc: tuple[str, ...]) -> np.ndarray:
+    """`bool[rows * cols]`: the map's holes, cell by cell."""
+    return np.array([c == "H" for row in desc for c in row])

@@ -1,21 +1,14 @@
-"""taxi: the env (`env.py`), its drawing (`render.py`) and its parity spec (`parity.py`)."""
+"""taxi: the env (`env.py`), its map (`layout.py`), its drawing (`render.py`) and its parity spec (`parity.py`)."""
 
 from jaxenvs.envs.toy_text.taxi.env import (
     DROPOFF,
     EAST,
-    EAST_OPEN,
-    IN_TAXI,
     LEFT_OF,
-    LOC_COLORS,
-    LOCS,
-    MAP,
     NORTH,
     PICKUP,
     RIGHT_OF,
     SOUTH,
-    STAND_AT,
     WEST,
-    WEST_OPEN,
     Taxi,
     TaxiParams,
     TaxiState,
@@ -28,6 +21,7 @@ from jaxenvs.envs.toy_text.taxi.env import (
     pickup,
     rain,
 )
+from jaxenvs.envs.toy_text.taxi.layout import EAST_OPEN, IN_TAXI, LOC_COLORS, LOCS, MAP, STAND_AT, WEST_OPEN
 from jaxenvs.envs.toy_text.taxi.render import CELL, PASSENGER, ROAD, TAXI, WALL
 
 __all__ = [

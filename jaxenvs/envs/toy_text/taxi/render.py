@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs import rendering
-from jaxenvs.envs.toy_text.taxi.env import EAST_OPEN, IN_TAXI, LOC_COLORS, LOCS
+from jaxenvs.envs.toy_text.taxi.layout import EAST_OPEN, IN_TAXI, LOC_COLORS, LOCS
 
 CELL = 48
 ROAD, WALL, TAXI, PASSENGER = (225, 225, 225), (40, 40, 40), (250, 200, 20), (200, 30, 160)

@@ -1,8 +1,8 @@
 """Which ids export cleanly: gymnasium's own `check_env` on each, and a few vector steps.
 
 ```bash
-python -m jaxenvs.export.check                    # every built-in id (one per bsuite sweep)
-python -m jaxenvs.export.check CartPole-v1 Catch-bsuite
+python -m lab.export_check                    # every built-in id (one per bsuite sweep)
+python -m lab.export_check CartPole-v1 Catch-bsuite
 ```
 """
 
@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         The exit status: 1 if any id failed, else 0.
     """
-    parser = argparse.ArgumentParser(prog="python -m jaxenvs.export.check", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m lab.export_check", description=__doc__.splitlines()[0])
     parser.add_argument("ids", nargs="*")
     args = parser.parse_args(argv)
     ids = args.ids or default_ids()
