@@ -102,6 +102,30 @@ def _drop_columns(md: str, names: set[str]) -> str:
     return "\n".join(out)
 
 
+def strategy_section(rows) -> list[str]:
+    """make_vec's default (`"auto"`: `"select"` on a GPU) beside its CPU strategy run on the GPU."""
+    by = {}
+    for r in rows:
+        by.setdefault((r.env_id, r.num_envs), {})[r.library] = r.steps_per_second
+    lines = [
+        "## make_vec's reset strategies on the GPU",
+        "",
+        '`make_vec` (`reset_strategy="auto"`, which is `"select"` on a GPU: every env reset and selected,'
+        ' no control flow) beside `reset_strategy="capacity"` (the CPU\'s choice: a `cond` and `while`'
+        " passes over the finished envs, each decided on the host), in the same run.",
+        "",
+        "| env | envs | select / gymnax | capacity / gymnax | select / capacity |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for (env_id, n), libs in by.items():
+        sel, cap, gym = libs.get("jaxenvs make_vec"), libs.get(CAPACITY), libs.get("gymnax")
+        if sel is None or cap is None:
+            continue
+        ratio = lambda a, b: f"{a / b:.2f}x" if a and b else "-"  # noqa: E731
+        lines.append(f"| {env_id} | {n:,} | {ratio(sel, gym)} | {ratio(cap, gym)} | {ratio(sel, cap)} |")
+    return lines
+
+
 def render(folder: Path, doc: Path) -> None:
     from jaxenvs.bench import Footprint, Result
 
@@ -128,6 +152,7 @@ def render(folder: Path, doc: Path) -> None:
         end = md.find("\n## ", start + 1)
         md = md[:start] + md[end + 1 :] if 0 <= start < end else md
     md = _drop_columns(md, {"vec / gymnasium", "vec / reference loop", "limit", "vec / limit"})
+    md = md.rstrip("\n") + "\n\n" + "\n".join(strategy_section(rows)) + "\n"
     par = folder / "gpu-parity.json"
     if par.exists():
         p = json.loads(par.read_text())
