@@ -198,7 +198,7 @@ def test_a_user_registration_is_never_replaced_by_a_built_in(monkeypatch):
         registry.register("CartPole-v1", "jaxenvs.envs.classic.acrobot:Acrobot")
     registry.register("CartPole-v1", "jaxenvs.envs.classic.acrobot:Acrobot", overwrite=True)
     env, _ = jaxenvs.make("CartPole-v1", autoreset=False)
-    assert type(env).__name__ == "Acrobot"
+    assert type(env.unwrapped).__name__ == "Acrobot"
 
 
 def test_make_names_the_id_when_its_entry_point_is_broken(monkeypatch):

@@ -96,8 +96,16 @@ def _inclusive_count(x: jax.Array, block: int = 64) -> jax.Array:
 
 
 def finished_index(done: jax.Array, pad: int) -> tuple[jax.Array, jax.Array]:
-    """`(index, count)`: the positions of `done`'s true entries in order, then `pad` more of
-    the out-of-range `n` (`int32[n + pad]`); and how many are true."""
+    """The positions of the finished envs, in order.
+
+    Args:
+        done: `bool[n]`.
+        pad: How many out-of-range entries to add at the end.
+
+    Returns:
+        `(index, count)`: `int32[n + pad]`, the positions of the true entries of `done` in
+        order, then `n` (an out-of-range index); and how many entries are true.
+    """
     n = done.shape[0]
     if n < 2**24:
         rank = _inclusive_count(done.astype(jnp.float32)).astype(jnp.int32)
@@ -148,10 +156,18 @@ def _broadcast_batch(args, in_batched, n):
 
 
 def observe_fn(env: Any) -> Callable | None:
-    """The raw env's `observe`, when every layer above it keeps its observations, else None.
+    """The raw env's `observe`, where a batch's observations can be built from its states.
 
     Then a batch's resets replace state rows only, and its observations are built once from
-    the returned states (exactly what a single env returns)."""
+    the returned states (exactly what a single env returns).
+
+    Args:
+        env: The env, possibly wrapped.
+
+    Returns:
+        The raw env's `observe`, when every layer above it declares `keeps_observation = True`
+        and the raw env defines one; else None.
+    """
     raw = transparent_raw(env)
     return raw.observe if raw is not None and defines(raw, "observe") else None
 
@@ -267,8 +283,22 @@ def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = No
 def final_info(
     env: Any, info: dict, obs: Any, terminated: jax.Array, truncated: jax.Array, state_out: Any, params: Any
 ) -> dict:
-    """Step 3 of the module's rule: `info` with the final observation and flags, and (where
-    `info` has `action_mask` and the env defines one) the mask of the returned state."""
+    """Step 3 of the module's rule: `info` of a step that reset the finished envs.
+
+    Args:
+        env: The env (its `action_mask(state, params)`, if any, is used).
+        info: The raw step's `info`.
+        obs: What the raw step returned (the terminal observation where an episode ended).
+        terminated: The raw step's flags.
+        truncated: The raw step's flags.
+        state_out: The returned state (the new episode's where one began); batched, it gives
+            batched masks.
+        params: The env's params.
+
+    Returns:
+        A copy of `info` with `final_observation`, `final_terminated`, `final_truncated`, and,
+        where `info` has `action_mask` and the env defines one, the mask of `state_out`.
+    """
     info = dict(info)
     info["final_observation"] = obs
     info["final_terminated"] = terminated
