@@ -10,7 +10,6 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
@@ -25,6 +24,7 @@ from jaxenvs.adapters._common import (
     strong,
 )
 from jaxenvs.environment import defaults_params
+from jaxenvs.spaces import convert
 from jaxenvs.tree import cast_like
 
 APIS = ("1.x", "0.x")
@@ -55,42 +55,8 @@ class GymnaxState(LibraryTruncatedState):
     env_state: Any = None
 
 
-def translate_space(space: Any) -> spaces.Space:
-    """The jaxenvs space of a gymnax-style space (gymnax's, Craftax's or a copy of them).
-
-    Args:
-        space: A gymnax-style `Discrete`, `Box`, `Dict` or `Tuple` (read by its fields).
-
-    Returns:
-        The jaxenvs space.
-
-    Raises:
-        TypeError: For any other space.
-    """
-    inner = getattr(space, "spaces", None)
-    if isinstance(inner, dict):
-        return spaces.Dict({k: translate_space(v) for k, v in inner.items()})
-    if isinstance(inner, (tuple, list)):
-        return spaces.Tuple([translate_space(v) for v in inner])
-    if hasattr(space, "n") and tuple(getattr(space, "shape", ())) == ():
-        return spaces.Discrete(int(space.n), dtype=getattr(space, "dtype", jnp.int32))
-    if hasattr(space, "low") and hasattr(space, "high"):
-        dtype = jnp.dtype(getattr(space, "dtype", jnp.float32))
-        shape = tuple(int(s) for s in np.atleast_1d(space.shape)) if space.shape != () else ()
-        if dtype == jnp.bool_:
-            return spaces.Box(False, True, shape=shape, dtype=dtype)
-        low = np.broadcast_to(np.asarray(space.low, np.float64), shape)
-        high = np.broadcast_to(np.asarray(space.high, np.float64), shape)
-        return spaces.Box(low, high, shape=shape, dtype=dtype)
-    raise TypeError(f"cannot translate the space {space!r}: expected a gymnax Discrete, Box, Dict or Tuple")
-
-
-def _cast_to_space(obs: Any, space: spaces.Space) -> Any:
-    if isinstance(space, spaces.Dict):
-        return {k: _cast_to_space(obs[k], s) for k, s in space.spaces.items()}
-    if isinstance(space, spaces.Tuple):
-        return tuple(_cast_to_space(o, s) for o, s in zip(obs, space.spaces))
-    return jnp.asarray(obs).astype(space.dtype)
+# the jaxenvs space of a gymnax-style space (gymnax's, Craftax's or a copy of them)
+translate_space = convert.from_gymnax
 
 
 def gymnax_time_limit(state: Any, params: Any) -> jax.Array:
@@ -212,7 +178,7 @@ class GymnaxEnv(AdapterEnvironment):
         # dtypes from the default params' space: under jit the params' bounds are tracers
         if self._obs_space is None:
             self._obs_space = self.observation_space()
-        return _cast_to_space(obs, self._obs_space)
+        return convert.cast(obs, self._obs_space, jnp)
 
     def reset_env(self, key: jax.Array, params: GymnaxParams) -> tuple[Any, GymnaxState]:
         """Start an episode with the library's reset, from the key given."""

@@ -23,11 +23,11 @@ from jaxenvs.adapters._common import (
     library_key,
     rebuild,
     register_dataclass_serialization,
-    space_for,
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState, defaults_params
 from jaxenvs.params import flag
+from jaxenvs.spaces import convert
 from jaxenvs.tree import cast_like
 
 MAX_JOINT_ACTIONS = 2**22
@@ -76,34 +76,10 @@ def _spec(env: Any, name: str) -> Any:
     return value() if callable(value) and not hasattr(value, "_specs") else value
 
 
-def spec_to_space(spec: Any, specs: Any) -> spaces.Space:
-    """The jaxenvs space of a jumanji spec.
-
-    `DiscreteArray` -> `Discrete`, `MultiDiscreteArray` -> `MultiDiscrete`, `BoundedArray` -> `Box`
-    with its bounds, `Array` -> an unbounded `Box`, nested specs -> `Dict` (keys sorted).
-
-    Args:
-        spec: A jumanji spec.
-        specs: The `jumanji.specs` module.
-
-    Returns:
-        The jaxenvs space.
-    """
-    if isinstance(spec, specs.DiscreteArray):
-        return spaces.Discrete(int(spec.num_values), dtype=spec.dtype)
-    if isinstance(spec, specs.MultiDiscreteArray):
-        return spaces.MultiDiscrete(np.asarray(spec.num_values), dtype=spec.dtype)
-    if isinstance(spec, specs.BoundedArray):
-        dtype = jnp.dtype(spec.dtype)
-        if dtype == jnp.bool_:
-            return spaces.Box(False, True, shape=spec.shape, dtype=jnp.bool_)
-        low = np.broadcast_to(np.asarray(spec.minimum, np.float64), spec.shape)
-        high = np.broadcast_to(np.asarray(spec.maximum, np.float64), spec.shape)
-        return spaces.Box(low, high, shape=spec.shape, dtype=dtype)
-    if isinstance(spec, specs.Array):
-        return space_for(tuple(spec.shape), spec.dtype)
-    children = {k: v for k, v in vars(spec).items() if isinstance(v, specs.Spec) and not k.startswith("_")}
-    return spaces.Dict({k: spec_to_space(v, specs) for k, v in sorted(children.items())})
+def spec_to_space(spec: Any, specs: Any = None) -> spaces.Space:
+    """The jaxenvs space of a jumanji spec: `jaxenvs.spaces.convert.from_jumanji(spec)` (`specs`, the
+    `jumanji.specs` module, is no longer needed)."""
+    return convert.from_jumanji(spec)
 
 
 def to_dict(obs: Any) -> Any:
@@ -137,12 +113,6 @@ def episode_end(is_last: jax.Array, discount: jax.Array) -> tuple[jax.Array, jax
     """
     terminated = is_last & jnp.all(jnp.asarray(discount) == 0)
     return terminated, is_last & ~terminated
-
-
-def _cast_to_space(obs: Any, space: spaces.Space) -> Any:
-    if isinstance(space, spaces.Dict):
-        return {k: _cast_to_space(obs[k], s) for k, s in space.spaces.items()}
-    return jnp.asarray(obs).astype(space.dtype)
 
 
 def _tsp_position_starts_at_minus_one(obs_space: spaces.Dict) -> spaces.Dict:
@@ -184,13 +154,12 @@ class JumanjiEnv(AdapterEnvironment):
 
     def __init__(self, env_id: str, **jumanji_kwargs: Any):
         jumanji = import_library("jumanji", "jumanji")
-        self._specs = import_library("jumanji.specs", "jumanji")
         self._types = import_library("jumanji.types", "jumanji")
         self._env_id = env_id
         self._jumanji_kwargs = dict(jumanji_kwargs)
         self.jumanji_env = jumanji.make(env_id, **jumanji_kwargs)
         obs_spec = _spec(self.jumanji_env, "observation_spec")
-        full = spec_to_space(obs_spec, self._specs)
+        full = convert.from_jumanji(obs_spec)
         self._has_mask = isinstance(full, spaces.Dict) and "action_mask" in full.spaces
         self._obs_space = (
             spaces.Dict({k: s for k, s in full.spaces.items() if k != "action_mask"}) if self._has_mask else full
@@ -198,9 +167,7 @@ class JumanjiEnv(AdapterEnvironment):
         fix = OBSERVATION_SPEC_FIXES.get(type(self.jumanji_env).__name__)
         if fix is not None:
             self._obs_space = fix(self._obs_space)
-        self._vector_action_space = _as_multi_discrete(
-            spec_to_space(_spec(self.jumanji_env, "action_spec"), self._specs)
-        )
+        self._vector_action_space = _as_multi_discrete(convert.from_jumanji(_spec(self.jumanji_env, "action_spec")))
         state, timestep = jax.eval_shape(self.jumanji_env.reset, jax.ShapeDtypeStruct((2,), jnp.uint32))
         self._agent_rewards = tuple(timestep.reward.shape) != ()
         # the time limit, where jumanji has one and counts steps in its state
@@ -250,7 +217,7 @@ class JumanjiEnv(AdapterEnvironment):
         """(the jaxenvs observation, jumanji's action mask or None)."""
         obs = to_dict(observation)
         mask = jnp.asarray(obs.pop("action_mask"), jnp.bool_) if self._has_mask else None
-        obs = _cast_to_space(obs, self._obs_space)
+        obs = convert.cast(obs, self._obs_space, jnp)
         if params.flat:
             obs = spaces.flatten(obs)
         return obs, mask

@@ -10,7 +10,6 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
@@ -22,6 +21,7 @@ from jaxenvs.adapters._common import (
     strong,
 )
 from jaxenvs.environment import EnvParams, EnvState, defaults_params
+from jaxenvs.spaces import convert
 from jaxenvs.tree import cast_like
 
 TERMINATION = 2  # navix.environments.environment.StepType.TERMINATION
@@ -54,20 +54,8 @@ class NavixState(EnvState):
     timestep: Any = None
 
 
-def translate_space(space: Any) -> spaces.Space:
-    """The jaxenvs space of a navix `Discrete` or `Continuous` space.
-
-    Args:
-        space: A navix space.
-
-    Returns:
-        A `Discrete` (a navix `Discrete` of shape ()) or a `Box` with its bounds.
-    """
-    shape = tuple(int(s) for s in space.shape)
-    low, high = np.asarray(space.minimum, np.float64), np.asarray(space.maximum, np.float64)
-    if type(space).__name__ == "Discrete" and shape == ():
-        return spaces.Discrete(int(high) - int(low) + 1, start=int(low), dtype=space.dtype)
-    return spaces.Box(np.broadcast_to(low, shape), np.broadcast_to(high, shape), shape=shape, dtype=space.dtype)
+# the jaxenvs space of a navix `Discrete` or `Continuous` space
+translate_space = convert.from_navix
 
 
 class NavixEnv(AdapterEnvironment):

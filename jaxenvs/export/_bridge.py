@@ -106,52 +106,6 @@ def info_to_numpy(info: Any) -> Any:
     return jax.tree_util.tree_map(np.array, info)
 
 
-def to_numpy(x: Any, space: Any, batched: bool) -> Any:
-    """`x` (JAX) as the numpy value gymnasium's `space` holds (a copy, writeable).
-
-    One env's Discrete value becomes a Python int, as gymnasium's own envs return; batched values
-    are arrays with the (batched) space's dtype.
-
-    Args:
-        x: A JAX value (a tree for Dict and Tuple spaces).
-        space: The gymnasium space it belongs to.
-        batched: Whether `x` is a batch (`space` is then the batched space).
-
-    Returns:
-        The numpy value.
-    """
-    import gymnasium
-
-    gs = gymnasium.spaces
-    if isinstance(space, gs.Dict):
-        return {k: to_numpy(x[k], s, batched) for k, s in space.spaces.items()}
-    if isinstance(space, gs.Tuple):
-        return tuple(to_numpy(v, s, batched) for v, s in zip(x, space.spaces))
-    if isinstance(space, gs.Discrete) and not batched:
-        return int(x)
-    return np.array(x, dtype=space.dtype)
-
-
-def to_jax(x: Any, space: spaces.Space) -> Any:
-    """A numpy (or Python) value as arrays of the jaxenvs `space`'s dtypes, ready for a jitted call.
-
-    Numpy arrays are passed as they are: the call transfers them, cheaper than building JAX
-    arrays first.
-
-    Args:
-        x: The value (a dict or tuple for Dict and Tuple spaces).
-        space: The jaxenvs space it belongs to.
-
-    Returns:
-        Numpy arrays of the space's dtypes.
-    """
-    if isinstance(space, spaces.Dict):
-        return {k: to_jax(x[k], s) for k, s in space.spaces.items()}
-    if isinstance(space, spaces.Tuple):
-        return tuple(to_jax(v, s) for v, s in zip(x, space.spaces))
-    return np.asarray(x, dtype=np.dtype(space.dtype))
-
-
 def check_actions(actions: Any, space: spaces.Space, name: str, num_envs: int | None = None) -> None:
     """Check an action (or a batch of actions) exactly, numpy-side, before the jitted call casts it.
 

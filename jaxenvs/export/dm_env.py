@@ -20,17 +20,15 @@ except ImportError as e:
     raise missing_extra(e, "export", __name__) from e
 
 from jaxenvs import spaces
-from jaxenvs.export._bridge import check_actions, compiled, host, key_from_seed, to_jax
+from jaxenvs.export._bridge import check_actions, compiled, host, key_from_seed
+from jaxenvs.spaces import convert
+from jaxenvs.spaces.convert import cast
 
 __all__ = ["JaxDmEnv", "spec_from_space"]
 
 
 def spec_from_space(space: spaces.Space, name: str) -> Any:
-    """The dm_env spec holding the values of a jaxenvs space.
-
-    Discrete -> `DiscreteArray` (`BoundedArray` if it does not start at 0), Box and
-    MultiDiscrete -> `BoundedArray` (a bool Box -> `Array`), Dict and Tuple -> dicts and tuples
-    of specs.
+    """The dm_env spec holding the values of a jaxenvs space (`jaxenvs.spaces.convert.to_dm_env`).
 
     Args:
         space: A jaxenvs space.
@@ -42,22 +40,7 @@ def spec_from_space(space: spaces.Space, name: str) -> Any:
     Raises:
         TypeError: For a space with no dm_env spec.
     """
-    if isinstance(space, spaces.Dict):
-        return {k: spec_from_space(s, k) for k, s in space.spaces.items()}
-    if isinstance(space, spaces.Tuple):
-        return tuple(spec_from_space(s, f"{name}_{i}") for i, s in enumerate(space.spaces))
-    dtype = np.dtype(space.dtype)
-    if isinstance(space, spaces.Discrete):
-        if space.start == 0:
-            return specs.DiscreteArray(space.n, dtype=dtype, name=name)
-        return specs.BoundedArray((), dtype, space.start, space.start + space.n - 1, name=name)
-    if isinstance(space, spaces.MultiDiscrete):
-        return specs.BoundedArray(space.shape, dtype, np.zeros(space.shape, dtype), space.nvec - 1, name=name)
-    if isinstance(space, spaces.Box):
-        if dtype == np.bool_:
-            return specs.Array(space.shape, dtype, name=name)
-        return specs.BoundedArray(space.shape, dtype, space.low.astype(dtype), space.high.astype(dtype), name=name)
-    raise TypeError(f"no dm_env spec for {space!r}")
+    return convert.to_dm_env(space, name)
 
 
 def _numpy(x: Any) -> Any:
@@ -116,7 +99,7 @@ class JaxDmEnv(dm_env.Environment):
         if self._ended:
             return self.reset()
         self._key, obs, self._state, reward, terminated, truncated, _ = self._fns.step(
-            self._key, self._state, to_jax(action, self._action_space)
+            self._key, self._state, cast(action, self._action_space)
         )
         obs, reward, terminated, truncated = _numpy((obs, reward, terminated, truncated))
         reward = np.float32(reward)

@@ -31,10 +31,9 @@ from jaxenvs.export._bridge import (
     info_to_numpy,
     key_from_seed,
     renders,
-    to_jax,
-    to_numpy,
 )
 from jaxenvs.export._gymnasium_step import fused
+from jaxenvs.spaces.convert import cast, to_numpy
 
 NAMESPACE = "jaxenvs"
 RENDER_FPS = 30
@@ -333,7 +332,7 @@ class JaxEnv(gymnasium.Env):
             jax_action = self._action_arrays[int(action) - bounds[0]]
         else:
             check_actions(action, self._jax_action_space, self.jax_env.name)
-            jax_action = to_jax(action, self._jax_action_space)
+            jax_action = cast(action, self._jax_action_space)
         if self._terminated is not None:
             # gymnasium's own envs (CartPole) after `terminated`: warn, stay terminated, pay 0
             gymnasium.logger.warn(
@@ -502,7 +501,7 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         if self._state is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
         check_actions(actions, self._jax_action_space, self.jax_env.name, self.num_envs)
-        actions = to_jax(actions, self._jax_action_space)
+        actions = cast(actions, self._jax_action_space)
         b = self._batch
         final_obs = None
         info_mask = self._all

@@ -2,7 +2,7 @@
 
 One jitted, vmapped call per `step`; finished envs reset in the same step, as SB3's
 `DummyVecEnv` does. The call works on buffers of 32-bit words, as the single gymnasium env's
-(`_gymnasium_step`): the key and the batched state stay on the device, and what SB3 returns
+(`_packed`): the key and the batched state stay on the device, and what SB3 returns
 (observations, each env's final observation, rewards, both flags) comes to the host as one
 array, cut into numpy views there. See docs/export.md.
 """
@@ -26,8 +26,9 @@ try:
 except ImportError as e:
     raise missing_extra(e, "sb3", __name__) from e
 
-from jaxenvs.export._bridge import Batch, check_actions, compiled, index, key_from_seed, to_jax
-from jaxenvs.export._gymnasium_step import Carry, Observations, _layout, _pack
+from jaxenvs.export._bridge import Batch, check_actions, compiled, index, key_from_seed
+from jaxenvs.export._packed import Carry, Observations, layout, pack
+from jaxenvs.spaces.convert import cast
 
 __all__ = ["JaxSB3VecEnv"]
 
@@ -57,8 +58,8 @@ class _Fused:
         obs, state = jax.eval_shape(lambda k: v_reset(jax.random.split(k, n), params), key)
         self.carry = carry = Carry(key, state)
         obs_leaves, obs_tree = jax.tree_util.tree_flatten(obs)
-        obs_layout, obs_end = _layout(obs_leaves, start=carry.outputs_start)
-        final_layout, end = _layout(obs_leaves, start=obs_end)
+        obs_layout, obs_end = layout(obs_leaves, start=carry.outputs_start)
+        final_layout, end = layout(obs_leaves, start=obs_end)
         self.observations = Observations(obs_layout, obs_tree, obs_space, batched=True)
         self.final_observations = Observations(final_layout, obs_tree, obs_space, batched=True)
         self.reward_at, self.flags_at = end, end + n
@@ -66,7 +67,7 @@ class _Fused:
 
         def reset(words, keys):
             obs, state = v_reset(keys, params)
-            outputs = _pack(jax.tree_util.tree_leaves(obs))
+            outputs = pack(jax.tree_util.tree_leaves(obs))
             if carry.joined:  # the buffer has one shape whatever made it
                 outputs = jnp.pad(outputs, (0, blank_outputs))  # as the gymnasium env's reset (faster)
             return carry.result(words, state, outputs)
@@ -76,7 +77,7 @@ class _Fused:
             obs, state, reward, terminated, truncated, info = venv.step(k, carry.state(buf), actions, params)
             outputs = jax.tree_util.tree_leaves(obs) + jax.tree_util.tree_leaves(info["final_observation"])
             outputs += [jnp.asarray(reward, jnp.float32), terminated | truncated, truncated & ~terminated]
-            return carry.result(words, state, _pack(outputs))
+            return carry.result(words, state, pack(outputs))
 
         self.reset = jax.jit(reset)
         self.step = jax.jit(step, donate_argnums=carry.donate)
@@ -197,7 +198,7 @@ class JaxSB3VecEnv(VecEnv):
             self._actions = actions.astype(quick[1])
         else:
             check_actions(actions, self._jax_action_space, self.jax_env.name, self.num_envs)
-            self._actions = to_jax(actions, self._jax_action_space)
+            self._actions = cast(actions, self._jax_action_space)
 
     def step_wait(self):
         """Step every env with the kept actions, resetting finished ones.

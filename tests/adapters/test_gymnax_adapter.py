@@ -88,7 +88,7 @@ def test_spaces_translated():
     assert space["on"].dtype == jnp.bool_
     pair = translate_space(gs.Tuple([gs.Discrete(2), gs.Box(0.0, 1.0, (), jnp.float32)]))
     assert isinstance(pair, spaces.Tuple) and pair.spaces[1].shape == ()
-    with pytest.raises(TypeError, match="cannot translate the space"):
+    with pytest.raises(TypeError, match="no converter for builtins.object"):
         translate_space(object())
 
 

@@ -15,10 +15,10 @@ from jaxenvs.export._bridge import (  # noqa: E402
     host,
     info_to_numpy,
     key_from_seed,
-    to_jax,
-    to_numpy,
 )
 from jaxenvs.export.gymnasium import JaxEnv  # noqa: E402
+from jaxenvs.spaces.convert import cast as to_jax  # noqa: E402
+from jaxenvs.spaces.convert import to_numpy  # noqa: E402
 from tests.export.conftest import MixedEnv, assert_same  # noqa: E402
 
 
@@ -91,9 +91,9 @@ def test_fused_step_returns_what_the_unfused_step_returned(env_id, truncate_at_t
 
 def test_a_large_carry_travels_apart_from_the_outputs(monkeypatch):
     """Above `JOINED_WORDS` the carry stays on the device and only the outputs are copied."""
-    from jaxenvs.export import _gymnasium_step
+    from jaxenvs.export import _packed
 
-    monkeypatch.setattr(_gymnasium_step, "JOINED_WORDS", 4)
+    monkeypatch.setattr(_packed, "JOINED_WORDS", 4)
     raw, params = env_and_params("CartPole-v1", None, {})
     ours = JaxEnv(raw, params, truncate_at_time_limit=False)
     assert not ours._fused.joined
@@ -146,10 +146,10 @@ def test_quick_action_check_accepts_only_what_the_full_check_accepts():
 @pytest.mark.parametrize("impl", ["threefry2x32", "rbg"])
 def test_the_written_out_split_is_jax_random_split(impl):
     """Bit for bit, over many keys (the default key by the written-out hash, others by JAX)."""
-    from jaxenvs.export._gymnasium_step import _split_words
+    from jaxenvs.export._packed import split_words
 
     keys = jax.random.split(jax.random.key(123, impl=impl), 500)
     data = jax.random.key_data(keys)
-    ours = jax.jit(jax.vmap(lambda w: jnp.stack(_split_words(w, jax.random.key_impl(keys)))))(data)
+    ours = jax.jit(jax.vmap(lambda w: jnp.stack(split_words(w, jax.random.key_impl(keys)))))(data)
     want = jax.random.key_data(jax.vmap(jax.random.split)(keys))
     np.testing.assert_array_equal(ours, want)

@@ -9,8 +9,10 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-from jaxenvs.export._bridge import check_actions, host, index, to_jax, to_numpy  # noqa: E402
+from jaxenvs.export._bridge import check_actions, host, index  # noqa: E402
 from jaxenvs.export.sb3 import JaxSB3VecEnv  # noqa: E402
+from jaxenvs.spaces.convert import cast as to_jax  # noqa: E402
+from jaxenvs.spaces.convert import to_numpy  # noqa: E402
 from tests.export.conftest import MixedEnv, assert_same  # noqa: E402
 
 
@@ -102,10 +104,10 @@ def test_fused_step_returns_what_the_unfused_step_returned(env_id, num_envs, ove
 
 def test_a_large_carry_travels_apart_from_the_outputs(monkeypatch):
     """Above `JOINED_WORDS` the carry stays on the device and only the outputs are copied."""
-    from jaxenvs.export import _gymnasium_step
+    from jaxenvs.export import _packed
 
     raw = JaxSB3VecEnv("CartPole-v1", 2).jax_env  # a raw env: a `Batch` (and a `_Fused`) of its own
-    monkeypatch.setattr(_gymnasium_step, "JOINED_WORDS", 4)
+    monkeypatch.setattr(_packed, "JOINED_WORDS", 4)
     ours = JaxSB3VecEnv(raw, 3, max_steps_in_episode=9)
     assert not ours._fused.carry.joined
     assert _compare(ours, Unfused(raw, 3, max_steps_in_episode=9), _actions(ours, 40, 0), seed=2, reseed_at={5}) >= 2

@@ -1,17 +1,15 @@
-"""Spaces: Discrete, MultiDiscrete, Box, Dict and Tuple.
+"""The space classes and their rules: Discrete, MultiDiscrete, Box, Dict and Tuple.
 
 Each space says once what it holds: an array space (`Discrete`, `MultiDiscrete`, `Box`) by
 its `_Members` (kind, shape and elementwise bounds), a composite (`Dict`, `Tuple`) by its
 parts. `contains` (pure JAX, jit-able, a boolean array), `why_not` / `check_action` (exact,
 numpy-side, naming what is wrong) and `flatten_space` (the bounds) all read that one
-definition. `to_gymnasium()` and `from_gymnasium(space)` convert both ways; gymnasium is
-imported only when they are called.
+definition. Conversions to and from other libraries live in `jaxenvs.spaces.convert`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -61,15 +59,17 @@ class Space:
         raise NotImplementedError
 
     def to_gymnasium(self):
-        """The gymnasium space holding the same values.
+        """The gymnasium space holding the same values (`jaxenvs.spaces.convert.to_gymnasium`).
 
         Returns:
             A `gymnasium.spaces.Space`.
 
         Raises:
-            NotImplementedError: In the base class (every space defines it).
+            TypeError: For a space class with no converter to gymnasium.
         """
-        raise NotImplementedError
+        from jaxenvs.spaces.convert import to_gymnasium
+
+        return to_gymnasium(self)
 
     def describe(self) -> str:
         """What a member is, in words, for error messages.
@@ -247,11 +247,6 @@ class Discrete(_ArraySpace):
     def sample(self, key: jax.Array) -> jax.Array:
         return jax.random.randint(key, (), self.start, self.start + self.n, dtype=self.dtype)
 
-    def to_gymnasium(self):
-        import gymnasium
-
-        return gymnasium.spaces.Discrete(self.n, start=self.start)
-
     def describe(self) -> str:
         return f"an integer in [{self.start}, {self.start + self.n - 1}]"
 
@@ -286,11 +281,6 @@ class MultiDiscrete(_ArraySpace):
     def sample(self, key: jax.Array) -> jax.Array:
         u = jax.random.uniform(key, self.shape)
         return jnp.floor(u * jnp.asarray(self.nvec)).astype(self.dtype)
-
-    def to_gymnasium(self):
-        import gymnasium
-
-        return gymnasium.spaces.MultiDiscrete(self.nvec)
 
     def describe(self) -> str:
         return f"an integer array of shape {self.shape}, entry i in [0, nvec[i]) with nvec={self.nvec.tolist()}"
@@ -409,17 +399,6 @@ class Box(_ArraySpace):
 
         return to_dtype(np.ceil(self.low)), to_dtype(np.floor(self.high))
 
-    def to_gymnasium(self):
-        import gymnasium
-
-        if self.dtype == jnp.bool_:
-            low, high = 0, 1
-        elif jnp.issubdtype(self.dtype, jnp.integer):
-            low, high = self.integer_bounds()  # gymnasium needs finite integer bounds
-        else:
-            low, high = self.low.astype(np.dtype(self.dtype)), self.high.astype(np.dtype(self.dtype))
-        return gymnasium.spaces.Box(low=low, high=high, shape=self.shape, dtype=np.dtype(self.dtype))
-
     def describe(self) -> str:
         if self.traced:
             return f"a {self.dtype} array of shape {self.shape} within the bounds its params give"
@@ -522,11 +501,6 @@ class Dict(_Composite):
         keys = jax.random.split(key, max(len(self.spaces), 1))
         return {name: space.sample(k) for (name, space), k in zip(self.spaces.items(), keys)}
 
-    def to_gymnasium(self):
-        import gymnasium
-
-        return gymnasium.spaces.Dict({k: s.to_gymnasium() for k, s in self.spaces.items()})
-
     def __getitem__(self, key: str) -> Space:
         return self.spaces[key]
 
@@ -563,11 +537,6 @@ class Tuple(_Composite):
     def sample(self, key: jax.Array) -> tuple[Any, ...]:
         keys = jax.random.split(key, max(len(self.spaces), 1))
         return tuple(space.sample(k) for space, k in zip(self.spaces, keys))
-
-    def to_gymnasium(self):
-        import gymnasium
-
-        return gymnasium.spaces.Tuple(tuple(s.to_gymnasium() for s in self.spaces))
 
     def __getitem__(self, index: int) -> Space:
         return self.spaces[index]
@@ -718,61 +687,3 @@ def flatten_space(space: Space) -> Box:
     """
     low, high = space._flat_bounds()
     return Box(low, high, shape=(low.shape[0],), dtype=jnp.float32)
-
-
-@functools.cache
-def _from_gymnasium_by_type():
-    """The conversions of `from_gymnasium`, one per gymnasium space class (gymnasium is
-    imported on the first call)."""
-    import gymnasium.spaces as gs
-
-    @functools.singledispatch
-    def convert(space: Any) -> Space:
-        raise TypeError(f"cannot convert gymnasium space {space!r} to a jaxenvs space")
-
-    @convert.register(gs.Discrete)
-    def _(space: Any) -> Space:
-        return Discrete(int(space.n), start=int(space.start))
-
-    @convert.register(gs.MultiBinary)
-    def _(space: Any) -> Space:
-        return Box(0, 1, shape=space.shape, dtype=jnp.int8)
-
-    @convert.register(gs.MultiDiscrete)
-    def _(space: Any) -> Space:
-        if np.any(space.start != 0):
-            raise ValueError(f"MultiDiscrete spaces with a non-zero start are not supported, got start={space.start}")
-        return MultiDiscrete(space.nvec)
-
-    @convert.register(gs.Box)
-    def _(space: Any) -> Space:
-        if space.dtype == np.bool_:
-            return Box(False, True, shape=space.shape, dtype=jnp.bool_)
-        return Box(space.low, space.high, shape=space.shape, dtype=space.dtype)
-
-    @convert.register(gs.Dict)
-    def _(space: Any) -> Space:
-        return Dict({k: from_gymnasium(v) for k, v in space.spaces.items()})
-
-    @convert.register(gs.Tuple)
-    def _(space: Any) -> Space:
-        return Tuple([from_gymnasium(s) for s in space.spaces])
-
-    return convert
-
-
-def from_gymnasium(space: Any) -> Space:
-    """Convert a gymnasium space into the jaxenvs space holding the same values.
-
-    Args:
-        space: A gymnasium `Discrete`, `MultiBinary`, `MultiDiscrete` (start 0), `Box`, `Dict`
-            or `Tuple` space.
-
-    Returns:
-        The jaxenvs space (`MultiBinary` becomes an int8 `Box(0, 1)`).
-
-    Raises:
-        TypeError: For another kind of gymnasium space.
-        ValueError: For a `MultiDiscrete` with a non-zero start.
-    """
-    return _from_gymnasium_by_type()(space)
