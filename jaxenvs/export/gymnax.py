@@ -510,12 +510,12 @@ class GymnaxExport(gymnax_environment.Environment):
         Returns:
             A bool scalar.
         """
+        if self.task is not None and not self.task.terminates:
+            return jnp.zeros((), jnp.bool_)
         if self._is_terminal is None:
             if not isinstance(state, GymnaxExportState):
                 raise NotImplementedError(f"{self._name}: the env cannot tell termination from a state")
             return state.terminated
-        if self.task is not None and not self.task.terminates:
-            return jnp.zeros((), jnp.bool_)
         return jnp.asarray(self._is_terminal(self.env_state(state), self._params_or_default(params)))
 
     def is_terminal(self, state: Any, params: Any = None) -> jax.Array:
