@@ -12,10 +12,12 @@ own env through the `gymnax/<id>` adapter).
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import jax.numpy as jnp
+import numpy as np
 
 
 @dataclasses.dataclass(frozen=True)
@@ -30,10 +32,17 @@ class GymnaxTask:
         obs_shape: gymnax's observation shape, where the reference's differs (a reshape).
         state_names: gymnax's state field -> ours, where the names differ.
         gymnax_state: `"module:Class"` of gymnax's own state class, returned where
-            `state_names` renames fields (so `state.joint_angle1` and `replace` work); None
+            `state_names` renames fields or `step_fields` adds some (so `state.joint_angle1`,
+            `state.last_u` and `replace` work); None
             returns the jaxenvs state, whose names are gymnax's already.
         gymnax_only: gymnax's state fields absent here (its statistics and internals).
         from_gymnax: Builds our state's fields from a gymnax state where a rename is not enough.
+        step_fields: `(action, params) -> {field: value}`: gymnax state fields the env has no
+            counterpart of, computed from the step's action (Pendulum's `last_u`); zero at reset.
+        terminates: False where gymnax's env never terminates (its `is_terminated` is always
+            false: DiscountingChain, whose episodes end truncated at the time limit only).
+        data: `() -> constructor arguments` computed at make (MNIST's images from where gymnax
+            takes them).
         info_names: Our info key -> gymnax's.
         info_absent: Our info keys gymnax's env does not report.
         gradients: gymnax 1.x's `supports_transition_gradients` for the id.
@@ -48,6 +57,9 @@ class GymnaxTask:
     gymnax_state: str | None = None
     gymnax_only: tuple[str, ...] = ()
     from_gymnax: Callable[[Any], dict[str, Any]] | None = None
+    step_fields: Callable[[Any, Any], dict[str, Any]] | None = None
+    terminates: bool = True
+    data: Callable[[], dict[str, Any]] | None = None
     info_names: Mapping[str, str] = dataclasses.field(default_factory=dict)
     info_absent: tuple[str, ...] = ()
     gradients: bool = False
@@ -57,6 +69,28 @@ def _asterix_from_gymnax(state: Any) -> dict[str, Any]:
     # gymnax's entities are int[8, 5], the fifth column MinAtar's "not None"
     entities = jnp.asarray(state.entities)
     return {"entities": entities[:, :4], "entity_active": entities[:, 4].astype(bool)}
+
+
+def _pendulum_last_u(action: Any, params: Any) -> dict[str, Any]:
+    # gymnax keeps the clipped torque for rendering, as gymnasium's `last_u`
+    return {"last_u": jnp.clip(jnp.asarray(action), -params.max_torque, params.max_torque).reshape(())}
+
+
+def _mnist_data() -> dict[str, Any]:
+    """MNISTBandit's data where gymnax's task takes it from: the directory in
+    `$JAXENVS_MNIST_DIR` when set (never downloading), else gymnax's own loader
+    (`gymnax.utils.load_mnist.load_mnist`, its directory or a loader the user installed there).
+    gymnax reads the pixels as its loader returns them: int8 ones wrap above 127."""
+    from jaxenvs.envs.bsuite.mnist_data import ENV_VAR
+
+    if os.environ.get(ENV_VAR):
+        return {"download": False, "int8_pixels": True}  # gymnax's (bsuite's) loader parses int8
+    from gymnax.utils import load_mnist as gymnax_mnist
+
+    (images, labels), _ = gymnax_mnist.load_mnist()
+    images = np.asarray(images)
+    wrapped = images.dtype == np.int8
+    return {"data": (images.view(np.uint8) if wrapped else images, np.asarray(labels)), "int8_pixels": wrapped}
 
 
 def _minatar(env_id: str, max_steps: int, minimal: bool = True, **task: Any) -> GymnaxTask:
@@ -70,7 +104,12 @@ def _minatar(env_id: str, max_steps: int, minimal: bool = True, **task: Any) -> 
 GYMNAX_TASKS: dict[str, GymnaxTask] = {
     # classic control: gymnax's settings are gymnasium's; Acrobot's fields have gymnax's names
     "CartPole-v1": GymnaxTask("CartPole-v1"),
-    "Pendulum-v1": GymnaxTask("Pendulum-v1", gymnax_only=("last_u",), gradients=True),
+    "Pendulum-v1": GymnaxTask(
+        "Pendulum-v1",
+        gymnax_state="gymnax.environments.classic_control.pendulum:EnvState",
+        step_fields=_pendulum_last_u,
+        gradients=True,
+    ),
     "Acrobot-v1": GymnaxTask(
         "Acrobot-v1",
         state_names={
@@ -126,12 +165,16 @@ GYMNAX_TASKS: dict[str, GymnaxTask] = {
         gymnax_only=("total_regret",),
     ),
     "DiscountingChain-bsuite": GymnaxTask(
-        "DiscountingChain-bsuite", params={"max_steps_in_episode": 100}, obs_shape=(2,), gymnax_only=("rewards",)
+        "DiscountingChain-bsuite",
+        params={"max_steps_in_episode": 100},
+        obs_shape=(2,),
+        gymnax_only=("rewards",),
+        terminates=False,
     ),
     "SimpleBandit-bsuite": GymnaxTask(
         "SimpleBandit-bsuite", params={"max_steps_in_episode": 100}, gymnax_only=("rewards", "total_regret")
     ),
-    "MNISTBandit-bsuite": GymnaxTask("MNISTBandit-bsuite", params={"max_steps_in_episode": 1}),
+    "MNISTBandit-bsuite": GymnaxTask("MNISTBandit-bsuite", params={"max_steps_in_episode": 1}, data=_mnist_data),
     # misc: gymnax's own ports under gymnax's ids (FourRooms observes int32 in gymnax)
     "FourRooms-misc": GymnaxTask("FourRooms-misc", obs_dtype=jnp.int32),
     "MetaMaze-misc": GymnaxTask("MetaMaze-misc"),

@@ -24,6 +24,7 @@ from jaxenvs.environment import check_key, defines
 from jaxenvs.export import missing_extra
 from jaxenvs.export._gymnax_tasks import GYMNAX_TASKS, GymnaxTask
 from jaxenvs.extras import install_line
+from jaxenvs.registry import UnknownEnvError
 
 try:
     import gymnax
@@ -47,6 +48,7 @@ __all__ = [
     "GymnaxTask",
     "GymnaxExport",
     "GymnaxExportState",
+    "UnknownGymnaxEnvError",
     "gymnax_id",
     "gymnax_space",
     "make",
@@ -238,7 +240,8 @@ class GymnaxExport(gymnax_environment.Environment):
         # gymnax's task is served on the env's own state; another env missing either answer
         # keeps it in a GymnaxExportState
         self._nested = task is None and (self._observe is None or self._is_terminal is None)
-        self._reset_if_done = reset_if_done_fn(_Resets(self))
+        # as AutoReset: a batch resets state rows only and observes the states it returns
+        self._reset_if_done = reset_if_done_fn((_ObservingResets if self._observe is not None else _Resets)(self))
         self._masks = _Masks(self) if callable(getattr(raw, "action_mask", None)) else None
         key = jax.ShapeDtypeStruct((), jax.random.key(0).dtype)
         self._state_shape = jax.eval_shape(lambda k: env.reset(k, params)[1], key)
@@ -307,13 +310,24 @@ class GymnaxExport(gymnax_environment.Environment):
             return info
         return {task.info_names.get(k, k): v for k, v in info.items() if k not in task.info_absent}
 
-    def _wrap(self, obs: Any, env_state: Any, terminated: Any) -> Any:
+    def _wrap(self, obs: Any, env_state: Any, terminated: Any, action: Any = None, params: Any = None) -> Any:
         if not self._nested:
             if self._gymnax_state is None:
                 return env_state
-            names = self.task.state_names
+            task = self.task
+            names = task.state_names
             fields = dataclasses.fields(self._gymnax_state)
-            return self._gymnax_state(**{f.name: getattr(env_state, names.get(f.name, f.name)) for f in fields})
+            values = {f.name: getattr(env_state, names.get(f.name, f.name), None) for f in fields}
+            if task.step_fields is not None:  # gymnax's fields computed from the step (zero at reset)
+                params = self._params_or_default(params)
+                if action is None:
+                    like = self._env.action_space(params)
+                    extra = task.step_fields(jnp.zeros(like.shape, like.dtype), params)
+                    extra = {k: jnp.zeros_like(v) for k, v in extra.items()}
+                else:
+                    extra = task.step_fields(action, params)
+                values.update(extra)
+            return self._gymnax_state(**values)
         return GymnaxExportState(
             env_state=env_state,
             obs=None if self._observe is not None else obs,
@@ -376,7 +390,7 @@ class GymnaxExport(gymnax_environment.Environment):
             `(obs, state)`.
         """
         obs, env_state = self._env.reset(key, params)
-        return self._obs(obs), self._wrap(obs, env_state, False)
+        return self._obs(obs), self._wrap(obs, env_state, False, params=params)
 
     def step_env(
         self, key: jax.Array, state: Any, action: Any, params: Any
@@ -394,8 +408,19 @@ class GymnaxExport(gymnax_environment.Environment):
             `state` stopped unless `transition_gradients_enabled`.
         """
         obs, env_state, reward, terminated, _, info = self._env.step(key, self.env_state(state), action, params)
-        obs, stepped = self._apply_transition_gradient_policy(self._obs(obs), self._wrap(obs, env_state, terminated))
+        terminated, info = self._terminated(terminated, info)
+        stepped = self._wrap(obs, env_state, terminated, action, params)
+        obs, stepped = self._apply_transition_gradient_policy(self._obs(obs), stepped)
         return obs, stepped, reward, terminated, self._info(info)
+
+    def _terminated(self, terminated: Any, info: dict) -> tuple[Any, dict]:
+        """The step's `terminated` and `info` as gymnax's env reports them: never terminated
+        (and a discount of 1) where gymnax's env never terminates."""
+        if self.task is None or self.task.terminates:
+            return terminated, info
+        if "discount" in info:
+            info = {**info, "discount": jnp.ones_like(info["discount"])}
+        return jnp.zeros_like(terminated), info
 
     def reset(self, key: jax.Array, params: Any = None) -> tuple[Any, Any]:
         """A new episode.
@@ -445,7 +470,9 @@ class GymnaxExport(gymnax_environment.Environment):
         obs, env_state, reward, terminated, truncated, info = self._env.step(
             key_step, self.env_state(state), action, params
         )
-        obs, stepped = self._apply_transition_gradient_policy(self._obs(obs), self._wrap(obs, env_state, terminated))
+        terminated, info = self._terminated(terminated, info)
+        stepped = self._wrap(obs, env_state, terminated, action, params)
+        obs, stepped = self._apply_transition_gradient_policy(self._obs(obs), stepped)
         done = jnp.logical_or(terminated, truncated)
         obs_out, state_out = self._reset_if_done(done, key_reset, obs, stepped, params)
         info = final_info(self._masks, self._info(info), obs, terminated, truncated, state_out, params)
@@ -483,6 +510,8 @@ class GymnaxExport(gymnax_environment.Environment):
         Returns:
             A bool scalar.
         """
+        if self.task is not None and not self.task.terminates:
+            return jnp.zeros((), jnp.bool_)
         if self._is_terminal is None:
             if not isinstance(state, GymnaxExportState):
                 raise NotImplementedError(f"{self._name}: the env cannot tell termination from a state")
@@ -593,10 +622,23 @@ def _observe_fn(env: Any) -> Any:
 
 
 class _Resets:
-    """The export's reset as the `env` that `reset_if_done_fn` resets with."""
+    """The export's reset as the `env` that `reset_if_done_fn` resets with (and whether the
+    env's reset ignores its key, which lets a batch compute one reset for all)."""
 
     def __init__(self, export: GymnaxExport):
+        self._export = export
+        self.name = export.name
         self.reset = export.reset_env
+        self.reset_ignores_key = bool(getattr(export.jax_env.unwrapped, "reset_ignores_key", False))
+
+
+class _ObservingResets(_Resets):
+    """`_Resets` for an env that rebuilds its observation from its state: a batch then resets
+    state rows only and observes the states it returns, as `AutoReset` does."""
+
+    def observe(self, state: Any, params: Any) -> Any:
+        export = self._export
+        return export._obs(export._observe(export.env_state(state), params))
 
 
 class _Masks:
@@ -628,10 +670,11 @@ def _build(env_id: str, task: GymnaxTask | None, overrides: dict[str, Any]) -> t
 
     if task is None:
         return jaxenvs_make(env_id, autoreset=False, **overrides)
-    if not task.env_kwargs:
+    env_kwargs = {**task.env_kwargs, **(task.data() if task.data is not None else {})}
+    if not env_kwargs:
         return jaxenvs_make(task.jaxenvs_id, autoreset=False, **{**task.params, **overrides})
     s = spec(task.jaxenvs_id)
-    env = resolve(s.entry_point)(**{**s.env_kwargs, **task.env_kwargs})
+    env = resolve(s.entry_point)(**{**s.env_kwargs, **env_kwargs})
     params = apply_overrides(env, env.default_params, {**s.params, **task.params}, where=env_id)
     return env, apply_overrides(env, params, overrides, where=env_id)
 
@@ -659,10 +702,13 @@ def make(
 
     Returns:
         `(env, params)`: a `GymnaxExport` (a `gymnax.environments.environment.Environment`)
-        and its default params.
+        and its default params. An id that only gymnax's registry holds (one a user registered
+        with `gymnax.register`, or `"jaxenvs/<id>"`) is gymnax's own `make` of it, so this
+        function can stand in for `gymnax.make`.
 
     Raises:
-        jaxenvs.UnknownEnvError: an unknown id (naming the closest ones).
+        UnknownGymnaxEnvError: an id neither jaxenvs nor gymnax registers (naming the closest
+            ones; a `jaxenvs.UnknownEnvError` and, as `gymnax.make` raises, a `ValueError`).
         ValueError: an unknown `step_api` or `settings`, or a space gymnax cannot express.
         TypeError: an unknown override (naming the valid ones).
 
@@ -673,8 +719,21 @@ def make(
     >>> jaxenvs_gymnax.make("Breakout-MinAtar", settings="reference")[0].num_actions
     6
     """
+    from jaxenvs.registry import spec
+
     _check_step_api(step_api, str(env_id))
     _check_settings(settings, str(env_id))
+    if env_id not in GYMNAX_TASKS:
+        try:
+            spec(env_id)
+        except UnknownEnvError as e:
+            if env_id in gymnax.registration.registered_envs:  # only gymnax knows it (gymnax.register)
+                return _gymnax_make(env_id, **overrides)
+            raise UnknownGymnaxEnvError(
+                f"{env_id} is not in registered gymnax environments, nor a jaxenvs id. {e}",
+                env_id=env_id,
+                closest=e.closest,
+            ) from None
     task = GYMNAX_TASKS.get(env_id) if settings == "gymnax" else None
     if settings == "reference" and env_id in GYMNAX_TASKS:
         env_id_built = GYMNAX_TASKS[env_id].jaxenvs_id
@@ -740,9 +799,15 @@ def register_gymnax_envs(ids: list[str] | None = None, namespace: str = NAMESPAC
     return done
 
 
+class UnknownGymnaxEnvError(UnknownEnvError, ValueError):
+    """An id neither jaxenvs nor gymnax registers: a `jaxenvs.UnknownEnvError` (a `KeyError`),
+    and the `ValueError` that `gymnax.make` raises, so code written for either catches it."""
+
+
 if not callable(getattr(gymnax, "register", None)):
     raise ImportError(
         f"{__name__} needs gymnax >= 1.0.1 (its public gymnax.register); installed: "
         f"{getattr(gymnax, '__version__', 'older')}: {install_line('clients')}"
     )
+_gymnax_make = gymnax.registration.make  # gymnax's own, for the ids only its registry holds
 register_gymnax_envs()

@@ -150,3 +150,98 @@ def test_registration_keeps_gymnax_order_and_registers_only_what_builds_here():
         assert availability(target).runnable, env_id
     env, params = gymnax.make("jaxenvs/Breakout-MinAtar", step_api="gymnax0")
     assert env.num_actions == 3 and env.step_api == "gymnax0" and params.max_steps_in_episode == 1000
+
+
+def test_pendulum_state_has_gymnax_last_u():
+    """gymnax's Pendulum state keeps the clipped torque of the last step (`last_u`, 0 at reset):
+    the export's state is gymnax's class and holds the same value as gymnax's own step."""
+    from gymnax.environments.classic_control import pendulum as gymnax_pendulum
+
+    export, params = jaxenvs_gymnax.make("Pendulum-v1")
+    g_env, g_params = gymnax.make("Pendulum-v1")
+    _, state = export.reset(KEY, params)
+    _, g_state = g_env.reset(KEY, g_params)
+    assert isinstance(state, gymnax_pendulum.EnvState) and float(state.last_u) == 0.0
+    for action in (jnp.array([3.0]), jnp.array([-0.5])):  # clipped to max_torque = 2, then kept
+        _, state, *_ = jax.jit(export.step)(KEY, g_state, action, params)
+        _, g_next, *_ = g_env.step(KEY, g_state, action, g_params)
+        assert float(state.last_u) == float(g_next.last_u)
+        np.testing.assert_allclose(state.theta, g_next.theta, atol=1e-6)
+
+
+def test_discounting_chain_ends_truncated_only_at_the_limit_as_gymnax():
+    """gymnax's DiscountingChain never terminates: its episode ends truncated at the time limit,
+    where `jaxenvs.make`'s (bsuite's) ends terminated as well."""
+    export, params = jaxenvs_gymnax.make("DiscountingChain-bsuite")
+    g_env, g_params = gymnax.make("DiscountingChain-bsuite")
+    _, state = export.reset(KEY, params)
+    _, g_state = g_env.reset(KEY, g_params)
+    step, g_step = jax.jit(export.step), jax.jit(g_env.step)
+    for t in range(params.max_steps_in_episode):
+        key = jax.random.key(t)
+        _, state, _, term, trunc, info = step(key, state, 1, params)
+        _, g_state, _, g_term, g_trunc, g_info = g_step(key, g_state, 1, g_params)
+        assert (bool(term), bool(trunc)) == (bool(g_term), bool(g_trunc)), t
+        assert float(info["discount"]) == float(g_info["discount"])
+    assert bool(trunc) and not bool(term) and int(state.time) == 0
+    assert not bool(export.is_terminated(state, params))
+    _, raw_params = jaxenvs.make("DiscountingChain-bsuite", autoreset=False)
+    assert raw_params.episode_len == params.max_steps_in_episode  # bsuite's end, reported terminated there
+
+
+def test_make_stands_in_for_gymnax_make_for_ids_only_gymnax_registers(monkeypatch):
+    """An id a user registered with gymnax is gymnax's own make of it; an id neither knows
+    raises gymnax's ValueError, which is also jaxenvs' UnknownEnvError."""
+    from gymnax import registration
+
+    from jaxenvs.export.gymnax import UnknownGymnaxEnvError
+
+    monkeypatch.setattr(registration, "_registry", dict(registration._registry))
+    monkeypatch.setattr(registration, "registered_envs", list(registration.registered_envs))
+    gymnax_cartpole_env = gymnax_cartpole.CartPole
+    gymnax.register("MyCartPole-v0", lambda **kw: gymnax_cartpole_env(**kw))
+    env, params = jaxenvs_gymnax.make("MyCartPole-v0")
+    assert type(env) is gymnax_cartpole.CartPole and params.max_steps_in_episode == 500
+    with pytest.raises(ValueError, match="not in registered gymnax environments") as caught:
+        jaxenvs_gymnax.make("CartPole-v9")
+    assert isinstance(caught.value, (UnknownGymnaxEnvError, jaxenvs.UnknownEnvError))
+    assert "CartPole-v1" in caught.value.closest
+
+
+def test_mnist_data_comes_from_gymnax_loader_without_downloading(monkeypatch):
+    """gymnax's MNIST task reads the images gymnax's loader gives (here a test's loader, as
+    gymnax's own suite installs one), int8 pixels wrapping as in gymnax; nothing is downloaded."""
+    from gymnax.environments.bsuite import mnist as gymnax_mnist
+    from gymnax.utils import load_mnist
+
+    from jaxenvs.envs.bsuite import mnist_data
+
+    images = np.arange(3 * 28 * 28).reshape(3, 28, 28).astype(np.int8)  # negative values included
+    labels = np.array([4, 7, 1], np.uint8)
+    monkeypatch.setattr(load_mnist, "load_mnist", lambda: ((images, labels), (images, labels)))
+    monkeypatch.delenv(mnist_data.ENV_VAR, raising=False)
+    monkeypatch.setattr(mnist_data, "_download", lambda *a: pytest.fail("downloaded"))
+    export, params = jaxenvs_gymnax.make("MNISTBandit-bsuite")
+    g_env = gymnax_mnist.MNISTBandit()
+    for seed in range(3):
+        obs, state = export.reset(jax.random.key(seed), params)
+        g_obs, g_state = g_env.reset(jax.random.key(seed), g_env.default_params)
+        # ours is the correctly rounded quotient pixel / 255, XLA's division may be 1 ulp off
+        np.testing.assert_allclose(obs, g_obs, rtol=2e-7, atol=0)
+        assert obs.min() < 0 and int(state.correct_label) == int(g_state.correct_label)
+
+
+def test_a_batch_of_exports_resets_each_env_as_alone():
+    """Under `jax.vmap`, the envs that finish get the reset each would get stepped alone (the
+    batch observes the states it resets, as AutoReset does)."""
+    export, params = jaxenvs_gymnax.make("Breakout-MinAtar", max_steps_in_episode=2)
+    keys = jax.random.split(KEY, 4)
+    _, state = jax.vmap(export.reset, (0, None))(keys, params)
+    state = state.replace(time=jnp.array([0, 1, 1, 0], jnp.int32))  # two envs hit the limit
+    actions = jnp.array([0, 1, 2, 1])
+    batch = jax.jit(jax.vmap(export.step, (0, 0, 0, None)))(keys, state, actions, params)
+    for i in range(4):
+        alone = export.step(keys[i], jax.tree_util.tree_map(lambda x, i=i: x[i], state), actions[i], params)
+        for got, want in zip(jax.tree_util.tree_leaves(batch[:5]), jax.tree_util.tree_leaves(alone[:5])):
+            np.testing.assert_array_equal(got[i], want)
+    assert batch[4].tolist() == [False, True, True, False]

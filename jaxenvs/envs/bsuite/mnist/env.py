@@ -100,6 +100,9 @@ class MNISTBandit(Environment[MNISTBanditState, MNISTBanditParams]):
             then in the cache (see `mnist_data`).
         download: Whether to download the files into the empty cache when none is given.
         int8_pixels: Reproduce bsuite's int8 pixels (values above 127 wrap to negative).
+        data: `(images, labels)` themselves (`uint8[N, rows, cols]` and `int[N]`, as a loader
+            returns them), used instead of reading files: then `data_dir` and `download` are
+            unused.
 
     Raises:
         DataNotFoundError: If the files are not found (the message says how to provide them).
@@ -112,8 +115,17 @@ class MNISTBandit(Environment[MNISTBanditState, MNISTBanditParams]):
         data_dir: str | os.PathLike | None = None,
         download: bool = True,
         int8_pixels: bool = False,
+        data: tuple[np.ndarray, np.ndarray] | None = None,
     ):
-        images, labels = load_mnist(data_dir, download)
+        if data is None:
+            images, labels = load_mnist(data_dir, download)
+        else:
+            images, labels = (np.asarray(a) for a in data)
+            if images.dtype != np.uint8 or images.ndim != 3 or labels.shape != images.shape[:1]:
+                raise ValueError(
+                    f"MNISTBandit: data must be (uint8[N, rows, cols] images, int[N] labels), got images "
+                    f"{images.dtype}{list(images.shape)} and labels {labels.dtype}{list(labels.shape)}"
+                )
         num_data = int(fraction * len(labels))
         if num_data < 1:
             raise ValueError(f"MNISTBandit: fraction={fraction} keeps no image of {len(labels)}")

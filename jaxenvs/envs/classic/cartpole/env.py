@@ -77,6 +77,16 @@ class CartPoleParams(EnvParams):
     euler: bool = flag(True, static=True)
     max_steps_in_episode: int = 500
 
+    @property
+    def total_mass(self):
+        """`masspole + masscart`, derived (gymnasium's attribute and gymnax's params field)."""
+        return self.masspole + self.masscart
+
+    @property
+    def polemass_length(self):
+        """`masspole * length`, derived (gymnasium's attribute and gymnax's params field)."""
+        return self.masspole * self.length
+
 
 def dynamics(state: CartPoleState, action: jax.Array, params: CartPoleParams) -> CartPoleState:
     """One integration step of the cart-pole equations (gymnasium's `step` physics).
