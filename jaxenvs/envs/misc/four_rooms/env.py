@@ -73,7 +73,7 @@ class FourRoomsParams(EnvParams):
         max_steps_in_episode: The time limit.
     """
 
-    fail_prob: float = probability(1.0 / 3)
+    fail_prob: float = probability(1.0 / 3, per_episode=True)
     resample_init_pos: bool = flag(False)
     resample_goal_pos: bool = flag(False)
     max_steps_in_episode: int = 500
