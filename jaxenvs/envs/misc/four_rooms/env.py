@@ -157,6 +157,10 @@ class FourRooms(Environment[FourRoomsState, FourRoomsParams]):
         agent = (jnp.arange(h)[:, None] == state.pos[0]) & (jnp.arange(w)[None, :] == state.pos[1])
         return jnp.stack([walls, agent.astype(jnp.float32)], axis=-1)
 
+    def observe(self, state, params):
+        """The observation of `state` (`get_obs`)."""
+        return self.get_obs(state)
+
     def reset_env(self, key, params):
         n = len(self.coords)
         coords = jnp.asarray(self.coords)
