@@ -18,6 +18,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs import spaces
+from jaxenvs.levels import Level, apply_level, check_level
 from jaxenvs.params import ParamsMeta, integer
 
 Array = jax.Array
@@ -403,6 +404,44 @@ class Environment(Generic[TEnvState, TEnvParams]):
         info = dict(info)
         info["discount"] = 1.0 - terminated.astype(jnp.float32)
         return obs, next_state, reward, terminated, truncated, info
+
+    def reset_to_level(self, key: PRNGKey, level: Level, params: TEnvParams | None = None) -> tuple[Array, TEnvState]:
+        """Start an episode from a level: settings, a start state, or both (`jaxenvs.levels`).
+
+        With `level.state` None it is `reset(key, apply_level(params, level))`: at a level whose
+        settings equal `params`' own values, exactly `reset(key, params)`. With a state, the
+        episode starts there (`observe` gives its observation; `key` is unused). Step the
+        episode with `apply_level(params, level)` (`wrappers.Levels` does it for you).
+
+        Args:
+            key: A JAX PRNG key.
+            level: A `jaxenvs.levels.Level`; its settings may set only the fields the params
+                declare `per_episode=True` (`jaxenvs.levels.level_fields`).
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state)`.
+
+        Raises:
+            TypeError: `key` is not one PRNG key; the level is not a `Level`, or a value or
+                state leaf has the wrong dtype or tree; the level has a state and the env no
+                `observe`.
+            ValueError: a setting names a field that may not vary per episode, has the wrong
+                shape, or (concrete) is outside its field's range.
+        """
+        check_key(key, self.name)
+        params = self.default_params if params is None else params
+        has_state = isinstance(level, Level) and level.state is not None
+        if has_state and not defines(self, "observe"):
+            raise TypeError(
+                f"{self.name} does not define observe, so it cannot start from a given state "
+                "(a level with settings only can)"
+            )
+        check_level(level, params, self.name, lambda: jax.eval_shape(self.reset_env, key, params)[1])
+        params = apply_level(params, level)
+        if not has_state:
+            return self.reset_env(key, params)
+        return self.observe(level.state, params), level.state
 
     @property
     def name(self) -> str:

@@ -37,6 +37,8 @@ class Valid:
         optional: Whether `None` is valid too (a value the env computes when `None`).
         check: For "custom": `value -> problem or None`.
         text: For "custom": what is valid, in words.
+        per_episode: Whether the field may vary per episode: a level may set it
+            (`jaxenvs.levels`). Never a static field (it would change shapes or code paths).
     """
 
     kind: str
@@ -50,6 +52,7 @@ class Valid:
     optional: bool = False
     check: Callable[[Any], str | None] | None = None
     text: str = ""
+    per_episode: bool = False
 
     def describe(self, params: Any = None, env: Any = None) -> str:
         """What is valid, in words: "a finite real > 0", "one of 'book', 'nips'".
@@ -186,6 +189,10 @@ def _resolve(name: str, params: Any, env: Any) -> Any:
 
 
 def _field(default: Any, valid: Valid, static: bool) -> Any:
+    if static and valid.per_episode:
+        raise TypeError(
+            "a static params field cannot vary per episode (per_episode=True): it fixes shapes or code paths"
+        )
     return struct.field(pytree_node=not static, default=default, metadata={"valid": valid})
 
 
@@ -200,6 +207,7 @@ def real(
     low_open: bool = False,
     high_open: bool = False,
     static: bool = False,
+    per_episode: bool = False,
 ) -> Any:
     """Declare a finite real field in `[low, high]`.
 
@@ -211,41 +219,50 @@ def real(
         low_open: Exclude `low` itself.
         high_open: Exclude `high` itself.
         static: Make the field static (not a pytree leaf).
+        per_episode: The field may vary per episode (a level may set it; never static).
 
     Returns:
         The dataclass field.
     """
-    return _field(default, Valid("real", low, high, low_open, high_open), static)
+    return _field(default, Valid("real", low, high, low_open, high_open, per_episode=per_episode), static)
 
 
-def positive(default: float, *, static: bool = False) -> Any:
+def positive(default: float, *, static: bool = False, per_episode: bool = False) -> Any:
     """Declare a finite real field > 0 (a mass, a length, a time step).
 
     Args:
         default: The default value, > 0.
         static: Make the field static (not a pytree leaf).
+        per_episode: The field may vary per episode (a level may set it; never static).
 
     Returns:
         The dataclass field.
     """
-    return real(default, 0.0, low_open=True, static=static)
+    return real(default, 0.0, low_open=True, static=static, per_episode=per_episode)
 
 
-def probability(default: float, *, static: bool = False) -> Any:
+def probability(default: float, *, static: bool = False, per_episode: bool = False) -> Any:
     """Declare a finite real field in [0, 1].
 
     Args:
         default: The default value, in [0, 1].
         static: Make the field static (not a pytree leaf).
+        per_episode: The field may vary per episode (a level may set it; never static).
 
     Returns:
         The dataclass field.
     """
-    return real(default, 0.0, 1.0, static=static)
+    return real(default, 0.0, 1.0, static=static, per_episode=per_episode)
 
 
 def integer(
-    default: int, low: Bound = None, high: Bound = INT32_MAX, *, high_open: bool = False, static: bool = False
+    default: int,
+    low: Bound = None,
+    high: Bound = INT32_MAX,
+    *,
+    high_open: bool = False,
+    static: bool = False,
+    per_episode: bool = False,
 ) -> Any:
     """Declare an integer field in `[low, high]`.
 
@@ -255,24 +272,26 @@ def integer(
         high: The upper bound; int32's largest value by default.
         high_open: Exclude `high` itself.
         static: Make the field static (not a pytree leaf).
+        per_episode: The field may vary per episode (a level may set it; never static).
 
     Returns:
         The dataclass field.
     """
-    return _field(default, Valid("integer", low, high, high_open=high_open), static)
+    return _field(default, Valid("integer", low, high, high_open=high_open, per_episode=per_episode), static)
 
 
-def flag(default: bool, *, static: bool = False) -> Any:
+def flag(default: bool, *, static: bool = False, per_episode: bool = False) -> Any:
     """Declare a bool field.
 
     Args:
         default: The default value, True or False.
         static: Make the field static (not a pytree leaf).
+        per_episode: The field may vary per episode (a level may set it; never static).
 
     Returns:
         The dataclass field.
     """
-    return _field(default, Valid("flag"), static)
+    return _field(default, Valid("flag", per_episode=per_episode), static)
 
 
 def choice(default: Any, choices: Sequence[Any], *, static: bool = True) -> Any:

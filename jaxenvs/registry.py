@@ -418,7 +418,14 @@ def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any], where: 
     return new
 
 
-def make(id: str, autoreset: bool = True, reset_strategy: str = "auto", **overrides: Any) -> tuple[Any, Any]:
+def make(
+    id: str,
+    autoreset: bool = True,
+    reset_strategy: str = "auto",
+    levels: Any = None,
+    replay_levels: bool = False,
+    **overrides: Any,
+) -> tuple[Any, Any]:
     """Build a registered env.
 
     Args:
@@ -429,6 +436,9 @@ def make(id: str, autoreset: bool = True, reset_strategy: str = "auto", **overri
         reset_strategy: how `AutoReset` finds a batch's resets under `jax.vmap`: `"auto"`
             (`"capacity"` on a CPU, `"select"` elsewhere), `"capacity"` or `"select"`
             (`wrappers.autoreset`); the same results whichever runs.
+        levels: `sample(key) -> jaxenvs.levels.Level`: every episode starts from its own
+            sampled level (`wrappers.Levels`, under the auto-reset; docs/levels.md).
+        replay_levels: restart each finished episode from its own level instead.
         **overrides: params fields to change, e.g. `max_steps_in_episode=200`.
 
     Returns:
@@ -463,12 +473,22 @@ def make(id: str, autoreset: bool = True, reset_strategy: str = "auto", **overri
     check_params(params, env=env, where=id)
     if s.params or overrides:
         env = RegisteredDefaults(env, params)
+    if levels is not None or replay_levels:
+        from jaxenvs.wrappers.levels import Levels
+
+        env = Levels(env, levels, replay=replay_levels)
     env = AutoReset(env, reset_strategy=reset_strategy) if autoreset else Absorbing(env)
     return env, params
 
 
 def make_vec(
-    id: str, num_envs: int, allow_vmap: bool = False, reset_strategy: str = "auto", **overrides: Any
+    id: str,
+    num_envs: int,
+    allow_vmap: bool = False,
+    reset_strategy: str = "auto",
+    levels: Any = None,
+    replay_levels: bool = False,
+    **overrides: Any,
 ) -> tuple[Any, Any]:
     """A batched env of `num_envs` copies of `id` (one key per call; resets only finished envs).
 
@@ -478,6 +498,11 @@ def make_vec(
         allow_vmap: let `jax.vmap` batch its key, making a batch of batches (a training loop
             vmapped over seeds); without it that raises a `ValueError` (see `VecEnv`).
         reset_strategy: how the finished envs are reset, as in `make` (the same results).
+        levels: `sample(key) -> jaxenvs.levels.Level`: every episode starts from its own
+            sampled level (`wrappers.Levels`; docs/levels.md), inside the jitted step. The state
+            is then a `LevelState` and `info["level"]` the level each step ran under.
+        replay_levels: restart each finished env from its own level (set by the first reset
+            or `reset_to_level`) instead of a fresh sample.
         **overrides: params fields to change, as in `make`.
 
     Returns:
@@ -498,6 +523,10 @@ def make_vec(
             "for raw envs in a batch, jax.vmap the env of make(id, autoreset=False)"
         )
     env, params = make(id, autoreset=False, **overrides)
+    if levels is not None or replay_levels:
+        from jaxenvs.wrappers.levels import Levels
+
+        env = Levels(env.env if isinstance(env, Absorbing) else env, levels, replay=replay_levels)
     return VecEnv(env, num_envs, allow_vmap=allow_vmap, reset_strategy=reset_strategy), params
 
 

@@ -7,6 +7,7 @@ from jaxenvs.wrappers.base import Wrapper, find_wrapper
 from jaxenvs.wrappers.checked import Checked, checked_jit
 from jaxenvs.wrappers.frame_stack import FrameStackObservation
 from jaxenvs.wrappers.legacy import LegacyStep
+from jaxenvs.wrappers.levels import Levels, LevelState
 from jaxenvs.wrappers.log import LogEnvState, LogWrapper
 from jaxenvs.wrappers.normalize import NormalizeObservation, NormalizeReward
 from jaxenvs.wrappers.observation import FlattenObservation
@@ -22,6 +23,8 @@ __all__ = [
     "FlattenObservation",
     "FrameStackObservation",
     "LegacyStep",
+    "LevelState",
+    "Levels",
     "LogEnvState",
     "LogWrapper",
     "NormalizeObservation",

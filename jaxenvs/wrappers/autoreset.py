@@ -4,7 +4,9 @@ Gymnasium's SAME_STEP mode, gymnax's behaviour. The whole rule is in this file:
 
 1. the raw step; `done = terminated | truncated`;
 2. where `done`, `(obs, state)` becomes `env.reset(k, params)`, `k` the env's own reset key:
-   the step's `key_reset`, or `fold_in(key_reset, index)` for `make_vec`'s env `index`;
+   the step's `key_reset`, or `fold_in(key_reset, index)` for `make_vec`'s env `index` (an env
+   whose class defines `reset_after(k, finished_state, params)`, as `wrappers.Levels` does,
+   gets that instead: its next episode may depend on the finished one, a replayed level);
 3. `info` gains `final_observation` (what the raw step returned), `final_terminated`,
    `final_truncated`, and the new episode's `action_mask`.
 
@@ -182,6 +184,9 @@ def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = No
         strategy: One of `STRATEGIES`.
         capacity: Envs a `"capacity"` pass resets (default `default_capacity` of the batch).
 
+    A class that defines `reset_after(key, finished_state, params)` is reset with it instead
+    of `reset`, the finished episode's state in hand (how `wrappers.Levels` replays a level).
+
     Returns:
         `f(done, key, obs, state, params, index=None) -> (obs, state)`: `env.reset(k, params)`
         where `done`, else `(obs, state)`; `k` is `key`, or `fold_in(key, index)`.
@@ -190,6 +195,11 @@ def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = No
     raw = transparent_raw(env)
     ignores_key = bool(getattr(raw, "reset_ignores_key", False)) if raw is not None else False
     observe = observe_fn(env)
+    # the class's own `reset_after` (not one a wrapper above forwards, which would skip it)
+    after = callable(getattr(type(env), "reset_after", None))
+
+    def reset_from(k, finished, params):
+        return env.reset_after(k, finished, params) if after else env.reset(k, params)
 
     def by_platform(capacity_way, select_way):
         if strategy == "auto":
@@ -199,7 +209,7 @@ def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = No
     def plain(done, key, index, obs, state, params):
         def reset():
             k = key if index is None else jax.random.fold_in(key, index)
-            return cast_like(env.reset(k, params), (obs, state))
+            return cast_like(reset_from(k, state, params), (obs, state))
 
         old = (obs, state)
         return by_platform(lambda: jax.lax.cond(done, reset, lambda: old), lambda: _select(done, reset(), old))
@@ -220,25 +230,31 @@ def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = No
             at = index[rows] if index_b else jnp.broadcast_to(index, rows.shape)
             return jax.vmap(jax.random.fold_in, in_axes=(0 if key_b else None, 0))(keys, at)
 
-        def resets(rows):  # the resets of the envs `rows` (in range), as rows of `old`
+        def resets(rows, all_rows=False):  # the resets of the envs `rows` (in range), as rows of `old`
             if index is None and not key_b:  # one key for all: broadcast it
                 keys, key_axis = key, None
             else:
                 keys, key_axis = keys_at(rows), 0
             rows_params = jax.tree_util.tree_map(lambda x, b: x[rows] if b else x, params, params_b)
-            new_obs, new_state = jax.vmap(env.reset, in_axes=(key_axis, params_axes), axis_size=rows.shape[0])(
-                keys, rows_params
-            )
+            if after:
+                finished = state if all_rows else jax.tree_util.tree_map(lambda x: x[rows], state)
+                new_obs, new_state = jax.vmap(
+                    env.reset_after, in_axes=(key_axis, 0, params_axes), axis_size=rows.shape[0]
+                )(keys, finished, rows_params)
+            else:
+                new_obs, new_state = jax.vmap(env.reset, in_axes=(key_axis, params_axes), axis_size=rows.shape[0])(
+                    keys, rows_params
+                )
             return ((), new_state) if observe is not None else (new_obs, new_state)
 
         every = jnp.arange(n, dtype=jnp.int32)
 
         def by_select():
-            return _select(done, resets(every), old)
+            return _select(done, resets(every, all_rows=True), old)
 
         def by_capacity():
             if n == 1:  # one env: the plain `cond`, which skips the reset when not done
-                return jax.lax.cond(done[0], lambda: cast_like(resets(every), old), lambda: old)
+                return jax.lax.cond(done[0], lambda: cast_like(resets(every, all_rows=True), old), lambda: old)
             if ignores_key:  # one reset for all; the select in the `cond`, or XLA:CPU fuses
                 # the step's whole transition into every element of it
                 return jax.lax.cond(jnp.any(done), lambda: cast_like(by_select(), old), lambda: old)
@@ -246,7 +262,7 @@ def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = No
             if n + cap > 2**31 - 1:  # `finished_index` lists the batch in int32
                 raise ValueError(f"a batch of {n} envs with a reset capacity of {cap} is more than int32 indexes")
             rows = lambda chunk: resets(jnp.minimum(chunk, n - 1))  # noqa: E731
-            return _by_passes(done, old, rows, cap, lambda: resets(every))
+            return _by_passes(done, old, rows, cap, lambda: resets(every, all_rows=True))
 
         obs_out, state_out = by_platform(lambda: cast_like(by_capacity(), old), lambda: cast_like(by_select(), old))
         if observe is not None:
@@ -264,7 +280,7 @@ def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = No
     def _jvp(primals, tangents):
         done, key, index, obs, state, params = primals
         k = key if index is None else jax.random.fold_in(key, index)
-        new = lambda p: cast_like(env.reset(k, p), (obs, state))  # noqa: E731
+        new = lambda p: cast_like(reset_from(k, state, p), (obs, state))  # noqa: E731
         _, reset_dot = jax.jvp(new, (params,), (tangents[5],))
 
         def pick(new, old):

@@ -56,6 +56,26 @@ class Wrapper(Environment):
         return self.env.step(key, state, action, params)
 
     @defaults_params
+    def reset_to_level(self, key, level, params=None):
+        """Start an episode from a level (the wrapped env's `reset_to_level`).
+
+        Available where this wrapper's `reset` is the wrapped env's, or it keeps observations;
+        a wrapper that changes what `reset` returns defines its own.
+
+        Returns:
+            `(obs, state)`.
+
+        Raises:
+            TypeError: This wrapper changes `reset` and defines no `reset_to_level`.
+        """
+        if type(self).reset is not Wrapper.reset and not getattr(type(self), "keeps_observation", False):
+            raise TypeError(
+                f"{type(self).__name__} changes reset and has no reset_to_level of its own; call it on the env "
+                "it wraps and wrap the result, or start from a level below this wrapper"
+            )
+        return self.env.reset_to_level(key, level, params)
+
+    @defaults_params
     def observation_space(self, params=None):
         """The wrapped env's observation space."""
         return self.env.observation_space(params)

@@ -13,7 +13,10 @@ from jax.experimental import checkify
 
 from jaxenvs import spaces
 from jaxenvs.environment import defaults_params, defines
+from jaxenvs.levels import level_in_range
+from jaxenvs.params import declared
 from jaxenvs.wrappers.base import Wrapper, transparent_raw
+from jaxenvs.wrappers.levels import LevelState
 
 # what `Checked` and `checked_jit` check: their own `checkify.check`s (the action, and NaN or
 # inf in observations and rewards). Not checkify's `nan_checks` on every operation: those
@@ -84,9 +87,20 @@ class Checked(Wrapper):
         self.env = state["env"]
         self._compile()
 
+    def _check_level(self, state, params):
+        """A level outside its fields' declared ranges (a sampler's bug) is an error here."""
+        if isinstance(state, LevelState):
+            valid = ", ".join(f"{n}: {declared(type(params), n).describe(params)}" for n in state.level.settings)
+            checkify.check(
+                level_in_range(state.level, params),
+                f"{self.name}: a level's settings are outside their declared ranges ({{settings}}); valid: {valid}",
+                settings=state.level.settings,
+            )
+
     def _checked_reset(self, key, params):
         obs, state = self.env.reset(key, params)
         checkify.check(_all_finite(obs), f"{self.name}: reset produced a NaN or inf observation")
+        self._check_level(state, params)
         return obs, state
 
     def _checked_step(self, key, state, action, params):
@@ -109,6 +123,7 @@ class Checked(Wrapper):
         obs, _, reward = out[0], out[1], out[2]
         checkify.check(_all_finite(obs), f"{self.name}: the step produced a NaN or inf observation")
         checkify.check(_all_finite(reward), f"{self.name}: the step produced a NaN or inf reward")
+        self._check_level(out[1], params)
         return out
 
     @defaults_params

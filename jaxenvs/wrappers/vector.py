@@ -193,6 +193,36 @@ class VecEnv(Wrapper):
         return jax.vmap(self.env.reset, in_axes=(0, None))(jax.random.split(key, self.num_envs), params)
 
     @defaults_params
+    def reset_to_level(self, key, levels, params=None):
+        """Reset every env from its own level, each with the key `reset` would give it.
+
+        Args:
+            key: one JAX PRNG key.
+            levels: a `jaxenvs.levels.Level` batched along a leading axis of `num_envs` (one
+                level per env: nothing is broadcast).
+            params: the params shared by the batch (default: the env's `default_params`).
+
+        Returns:
+            `(obs, state)`, batched along a leading axis of `num_envs`.
+
+        Raises:
+            TypeError: `key` is not one JAX PRNG key.
+            ValueError: a leaf of `levels` has no leading axis of `num_envs`; `key` is batched
+                by `jax.vmap` without `allow_vmap`; as the env's `reset_to_level`.
+        """
+        check_key(key, self.name)
+        if not self.allow_vmap:
+            key = one_key(key, self, "reset_to_level")
+        for leaf in jax.tree_util.tree_leaves(levels):
+            if jnp.ndim(leaf) == 0 or jnp.shape(leaf)[0] != self.num_envs:
+                raise ValueError(
+                    f"{self.name}: make_vec's reset_to_level takes one level per env (every leaf with a leading "
+                    f"axis of num_envs={self.num_envs}), got a leaf of shape {jnp.shape(leaf)}; nothing is broadcast"
+                )
+        keys = jax.random.split(key, self.num_envs)
+        return jax.vmap(self.env.reset_to_level, in_axes=(0, 0, None))(keys, levels, params)
+
+    @defaults_params
     def step(self, key, state, actions, params=None):
         """Step every env, resetting those that finished in the same step.
 

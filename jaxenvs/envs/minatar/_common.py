@@ -42,7 +42,7 @@ class MinAtarParams(EnvParams):
             reached by a random policy.
     """
 
-    sticky_action_prob: float = probability(0.1)
+    sticky_action_prob: float = probability(0.1, per_episode=True)
     difficulty_ramping: bool = flag(True)
     use_minimal_action_set: bool = flag(False, static=True)
     max_steps_in_episode: int = 10_000

@@ -79,11 +79,11 @@ class CartPoleParams(BsuiteParams):
     timescale: float = positive(0.01)
     max_time: float = positive(10.0)
     init_range: float = real(0.05, low=0.0)
-    mass_cart: float = positive(1.0)
-    mass_pole: float = positive(0.1)
-    length: float = positive(0.5)
-    force_mag: float = real(10.0, low=0.0)
-    gravity: float = real(9.8)
+    mass_cart: float = positive(1.0, per_episode=True)
+    mass_pole: float = positive(0.1, per_episode=True)
+    length: float = positive(0.5, per_episode=True)
+    force_mag: float = real(10.0, low=0.0, per_episode=True)
+    gravity: float = real(9.8, per_episode=True)
 
 
 def step_cartpole(state, action: jax.Array, params) -> CartPoleState:

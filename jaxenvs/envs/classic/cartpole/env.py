@@ -65,12 +65,12 @@ class CartPoleParams(EnvParams):
         max_steps_in_episode: The time limit: 500 for `CartPole-v1`, 200 for `CartPole-v0`.
     """
 
-    gravity: float = real(9.8)
-    masscart: float = positive(1.0)
-    masspole: float = positive(0.1)
-    length: float = positive(0.5)
-    force_mag: float = real(10.0, low=0.0)
-    tau: float = positive(0.02)
+    gravity: float = real(9.8, per_episode=True)
+    masscart: float = positive(1.0, per_episode=True)
+    masspole: float = positive(0.1, per_episode=True)
+    length: float = positive(0.5, per_episode=True)
+    force_mag: float = real(10.0, low=0.0, per_episode=True)
+    tau: float = positive(0.02, per_episode=True)
     theta_threshold_radians: float = positive(12 * 2 * np.pi / 360)
     x_threshold: float = positive(2.4)
     sutton_barto_reward: bool = flag(False, static=True)

@@ -61,8 +61,8 @@ class MountainCarParams(EnvParams):
     max_speed: float = positive(0.07)
     goal_position: float = real(0.5)
     goal_velocity: float = real(0.0)
-    force: float = real(0.001, low=0.0)
-    gravity: float = real(0.0025)
+    force: float = real(0.001, low=0.0, per_episode=True)
+    gravity: float = real(0.0025, per_episode=True)
     max_steps_in_episode: int = 200
 
 

@@ -80,8 +80,8 @@ class MountainCarContinuousParams(EnvParams):
     max_speed: float = positive(0.07)
     goal_position: float = real(0.45)
     goal_velocity: float = real(0.0)
-    power: float = real(0.0015, low=0.0)
-    gravity: float = real(0.0025)
+    power: float = real(0.0015, low=0.0, per_episode=True)
+    gravity: float = real(0.0025, per_episode=True)
     max_steps_in_episode: int = 999
 
 

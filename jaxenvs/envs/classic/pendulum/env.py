@@ -70,10 +70,10 @@ class PendulumParams(EnvParams):
 
     max_speed: float = positive(8.0)
     max_torque: float = positive(2.0)
-    dt: float = positive(0.05)
-    g: float = real(10.0)
-    m: float = positive(1.0)
-    l: float = positive(1.0)  # noqa: E741 (the reference's name)
+    dt: float = positive(0.05, per_episode=True)
+    g: float = real(10.0, per_episode=True)
+    m: float = positive(1.0, per_episode=True)
+    l: float = positive(1.0)  # noqa: E741 (the reference's name, per_episode=True)
     max_steps_in_episode: int = 200
 
 

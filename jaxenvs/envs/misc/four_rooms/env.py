@@ -73,7 +73,7 @@ class FourRoomsParams(EnvParams):
         max_steps_in_episode: The time limit.
     """
 
-    fail_prob: float = probability(1.0 / 3)
+    fail_prob: float = probability(1.0 / 3, per_episode=True)
     resample_init_pos: bool = flag(False)
     resample_goal_pos: bool = flag(False)
     max_steps_in_episode: int = 500
@@ -156,6 +156,10 @@ class FourRooms(Environment[FourRoomsState, FourRoomsParams]):
         walls = jnp.asarray(~self.open_map, jnp.float32)
         agent = (jnp.arange(h)[:, None] == state.pos[0]) & (jnp.arange(w)[None, :] == state.pos[1])
         return jnp.stack([walls, agent.astype(jnp.float32)], axis=-1)
+
+    def observe(self, state, params):
+        """The observation of `state` (`get_obs`)."""
+        return self.get_obs(state)
 
     def reset_env(self, key, params):
         n = len(self.coords)

@@ -168,7 +168,7 @@ class FrozenLakeParams(EnvParams):
 
     desc: tuple[str, ...] = custom(MAPS["4x4"], map_problem, MAP_TEXT, static=True)
     is_slippery: bool = flag(True, static=True)
-    success_rate: float = probability(1.0 / 3.0)
+    success_rate: float = probability(1.0 / 3.0, per_episode=True)
     reward_schedule: tuple[float, float, float] = custom((1.0, 0.0, 0.0), reward_schedule_problem, REWARD_SCHEDULE_TEXT)
     max_steps_in_episode: int = 100
 

@@ -86,8 +86,8 @@ class TaxiParams(EnvParams):
 
     is_rainy: bool = flag(False, static=True)
     fickle_passenger: bool = flag(False, static=True)
-    rainy_probability: float = probability(0.8)
-    fickle_probability: float = probability(0.3)
+    rainy_probability: float = probability(0.8, per_episode=True)
+    fickle_probability: float = probability(0.3, per_episode=True)
     max_steps_in_episode: int = 200
 
 

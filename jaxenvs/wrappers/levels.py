@@ -1,0 +1,164 @@
+"""`Levels`: each episode starts from a level, sampled or replayed (`make_vec(id, n, levels=sample)`).
+
+The state is `LevelState(env_state, level)`: the episode's level rides beside the env's own state
+(which stays the env's: the gymnax export's state is gymnax's), and every step runs under
+`apply_level(params, level)` and reports it in `info["level"]`. A reset with key `k` samples its
+level from `fold_in(k, LEVEL_KEY_DATA)` and starts from `reset_to_level(k, level, params)`, so at
+levels equal to the params' own values the episodes are bit for bit those without levels.
+Under `AutoReset` (and `make_vec`) a finished episode's next one comes from `reset_after`: a
+fresh sample, or with `replay=True` the finished episode's own level again (JaxUED's
+`AutoReplayWrapper`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax
+from flax import struct
+
+from jaxenvs.environment import check_key, defaults_params
+from jaxenvs.levels import Level, apply_level
+from jaxenvs.wrappers.base import Wrapper
+
+LEVEL_KEY_DATA = 2**32 - 2  # folded into a reset's key for its level's sample
+
+
+@struct.dataclass
+class LevelState:
+    """A state with the level its episode runs under.
+
+    Attributes:
+        env_state: The wrapped env's state.
+        level: The episode's `Level`.
+    """
+
+    env_state: Any
+    level: Level
+
+
+class Levels(Wrapper):
+    """Starts every episode from a level: sampled per episode, or replayed.
+
+    Args:
+        env: The env (raw, or wrappers that keep `reset_to_level`).
+        sample: `sample(key) -> Level`, run inside the jitted step (it must return the same
+            tree, dtypes and shapes every call); None: the params' own values (then levels come
+            only from `reset_to_level`, as with `replay=True`).
+        replay: Restart each finished episode from its own level (with a fresh key) instead of
+            sampling a new one.
+
+    Raises:
+        TypeError: `sample` is not callable, `replay` not a bool.
+    """
+
+    def __init__(self, env: Any, sample: Callable[[jax.Array], Level] | None = None, replay: bool = False):
+        super().__init__(env)
+        if sample is not None and not callable(sample):
+            raise TypeError(f"{env.name}: levels must be a function sample(key) -> Level, got {type(sample).__name__}")
+        if not isinstance(replay, bool):
+            raise TypeError(f"{env.name}: replay must be True or False, got {replay!r}")
+        self.sample = sample
+        self.replay = replay
+
+    def sample_level(self, key: jax.Array) -> Level:
+        """The level a reset with `key` starts from.
+
+        Args:
+            key: The reset's key.
+
+        Returns:
+            `sample(fold_in(key, LEVEL_KEY_DATA))`, or the empty `Level()` without a sampler.
+        """
+        if self.sample is None:
+            return Level()
+        return self.sample(jax.random.fold_in(key, LEVEL_KEY_DATA))
+
+    @defaults_params
+    def reset(self, key, params=None):
+        """Start an episode from a sampled level.
+
+        Args:
+            key: A JAX PRNG key.
+            params: The env's params.
+
+        Returns:
+            `(obs, LevelState)`.
+        """
+        check_key(key, self.name)
+        return self.reset_to_level(key, self.sample_level(key), params)
+
+    @defaults_params
+    def reset_to_level(self, key, level, params=None):
+        """Start an episode from `level` (kept for the episode, and replayed with `replay`).
+
+        Args:
+            key: A JAX PRNG key.
+            level: A `jaxenvs.levels.Level`.
+            params: The env's params.
+
+        Returns:
+            `(obs, LevelState)`.
+        """
+        obs, state = self.env.reset_to_level(key, level, params)
+        return obs, LevelState(env_state=state, level=level)
+
+    @defaults_params
+    def reset_after(self, key, state, params=None):
+        """The reset that follows the finished episode `state` (what `AutoReset` calls).
+
+        Args:
+            key: The reset's key.
+            state: The finished episode's `LevelState`.
+            params: The env's params.
+
+        Returns:
+            `(obs, LevelState)`: from `state.level` with `replay`, else from a sampled level.
+
+        Raises:
+            TypeError: A sampled level's tree differs from the state's.
+        """
+        if self.replay:
+            return self.reset_to_level(key, state.level, params)
+        level = self.sample_level(key)
+        if jax.tree_util.tree_structure(level) != jax.tree_util.tree_structure(state.level):
+            raise TypeError(
+                f"{self.name}: the sampled level's tree {jax.tree_util.tree_structure(level)} differs from the "
+                f"running episode's {jax.tree_util.tree_structure(state.level)} (reset_to_level and the sampler "
+                "must give levels of one tree)"
+            )
+        return self.reset_to_level(key, level, params)
+
+    @defaults_params
+    def step(self, key, state, action, params=None):
+        """One step under the episode's level.
+
+        Args:
+            key: A JAX PRNG key.
+            state: A `LevelState`.
+            action: The action.
+            params: The env's params (the level's settings replace theirs).
+
+        Returns:
+            `(obs, LevelState, reward, terminated, truncated, info)`; `info["level"]` is the
+            level the step ran under.
+        """
+        obs, env_state, reward, terminated, truncated, info = self.env.step(
+            key, state.env_state, action, apply_level(params, state.level)
+        )
+        info = dict(info)
+        info["level"] = state.level
+        return obs, LevelState(env_state=env_state, level=state.level), reward, terminated, truncated, info
+
+    @defaults_params
+    def render(self, state, params=None):
+        """The wrapped env's picture of the episode's state, under its level.
+
+        Returns:
+            A `uint8[H, W, 3]` image.
+        """
+        return self.env.render(state.env_state, apply_level(params, state.level))
+
+    def __repr__(self) -> str:
+        return f"Levels({self.env!r}, replay={self.replay})"

@@ -1,0 +1,241 @@
+"""Levels: reset_to_level on every built-in env, make_vec(levels=...) exact and replayed, checks."""
+
+from __future__ import annotations
+
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.experimental import checkify
+
+import jaxenvs
+from jaxenvs.fingerprint import fingerprint, fingerprint_ids
+from jaxenvs.levels import Level, apply_level, default_level, level_fields
+from jaxenvs.wrappers import Checked, LevelState
+from jaxenvs.wrappers.levels import LEVEL_KEY_DATA
+
+
+def physics(key):
+    """CartPole levels: pole half-length and mass uniform over a range."""
+    length, masspole = jax.random.uniform(key, (2,), minval=jnp.array([0.25, 0.05]), maxval=jnp.array([1.0, 0.5]))
+    return Level(settings={"length": length, "masspole": masspole})
+
+
+def test_every_builtin_env_has_reset_to_level_and_only_traced_level_fields():
+    for env_id in fingerprint_ids():
+        env, params = jaxenvs.make(env_id)
+        assert callable(env.reset_to_level), env_id
+        for name in level_fields(params):
+            leaves = jax.tree_util.tree_leaves(params.replace(**{name: getattr(params, name)}))
+            assert any(leaf is getattr(params, name) for leaf in leaves) or np.ndim(getattr(params, name)) == 0, name
+    assert level_fields(jaxenvs.make("CartPole-v1")[1]) == (
+        "gravity",
+        "masscart",
+        "masspole",
+        "length",
+        "force_mag",
+        "tau",
+    )
+    assert level_fields(jaxenvs.make("FourRooms-misc")[1]) == ("fail_prob",)
+    assert level_fields(jaxenvs.make("FrozenLake-v1")[1]) == ("success_rate",)
+
+
+@pytest.mark.parametrize(
+    "env_id", ["CartPole-v1", "Acrobot-v1", "Pendulum-v1", "MountainCar-v0", "FourRooms-misc", "FrozenLake-v1"]
+)
+def test_default_level_is_the_plain_reset_and_a_state_level_starts_there(env_id):
+    env, params = jaxenvs.make(env_id)
+    key = jax.random.key(7)
+    obs, state = env.reset(key, params)
+    obs_l, state_l = env.reset_to_level(key, default_level(params), params)
+    assert jax.tree_util.tree_all(jax.tree_util.tree_map(np.array_equal, (obs, state), (obs_l, state_l)))
+    _, other = env.reset(jax.random.key(8), params)
+    obs_s, state_s = env.reset_to_level(key, Level(state=other), params)
+    assert jax.tree_util.tree_all(jax.tree_util.tree_map(np.array_equal, state_s, other))
+    assert np.array_equal(obs_s, env.reset(jax.random.key(8), params)[0])
+
+
+def test_a_level_changes_the_physics():
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    key = jax.random.key(0)
+    _, state = env.reset(key, params)
+    level = Level(settings={"length": jnp.float32(2.0)})
+    a = env.step(key, state, 1, params)[1]
+    b = env.step(key, state, 1, apply_level(params, level))[1]
+    assert not np.array_equal(a.theta_dot, b.theta_dot)
+
+
+def test_bad_levels_are_clear_errors():
+    env, params = jaxenvs.make("CartPole-v1")
+    key = jax.random.key(0)
+    _, state = env.reset(key, params)
+    with pytest.raises(
+        ValueError, match="'x_threshold' cannot vary per episode; the fields a level may set are gravity"
+    ):
+        env.reset_to_level(key, Level(settings={"x_threshold": 1.0}), params)
+    with pytest.raises(TypeError, match=r"settings\['length'\] must be a float, got int32"):
+        env.reset_to_level(key, Level(settings={"length": jnp.int32(1)}), params)
+    with pytest.raises(ValueError, match=r"must be a scalar \(shape \(\)\), got shape \(3,\); nothing is broadcast"):
+        env.reset_to_level(key, Level(settings={"length": jnp.ones(3)}), params)
+    with pytest.raises(ValueError, match=r"length'\]=-1.0 is not valid; valid values: a finite real > 0.0"):
+        env.reset_to_level(key, Level(settings={"length": -1.0}), params)
+    with pytest.raises(TypeError, match="a level must be a jaxenvs.levels.Level"):
+        env.reset_to_level(key, {"length": 1.0}, params)
+    with pytest.raises(TypeError, match=r"Level.state.x must have dtype float32, got float16"):
+        env.reset_to_level(key, Level(state=state.replace(x=state.x.astype(jnp.float16))), params)
+    with pytest.raises(ValueError, match=r"Level.state.x must have shape \(\), got \(2,\)"):
+        env.reset_to_level(key, Level(state=state.replace(x=jnp.zeros(2))), params)
+    with pytest.raises(TypeError, match="must have the tree of the env's state"):
+        env.reset_to_level(key, Level(state=(state.x, state.theta)), params)
+    venv, params = jaxenvs.make_vec("CartPole-v1", 4, replay_levels=True)
+    with pytest.raises(ValueError, match="one level per env .* num_envs=4.*nothing is broadcast"):
+        venv.reset_to_level(key, Level(settings={"length": jnp.ones(3)}), params)
+    with pytest.raises(TypeError, match="static params field cannot vary per episode"):
+        jaxenvs.params.real(1.0, static=True, per_episode=True)
+
+
+def _rollout(venv, params, key, steps):
+    def run(key):
+        obs, state = venv.reset(key, params)
+
+        def body(carry, k):
+            ka, ks = jax.random.split(k)
+            actions = venv.sample_actions(ka, params)
+            obs, state, _, terminated, truncated, info = venv.step(ks, carry[1], actions, params)
+            return (obs, state), (actions, obs, terminated | truncated, info["level"])
+
+        return obs, jax.lax.scan(body, (obs, state), jax.random.split(jax.random.split(key)[1], steps))[1]
+
+    return jax.jit(run)(key)
+
+
+@pytest.mark.parametrize("strategy", ["capacity", "select"])
+def test_make_vec_levels_equal_single_envs_reset_to_those_levels(strategy):
+    n, steps, key = 4, 30, jax.random.key(3)
+    venv, params = jaxenvs.make_vec("CartPole-v1", n, levels=physics, reset_strategy=strategy, max_steps_in_episode=12)
+    obs0, (actions, obs, done, levels) = _rollout(venv, params, key, steps)
+    raw = jaxenvs.make("CartPole-v1", autoreset=False)[0].unwrapped
+    step = jax.jit(raw.step)
+    reset_to_level = jax.jit(raw.reset_to_level)
+    step_keys = [jax.random.split(k)[1] for k in jax.random.split(jax.random.split(key)[1], steps)]
+    for i in range(n):
+        k = jax.random.split(key, n)[i]
+        level = physics(jax.random.fold_in(k, LEVEL_KEY_DATA))
+        o, s = reset_to_level(k, level, params)
+        assert np.array_equal(o, obs0[i])
+        for t in range(steps):
+            key_i = jax.random.split(jax.random.fold_in(step_keys[t], 2**32 - 1), n)[i]
+            o, s, _, terminated, truncated, _ = step(key_i, s, actions[t, i], apply_level(params, level))
+            assert bool(terminated | truncated) == bool(done[t, i])
+            assert float(levels.settings["length"][t, i]) == float(level.settings["length"])
+            if terminated | truncated:  # the next episode: its own key, its own sampled level
+                k = jax.random.fold_in(step_keys[t], i)
+                level = physics(jax.random.fold_in(k, LEVEL_KEY_DATA))
+                o, s = reset_to_level(k, level, params)
+                assert np.array_equal(o, obs[t, i]), (i, t)  # the reset: bit for bit
+            else:  # the physics: XLA may fuse the batched step differently (an ulp)
+                np.testing.assert_allclose(o, obs[t, i], rtol=1e-5, atol=1e-6)
+    assert int(done.sum()) >= n  # every env finished at least one episode
+
+
+def test_vmapped_single_env_levels_equal_the_unbatched_step():
+    env, params = jaxenvs.make("CartPole-v1", levels=physics, max_steps_in_episode=5)
+    keys = jax.random.split(jax.random.key(1), 3)
+    obs, state = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
+    step = jax.jit(jax.vmap(env.step, in_axes=(0, 0, None, None)))
+    one = jax.jit(env.step, static_argnums=())
+    for t in range(7):
+        keys = jax.random.split(jax.random.fold_in(jax.random.key(2), t), 3)
+        out = step(keys, state, 1, params)
+        for i in range(3):
+            single = one(keys[i], jax.tree_util.tree_map(lambda x, i=i: x[i], state), 1, params)
+            mine = jax.tree_util.tree_map(lambda x, i=i: x[i], out)
+            assert jax.tree_util.tree_all(jax.tree_util.tree_map(np.array_equal, mine, single))
+        state = out[1]
+
+
+def test_replay_restarts_each_env_from_its_own_level():
+    n = 3
+    venv, params = jaxenvs.make_vec("CartPole-v1", n, replay_levels=True, max_steps_in_episode=4)
+    levels = Level(settings={"length": jnp.array([0.3, 0.6, 0.9], jnp.float32)})
+    obs, state = venv.reset_to_level(jax.random.key(0), levels, params)
+    assert isinstance(state, LevelState)
+    step = jax.jit(venv.step)
+    starts = []
+    for t in range(9):
+        obs, state, _, terminated, truncated, info = step(jax.random.key(t), state, jnp.ones(n, jnp.int32), params)
+        assert np.array_equal(info["level"].settings["length"], levels.settings["length"])
+        if np.any(truncated):
+            starts.append(obs)
+    assert np.array_equal(state.level.settings["length"], levels.settings["length"])
+    assert len(starts) == 2 and not np.array_equal(starts[0], starts[1])  # fresh keys, same levels
+
+
+def test_cartpole_fingerprint_unchanged_under_levels_that_keep_the_params(monkeypatch):
+    # in this process, beside the plain env's (tests/conftest.py's XLA flags change bits; the
+    # pinned values are checked under XLA's defaults by tests/test_fingerprint.py)
+    plain = fingerprint("CartPole-v1")
+    make = jaxenvs.make
+    calls = []
+
+    def make_with_levels(env_id, **kwargs):
+        calls.append(env_id)
+        return make(env_id, levels=lambda key: Level(), **kwargs)
+
+    monkeypatch.setattr(jaxenvs, "make", make_with_levels)
+    assert fingerprint("CartPole-v1") == plain
+    assert calls == ["CartPole-v1"]
+
+
+def test_levels_at_the_defaults_give_the_episodes_without_levels():
+    """Bit for bit, with params passed to the jitted rollout (as a training loop does). The
+    pinned fingerprint closes over its params, so XLA folds those constants (other roundings)."""
+    params = jaxenvs.make("CartPole-v1")[1]
+
+    def rollout(env):
+        def run(key, params):
+            _, state = env.reset(key, params)
+
+            def body(state, k):
+                obs, state, reward, terminated, truncated, _ = env.step(k, state, 1, params)
+                return state, (obs, reward, terminated, truncated)
+
+            return jax.lax.scan(body, state, jax.random.split(key, 200))[1]
+
+        return jax.jit(run)(jax.random.key(0), params)
+
+    plain = rollout(jaxenvs.make("CartPole-v1")[0])
+    at_defaults = rollout(jaxenvs.make("CartPole-v1", levels=lambda key: default_level(params))[0])
+    assert jax.tree_util.tree_all(jax.tree_util.tree_map(np.array_equal, plain, at_defaults))
+    assert int(plain[2].sum()) >= 2  # episodes ended and were reset
+
+
+def test_checked_refuses_a_sampled_level_out_of_range():
+    def bad(key):
+        return Level(settings={"length": jax.random.uniform(key, minval=-1.0, maxval=-0.5)})
+
+    env, params = jaxenvs.make("CartPole-v1", levels=bad)
+    with pytest.raises(checkify.JaxRuntimeError, match="outside their declared ranges.*length: a finite real > 0.0"):
+        Checked(env).reset(jax.random.key(0), params)
+    good, _ = jaxenvs.make("CartPole-v1", levels=physics)
+    obs, state = Checked(good).reset(jax.random.key(0), params)
+    Checked(good).step(jax.random.key(1), state, 1, params)
+
+
+def test_make_vec_levels_lower_for_a_gpu_without_control_flow_of_their_own():
+    """On a GPU the batched step with levels has no data-dependent `while`, and no more `case`s
+    than without levels (those are `platform_dependent`'s, of constant index)."""
+
+    def ops(levels):
+        venv, params = jaxenvs.make_vec("CartPole-v1", 64, levels=levels)
+        _, state = venv.reset(jax.random.key(0), params)
+        actions = venv.sample_actions(jax.random.key(1), params)
+        lowered = jax.jit(venv.step).trace(jax.random.key(2), state, actions, params)
+        text = lowered.lower(lowering_platforms=("cuda",)).as_text()
+        return {op: len(re.findall(op, text)) for op in ("stablehlo.while", "stablehlo.case", "stablehlo.if")}
+
+    with_levels = ops(physics)
+    assert with_levels["stablehlo.while"] == 0 and with_levels["stablehlo.if"] == 0
+    assert with_levels == ops(None)
