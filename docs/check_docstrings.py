@@ -3,8 +3,10 @@
 Usage: `python docs/check_docstrings.py FILE_OR_DIR [...]` (directories are searched for
 `*.py`); prints one line per problem and exits 1 if there is any, 0 otherwise.
 
-Public means a name that does not start with `_`: module-level functions and classes, and the
-methods and properties of public classes. A callable is complete when it has a docstring whose
+Public means what a user is shown: in a module whose path has no private part (`_packed.py`,
+`_gymnasium_step.py` are the package's own), a module-level function or class whose name does
+not start with `_` and, where the module declares `__all__`, is listed there; and the methods
+and properties of such classes. A callable is complete when it has a docstring whose
 `Args:` names every parameter (`self` and `cls` excluded; a class's are its `__init__`'s, or
 its dataclass fields, which may be under `Attributes:` instead), which has `Returns:` (or
 `Yields:`) if the body returns a value, and whose `Raises:` names every exception class the
@@ -293,6 +295,23 @@ def check_class(node: ast.ClassDef, path: Path) -> list[str]:
     return problems
 
 
+def declared_all(tree: ast.Module) -> set[str] | None:
+    """The names a module's `__all__` lists, or None where it declares none.
+
+    Args:
+        tree: The module's syntax tree.
+
+    Returns:
+        The names of its `__all__ = [...]` (string constants), or None.
+    """
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and node.value is not None:
+            if isinstance(node.value, (ast.List, ast.Tuple)):
+                return {e.value for e in node.value.elts if isinstance(e, ast.Constant)}
+    return None
+
+
 def check_file(path: Path) -> tuple[int, list[str]]:
     """The public callables of one file and their problems.
 
@@ -303,10 +322,15 @@ def check_file(path: Path) -> tuple[int, list[str]]:
         How many public callables it defines (classes, functions, methods) and one line per
         problem.
     """
+    if any(part.startswith("_") and part != "__init__" for part in path.with_suffix("").parts):
+        return 0, []
     tree = ast.parse(path.read_text(), filename=str(path))
+    exported = declared_all(tree)
     count, problems = 0, []
     for node in tree.body:
         if node.name.startswith("_") if hasattr(node, "name") else True:
+            continue
+        if exported is not None and node.name not in exported:
             continue
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             count += 1

@@ -11,10 +11,11 @@ import pytest
 from jax.experimental import checkify
 
 import jaxenvs
-from jaxenvs.fingerprint import fingerprint, fingerprint_ids
+from jaxenvs.fingerprint import fingerprint
 from jaxenvs.levels import Level, apply_level, default_level, level_fields
 from jaxenvs.wrappers import Checked, LevelState
 from jaxenvs.wrappers.levels import LEVEL_KEY_DATA
+from lab.fingerprints import fingerprint_ids
 
 
 def physics(key):

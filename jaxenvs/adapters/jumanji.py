@@ -77,8 +77,15 @@ def _spec(env: Any, name: str) -> Any:
 
 
 def spec_to_space(spec: Any, specs: Any = None) -> spaces.Space:
-    """The jaxenvs space of a jumanji spec: `jaxenvs.spaces.convert.from_jumanji(spec)` (`specs`, the
-    `jumanji.specs` module, is no longer needed)."""
+    """The jaxenvs space of a jumanji spec (kept for callers of the old name).
+
+    Args:
+        spec: A jumanji spec.
+        specs: Unused (the `jumanji.specs` module, no longer needed).
+
+    Returns:
+        `jaxenvs.spaces.convert.from_jumanji(spec)`.
+    """
     return convert.from_jumanji(spec)
 
 

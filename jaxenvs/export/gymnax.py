@@ -492,6 +492,10 @@ class GymnaxExport(gymnax_environment.Environment):
 
         Returns:
             The observation.
+
+        Raises:
+            NotImplementedError: The env has no `observe` and `state` is gymnax's own (no
+                observation kept in it).
         """
         if self._observe is None:
             if not isinstance(state, GymnaxExportState):
@@ -509,6 +513,10 @@ class GymnaxExport(gymnax_environment.Environment):
 
         Returns:
             A bool scalar.
+
+        Raises:
+            NotImplementedError: The env has no `is_terminal` and `state` is gymnax's own (no
+                flag kept in it).
         """
         if self.task is not None and not self.task.terminates:
             return jnp.zeros((), jnp.bool_)
