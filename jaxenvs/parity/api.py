@@ -23,7 +23,11 @@ __all__ = ["assert_parity", "check", "has_parity", "parity_ids", "run_parity"]
 
 
 def parity_ids() -> list[str]:
-    """Every registered id that declares a parity check, in registration order."""
+    """Every registered id that declares a parity check.
+
+    Returns:
+        The ids, in registration order.
+    """
     from jaxenvs.registry import registered_envs, spec
 
     return [env_id for env_id in registered_envs() if spec(env_id).parity is not None]
@@ -31,6 +35,12 @@ def parity_ids() -> list[str]:
 
 def has_parity(env_id: str) -> bool:
     """Whether `env_id` declares a parity check.
+
+    Args:
+        env_id: a registered id.
+
+    Returns:
+        True when it declares one.
 
     Raises:
         UnknownEnvError: `env_id` is not registered.

@@ -22,8 +22,16 @@ _COMPILED: dict[tuple[int, str], tuple[Any, Callable]] = {}
 
 
 def compiled(env: Any, kind: str, build: Callable[[], Callable]) -> Callable:
-    """One jitted function per (env object, kind): checks that share an env share its compiles
-    (`env` may be any object the function belongs to, e.g. a replay function)."""
+    """One jitted function per (env object, kind): checks that share an env share its compiles.
+
+    Args:
+        env: the object the function belongs to (an env, or e.g. a replay function).
+        kind: what the function is, in words (part of the cache key).
+        build: builds the jitted function, on the first call for this key.
+
+    Returns:
+        The jitted function.
+    """
     key = (id(env), kind)
     held = _COMPILED.get(key)
     if held is None or held[0] is not env:
@@ -34,8 +42,16 @@ def compiled(env: Any, kind: str, build: Callable[[], Callable]) -> Callable:
 
 
 def compiled_replay(env: Any, replay: Callable, in_axes: tuple) -> Callable:
-    """The jitted, vmapped `replay`, compiled once per env: a replay is a function of the env
-    alone (its code, closing over the env), so one built again for the same env is the same."""
+    """The jitted, vmapped `replay`, compiled once per env (a replay closes over the env alone).
+
+    Args:
+        env: the env the replay belongs to.
+        replay: `(states, actions, draws, params) -> (obs, next state, reward, terminated)`.
+        in_axes: its vmap axes.
+
+    Returns:
+        The jitted, vmapped replay.
+    """
     code = getattr(replay, "__code__", None)
     if code is None:
         return jax.jit(jax.vmap(replay, in_axes=in_axes))
@@ -69,7 +85,17 @@ def default_to_jax(env: Any, params: Any) -> Callable[[State, Any], Any]:
 
 
 def to_jax_batch(env: Any, params: Any, ref: Any, states: State) -> Any:
-    """The JAX states (batched along the first axis) of a batch of reference states."""
+    """The JAX states, batched along the first axis, of a batch of reference states.
+
+    Args:
+        env: the raw JAX env.
+        params: its params.
+        ref: the reference (its `to_jax`, if any).
+        states: `{field: [n, ...]}` reference states.
+
+    Returns:
+        The batched JAX state (None for an empty batch without `to_jax`).
+    """
     n = len(next(iter(states.values())))
     if ref.to_jax is None:
         return default_to_jax(env, params)(states, params) if n else None
@@ -80,19 +106,51 @@ def to_jax_batch(env: Any, params: Any, ref: Any, states: State) -> Any:
 
 
 def from_jax(ref: Any, state: Any, fields: Sequence[str]) -> State:
-    """The JAX state as the reference names it; by default the `fields` the JAX state has
-    (a field only the reference keeps, such as bsuite's `time_elapsed`, is not compared)."""
+    """The JAX state as the reference names it.
+
+    Args:
+        ref: the reference (its `from_jax`, if any).
+        state: a JAX state (batched or not).
+        fields: the fields read without `from_jax` (those the JAX state has; a field only the
+            reference keeps, such as bsuite's `time_elapsed`, is not compared).
+
+    Returns:
+        `{field: numpy array}`.
+    """
     if ref.from_jax is not None:
         return {k: np.asarray(v) for k, v in ref.from_jax(state).items()}
     return {k: np.asarray(getattr(state, k)) for k in fields if hasattr(state, k)}
 
 
 def recorded_draws(ref: Any, data: Transitions) -> Any:
-    """The reference's recorded draws of every row, translated for the replay and stacked."""
+    """The reference's recorded draws of every row, translated for a replay and stacked.
+
+    Args:
+        ref: the reference (its `draws_to_jax`).
+        data: transitions with `draws`.
+
+    Returns:
+        The stacked draws.
+    """
     return stack_rows([ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)])
 
 
 def jax_step_batch(env, params, ref, data: Transitions, seed: int, replay: Replay | None, batched_params: bool):
+    """The JAX side of a batch of reference transitions: one vmapped step (or replay) per row.
+
+    Args:
+        env: the raw JAX env.
+        params: its params (one per row where `batched_params`).
+        ref: the reference (translates the states).
+        data: the reference transitions.
+        seed: the seed of the steps' keys.
+        replay: the compiled replay, or None for the env's own step.
+        batched_params: `params` has one row per transition.
+
+    Returns:
+        `(obs, next state, reward, terminated, truncated, info)` (truncated None and info
+        empty for a replay).
+    """
     states = to_jax_batch(env, params, ref, data.states)
     actions = jnp.asarray(data.actions)
     if replay is not None:
@@ -150,11 +208,28 @@ def sample_jax_resets(
 
 
 def to_numpy(tree: Any) -> Any:
+    """A pytree fetched from the device as numpy arrays.
+
+    Args:
+        tree: a pytree of arrays.
+
+    Returns:
+        The same pytree of numpy arrays.
+    """
     return jax.tree_util.tree_map(np.asarray, jax.device_get(tree))
 
 
 def space_and_cut(env: Any, params: Any, max_steps: int) -> tuple[Any, int]:
-    """The action space, and the steps an episode is cut at (the env's limit, or `max_steps`)."""
+    """The action space, and the steps an episode is cut at.
+
+    Args:
+        env: the JAX env.
+        params: its params.
+        max_steps: the cut asked for.
+
+    Returns:
+        `(action space, min(params.max_steps_in_episode, max_steps))`.
+    """
     return env.action_space(params), min(int(params.max_steps_in_episode), max_steps)
 
 
@@ -162,7 +237,18 @@ def first_episodes(reset_fn, step_fn, space, num_steps: int, keys: jax.Array):
     """Length and return of the first episode of each of `len(keys)` envs, uniform random
     actions, each cut at `num_steps`: one vmapped step per iteration of a loop that stops when
     every episode has ended (a random policy's episodes are far shorter than the cut); traced
-    inside the caller's jitted function."""
+    inside the caller's jitted function.
+
+    Args:
+        reset_fn: `key -> (obs, state)`.
+        step_fn: `(key, state, action) -> six-tuple`.
+        space: the action space the random actions are drawn from.
+        num_steps: the cut.
+        keys: one key per env.
+
+    Returns:
+        `(lengths, returns)`, one per env.
+    """
     step = jax.vmap(lambda k, s: step_fn(k, s, space.sample(jax.random.fold_in(k, 1))))
     k_reset, k_run = jax.vmap(jax.random.split, out_axes=1)(keys)
     _, state = jax.vmap(reset_fn)(k_reset)

@@ -14,7 +14,16 @@ import numpy as np
 
 
 def scaled(at_one: float, scale: float, least: int = 1) -> int:
-    """How many samples a check of `at_one` samples at scale 1 draws at `scale`: `max(least, int(at_one * scale))`."""
+    """The one scale rule: how many samples a check of `at_one` samples at scale 1 draws at `scale`.
+
+    Args:
+        at_one: the count at scale 1.
+        scale: the fraction of the full suite.
+        least: the count below which the check says nothing useful.
+
+    Returns:
+        `max(least, int(at_one * scale))`.
+    """
     return max(least, int(at_one * scale))
 
 

@@ -60,7 +60,16 @@ def builtin_env(env_id: str) -> tuple[Any, Any]:
 
 
 def check_params(env_id: str, params: Any, default: Any) -> None:
-    """A clear error for `params` (when given) not of the type of the env's `default`."""
+    """A clear error for `params` (when given) not of the type of the env's `default`.
+
+    Args:
+        env_id: the id (or env name) the error names.
+        params: the params given, or None.
+        default: the env's default params, or None.
+
+    Raises:
+        TypeError: `params` is not of `default`'s type.
+    """
     if params is not None and default is not None and type(params) is not type(default):
         raise TypeError(
             f"run_parity({env_id!r}, params=...): params must be a {type(default).__name__} "
