@@ -12,7 +12,7 @@ PIP_CONSTRAINTS := $(if $(CONSTRAINTS),-c $(CONSTRAINTS))
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 TORCH := $(shell grep -m1 '^torch==' constraints.txt 2>/dev/null)
 
-.PHONY: demo test lint docs docs-serve install clean wheel-smoke pin export-check audit-page
+.PHONY: demo test lint docs docs-serve install clean wheel-smoke pin export-check audit-page power
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,16 @@ export-check: $(VENV)/.test-installed
 
 audit-page: $(VENV)/.test-installed
 	$(BIN)/python -m lab.audit_page
+
+# the parity verdicts' power and false alarms (lab/power, the project's lab: not in the wheel), written
+# into docs/parity.md; POWER_SCALE and POWER_SEEDS size it (hours on 2 CPU cores at the defaults)
+POWER_SCALE ?= 0.25
+POWER_SEEDS ?= 0-9
+POWER_RESULTS ?= docs/parity-power.jsonl
+power: $(VENV)/.test-installed
+	$(BIN)/python -m lab.power --mutants --scale $(POWER_SCALE) --results $(POWER_RESULTS)
+	$(BIN)/python -m lab.power --false-alarms --seeds $(POWER_SEEDS) --scale $(POWER_SCALE) --results $(POWER_RESULTS)
+	$(BIN)/python -m lab.power --markdown docs/parity.md --results $(POWER_RESULTS)
 
 # the package as a user installs it: the wheel built from this checkout, with no extras and no
 # constraints, in a fresh venv, and a short session (.ci/wheel_smoke.py); twine checks both archives

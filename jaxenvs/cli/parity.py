@@ -61,7 +61,7 @@ def cmd_parity(args: argparse.Namespace) -> int:
     if args.markdown:
         from pathlib import Path
 
-        from jaxenvs.parity.power import section_of, with_section
+        from jaxenvs.parity.report import section_of, with_section
 
         path = Path(args.markdown)
         table = markdown_table(results, scale=args.scale)

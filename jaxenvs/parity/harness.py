@@ -1,13 +1,14 @@
-"""The parity checks, written once against the reference protocol (`jaxenvs.parity.reference`).
+"""The comparisons: each `check_*` steps the JAX env beside the reference's collected data and returns `Check`s.
 
-Each `check_*` function compares one aspect (steps by state injection, whole episodes, random
-steps, the time limit, resets, random-policy statistics) and returns `Check`s.
-`check(env, params, reference)` runs the standard set and returns a `ParityResult`;
-`assert_parity(...)` raises an `AssertionError` naming the first mismatch.
+Steps by state injection (`check_transitions`), whole episodes, random steps, the time limit,
+resets and random-policy statistics, written once against the reference protocol
+(`jaxenvs.parity.reference`). `jaxenvs.parity.run_parity` runs them.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -15,14 +16,25 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity.checks import (
+from jaxenvs.parity.collect import (
+    Replay,
+    compiled,
+    compiled_replay,
+    default_to_jax,
+    from_jax,
+    jax_episode_statistics,
+    jax_step_batch,
+    recorded_draws,
+    sample_jax_resets,
+    sample_jax_steps,
+    to_jax_batch,
+)
+from jaxenvs.parity.reference import Reference
+from jaxenvs.parity.statistics import (
     ATOL_F32_OBS,
     ATOL_F32_STEP,
     ATOL_F64_EPISODE,
     FLOAT32_ROUNDING,
-    Check,
-    ParityResult,
-    Sizes,
     bounded_check,
     chi_square_check,
     discrete_support_check,
@@ -31,84 +43,26 @@ from jaxenvs.parity.checks import (
     ks_check,
     mean_check,
     stratified_chi_square_check,
-    two_stage,
 )
-from jaxenvs.parity.reference import Reference, State, Transitions, stack_rows, take_rows
+from jaxenvs.parity.transitions import State, Transitions, stack_rows, take_rows
+from jaxenvs.parity.verdict import Check
 
-# A replay of recorded draws: (states, actions, draws, params) -> (obs, next state, reward, terminated).
-Replay = Callable[[Any, Any, Any, Any], tuple]
-
-
-# ---------------------------------------------------------------------------------------------
-# translation
-
-_COMPILED: dict[tuple[int, str], tuple[Any, Callable]] = {}
-
-
-def _compiled(env: Any, kind: str, build: Callable[[], Callable]) -> Callable:
-    """One jitted function per (env object, kind): checks that share an env share its compiles
-    (`env` may be any object the function belongs to, e.g. a replay function)."""
-    key = (id(env), kind)
-    held = _COMPILED.get(key)
-    if held is None or held[0] is not env:
-        if len(_COMPILED) > 64:
-            _COMPILED.clear()
-        held = _COMPILED[key] = (env, build())
-    return held[1]
-
-
-def _compiled_replay(env: Any, replay: Callable, in_axes: tuple) -> Callable:
-    """The jitted, vmapped `replay`, compiled once per env: a replay is a function of the env
-    alone (its code, closing over the env), so one built again for the same env is the same."""
-    code = getattr(replay, "__code__", None)
-    if code is None:
-        return jax.jit(jax.vmap(replay, in_axes=in_axes))
-    return _compiled(env, f"replay {in_axes} {id(code)}", lambda: jax.jit(jax.vmap(replay, in_axes=in_axes)))
-
-
-def default_to_jax(env: Any, params: Any) -> Callable[[State, Any], Any]:
-    """`to_jax` for a reference whose state fields carry the JAX state's names.
-
-    Args:
-        env: the raw JAX env.
-        params: its params (its reset state is the template).
-
-    Returns:
-        `to_jax(state, params)`: the JAX env's own reset state with every field replaced by the
-        reference's (in the JAX field's dtype); it raises `KeyError` naming a missing field.
-    """
-    _, template = env.reset(jax.random.key(0), params)
-    names = [f for f in template.__dataclass_fields__]
-
-    def to_jax(state: State, params: Any) -> Any:
-        missing = [k for k in names if k not in state]
-        if missing:
-            raise KeyError(
-                f"the reference state has no {missing} (it has {sorted(state)}); "
-                "read them in read_state, or give the reference a to_jax"
-            )
-        return template.replace(**{k: jnp.asarray(state[k], jnp.asarray(getattr(template, k)).dtype) for k in names})
-
-    return to_jax
-
-
-def _to_jax_batch(env: Any, params: Any, ref: Reference, states: State) -> Any:
-    """The JAX states (batched along the first axis) of a batch of reference states."""
-    n = len(next(iter(states.values())))
-    if ref.to_jax is None:
-        return default_to_jax(env, params)(states, params) if n else None
-    if ref.batched_to_jax:
-        return ref.to_jax(states, params)
-    items = [ref.to_jax({k: v[i] for k, v in states.items()}, params) for i in range(n)]
-    return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *items)
-
-
-def _from_jax(ref: Reference, state: Any, fields: Sequence[str]) -> State:
-    """The JAX state as the reference names it; by default the `fields` the JAX state has
-    (a field only the reference keeps, such as bsuite's `time_elapsed`, is not compared)."""
-    if ref.from_jax is not None:
-        return {k: np.asarray(v) for k, v in ref.from_jax(state).items()}
-    return {k: np.asarray(getattr(state, k)) for k in fields if hasattr(state, k)}
+__all__ = [
+    "Collection",
+    "FieldPolicy",
+    "Replay",
+    "check_episode_statistics",
+    "check_episodes",
+    "check_reference_fields",
+    "check_resets",
+    "check_step_distribution",
+    "check_time_limit",
+    "check_transitions",
+    "default_to_jax",
+    "near_time_limit",
+    "sample_jax_resets",
+    "sample_jax_steps",
+]
 
 
 def _flat(obs: Any, n: int) -> np.ndarray:
@@ -139,23 +93,6 @@ def _point_at(check: Check, label: str, field: str, data: Transitions, rows: np.
 # deterministic transitions
 
 
-def _draws(ref: Reference, data: Transitions) -> Any:
-    """The reference's recorded draws of every row, translated for the replay and stacked."""
-    return stack_rows([ref.draws_to_jax(d, data.state_at(i)) for i, d in enumerate(data.draws)])
-
-
-def _jax_step_batch(env, params, ref, data: Transitions, seed: int, replay: Replay | None, batched_params: bool):
-    states = _to_jax_batch(env, params, ref, data.states)
-    actions = jnp.asarray(data.actions)
-    if replay is not None:
-        obs, nxt, reward, terminated = replay(states, actions, _draws(ref, data), params)
-        return obs, nxt, reward, terminated, None, {}
-    keys = jax.random.split(jax.random.key(seed), len(data))
-    axes = (0, 0, 0, 0 if batched_params else None)
-    step = _compiled(env, f"step{axes}", lambda: jax.jit(jax.vmap(env.step, in_axes=axes)))
-    return step(keys, states, actions, params)
-
-
 def _truncated(ref: Reference, truncated: Any, terminated: Any) -> np.ndarray:
     """The JAX side's truncation as the reference flags it (never with termination, if it says so)."""
     truncated = np.asarray(truncated)
@@ -163,21 +100,14 @@ def _truncated(ref: Reference, truncated: Any, terminated: Any) -> np.ndarray:
 
 
 def _compare(
-    label: str,
-    ref: Reference,
-    data: Transitions,
-    out: tuple,
-    atol: float,
-    reward_atol: float,
-    canonical: Callable | None = None,
-    info_fields: Sequence[str] = (),
-    out64: tuple | str | None = None,
+    label: str, ref: Reference, data: Transitions, out: tuple, fields: FieldPolicy, out64: tuple | str | None = None
 ) -> list[Check]:
     """Every next-state field, observation, reward and flag of `data` against the JAX side's
-    `out` (row for row; and the `info_fields` of `info`); steps with a random part
+    `out` (row for row; and `fields.info_fields` of `info`); steps with a random part
     (`ref.random_step`) leave out `ref.random_step_fields`. With `out64` (the same steps in
     float64), float values are bounded by their own float32 rounding (`bounded_check`) instead
     of `atol` / `reward_atol`; `out64 == "none"`: the env has no float64 path."""
+    atol, reward_atol, canonical = fields.atol, fields.reward_atol, fields.canonical
     obs, mine, reward, terminated, truncated, info = out
     no_f64 = isinstance(out64, str)
     rtol = 2 * FLOAT32_ROUNDING if no_f64 else 0.0
@@ -238,7 +168,7 @@ def _compare(
     for name, a, b, kept in flags:
         if kept.any():
             add(name, exact_check(f"{label} {name}", a[kept], b[kept]), kept, a[kept], b[kept])
-    for k in info_fields:
+    for k in fields.info_fields:
         a, b = np.asarray(info[k], np.float64), np.asarray(data.info[k], np.float64)
         add(k, error_check(f"{label} {k}", a, b, 1e-7), every, a, b)
     if checks:
@@ -250,24 +180,88 @@ def _compare(
     return checks
 
 
+@dataclasses.dataclass(frozen=True)
+class FieldPolicy:
+    """How the compared values are held to the reference's (`check_transitions`).
+
+    Args:
+        atol: the tolerance of float values.
+        reward_atol: the tolerance of rewards.
+        float32_bound: a float32 env against a float64 reference: the same steps are run again
+            under `jax_enable_x64`, and every float value is bounded by its own float32 rounding
+            (`statistics.bounded_check`) instead of `atol` / `reward_atol`.
+        canonical: `(field, jax, ref, ref_next_states) -> (jax, ref)` puts a field in canonical
+            form before the comparison (e.g. empty slots a reference lacks).
+        info_fields: `info` entries compared too (to 1e-7), e.g. toy text's `prob`, `action_mask`.
+    """
+
+    atol: float = ATOL_F32_STEP
+    reward_atol: float = 0.0
+    float32_bound: bool = False
+    canonical: Callable | None = None
+    info_fields: Sequence[str] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Collection:
+    """Which reference transitions `check_transitions` compares, and how the JAX side steps them.
+
+    Args:
+        data: the reference transitions (one set, or `{label: set}` compared apart but stepped
+            as one batch); None: `ref.transitions(num_steps, seed, policy, scramble)`.
+        policy: the reference's policy while collecting (`Reference.transitions`).
+        scramble: changes the reference's state before each step (`Reference.transitions`).
+        replay: `(states, actions, draws, params) -> (obs, next_state, reward, terminated)`, the
+            JAX step with the reference's recorded draws (`ref.draws_to_jax` translates them);
+            truncation is then not compared (a replay is the MDP step alone).
+        params_of: `{label: params}` for sets collected under other params (same static fields).
+    """
+
+    data: Transitions | Mapping[str, Transitions] | None = None
+    policy: Callable | None = None
+    scramble: Callable | None = None
+    replay: Replay | None = None
+    params_of: Mapping[str, Any] | None = None
+
+
+_FIELD_OPTIONS = {f.name for f in dataclasses.fields(FieldPolicy)}
+_COLLECTION_OPTIONS = {f.name for f in dataclasses.fields(Collection)}
+
+
+def _grouped(fields: FieldPolicy | None, collect: Collection | None, atol: float | None, loose: dict) -> tuple:
+    """The `FieldPolicy` and `Collection` of a call, with `atol` and the older loose keywords folded in."""
+    unknown = sorted(set(loose) - _FIELD_OPTIONS - _COLLECTION_OPTIONS)
+    if unknown:
+        valid = sorted(_FIELD_OPTIONS | _COLLECTION_OPTIONS)
+        raise TypeError(f"check_transitions: unknown keyword(s) {unknown}; valid: fields=, collect=, or {valid}")
+    if loose:
+        warnings.warn(
+            f"check_transitions({', '.join(sorted(loose))}=...): pass fields=FieldPolicy(...) / "
+            "collect=Collection(...) instead",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+    fields = dataclasses.replace(fields or FieldPolicy(), **{k: v for k, v in loose.items() if k in _FIELD_OPTIONS})
+    if atol is not None:
+        fields = dataclasses.replace(fields, atol=atol)
+    collect = dataclasses.replace(
+        collect or Collection(), **{k: v for k, v in loose.items() if k in _COLLECTION_OPTIONS}
+    )
+    return fields, collect
+
+
 def check_transitions(
     env: Any,
     params: Any,
     ref: Reference,
     num_steps: int = 2000,
-    atol: float = ATOL_F32_STEP,
+    atol: float | None = None,
     seed: int = 0,
     *,
-    data: Transitions | Mapping[str, Transitions] | None = None,
     label: str = "step",
-    reward_atol: float = 0.0,
-    policy: Callable | None = None,
-    scramble: Callable | None = None,
-    replay: Replay | None = None,
-    params_of: Mapping[str, Any] | None = None,
-    canonical: Callable | None = None,
-    info_fields: Sequence[str] = (),
-    float32_bound: bool = False,
+    fields: FieldPolicy | None = None,
+    collect: Collection | None = None,
+    **loose: Any,
 ) -> list[Check]:
     """Per-step parity by state injection.
 
@@ -278,32 +272,24 @@ def check_transitions(
         env: the raw JAX env (no auto-reset).
         params: its params.
         ref: the reference.
-        num_steps: how many reference transitions to collect (without `data`).
-        atol: the tolerance of float values.
+        num_steps: how many reference transitions to collect (without `collect.data`).
+        atol: the tolerance of float values (overrides `fields.atol`).
         seed: the seed of the collected transitions.
-        data: the reference transitions to compare (one set, or `{label: set}` compared apart
-            but stepped as one batch); by default `ref.transitions(num_steps, seed, policy,
-            scramble)`.
         label: the checks' name prefix.
-        reward_atol: the tolerance of rewards.
-        policy: the reference's policy while collecting (`Reference.transitions`).
-        scramble: changes the reference's state before each step (`Reference.transitions`).
-        replay: `(states, actions, draws, params) -> (obs, next_state, reward, terminated)`, the
-            JAX step with the reference's recorded draws (`ref.draws_to_jax` translates them);
-            truncation is then not compared (a replay is the MDP step alone).
-        params_of: `{label: params}` for sets collected under other params (same static fields).
-        canonical: `(field, jax, ref, ref_next_states) -> (jax, ref)` puts a field in canonical
-            form before the comparison (e.g. empty slots a reference lacks).
-        info_fields: `info` entries compared too (to 1e-7), e.g. toy text's `prob`, `action_mask`.
-        float32_bound: a float32 env against a float64 reference: the same steps are run again
-            under `jax_enable_x64`, and every float value is bounded by its own float32 rounding
-            (`checks.bounded_check`) instead of `atol` / `reward_atol`.
+        fields: how values are compared (`FieldPolicy`).
+        collect: what is compared and how it is stepped (`Collection`).
+        **loose: the fields of `FieldPolicy` and `Collection` as keywords (deprecated).
 
     Returns:
         The checks, one or more per compared field and set.
+
+    Raises:
+        TypeError: a keyword that is neither.
     """
+    fields, collect = _grouped(fields, collect, atol, loose)
+    data, replay, params_of = collect.data, collect.replay, collect.params_of
     if data is None:
-        data = ref.transitions(num_steps, seed, policy, scramble)
+        data = ref.transitions(num_steps, seed, collect.policy, collect.scramble)
     sets = dict(data) if isinstance(data, Mapping) else {label: data}
     parts = list(sets.values())
     total = sum(parts[1:], parts[0])
@@ -311,15 +297,15 @@ def check_transitions(
     if batched:  # one params per row, stacked
         per_row = [params_of.get(k, params) for k, part in sets.items() for _ in range(len(part))]
         params = jax.tree_util.tree_map(jnp.asarray, stack_rows(per_row))
-    step_replay = None if replay is None else _compiled_replay(env, replay, (0, 0, 0, 0 if batched else None))
-    fields = list(total.next_states)
-    obs, nxt, reward, terminated, truncated, info = _jax_step_batch(env, params, ref, total, seed, step_replay, batched)
-    out = (obs, _from_jax(ref, nxt, fields), reward, terminated, truncated, info)
+    step_replay = None if replay is None else compiled_replay(env, replay, (0, 0, 0, 0 if batched else None))
+    names = list(total.next_states)
+    obs, nxt, reward, terminated, truncated, info = jax_step_batch(env, params, ref, total, seed, step_replay, batched)
+    out = (obs, from_jax(ref, nxt, names), reward, terminated, truncated, info)
     out64 = None
-    if float32_bound:
+    if fields.float32_bound:
         with jax.enable_x64(True):
-            obs64, nxt64, reward64, *_ = _jax_step_batch(env, params, ref, total, seed, step_replay, batched)
-            out64 = jax.tree_util.tree_map(np.asarray, (obs64, _from_jax(ref, nxt64, fields), reward64))
+            obs64, nxt64, reward64, *_ = jax_step_batch(env, params, ref, total, seed, step_replay, batched)
+            out64 = jax.tree_util.tree_map(np.asarray, (obs64, from_jax(ref, nxt64, names), reward64))
         if not any(v.dtype == np.float64 for v in out64[1].values()):
             # no float64 path (its step computes in float32 under x64): its own rounding cannot be
             # measured, so values are compared to `atol` plus the bound's relative cap, 2 x 2^-13
@@ -329,7 +315,7 @@ def check_transitions(
         if len(part):
             rows = np.arange(end - len(part), end)
             part64 = take_rows(out64, rows) if isinstance(out64, tuple) else out64
-            checks += _compare(k, ref, part, take_rows(out, rows), atol, reward_atol, canonical, info_fields, part64)
+            checks += _compare(k, ref, part, take_rows(out, rows), fields, part64)
     return checks
 
 
@@ -388,9 +374,9 @@ def check_time_limit(
         The checks of `check_transitions` on those states.
     """
     data = ref.transitions(num_steps, seed, scramble=near_time_limit(limit, set_time))
-    _, nxt, _, terminated, truncated, _ = _jax_step_batch(env, params, ref, data, seed, None, False)
+    _, nxt, _, terminated, truncated, _ = jax_step_batch(env, params, ref, data, seed, None, False)
     compared = {"truncated": (_truncated(ref, truncated, terminated), data.truncated)}
-    mine = _from_jax(ref, nxt, ["time"])
+    mine = from_jax(ref, nxt, ["time"])
     if "time" in mine and "time" in data.next_states:
         compared["time"] = (mine["time"], data.next_states["time"])
     checks = []
@@ -445,18 +431,18 @@ def check_episodes(
     # index[j, t]: the row of episode j's step t (its last row again past its end)
     index = np.array([np.pad(rows, (0, horizon - len(rows)), mode="edge") for rows in episodes])
     alive = np.arange(horizon) < np.array([len(rows) for rows in episodes])[:, None]
-    start = _to_jax_batch(env, params, ref, {k: v[index[:, 0]] for k, v in data.states.items()})
+    start = to_jax_batch(env, params, ref, {k: v[index[:, 0]] for k, v in data.states.items()})
     actions = jnp.asarray(data.actions[index])
     # one jitted, vmapped step per time step (not a scan: XLA may fuse a scanned step into other
     # roundings, which a float32-storing reference amplifies over a long episode)
     if replay is not None:
-        draws = jax.tree_util.tree_map(lambda x: x[index], _draws(ref, data))
-        replay_step = _compiled_replay(env, replay, (0, 0, 0, None))
+        draws = jax.tree_util.tree_map(lambda x: x[index], recorded_draws(ref, data))
+        replay_step = compiled_replay(env, replay, (0, 0, 0, None))
 
         def step(t, state):
             return *replay_step(state, actions[:, t], jax.tree_util.tree_map(lambda x: x[:, t], draws), params), None
     else:
-        env_step = _compiled(env, "step(0, 0, 0, None)", lambda: jax.jit(jax.vmap(env.step, in_axes=(0, 0, 0, None))))
+        env_step = compiled(env, "step(0, 0, 0, None)", lambda: jax.jit(jax.vmap(env.step, in_axes=(0, 0, 0, None))))
         keys = jax.random.split(jax.random.key(seed), (horizon, len(episodes)))
 
         def step(t, state):
@@ -472,39 +458,14 @@ def check_episodes(
         return np.stack([np.asarray(x) for x in steps], axis=1)[alive][order]
 
     obs, states, rewards, terminated, truncated = jax.tree_util.tree_map(in_row_order, *jax.device_get(outs))
-    out = (obs, _from_jax(ref, states, list(data.next_states)), rewards, terminated, truncated, {})
-    checks = _compare(label, ref, data, out, atol, max(atol, 1e-6))
+    out = (obs, from_jax(ref, states, list(data.next_states)), rewards, terminated, truncated, {})
+    checks = _compare(label, ref, data, out, FieldPolicy(atol, max(atol, 1e-6)))
     checks[0].note(f"{len(episodes)} whole episodes")
     return checks
 
 
 # ---------------------------------------------------------------------------------------------
 # distributions
-
-
-def sample_jax_steps(
-    env: Any, params: Any, ref: Reference, state: State, action: Any, n: int, seed: int = 0
-) -> Transitions:
-    """`n` JAX steps from the same injected state.
-
-    Args:
-        env: the raw JAX env.
-        params: its params.
-        ref: the reference (translates the state both ways).
-        state: the reference state to inject.
-        action: the action taken from it.
-        n: how many steps.
-        seed: the seed of the steps' keys.
-
-    Returns:
-        The `n` transitions, the next states as the reference names them.
-    """
-    start = _to_jax_batch(env, params, ref, {k: np.asarray(v)[None] for k, v in state.items()})
-    start = jax.tree_util.tree_map(lambda x: x[0], start)
-    keys = jax.random.split(jax.random.key(seed + 7919), n)
-    step = _compiled(env, "sample step", lambda: jax.jit(jax.vmap(env.step, in_axes=(0, None, None, None))))
-    obs, nxt, *out = jax.tree_util.tree_map(np.asarray, step(keys, start, jnp.asarray(action), params))
-    return Transitions.from_steps(state, action, _from_jax(ref, nxt, list(state)), (obs, *out))
 
 
 def check_step_distribution(
@@ -556,28 +517,6 @@ def check_step_distribution(
         allowed = {(c, o) for c, (state, action) in enumerate(cases) for o in support(dict(state), action)}
     support_check = discrete_support_check(label, list(zip(jax_cases, jax_out)), list(zip(ref_cases, ref_out)), allowed)
     return [support_check, stratified_chi_square_check(label, jax_cases, jax_out, ref_cases, ref_out)]
-
-
-def sample_jax_resets(
-    env: Any, params: Any, ref: Reference, n: int, seed: int = 0, fields: Sequence[str] | None = None
-) -> tuple[State, Any]:
-    """`n` JAX resets.
-
-    Args:
-        env: the raw JAX env.
-        params: its params.
-        ref: the reference (names the state's fields).
-        n: how many resets.
-        seed: the seed of the reset keys.
-        fields: the JAX state fields to read (every field by default).
-
-    Returns:
-        `(states as the reference names them, observations)`, each with `n` rows.
-    """
-    keys = jax.random.split(jax.random.key(seed + 104729), n)
-    obs, states = _compiled(env, "reset", lambda: jax.jit(jax.vmap(env.reset, in_axes=(0, None))))(keys, params)
-    fields = list(states.__dataclass_fields__) if fields is None else fields
-    return _from_jax(ref, states, fields), jax.tree_util.tree_map(np.asarray, obs)
 
 
 def check_resets(
@@ -651,8 +590,6 @@ def check_episode_statistics(
     Returns:
         The length and return checks (and the cut-episodes check with `require_end`).
     """
-    from jaxenvs.parity.reference import jax_episode_statistics
-
     ref_len, ref_ret = ref.episode_statistics(num_episodes, seed, max_steps)
     length, ret = jax_episode_statistics(env, params, num_episodes, seed, max_steps)
     checks = [
@@ -667,125 +604,6 @@ def check_episode_statistics(
 
 
 # ---------------------------------------------------------------------------------------------
-# the standard set
-
-
-def check(
-    env: Any,
-    params: Any,
-    reference: Reference,
-    *,
-    sizes: Sizes | None = None,
-    atol: float = ATOL_F32_STEP,
-    reward_atol: float = 0.0,
-    float64: bool = False,
-    whole_episodes: bool = False,
-    resets: bool = True,
-    discrete_resets: bool = False,
-    statistics: bool = True,
-    seed: int = 0,
-    name: str | None = None,
-) -> ParityResult:
-    """Check a raw JAX env against `reference` with the standard set of checks.
-
-    Decided in one or two stages (`checks.two_stage`): a correct env FAILs with probability at
-    most `checks.ALPHA_ENV`.
-
-    Args:
-        env: the raw JAX env (`make(..., autoreset=False)`, or any env with
-            `reset(key, params)` / `step(key, state, action, params)`).
-        params: its params (used as given: under `float64`, Python scalars follow the
-            precision, float32 arrays do not).
-        reference: the reference.
-        sizes: how much to compare (default `Sizes()`): `sizes.steps` transitions by state
-            injection, `sizes.samples` resets, `sizes.episodes` random-policy episodes.
-        atol: the tolerance of the float32 transitions.
-        reward_atol: the tolerance of rewards.
-        float64: the transitions again under `jax_enable_x64`, to `ATOL_F64_STEP`.
-        whole_episodes: `sizes.episodes // 10` whole episodes (float64 if `float64`).
-        resets: the reset distribution.
-        discrete_resets: resets compared by chi-square (else KS).
-        statistics: random-policy episode length and return.
-        seed: the first stage's seed.
-        name: the env's name in the result (default: the env's own).
-
-    Returns:
-        The `ParityResult`: `.passed`, `.summary()`, `.failures()`.
-
-    Raises:
-        TypeError: `env` is a string or has no `reset`/`step`; `reference` is not a
-            `Reference`; `sizes` is not a `Sizes`; `read_state` does not return a dict.
-        ValueError: `env` auto-resets; the reference names a field the JAX state does not have.
-    """
-    from jaxenvs.parity import spec as p
-
-    _check_inputs(env, reference, sizes)
-    check_reference_fields(env, params, reference)
-    sizes = sizes or Sizes()
-    # the standard checks, each at `sizes` times the stage's size factor
-    chosen = [
-        p.transitions("atol", atol, sizes.steps, 1, label="f32 step" if float64 else "step", reward_atol=reward_atol)
-    ]
-    if float64:
-        chosen.append(p.transitions("f64", at_one=sizes.steps, least=1, seed_offset=1))
-    if whole_episodes:
-        chosen.append(p.episodes("f64" if float64 else "atol", atol, at_one=sizes.episodes / 10, least=3))
-    if resets:
-        chosen.append(p.resets(sizes.samples, 1, discrete=discrete_resets))
-    if statistics:
-        chosen.append(p.statistics(sizes.episodes, 1))
-    spec = p.ParitySpec(p.chain(*chosen))
-    name = name or getattr(env, "name", type(env).__name__)
-
-    def run(factor: int, stage_seed: int) -> ParityResult:
-        return p.run_checks(p.Context(name, env, params, factor, stage_seed, spec, reference), reference.name)
-
-    return two_stage(run, seed)
-
-
-def require_env(env: Any, where: str) -> None:
-    """A clear error for an env the checks cannot step: an id instead of an env, or no `reset` / `step`.
-
-    Args:
-        env: the env given.
-        where: the call it was given to, for the message.
-
-    Raises:
-        TypeError: `env` is a string or has no `reset` / `step`.
-    """
-    if isinstance(env, str):
-        raise TypeError(
-            f"{where}: env must be an environment object, got the string {env!r}; for a registered id use "
-            f"jaxenvs.parity.run_parity({env!r}), or pass jaxenvs.make({env!r}, autoreset=False)[0]"
-        )
-    missing = [m for m in ("reset", "step") if not callable(getattr(env, m, None))]
-    if missing:
-        raise TypeError(
-            f"{where}: env must be a raw JAX env with reset(key, params) and step(key, state, action, params); "
-            f"{type(env).__name__} has no {' or '.join(missing)}"
-        )
-
-
-def _check_inputs(env: Any, reference: Any, sizes: Any) -> None:
-    """A clear error for what `check` cannot check: an id instead of an env, an auto-resetting
-    env (its step would reset where the reference's episode ends), something that is not a
-    `Reference`, sizes that are not `Sizes`."""
-    require_env(env, "check")
-    from jaxenvs.wrappers.autoreset import AutoReset
-    from jaxenvs.wrappers.base import find_wrapper
-
-    if find_wrapper(env, AutoReset) is not None:
-        raise ValueError(
-            f"check: {getattr(env, 'name', env)!r} auto-resets, so its step would start a new episode where the "
-            "reference's ends; pass the raw env: jaxenvs.make(id, autoreset=False) or env.unwrapped"
-        )
-    if not isinstance(reference, Reference):
-        raise TypeError(
-            f"check: reference must be a jaxenvs.parity.Reference (GymnasiumReference, DmEnvReference, "
-            f"JaxReference, ...), got {type(reference).__name__}"
-        )
-    if sizes is not None and not isinstance(sizes, Sizes):
-        raise TypeError(f"check: sizes must be a jaxenvs.parity.Sizes, got {type(sizes).__name__}")
 
 
 def check_reference_fields(env: Any, params: Any, reference: Reference) -> None:
@@ -833,33 +651,3 @@ def check_reference_fields(env: Any, params: Any, reference: Reference) -> None:
                 f"{reference.name}: {option} names {unknown}, not fields of the reference's state "
                 f"{sorted(fields)}" + (f" ({hint})" if hint else "")
             )
-
-
-def assert_parity(env: Any, params: Any, reference: Reference, **kwargs: Any) -> ParityResult:
-    """`check(...)`, raising when the env does not match.
-
-    Args:
-        env: the raw JAX env.
-        params: its params.
-        reference: the reference.
-        **kwargs: `check`'s keyword arguments.
-
-    Returns:
-        The passing `ParityResult`.
-
-    Raises:
-        AssertionError: a check failed; the message names the first mismatch (the field, the
-            step, the state it came from, both values) and lists every failed check.
-        TypeError: as `check`.
-        ValueError: as `check`.
-    """
-    result = check(env, params, reference, **kwargs)
-    failures = result.failures()
-    if failures:
-        first = next((c.mismatch for c in failures if c.mismatch), None)
-        lines = [f"{result.env_id} does not match {result.reference}"]
-        if first:
-            lines.append(f"first mismatch: {first}")
-        lines += ["failed: " + c.describe() for c in failures]
-        raise AssertionError("\n".join(lines))
-    return result

@@ -16,130 +16,24 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-State = dict[str, Any]
+from jaxenvs.parity.collect import first_episodes, jax_episode_statistics, space_and_cut, to_numpy
+from jaxenvs.parity.transitions import State, Transitions, stack_rows, take_rows
 
-
-def stack_rows(items: Sequence[Any]) -> Any:
-    """Pytrees of one row each (states, observations, draws) stacked into one of numpy arrays.
-
-    Args:
-        items: pytrees of the same structure.
-
-    Returns:
-        The pytree whose every leaf stacks the items' leaves along a new first axis.
-    """
-    return jax.tree_util.tree_map(lambda *xs: np.stack([np.asarray(x) for x in xs]), *items)
-
-
-def take_rows(tree: Any, rows: Any) -> Any:
-    """Some rows of every leaf of a pytree of arrays.
-
-    Args:
-        tree: a pytree of arrays with the same first axis.
-        rows: indices or a boolean mask along it.
-
-    Returns:
-        The pytree of numpy arrays holding those rows.
-    """
-    return jax.tree_util.tree_map(lambda x: np.asarray(x)[rows], tree)
-
-
-@dataclasses.dataclass
-class Transitions:
-    """Reference transitions, as numpy arrays with one row per step.
-
-    Args:
-        states: the state before each step, `{field: array}`.
-        actions: the actions.
-        next_states: the state after each step, `{field: array}`.
-        obs: the observations (a pytree of arrays).
-        rewards: the rewards (float64).
-        terminated: the `terminated` flags.
-        truncated: the `truncated` flags.
-        episode: numbers the episodes of a stream (a new number after every reset).
-        info: the info entries every step had.
-        draws: the random draws recorded per step (None where they are not recorded).
-    """
-
-    states: State
-    actions: np.ndarray
-    next_states: State
-    obs: Any
-    rewards: np.ndarray
-    terminated: np.ndarray
-    truncated: np.ndarray
-    episode: np.ndarray
-    info: State = dataclasses.field(default_factory=dict)
-    draws: list[Any] | None = None
-
-    def __len__(self) -> int:
-        return len(self.actions)
-
-    @classmethod
-    def from_steps(cls, state: State, action: Any, next_states: State, out: tuple) -> Transitions:
-        """`n` steps from one state.
-
-        Args:
-            state: the state every step started from.
-            action: the action every step took.
-            next_states: the `n` states after the steps, `{field: array}`.
-            out: a vmapped step's `(obs, reward, terminated, truncated, info)`, as numpy.
-
-        Returns:
-            The `n` transitions, numbered as `n` episodes.
-        """
-        obs, reward, terminated, truncated, info = out
-        n = len(np.asarray(reward))
-        return cls(
-            {k: np.repeat(np.asarray(v)[None], n, axis=0) for k, v in state.items()},
-            np.repeat(np.asarray(action)[None], n, axis=0),
-            next_states,
-            obs,
-            np.asarray(reward, np.float64),
-            np.asarray(terminated, bool),
-            np.asarray(truncated, bool),
-            np.arange(n),
-            dict(info) if isinstance(info, Mapping) else {},
-        )
-
-    def state_at(self, i: int, after: bool = False) -> State:
-        """The state of one row.
-
-        Args:
-            i: the row.
-            after: the state after the step (`next_states`) instead of before it.
-
-        Returns:
-            `{field: value}`.
-        """
-        return {k: v[i] for k, v in (self.next_states if after else self.states).items()}
-
-    def _rows(self) -> dict[str, Any]:
-        """The fields with one row per step (all but `draws`)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "draws"}
-
-    def __add__(self, other: Transitions) -> Transitions:
-        shifted = dataclasses.replace(other, episode=other.episode + (self.episode.max() + 1 if len(self) else 0))
-        common = [k for k in self.info if k in other.info]  # info entries both have
-        both = [dict(t._rows(), info={k: t.info[k] for k in common}) for t in (self, shifted)]
-        draws = None if self.draws is None or other.draws is None else self.draws + other.draws
-        return Transitions(**jax.tree_util.tree_map(lambda x, y: np.concatenate([x, y]), *both), draws=draws)
-
-    def select(self, keep: Sequence[int] | np.ndarray) -> Transitions:
-        """Some rows.
-
-        Args:
-            keep: the rows' indices, or a boolean mask.
-
-        Returns:
-            The transitions of those rows, in that order.
-        """
-        keep = np.asarray(keep)
-        if keep.dtype == bool:
-            keep = np.flatnonzero(keep)
-        draws = None if self.draws is None else [self.draws[i] for i in keep]
-        return Transitions(**take_rows(self._rows(), keep), draws=draws)
-
+__all__ = [
+    "DmEnvReference",
+    "GymnasiumReference",
+    "JaxReference",
+    "Policy",
+    "Reference",
+    "Scramble",
+    "State",
+    "Transitions",
+    "elapsed_steps",
+    "jax_episode_statistics",
+    "set_elapsed_steps",
+    "stack_rows",
+    "take_rows",
+]
 
 Policy = Callable[["Reference", np.random.Generator], Any]
 Scramble = Callable[["Reference", np.random.Generator], None]
@@ -602,15 +496,6 @@ class DmEnvReference(Reference):
 # JAX
 
 
-def _numpy(tree: Any) -> Any:
-    return jax.tree_util.tree_map(np.asarray, jax.device_get(tree))
-
-
-def _space_and_cut(env: Any, params: Any, max_steps: int) -> tuple[Any, int]:
-    """The action space, and the steps an episode is cut at (the env's limit, or `max_steps`)."""
-    return env.action_space(params), min(int(params.max_steps_in_episode), max_steps)
-
-
 @dataclasses.dataclass(kw_only=True)
 class JaxReference(Reference):
     """A JAX env as a reference.
@@ -708,7 +593,7 @@ class JaxReference(Reference):
         """
         self._key, sub = jax.random.split(self._key)
         obs, self._live, reward, terminated, truncated, info = self._step(sub, self._live, jnp.asarray(action))
-        return _numpy(obs), float(reward), bool(terminated), bool(truncated), _numpy(info)
+        return to_numpy(obs), float(reward), bool(terminated), bool(truncated), to_numpy(info)
 
     def sample_action(self, rng: np.random.Generator) -> Any:
         """A uniformly random action from the env's action space.
@@ -747,7 +632,7 @@ class JaxReference(Reference):
         """
         self.reset(seed)
         self.load(state)
-        obs, nxt, *out = _numpy(self._sample_steps(self._keys(seed, n), self._live, jnp.asarray(action)))
+        obs, nxt, *out = to_numpy(self._sample_steps(self._keys(seed, n), self._live, jnp.asarray(action)))
         return Transitions.from_steps(state, action, self._read(nxt), (obs, *out))
 
     def sample_resets(self, n: int, seed: int = 0) -> tuple[State, Any]:
@@ -760,7 +645,7 @@ class JaxReference(Reference):
         Returns:
             `(states, observations)`, `n` rows each.
         """
-        obs, states = _numpy(self._sample_resets(self._keys(seed, n)))
+        obs, states = to_numpy(self._sample_resets(self._keys(seed, n)))
         return self._read(states), obs
 
     def episodes(self, num_episodes: int, seed: int = 0, max_steps: int = 100_000) -> Transitions:
@@ -774,7 +659,7 @@ class JaxReference(Reference):
         Returns:
             The episodes' transitions.
         """
-        space, steps = _space_and_cut(self.env, self.params, max_steps)
+        space, steps = space_and_cut(self.env, self.params, max_steps)
 
         def episode(key):
             k_reset, k_run = jax.random.split(key)
@@ -790,7 +675,7 @@ class JaxReference(Reference):
             return jax.lax.scan(body, (state, jnp.asarray(True)), jax.random.split(k_run, steps))[1]
 
         keys = jax.random.split(jax.random.key(seed), num_episodes)
-        states, actions, nxt, obs, r, te, tr, alive = _numpy(jax.jit(jax.vmap(episode))(keys))
+        states, actions, nxt, obs, r, te, tr, alive = to_numpy(jax.jit(jax.vmap(episode))(keys))
         keep = alive.reshape(-1)
         flat = lambda tree: take_rows(jax.tree_util.tree_map(lambda x: x.reshape(-1, *x.shape[2:]), tree), keep)  # noqa: E731
         return Transitions(
@@ -815,65 +700,7 @@ class JaxReference(Reference):
         Returns:
             `(lengths, returns)`, numpy arrays of `num_episodes` each.
         """
-        space, steps = _space_and_cut(self.env, self.params, max_steps)
-        run = jax.jit(lambda keys: _first_episodes(self._reset_fn, self._step_fn, space, steps, keys))
-        lengths, returns = _numpy(run(self._keys(seed, num_episodes)))
+        space, steps = space_and_cut(self.env, self.params, max_steps)
+        run = jax.jit(lambda keys: first_episodes(self._reset_fn, self._step_fn, space, steps, keys))
+        lengths, returns = to_numpy(run(self._keys(seed, num_episodes)))
         return lengths, returns.astype(np.float64)
-
-
-def _first_episodes(reset_fn, step_fn, space, num_steps: int, keys: jax.Array):
-    """Length and return of the first episode of each of `len(keys)` envs, uniform random
-    actions, each cut at `num_steps`: one vmapped step per iteration of a loop that stops when
-    every episode has ended (a random policy's episodes are far shorter than the cut); traced
-    inside the caller's jitted function."""
-    step = jax.vmap(lambda k, s: step_fn(k, s, space.sample(jax.random.fold_in(k, 1))))
-    k_reset, k_run = jax.vmap(jax.random.split, out_axes=1)(keys)
-    _, state = jax.vmap(reset_fn)(k_reset)
-    n = keys.shape[0]
-
-    def cond(carry):
-        t, _, done, _, _ = carry
-        return (t < num_steps) & ~jnp.all(done)
-
-    def body(carry):
-        t, state, done, length, ret = carry
-        ks = jax.vmap(jax.random.fold_in, in_axes=(0, None))(k_run, t)
-        _, nstate, r, te, tr, _ = step(ks, state)
-        alive = ~done
-        state = jax.tree_util.tree_map(
-            lambda new, old: jnp.where(alive.reshape((n,) + (1,) * (new.ndim - 1)), new, old), nstate, state
-        )
-        return t + 1, state, done | te | tr, length + alive, ret + jnp.where(alive, r, 0.0)
-
-    init = (jnp.int32(0), state, jnp.zeros(n, bool), jnp.zeros(n, jnp.int32), jnp.zeros(n, jnp.float32))
-    _, _, _, length, ret = jax.lax.while_loop(cond, body, init)
-    return length, ret
-
-
-def jax_episode_statistics(env: Any, params: Any, num_episodes: int, seed: int = 0, max_steps: int = 100_000):
-    """Lengths and returns of the first episode of vmapped raw JAX envs under uniform random actions.
-
-    Compiled once per (env object, cut, action space) with the params passed in, so that runs
-    at other params (a mutant's) reuse it.
-
-    Args:
-        env: the raw JAX env.
-        params: its params (`max_steps_in_episode` among them).
-        num_episodes: how many envs (one episode each).
-        seed: the seed of the envs' keys.
-        max_steps: each episode is cut at `min(max_steps_in_episode, max_steps)`.
-
-    Returns:
-        `(lengths, returns)`, numpy arrays of `num_episodes` each.
-    """
-    from jaxenvs.parity.harness import _compiled
-
-    space, steps = _space_and_cut(env, params, max_steps)
-
-    def run(keys, params):
-        return _first_episodes(
-            lambda k: env.reset(k, params), lambda k, s, a: env.step(k, s, a, params), space, steps, keys
-        )
-
-    compiled = _compiled(env, f"random-policy episodes {steps} {space!r}", lambda: jax.jit(run))
-    return _numpy(compiled(jax.random.split(jax.random.key(seed), num_episodes), params))

@@ -7,8 +7,8 @@ The standard checks (`transitions`, `time_limit`, `episodes`, `resets`, `statist
 `step_distribution`) are here, and `on`, which runs checks on a variant of the run (`variant`,
 `Context.with_env`); an env's own checks are functions of the same shape in its `parity.py`.
 
-`scale` means one thing everywhere: a check of `at_one` samples at scale 1 draws
-`Context.size(at_one, least) = max(least, int(at_one * scale))`.
+`scale` means one thing everywhere (`jaxenvs.parity.scale.scaled`): a check of `at_one`
+samples at scale 1 draws `Context.size(at_one, least) = max(least, int(at_one * scale))`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,12 @@ from typing import Any
 import jax
 
 from jaxenvs.parity import harness
-from jaxenvs.parity.checks import ATOL_F32_STEP, ATOL_F64_EPISODE, ATOL_F64_STEP, Check, ParityResult, Timer
+from jaxenvs.parity.harness import Collection, FieldPolicy
 from jaxenvs.parity.reference import Reference
+from jaxenvs.parity.scale import Sizes, scaled
+from jaxenvs.parity.statistics import ATOL_F32_STEP, ATOL_F64_EPISODE, ATOL_F64_STEP
+from jaxenvs.parity.subject import builtin_env, env_under_test
+from jaxenvs.parity.verdict import Check, ParityResult, Timer
 
 
 @dataclasses.dataclass
@@ -50,8 +54,6 @@ class Context:
     @property
     def registered(self) -> Any:
         """The id's registered params (the reference's settings)."""
-        from jaxenvs.parity import builtin_env
-
         return builtin_env(self.env_id)[1]
 
     @property
@@ -77,7 +79,7 @@ class Context:
         Returns:
             `max(least, int(at_one * scale))`.
         """
-        return max(least, int(at_one * self.scale))
+        return scaled(at_one, self.scale, least)
 
     @property
     def limit(self) -> int:
@@ -100,6 +102,8 @@ class Context:
 
 
 CheckFn = Callable[[Context], list[Check]]
+_FIELD_OPTIONS = ("reward_atol", "canonical", "info_fields")
+_COLLECTION_OPTIONS = ("data", "policy", "scramble", "replay", "params_of")
 
 
 def chain(*checks: CheckFn) -> CheckFn:
@@ -165,7 +169,6 @@ def run(
         ImportError: `spec.library` is not installed (`run_parity` turns it into a skip).
     """
     import jaxenvs
-    from jaxenvs.parity import env_under_test
 
     importlib.import_module(spec.library)
     if env is not None or not spec.builds_env:
@@ -235,7 +238,8 @@ def transitions(
         least: transitions at the smallest scale.
         seed_offset: added to the run's seed.
         label: the checks' name prefix (default "f32 step", "f64 step" or "step").
-        **kwargs: passed to `check_transitions` (policy, scramble, reward_atol, ...).
+        **kwargs: `FieldPolicy` options (`reward_atol`, `canonical`, `info_fields`) and `Collection`
+            options (`policy`, `scramble`, `replay`, ...) of `check_transitions`.
 
     Returns:
         A check function.
@@ -247,8 +251,11 @@ def transitions(
     if precision not in labels:
         raise ValueError(f"transitions: precision must be 'f32', 'f64' or 'atol', got {precision!r}")
     tol = ATOL_F64_STEP if precision == "f64" else ATOL_F32_STEP if atol is None else atol
-    kwargs.update(label=label or labels[precision], float32_bound=precision == "f32")
-    return _sized(harness.check_transitions, at_one, least, seed_offset, precision == "f64", atol=tol, **kwargs)
+    field_options = {k: kwargs.pop(k) for k in list(kwargs) if k in _FIELD_OPTIONS}
+    collect = Collection(**{k: kwargs.pop(k) for k in list(kwargs) if k in _COLLECTION_OPTIONS})
+    fields = FieldPolicy(atol=tol, float32_bound=precision == "f32", **field_options)
+    kwargs.update(label=label or labels[precision], fields=fields, collect=collect)
+    return _sized(harness.check_transitions, at_one, least, seed_offset, precision == "f64", **kwargs)
 
 
 def time_limit(at_one: int = 100, least: int = 50, **kwargs: Any) -> CheckFn:
@@ -377,3 +384,51 @@ def variant(reference: Callable[..., Reference], **options: Any) -> Callable[[Co
         `reference(env_id, **options)`.
     """
     return lambda ctx: ctx.with_env(ctx.env, ctx.params.replace(**options), reference(ctx.env_id, **options))
+
+
+# ---------------------------------------------------------------------------------------------
+# the standard set of a `Reference`
+
+
+@dataclasses.dataclass(frozen=True)
+class Standard:
+    """The standard set of checks of an env against a `Reference` (`jaxenvs.parity.run_parity`).
+
+    Args:
+        atol: the tolerance of the float32 transitions.
+        reward_atol: the tolerance of rewards.
+        float64: the transitions again under `jax_enable_x64`, to `ATOL_F64_STEP`.
+        whole_episodes: `sizes.episodes // 10` whole episodes (float64 if `float64`).
+        resets: the reset distribution.
+        discrete_resets: resets compared by chi-square (else KS).
+        statistics: random-policy episode length and return.
+    """
+
+    atol: float = ATOL_F32_STEP
+    reward_atol: float = 0.0
+    float64: bool = False
+    whole_episodes: bool = False
+    resets: bool = True
+    discrete_resets: bool = False
+    statistics: bool = True
+
+    def spec(self, sizes: Sizes) -> ParitySpec:
+        """The checks at `sizes` (each a stage's size factor times them) as a `ParitySpec`.
+
+        Args:
+            sizes: how much each check compares at a stage's size factor 1.
+
+        Returns:
+            The `ParitySpec` (its reference given by the run).
+        """
+        label = "f32 step" if self.float64 else "step"
+        chosen = [transitions("atol", self.atol, sizes.steps, 1, label=label, reward_atol=self.reward_atol)]
+        if self.float64:
+            chosen.append(transitions("f64", at_one=sizes.steps, least=1, seed_offset=1))
+        if self.whole_episodes:
+            chosen.append(episodes("f64" if self.float64 else "atol", self.atol, at_one=sizes.episodes / 10, least=3))
+        if self.resets:
+            chosen.append(resets(sizes.samples, 1, discrete=self.discrete_resets))
+        if self.statistics:
+            chosen.append(statistics(sizes.episodes, 1))
+        return ParitySpec(chain(*chosen))

@@ -1,4 +1,4 @@
-"""The parity checks' power: every deliberate mutant (`jaxenvs.parity.mutants`) changes
+"""The parity checks' power: every deliberate mutant (`lab/power/mutants.py`) changes
 something observable and fails its id's own suite at the size the family's tests use."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import jaxenvs
-from jaxenvs.parity.mutants import MUTANTS, observable_change
+from lab.power.mutants import MUTANTS, observable_change
 from tests.parity.test_parity import SCALES
 
 # the size each family's parity tests run at (tests/parity/test_parity.py)
@@ -59,7 +59,7 @@ def test_stopping_at_the_first_failure_gives_the_full_runs_verdict():
 
 
 def test_power_section_is_kept_and_replaced():
-    from jaxenvs.parity.power import BEGIN, END, section_of, with_section
+    from jaxenvs.parity.report import BEGIN, END, section_of, with_section
 
     table = "# Parity\n\n| env |\n\n## Every check\n\nlong"
     one = with_section(table, f"{BEGIN}\none\n{END}")
@@ -69,7 +69,8 @@ def test_power_section_is_kept_and_replaced():
 
 
 def test_a_mutant_that_changes_nothing_is_refused(monkeypatch):
-    from jaxenvs.parity import mutants, power
+    from lab.power import measure as power
+    from lab.power import mutants
 
     same = mutants.Mutant("cartpole-gravity-unchanged", "CartPole-v1", "gravity as registered", {"gravity": 9.8})
     assert observable_change(same, num_envs=8, num_steps=16) is None

@@ -244,8 +244,8 @@ def test_registered_broken_env_fails_in_the_cli(monkeypatch, capsys):
 def test_reference_declared_as_a_lazy_string(monkeypatch):
     """A registered `Reference` is decided by `check`'s two stages alone: never a second
     two-stage decision around (or inside) each of its stages."""
-    from jaxenvs import parity, registry
-    from jaxenvs.parity import checks, harness
+    from jaxenvs import registry
+    from jaxenvs.parity import api, checks
 
     decisions = []
 
@@ -254,8 +254,7 @@ def test_reference_declared_as_a_lazy_string(monkeypatch):
         return checks.two_stage(run, seed)
 
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    monkeypatch.setattr(harness, "two_stage", counted)
-    monkeypatch.setattr(parity, "two_stage", counted)
+    monkeypatch.setattr(api, "two_stage", counted)
     jaxenvs.register("user/LineLazy-v0", Line, reference=f"{__name__}:dm_env_reference")
     assert jaxenvs.spec("user/LineLazy-v0").parity == f"{__name__}:dm_env_reference"
     result = jaxenvs.parity.run_parity("user/LineLazy-v0", scale=0.05)

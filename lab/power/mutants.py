@@ -8,7 +8,7 @@ env=..., params=...)` checks it with the id's own reference and checks; a verdic
 miss. Each mutant must change something observable (`observable_change`): a params field
 that another setting overrides, or a subclass that changes nothing, is not a mutant.
 
-`python -m jaxenvs.parity.power` measures the catch rate; `tests/parity/test_mutants.py`
+`make power` (`python -m lab.power`) measures the catch rate; `tests/parity/test_mutants.py`
 asserts every mutant fails at the tests' sizes.
 """
 
@@ -206,13 +206,13 @@ def observable_change(mutant: Mutant, num_envs: int = 32, num_steps: int = 200, 
         A sentence naming the first difference ("reset", "step 12", "at the time limit"), or None.
     """
     from jaxenvs.parity import builtin_env
-    from jaxenvs.parity.harness import _compiled
+    from jaxenvs.parity.collect import compiled
 
     env0, params0 = builtin_env(mutant.env_id)
     env1, params1 = mutant.build()
-    reset = [_compiled(e, "reset", lambda e=e: jax.jit(jax.vmap(e.reset, in_axes=(0, None)))) for e in (env0, env1)]
+    reset = [compiled(e, "reset", lambda e=e: jax.jit(jax.vmap(e.reset, in_axes=(0, None)))) for e in (env0, env1)]
     axes = (0, 0, 0, None)
-    step = [_compiled(e, f"step{axes}", lambda e=e: jax.jit(jax.vmap(e.step, in_axes=axes))) for e in (env0, env1)]
+    step = [compiled(e, f"step{axes}", lambda e=e: jax.jit(jax.vmap(e.step, in_axes=axes))) for e in (env0, env1)]
     sample = jax.vmap(env0.action_space(params0).sample)
     # keys of the reset, then of each step (the first from near the time limit): the env's, the action's
     keys = jax.random.split(jax.random.key(seed), (num_steps + 2, 2, num_envs))

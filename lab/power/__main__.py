@@ -1,0 +1,7 @@
+"""`python -m lab.power`: `lab.power.measure.main`."""
+
+import sys
+
+from lab.power.measure import main
+
+sys.exit(main())
