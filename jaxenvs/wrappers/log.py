@@ -50,6 +50,17 @@ class LogWrapper(Wrapper):
 
     Args:
         env: The env to wrap.
+
+    Example:
+        >>> import jax, jaxenvs
+        >>> from jaxenvs.wrappers import LogWrapper
+        >>> env, params = jaxenvs.make("CartPole-v1")
+        >>> env = LogWrapper(env)
+        >>> obs, state = env.reset(jax.random.key(0), params)
+        >>> for t in range(3):
+        ...     obs, state, reward, terminated, truncated, info = env.step(jax.random.key(t), state, 1, params)
+        >>> int(info["timestep"]), int(state.episode_lengths), float(state.episode_returns)
+        (3, 3, 3.0)
     """
 
     @defaults_params

@@ -114,6 +114,15 @@ class NormalizeObservation(Wrapper):
     Raises:
         ValueError: If `epsilon` is not > 0.
         TypeError: If the observation space is not a Box.
+
+    Example:
+        >>> import jax, jaxenvs
+        >>> from jaxenvs.wrappers import NormalizeObservation
+        >>> venv, params = jaxenvs.make_vec("CartPole-v1", 8)
+        >>> venv = NormalizeObservation(venv)
+        >>> obs, state = venv.reset(jax.random.key(0), params)
+        >>> bool(abs(obs.mean(axis=0)).max() < 1e-5)  # centred on the batch's first observations
+        True
     """
 
     def __init__(self, env, epsilon: float = 1e-8):
@@ -193,6 +202,16 @@ class NormalizeReward(Wrapper):
 
     Raises:
         ValueError: If `gamma` is outside [0, 1] or `epsilon` is not > 0.
+
+    Example:
+        >>> import jax, jaxenvs
+        >>> from jaxenvs.wrappers import NormalizeReward
+        >>> env, params = jaxenvs.make("CartPole-v1")
+        >>> env = NormalizeReward(env, gamma=0.99)
+        >>> obs, state = env.reset(jax.random.key(0), params)
+        >>> obs, state, reward, *_ = env.step(jax.random.key(1), state, 0, params)
+        >>> float(state.discounted_reward)  # the raw reward, 1.0, summed so far
+        1.0
     """
 
     def __init__(self, env, gamma: float = 0.99, epsilon: float = 1e-8):

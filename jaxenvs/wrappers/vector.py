@@ -118,6 +118,18 @@ class VecEnv(Wrapper):
         TypeError: `num_envs` or `reset_capacity` is not an int, `allow_vmap` is not a bool.
         ValueError: `num_envs` or `reset_capacity` is out of its range; `reset_strategy` is not
             one of the three.
+
+    Example:
+        >>> import jax, jax.numpy as jnp
+        >>> from jaxenvs.envs.classic.cartpole.env import CartPole
+        >>> from jaxenvs.wrappers import VecEnv
+        >>> venv = VecEnv(CartPole(), num_envs=3)
+        >>> obs, state = venv.reset(jax.random.key(0))
+        >>> obs.shape
+        (3, 4)
+        >>> obs, state, reward, terminated, truncated, info = venv.step(jax.random.key(1), state, jnp.array([0, 1, 0]))
+        >>> reward
+        Array([1., 1., 1.], dtype=float32)
     """
 
     def __init__(
