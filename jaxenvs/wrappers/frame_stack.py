@@ -88,8 +88,8 @@ class FrameStackObservationState:
             axis over `make_vec`).
     """
 
-    env_state: object  # the wrapped env's state
-    stack: Any  # the observation tree, each leaf with a leading stack_size axis (after the batch axis)
+    env_state: object
+    stack: Any
 
 
 class FrameStackObservation(Wrapper):

@@ -33,12 +33,12 @@ class LogEnvState:
         timestep: int32, the steps taken since the first reset, held at `TIMESTEP_MAX`.
     """
 
-    env_state: object  # the wrapped env's state
-    episode_returns: jax.Array  # float32: return of the running episode so far
-    episode_lengths: jax.Array  # int32: steps of the running episode so far
-    returned_episode_returns: jax.Array  # float32: return of the last finished episode
-    returned_episode_lengths: jax.Array  # int32: length of the last finished episode
-    timestep: jax.Array  # int32: steps taken since the first reset, held at TIMESTEP_MAX
+    env_state: object
+    episode_returns: jax.Array
+    episode_lengths: jax.Array
+    returned_episode_returns: jax.Array
+    returned_episode_lengths: jax.Array
+    timestep: jax.Array
 
 
 class LogWrapper(Wrapper):

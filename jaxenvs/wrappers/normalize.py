@@ -29,9 +29,9 @@ class RunningMeanStd:
         count: float32[], the values seen, plus `INITIAL_COUNT`.
     """
 
-    mean: jax.Array  # float32[shape]: running mean
-    var: jax.Array  # float32[shape]: running (population) variance
-    count: jax.Array  # float32[]: values seen, plus INITIAL_COUNT
+    mean: jax.Array
+    var: jax.Array
+    count: jax.Array
 
     @classmethod
     def create(cls, shape: tuple[int, ...] = ()) -> RunningMeanStd:
@@ -95,8 +95,8 @@ class NormalizeObservationState:
         obs_rms: The statistics of the observations returned so far.
     """
 
-    env_state: object  # the wrapped env's state
-    obs_rms: RunningMeanStd  # statistics of the observations returned so far
+    env_state: object
+    obs_rms: RunningMeanStd
 
 
 class NormalizeObservation(Wrapper):
@@ -182,9 +182,9 @@ class NormalizeRewardState:
         discounted_reward: float32[batch], each env's discounted sum of rewards this episode.
     """
 
-    env_state: object  # the wrapped env's state
-    return_rms: RunningMeanStd  # statistics of `discounted_reward` over the steps so far
-    discounted_reward: jax.Array  # float32[batch]: each env's discounted sum of rewards this episode
+    env_state: object
+    return_rms: RunningMeanStd
+    discounted_reward: jax.Array
 
 
 class NormalizeReward(Wrapper):
