@@ -452,7 +452,7 @@ def make(
             is not one of the three.
         ImportError: the library the env needs is not installed (naming the extra).
 
-    Example:
+    Examples:
         >>> import jax, jaxenvs
         >>> env, params = jaxenvs.make("CartPole-v1")
         >>> obs, state = env.reset(jax.random.key(0), params)
@@ -514,7 +514,7 @@ def make_vec(
         ValueError: `num_envs` is outside [1, 2**30]; as `make`.
         UnknownEnvError: `id` is not registered.
 
-    Example:
+    Examples:
         >>> import jax, jaxenvs
         >>> venv, params = jaxenvs.make_vec("CartPole-v1", 4)
         >>> obs, state = venv.reset(jax.random.key(0), params)

@@ -60,7 +60,7 @@ def rollout(
         ValueError: If a `VecEnv`'s batch size is not `num_envs`, or `num_envs` does not divide
             evenly over the mesh's devices.
 
-    Example:
+    Examples:
         >>> import jax, jaxenvs
         >>> venv, params = jaxenvs.make_vec("CartPole-v1", 4)
         >>> out = jaxenvs.rollout(venv, params, None, jax.random.key(0), num_envs=4, num_steps=8)

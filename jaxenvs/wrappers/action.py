@@ -18,7 +18,7 @@ class ClipAction(Wrapper):
     Raises:
         TypeError: If `env`'s action space is not a `Box`.
 
-    Example:
+    Examples:
         >>> import jax, jax.numpy as jnp, jaxenvs
         >>> from jaxenvs.wrappers import ClipAction
         >>> raw, params = jaxenvs.make("Pendulum-v1")  # torque in [-2, 2]

@@ -349,7 +349,7 @@ class AutoReset(Wrapper):
     Raises:
         ValueError: `reset_strategy` is not one of them.
 
-    Example:
+    Examples:
         >>> import jax
         >>> from jaxenvs.envs.classic.cartpole.env import CartPole
         >>> from jaxenvs.wrappers import AutoReset

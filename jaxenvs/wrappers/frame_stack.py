@@ -110,7 +110,7 @@ class FrameStackObservation(Wrapper):
         ValueError: If `stack_size` < 1, or `padding_type` is neither a padding type nor an
             observation in the space.
 
-    Example:
+    Examples:
         >>> import jax, jaxenvs
         >>> from jaxenvs.wrappers import FrameStackObservation
         >>> env, params = jaxenvs.make("CartPole-v1")

@@ -17,7 +17,7 @@ class LegacyStep(Wrapper):
     Args:
         env: The env to wrap.
 
-    Example:
+    Examples:
         >>> import jax, jaxenvs
         >>> from jaxenvs.wrappers import LegacyStep
         >>> env, params = jaxenvs.make("CartPole-v1")

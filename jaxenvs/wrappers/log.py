@@ -51,7 +51,7 @@ class LogWrapper(Wrapper):
     Args:
         env: The env to wrap.
 
-    Example:
+    Examples:
         >>> import jax, jaxenvs
         >>> from jaxenvs.wrappers import LogWrapper
         >>> env, params = jaxenvs.make("CartPole-v1")

@@ -115,7 +115,7 @@ class NormalizeObservation(Wrapper):
         ValueError: If `epsilon` is not > 0.
         TypeError: If the observation space is not a Box.
 
-    Example:
+    Examples:
         >>> import jax, jaxenvs
         >>> from jaxenvs.wrappers import NormalizeObservation
         >>> venv, params = jaxenvs.make_vec("CartPole-v1", 8)
@@ -203,7 +203,7 @@ class NormalizeReward(Wrapper):
     Raises:
         ValueError: If `gamma` is outside [0, 1] or `epsilon` is not > 0.
 
-    Example:
+    Examples:
         >>> import jax, jaxenvs
         >>> from jaxenvs.wrappers import NormalizeReward
         >>> env, params = jaxenvs.make("CartPole-v1")

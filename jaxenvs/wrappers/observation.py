@@ -17,7 +17,7 @@ class FlattenObservation(TransformObservation):
     Args:
         env: The env to wrap.
 
-    Example:
+    Examples:
         >>> import jax, jaxenvs
         >>> from jaxenvs.wrappers import FlattenObservation
         >>> env, params = jaxenvs.make("Blackjack-v1")  # a Tuple of three Discrete

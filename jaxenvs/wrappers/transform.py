@@ -36,7 +36,7 @@ class TransformObservation(Wrapper):
         TypeError: If `func` is not callable, or `observation_space` is neither a
             `jaxenvs.spaces.Space` nor None.
 
-    Example:
+    Examples:
         >>> import jax, jax.numpy as jnp, jaxenvs
         >>> from jaxenvs.wrappers import TransformObservation
         >>> env, params = jaxenvs.make("CartPole-v1")
@@ -89,7 +89,7 @@ class TransformReward(Wrapper):
     Raises:
         TypeError: If `func` is not callable.
 
-    Example:
+    Examples:
         >>> import jax, jaxenvs
         >>> from jaxenvs.wrappers import TransformReward
         >>> env, params = jaxenvs.make("CartPole-v1")

@@ -94,7 +94,7 @@ class VecEnv(Wrapper):
         ValueError: `num_envs` or `reset_capacity` is out of its range; `reset_strategy` is not
             one of the three.
 
-    Example:
+    Examples:
         >>> import jax, jax.numpy as jnp
         >>> from jaxenvs.envs.classic.cartpole.env import CartPole
         >>> from jaxenvs.wrappers import VecEnv
