@@ -69,7 +69,7 @@ class Throughput:
     env_id: str
     num_envs: int
     num_steps: int
-    steps_per_second: float  # median over repeats
+    steps_per_second: float
     compile_seconds: float
     repeats: int
 
@@ -94,10 +94,10 @@ class Result:
     library: str
     num_envs: int
     num_steps: int
-    steps_per_second: float  # median over repeats
-    compile_seconds: float | None  # None for libraries that do not compile
+    steps_per_second: float
+    compile_seconds: float | None
     memory_mb: float | None
-    peak_mb: float | None = None  # XLA's peak of the compiled rollout; None for Python libraries
+    peak_mb: float | None = None
 
 
 @dataclasses.dataclass

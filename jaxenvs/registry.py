@@ -450,14 +450,14 @@ def make(
             field; the entry point does not return an environment.
         ValueError: a params value is outside what its field declares valid; `reset_strategy`
             is not one of the three.
+        ImportError: the library the env needs is not installed (naming the extra).
 
-    Example:
+    Examples:
         >>> import jax, jaxenvs
         >>> env, params = jaxenvs.make("CartPole-v1")
         >>> obs, state = env.reset(jax.random.key(0), params)
         >>> obs.shape
         (4,)
-        ImportError: the library the env needs is not installed (naming the extra).
     """
     s = spec(id)
     if not isinstance(autoreset, (bool, np.bool_)):
@@ -513,6 +513,17 @@ def make_vec(
             auto-resets); as `make`.
         ValueError: `num_envs` is outside [1, 2**30]; as `make`.
         UnknownEnvError: `id` is not registered.
+
+    Examples:
+        >>> import jax, jaxenvs
+        >>> venv, params = jaxenvs.make_vec("CartPole-v1", 4)
+        >>> obs, state = venv.reset(jax.random.key(0), params)
+        >>> obs.shape
+        (4, 4)
+        >>> actions = venv.sample_actions(jax.random.key(1), params)
+        >>> obs, state, reward, terminated, truncated, info = venv.step(jax.random.key(2), state, actions, params)
+        >>> reward
+        Array([1., 1., 1., 1.], dtype=float32)
     """
     from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 

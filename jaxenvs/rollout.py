@@ -59,6 +59,13 @@ def rollout(
     Raises:
         ValueError: If a `VecEnv`'s batch size is not `num_envs`, or `num_envs` does not divide
             evenly over the mesh's devices.
+
+    Examples:
+        >>> import jax, jaxenvs
+        >>> venv, params = jaxenvs.make_vec("CartPole-v1", 4)
+        >>> out = jaxenvs.rollout(venv, params, None, jax.random.key(0), num_envs=4, num_steps=8)
+        >>> out["reward"].shape, out["obs"].shape
+        ((8, 4), (4, 4))
     """
     venv = env if isinstance(env, VecEnv) else VecEnv(env, num_envs)
     if venv.num_envs != num_envs:

@@ -39,18 +39,7 @@ NO_LIMIT = 2**31 - 1
 
 
 def import_library(module: str, extra: str) -> ModuleType:
-    """Import a library an adapter needs.
-
-    Args:
-        module: The module to import.
-        extra: The jaxenvs extra that installs it.
-
-    Returns:
-        The module.
-
-    Raises:
-        ImportError: Naming the missing module and `pip install "jaxenvs[extra]"`.
-    """
+    """Import a library an adapter needs."""
     try:
         return importlib.import_module(module)
     except ImportError as e:
@@ -58,16 +47,7 @@ def import_library(module: str, extra: str) -> ModuleType:
 
 
 def no_such_env(library: str, env_id: str, known: Iterable[str]) -> ValueError:
-    """The `ValueError` for an id a library does not have, listing the ones it has.
-
-    Args:
-        library: The library's name, as the message starts with it.
-        env_id: The id asked for.
-        known: The library's ids, in the order to list them.
-
-    Returns:
-        `ValueError("{library} has no env {env_id!r}; it has: ...")`; the caller raises it.
-    """
+    """The `ValueError` for an id a library does not have, listing the ones it has."""
     return ValueError(f"{library} has no env {env_id!r}; it has: {', '.join(known)}")
 
 
@@ -76,12 +56,6 @@ def library_key(key: jax.Array) -> jax.Array:
 
     They store keys in their states, and a typed key there would not survive
     `flax.serialization`.
-
-    Args:
-        key: A typed key (`jax.random.key`) or a raw one.
-
-    Returns:
-        The raw key data (a raw key unchanged).
     """
     if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
         return jax.random.key_data(key)
@@ -89,27 +63,12 @@ def library_key(key: jax.Array) -> jax.Array:
 
 
 def strong(tree: Any) -> Any:
-    """Every array leaf with its own dtype but no weak type (a weak leaf makes `jit` retrace).
-
-    Args:
-        tree: A pytree.
-
-    Returns:
-        The tree with strongly typed leaves.
-    """
+    """Every array leaf with its own dtype but no weak type (a weak leaf makes `jit` retrace)."""
     return jax.tree_util.tree_map(lambda x: jnp.asarray(x).astype(jnp.asarray(x).dtype), tree)
 
 
 def space_for(shape: tuple[int, ...], dtype: Any) -> spaces.Box:
-    """The unbounded `Box` of a shape and dtype (booleans: `{False, True}`).
-
-    Args:
-        shape: The shape.
-        dtype: The dtype.
-
-    Returns:
-        The `Box`.
-    """
+    """The unbounded `Box` of a shape and dtype (booleans: `{False, True}`)."""
     dtype = jnp.dtype(dtype)
     if dtype == jnp.bool_:
         return spaces.Box(False, True, shape=shape, dtype=jnp.bool_)
@@ -117,29 +76,14 @@ def space_for(shape: tuple[int, ...], dtype: Any) -> spaces.Box:
 
 
 def float_obs(obs: Any) -> Any:
-    """An observation in float32.
-
-    Args:
-        obs: The library's observation: an array, or a dict of arrays.
-
-    Returns:
-        `obs` cast to float32; a dict comes back with its keys sorted.
-    """
+    """An observation (an array or a dict of them) in float32, a dict's keys sorted."""
     if isinstance(obs, dict):
         return {k: jnp.asarray(v, jnp.float32) for k, v in sorted(obs.items())}
     return jnp.asarray(obs, jnp.float32)
 
 
 def float_obs_space(shape: Any) -> spaces.Space:
-    """The space of `float_obs(obs)`, from the shape of `obs`.
-
-    Args:
-        shape: The shape of the library's observation: a `jax.ShapeDtypeStruct` (as
-            `jax.eval_shape` gives), or a dict of them.
-
-    Returns:
-        An unbounded float32 `Box`, or a `Dict` of them with its keys sorted.
-    """
+    """The space of `float_obs(obs)`, from the shape of `obs`."""
     if isinstance(shape, dict):
         return spaces.Dict({k: space_for(v.shape, jnp.float32) for k, v in sorted(shape.items())})
     return space_for(shape.shape, jnp.float32)
@@ -151,9 +95,6 @@ def register_dataclass_serialization(tree: Any) -> None:
     flax knows its own struct dataclasses, dicts, lists and named tuples; a library's
     `chex.dataclass` state would make `serialization.to_bytes` fail. Registration is global and
     idempotent; the handlers store each field by name.
-
-    Args:
-        tree: A pytree holding the library's state.
     """
     seen: set[type] = set()
 
@@ -185,33 +126,17 @@ def register_dataclass_serialization(tree: Any) -> None:
 
 
 def library_params(value: Any) -> str | None:
-    """What is wrong with `value` as a library's own params (the check of a `custom` params field).
-
-    Args:
-        value: None (the library's defaults) or a params structure (a dataclass, named tuple or
-            mapping).
-
-    Returns:
-        None if valid, else what is wrong.
-    """
+    """What is wrong with `value` as a library's own params (the check of a `custom` params field)."""
     if value is None or dataclasses.is_dataclass(value) or isinstance(value, dict) or hasattr(value, "_fields"):
         return None
     return f"got a {type(value).__name__}, not a params structure"
 
 
 def side_view(pos: jax.Array, parents: list[int], ground: Any = 0.0) -> jax.Array:
-    """A side view of a chain of bodies: x to the right, z up, 40 pixels a metre.
+    """A `uint8[200, 200, 3]` side view of a chain of bodies: x to the right, z up, 40 pixels a metre.
 
-    Args:
-        pos: The bodies' positions in metres, float[n, 3] (x, y, z); the view is centred on the
-            first body's x.
-        parents: For each body, the index of the body it is drawn joined to (a negative index:
-            none), length n.
-        ground: The height z of the ground in metres; it sits a quarter of the image's height
-            above the bottom.
-
-    Returns:
-        A `uint8[200, 200, 3]` image.
+    `pos` is float[n, 3] in metres (the view centred on the first body's x), `parents[i]` the body
+    `i` is drawn joined to (negative: none), `ground` the ground's z, a quarter up the image.
     """
     size, scale = 200, 40.0
     px = size / 2 + (pos[:, 0] - pos[0, 0]) * scale
@@ -311,13 +236,5 @@ def rebuild(cls: type, args: tuple, kwargs: dict) -> Any:
 
     An adapter holds library modules and compiled library envs, which do not pickle; its
     constructor arguments do.
-
-    Args:
-        cls: The adapter class.
-        args: Its positional constructor arguments.
-        kwargs: Its keyword constructor arguments.
-
-    Returns:
-        A new adapter.
     """
     return cls(*args, **kwargs)

@@ -48,7 +48,7 @@ class BraxParams(EnvParams):
     """
 
     max_steps_in_episode: int = 1000
-    backend: str = choice(DEFAULT_BACKEND, BACKENDS)  # physics pipeline
+    backend: str = choice(DEFAULT_BACKEND, BACKENDS)
 
 
 @struct.dataclass

@@ -46,8 +46,8 @@ class JumanjiParams(EnvParams):
     """
 
     max_steps_in_episode: int = NO_LIMIT
-    flat: bool = flag(False, static=True)  # one float32 vector observation
-    joint_action: bool = flag(False, static=True)  # Discrete over combinations
+    flat: bool = flag(False, static=True)
+    joint_action: bool = flag(False, static=True)
     # report a LAST step at jumanji's `time_limit` as a truncation, whatever its discount
     time_limit_truncates: bool = flag(False, static=True)
 

@@ -43,49 +43,19 @@ def _converted(text: str, convert: Callable, valid: Callable, expected: str, exp
 
 
 def positive_int(text: str) -> int:
-    """An argument type: an integer from 1 to 2**31 - 1.
-
-    Args:
-        text: The argument as given.
-
-    Returns:
-        The integer.
-
-    Raises:
-        ArgumentTypeError: If `text` is no integer or is outside [1, 2**31 - 1].
-    """
+    """An argument type: an integer from 1 to 2**31 - 1."""
     return _converted(
         text, int, lambda v: 1 <= v <= 2**31 - 1, "a positive integer", "a positive integer (1 to 2**31 - 1)"
     )
 
 
 def seed(text: str) -> int:
-    """An argument type: a non-negative integer seed.
-
-    Args:
-        text: The argument as given.
-
-    Returns:
-        The seed.
-
-    Raises:
-        ArgumentTypeError: If `text` is no integer or is negative.
-    """
+    """An argument type: a non-negative integer seed."""
     return _converted(text, int, lambda v: v >= 0, "a non-negative integer seed")
 
 
 def positive_float(text: str) -> float:
-    """An argument type: a positive finite number.
-
-    Args:
-        text: The argument as given.
-
-    Returns:
-        The number.
-
-    Raises:
-        ArgumentTypeError: If `text` is no number, or is not finite and positive.
-    """
+    """An argument type: a positive finite number."""
     return _converted(
         text, float, lambda v: math.isfinite(v) and v > 0, "a positive number", "a positive finite number"
     )
@@ -95,9 +65,6 @@ def console():
     """A `rich` console that prints text as it is.
 
     No markup: an install hint's `jaxenvs[brax]` is text, not a style tag.
-
-    Returns:
-        A `rich.console.Console` with `markup=False`.
     """
     from rich.console import Console
 
@@ -105,14 +72,7 @@ def console():
 
 
 def check_family(family: str | None) -> None:
-    """Check a `--family` argument.
-
-    Args:
-        family: The family given, or None (none given: nothing to check).
-
-    Raises:
-        UsageError: Naming the valid families, if `family` is not one.
-    """
+    """Check a `--family` argument."""
     from jaxenvs.registry import registered_envs, spec
 
     if family is None:
@@ -123,14 +83,7 @@ def check_family(family: str | None) -> None:
 
 
 def check_ids(ids: Sequence[str]) -> None:
-    """Check that every id is registered.
-
-    Args:
-        ids: The ids given.
-
-    Raises:
-        UsageError: Naming the closest ids, for the first id that is not registered.
-    """
+    """Check that every id is registered."""
     from jaxenvs.registry import UnknownEnvError, spec
 
     for env_id in ids:
@@ -141,14 +94,7 @@ def check_ids(ids: Sequence[str]) -> None:
 
 
 def check_output_path(path: str) -> None:
-    """Check, before any work, that a file can be written.
-
-    Args:
-        path: The output file given.
-
-    Raises:
-        UsageError: If `path` is a folder, or its folder does not exist or is not writable.
-    """
+    """Check, before any work, that a file can be written."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise UsageError(f"{path!r} is a directory; give a file path")
@@ -159,18 +105,7 @@ def check_output_path(path: str) -> None:
 
 
 def select(ids: Sequence[str] | None, family: str | None) -> list[str]:
-    """The ids a command runs.
-
-    Args:
-        ids: The ids given, or None or empty for none.
-        family: The `--family` given, or None.
-
-    Returns:
-        The ids given (checked), else every id of `family` (checked), else every id.
-
-    Raises:
-        UsageError: For an unknown family or id (`check_family`, `check_ids`).
-    """
+    """The ids given (checked), else every id of `family` (checked), else every id."""
     from jaxenvs.registry import registered_envs
 
     check_family(family)
@@ -181,14 +116,7 @@ def select(ids: Sequence[str] | None, family: str | None) -> list[str]:
 
 
 def progress(console=None):
-    """A progress bar; what `console` prints while it runs appears above the bar.
-
-    Args:
-        console: The `rich.console.Console` to draw on; None means rich's default console.
-
-    Returns:
-        A `rich.progress.Progress`, to use as a context manager.
-    """
+    """A progress bar; what `console` prints while it runs appears above the bar."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
@@ -204,11 +132,6 @@ def progress(console=None):
 def print_line(console, parts: Sequence[str], style: str | None = None) -> None:
     """Print parts of one line, joined by "; " and wrapped at the terminal's width, preferably
     between parts, continued indented.
-
-    Args:
-        console: The `rich.console.Console` to print on (its width, at least 40, wraps).
-        parts: The parts, printed as text (no markup).
-        style: A rich style for the whole line ("dim"), or None.
     """
     import textwrap
 
@@ -228,13 +151,5 @@ def print_line(console, parts: Sequence[str], style: str | None = None) -> None:
 
 
 def interrupted_line(done: int, total: int) -> str:
-    """What a command interrupted by Ctrl-C prints last.
-
-    Args:
-        done: How many ids finished.
-        total: How many ids the command was to run.
-
-    Returns:
-        The line.
-    """
+    """What a command interrupted by Ctrl-C prints last."""
     return f"interrupted (Ctrl-C): the {done} of {total} ids finished are shown above"

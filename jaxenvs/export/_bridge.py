@@ -18,18 +18,7 @@ from jaxenvs.tree import where_done
 
 
 def key_from_seed(seed: int) -> jax.Array:
-    """A JAX key from any non-negative int seed (numpy's SeedSequence takes arbitrary size).
-
-    Args:
-        seed: A non-negative int.
-
-    Returns:
-        A typed JAX PRNG key.
-
-    Raises:
-        TypeError: For a float, string or bool (1.5 would silently become 1, "12" is no number).
-        ValueError: For a negative int.
-    """
+    """A JAX key from any non-negative int seed (numpy's SeedSequence takes arbitrary size)."""
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be a non-negative integer, got {seed!r} ({type(seed).__name__})")
     seed = int(seed)
@@ -40,16 +29,7 @@ def key_from_seed(seed: int) -> jax.Array:
 
 
 def env_and_params(env: Any, params: Any, overrides: dict[str, Any]) -> tuple[Any, Any]:
-    """The raw env and its params from an id or an env instance.
-
-    Args:
-        env: A registered id (built with `autoreset=False`) or a raw env.
-        params: The raw env's params; its `default_params` when None (ignored for an id).
-        overrides: Params fields to change.
-
-    Returns:
-        `(raw env, params)`.
-    """
+    """The raw env and its params from an id or an env instance."""
     from jaxenvs.registry import apply_overrides, make
 
     if isinstance(env, str):
@@ -60,14 +40,7 @@ def env_and_params(env: Any, params: Any, overrides: dict[str, Any]) -> tuple[An
 
 
 def reject_autoreset(env: Any) -> None:
-    """Refuse an env that auto-resets: the exports reset envs themselves, and an inner reset would hide episode ends.
-
-    Args:
-        env: The env to export.
-
-    Raises:
-        ValueError: If `env` has an `AutoReset` layer.
-    """
+    """Refuse an env that auto-resets: the exports reset envs themselves, and an inner reset would hide episode ends."""
     from jaxenvs.wrappers import AutoReset, find_wrapper
 
     if find_wrapper(env, AutoReset) is not None:
@@ -84,25 +57,12 @@ def host(tree: Any) -> Any:
     """Every JAX array of `tree` as numpy.
 
     `np.asarray` per leaf: cheaper than `device_get`'s bookkeeping for a handful of small arrays.
-
-    Args:
-        tree: A pytree of arrays.
-
-    Returns:
-        The tree with numpy leaves.
     """
     return jax.tree_util.tree_map(np.asarray, tree)
 
 
 def info_to_numpy(info: Any) -> Any:
-    """An info dict (nested dicts kept) as numpy arrays.
-
-    Args:
-        info: The info dict.
-
-    Returns:
-        The dict with numpy copies of its arrays.
-    """
+    """An info dict (nested dicts kept) as numpy arrays."""
     return jax.tree_util.tree_map(np.array, info)
 
 
@@ -110,15 +70,6 @@ def check_actions(actions: Any, space: spaces.Space, name: str, num_envs: int | 
     """Check an action (or a batch of actions) exactly, numpy-side, before the jitted call casts it.
 
     No int32 wrap-around; NaN and inf are outside a Box.
-
-    Args:
-        actions: The action, or one per env.
-        space: The jaxenvs action space.
-        name: The env's name, for the error.
-        num_envs: The batch size when `actions` is a batch; None for one action.
-
-    Raises:
-        ValueError: Naming the env, the action and what is valid, for an action outside `space`.
     """
     spaces.check_action(space, actions, name, batch=() if num_envs is None else (int(num_envs),))
 
@@ -127,13 +78,6 @@ def renders(env: Any, params: Any) -> bool:
     """Whether `env.render` draws a picture (traced only, nothing computed).
 
     The exports advertise `render_modes=["rgb_array"]` only then.
-
-    Args:
-        env: A raw env.
-        params: Its params.
-
-    Returns:
-        False if its `render` raises `NotImplementedError`, else True.
     """
     key = jax.ShapeDtypeStruct((), jax.random.key(0).dtype)
     try:
@@ -145,15 +89,7 @@ def renders(env: Any, params: Any) -> bool:
 
 
 def index(tree: Any, i: int) -> Any:
-    """Element `i` of a batched numpy value (dicts and tuples kept).
-
-    Args:
-        tree: A batched value.
-        i: The env's index.
-
-    Returns:
-        Its `i`-th element.
-    """
+    """Element `i` of a batched numpy value (dicts and tuples kept)."""
     if isinstance(tree, dict):
         return {k: index(v, i) for k, v in tree.items()}
     if isinstance(tree, tuple):
@@ -294,17 +230,7 @@ def _cached(kind: str, env_id: str, overrides: tuple, num_envs: int) -> Any:
 
 
 def compiled(env: Any, params: Any, overrides: dict[str, Any], num_envs: int | None = None) -> Any:
-    """The jitted functions of an id (cached per id, overrides and batch size) or of a raw env.
-
-    Args:
-        env: A registered id or a raw env.
-        params: The raw env's params; its `default_params` when None.
-        overrides: Params fields to change.
-        num_envs: The batch size, or None for one env.
-
-    Returns:
-        A `Single` (num_envs None) or a `Batch`.
-    """
+    """The jitted functions of an id (cached per id, overrides and batch size) or of a raw env."""
     kind = "single" if num_envs is None else "batch"
     if num_envs is not None:  # before the cache key reads it: 2.5 must not become 2
         from jaxenvs.wrappers.vector import check_num_envs

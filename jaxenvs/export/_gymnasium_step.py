@@ -186,19 +186,7 @@ def _cached(env_id: str, overrides: tuple, drop_time_limit: bool) -> Fused:
 def fused(
     env_id: Any, overrides: dict[str, Any], env: Any, params: Any, obs_space: Any, drop_time_limit: bool
 ) -> Fused:
-    """The fused functions of an id (cached per id, overrides and `drop_time_limit`) or of a raw env.
-
-    Args:
-        env_id: The id or raw env `JaxEnv` was given.
-        overrides: Its params overrides.
-        env: The raw env it resolved to.
-        params: Its params.
-        obs_space: Its gymnasium observation space.
-        drop_time_limit: See `Fused`.
-
-    Returns:
-        A `Fused`.
-    """
+    """The fused functions of an id (cached per id, overrides and `drop_time_limit`) or of a raw env."""
     if isinstance(env_id, str):
         try:
             return _cached(env_id, tuple(sorted(overrides.items())), bool(drop_time_limit))

@@ -17,6 +17,17 @@ class ClipAction(Wrapper):
 
     Raises:
         TypeError: If `env`'s action space is not a `Box`.
+
+    Examples:
+        >>> import jax, jax.numpy as jnp, jaxenvs
+        >>> from jaxenvs.wrappers import ClipAction
+        >>> raw, params = jaxenvs.make("Pendulum-v1")  # torque in [-2, 2]
+        >>> env = ClipAction(raw)
+        >>> obs, state = env.reset(jax.random.key(0), params)
+        >>> clipped = env.step(jax.random.key(1), state, jnp.array([10.0]), params)[0]
+        >>> at_bound = raw.step(jax.random.key(1), state, jnp.array([2.0]), params)[0]
+        >>> bool((clipped == at_bound).all())
+        True
     """
 
     def __init__(self, env):

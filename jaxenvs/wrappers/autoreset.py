@@ -348,6 +348,21 @@ class AutoReset(Wrapper):
 
     Raises:
         ValueError: `reset_strategy` is not one of them.
+
+    Examples:
+        >>> import jax
+        >>> from jaxenvs.envs.classic.cartpole.env import CartPole
+        >>> from jaxenvs.wrappers import AutoReset
+        >>> env = AutoReset(CartPole())
+        >>> obs, state = env.reset(jax.random.key(0))
+        >>> for t in range(20):  # push left until the pole falls
+        ...     obs, state, reward, terminated, truncated, info = env.step(jax.random.key(t), state, 0)
+        ...     if terminated:
+        ...         break
+        >>> abs(float(info["final_observation"][2])) > 0.2095  # the fallen pole's angle
+        True
+        >>> abs(float(obs[2])) <= 0.05  # the next episode's first observation
+        True
     """
 
     def __init__(self, env: Any, reset_strategy: str = "auto", reset_capacity: int | None = None):

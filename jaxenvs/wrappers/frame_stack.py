@@ -88,8 +88,8 @@ class FrameStackObservationState:
             axis over `make_vec`).
     """
 
-    env_state: object  # the wrapped env's state
-    stack: Any  # the observation tree, each leaf with a leading stack_size axis (after the batch axis)
+    env_state: object
+    stack: Any
 
 
 class FrameStackObservation(Wrapper):
@@ -109,6 +109,15 @@ class FrameStackObservation(Wrapper):
         TypeError: If `stack_size` is not an int, or the observation space cannot be stacked.
         ValueError: If `stack_size` < 1, or `padding_type` is neither a padding type nor an
             observation in the space.
+
+    Examples:
+        >>> import jax, jaxenvs
+        >>> from jaxenvs.wrappers import FrameStackObservation
+        >>> env, params = jaxenvs.make("CartPole-v1")
+        >>> env = FrameStackObservation(env, stack_size=4)
+        >>> obs, state = env.reset(jax.random.key(0), params)
+        >>> obs.shape  # the first observation, repeated
+        (4, 4)
     """
 
     def __init__(self, env, stack_size: int, *, padding_type: str | Any = "reset"):

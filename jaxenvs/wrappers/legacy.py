@@ -16,6 +16,16 @@ class LegacyStep(Wrapper):
 
     Args:
         env: The env to wrap.
+
+    Examples:
+        >>> import jax, jaxenvs
+        >>> from jaxenvs.wrappers import LegacyStep
+        >>> env, params = jaxenvs.make("CartPole-v1")
+        >>> env = LegacyStep(env)
+        >>> obs, state = env.reset(jax.random.key(0), params)
+        >>> obs, state, reward, done, info = env.step(jax.random.key(1), state, 0, params)
+        >>> bool(done), sorted(info)
+        (False, ['discount', 'final_observation', 'final_terminated', 'final_truncated', 'terminated', 'truncated'])
     """
 
     @defaults_params

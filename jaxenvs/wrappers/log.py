@@ -33,12 +33,12 @@ class LogEnvState:
         timestep: int32, the steps taken since the first reset, held at `TIMESTEP_MAX`.
     """
 
-    env_state: object  # the wrapped env's state
-    episode_returns: jax.Array  # float32: return of the running episode so far
-    episode_lengths: jax.Array  # int32: steps of the running episode so far
-    returned_episode_returns: jax.Array  # float32: return of the last finished episode
-    returned_episode_lengths: jax.Array  # int32: length of the last finished episode
-    timestep: jax.Array  # int32: steps taken since the first reset, held at TIMESTEP_MAX
+    env_state: object
+    episode_returns: jax.Array
+    episode_lengths: jax.Array
+    returned_episode_returns: jax.Array
+    returned_episode_lengths: jax.Array
+    timestep: jax.Array
 
 
 class LogWrapper(Wrapper):
@@ -50,6 +50,17 @@ class LogWrapper(Wrapper):
 
     Args:
         env: The env to wrap.
+
+    Examples:
+        >>> import jax, jaxenvs
+        >>> from jaxenvs.wrappers import LogWrapper
+        >>> env, params = jaxenvs.make("CartPole-v1")
+        >>> env = LogWrapper(env)
+        >>> obs, state = env.reset(jax.random.key(0), params)
+        >>> for t in range(3):
+        ...     obs, state, reward, terminated, truncated, info = env.step(jax.random.key(t), state, 1, params)
+        >>> int(info["timestep"]), int(state.episode_lengths), float(state.episode_returns)
+        (3, 3, 3.0)
     """
 
     @defaults_params

@@ -29,9 +29,9 @@ class RunningMeanStd:
         count: float32[], the values seen, plus `INITIAL_COUNT`.
     """
 
-    mean: jax.Array  # float32[shape]: running mean
-    var: jax.Array  # float32[shape]: running (population) variance
-    count: jax.Array  # float32[]: values seen, plus INITIAL_COUNT
+    mean: jax.Array
+    var: jax.Array
+    count: jax.Array
 
     @classmethod
     def create(cls, shape: tuple[int, ...] = ()) -> RunningMeanStd:
@@ -95,8 +95,8 @@ class NormalizeObservationState:
         obs_rms: The statistics of the observations returned so far.
     """
 
-    env_state: object  # the wrapped env's state
-    obs_rms: RunningMeanStd  # statistics of the observations returned so far
+    env_state: object
+    obs_rms: RunningMeanStd
 
 
 class NormalizeObservation(Wrapper):
@@ -114,6 +114,15 @@ class NormalizeObservation(Wrapper):
     Raises:
         ValueError: If `epsilon` is not > 0.
         TypeError: If the observation space is not a Box.
+
+    Examples:
+        >>> import jax, jaxenvs
+        >>> from jaxenvs.wrappers import NormalizeObservation
+        >>> venv, params = jaxenvs.make_vec("CartPole-v1", 8)
+        >>> venv = NormalizeObservation(venv)
+        >>> obs, state = venv.reset(jax.random.key(0), params)
+        >>> bool(abs(obs.mean(axis=0)).max() < 1e-5)  # centred on the batch's first observations
+        True
     """
 
     def __init__(self, env, epsilon: float = 1e-8):
@@ -173,9 +182,9 @@ class NormalizeRewardState:
         discounted_reward: float32[batch], each env's discounted sum of rewards this episode.
     """
 
-    env_state: object  # the wrapped env's state
-    return_rms: RunningMeanStd  # statistics of `discounted_reward` over the steps so far
-    discounted_reward: jax.Array  # float32[batch]: each env's discounted sum of rewards this episode
+    env_state: object
+    return_rms: RunningMeanStd
+    discounted_reward: jax.Array
 
 
 class NormalizeReward(Wrapper):
@@ -193,6 +202,16 @@ class NormalizeReward(Wrapper):
 
     Raises:
         ValueError: If `gamma` is outside [0, 1] or `epsilon` is not > 0.
+
+    Examples:
+        >>> import jax, jaxenvs
+        >>> from jaxenvs.wrappers import NormalizeReward
+        >>> env, params = jaxenvs.make("CartPole-v1")
+        >>> env = NormalizeReward(env, gamma=0.99)
+        >>> obs, state = env.reset(jax.random.key(0), params)
+        >>> obs, state, reward, *_ = env.step(jax.random.key(1), state, 0, params)
+        >>> float(state.discounted_reward)  # the raw reward, 1.0, summed so far
+        1.0
     """
 
     def __init__(self, env, gamma: float = 0.99, epsilon: float = 1e-8):

@@ -16,6 +16,17 @@ class FlattenObservation(TransformObservation):
 
     Args:
         env: The env to wrap.
+
+    Examples:
+        >>> import jax, jaxenvs
+        >>> from jaxenvs.wrappers import FlattenObservation
+        >>> env, params = jaxenvs.make("Blackjack-v1")  # a Tuple of three Discrete
+        >>> env = FlattenObservation(env)
+        >>> env.observation_space(params).shape
+        (3,)
+        >>> obs, state = env.reset(jax.random.key(0), params)
+        >>> obs.shape, obs.dtype
+        ((3,), dtype('float32'))
     """
 
     def __init__(self, env):

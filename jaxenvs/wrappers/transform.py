@@ -35,6 +35,15 @@ class TransformObservation(Wrapper):
     Raises:
         TypeError: If `func` is not callable, or `observation_space` is neither a
             `jaxenvs.spaces.Space` nor None.
+
+    Examples:
+        >>> import jax, jax.numpy as jnp, jaxenvs
+        >>> from jaxenvs.wrappers import TransformObservation
+        >>> env, params = jaxenvs.make("CartPole-v1")
+        >>> env = TransformObservation(env, lambda obs: jnp.clip(obs, -0.01, 0.01))
+        >>> obs, state = env.reset(jax.random.key(0), params)
+        >>> float(abs(obs).max()) <= 0.01
+        True
     """
 
     def __init__(self, env, func: Callable[[Any], Any], observation_space: spaces.Space | None = None):
@@ -79,6 +88,16 @@ class TransformReward(Wrapper):
 
     Raises:
         TypeError: If `func` is not callable.
+
+    Examples:
+        >>> import jax, jaxenvs
+        >>> from jaxenvs.wrappers import TransformReward
+        >>> env, params = jaxenvs.make("CartPole-v1")
+        >>> env = TransformReward(env, lambda reward: 0.1 * reward)
+        >>> obs, state = env.reset(jax.random.key(0), params)
+        >>> obs, state, reward, *_ = env.step(jax.random.key(1), state, 0, params)
+        >>> round(float(reward), 6)
+        0.1
     """
 
     def __init__(self, env, func: Callable[[Any], Any]):

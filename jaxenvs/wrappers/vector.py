@@ -21,6 +21,8 @@ from jaxenvs.wrappers.absorbing import Absorbing
 from jaxenvs.wrappers.autoreset import AutoReset, check_strategy, default_capacity
 from jaxenvs.wrappers.base import Wrapper
 
+__all__ = ["MAX_NUM_ENVS", "VecEnv"]
+
 _STEP_KEY_DATA = 2**32 - 1  # folded into the step's key for the per-env step keys
 # The batch is indexed in int32: a step lists the finished envs in `num_envs +
 # reset_capacity` slots (`autoreset.finished_index`), so both together must stay below
@@ -30,20 +32,7 @@ _MAX_SLOTS = 2**31 - 1
 
 
 def check_num_envs(num_envs: Any, where: str = "make_vec") -> int:
-    """`num_envs` as an int, or a clear error, raised before anything is built.
-
-    Args:
-        num_envs: a Python or numpy integer in [1, 2**30] (no float, string or bool: 2.5
-            would silently become 2, "4" is no number).
-        where: names the caller (the env id) in the error.
-
-    Returns:
-        `num_envs` as an int.
-
-    Raises:
-        TypeError: `num_envs` is not an integer.
-        ValueError: it is outside [1, 2**30] (the batch is indexed in int32).
-    """
+    """`num_envs` as an int in [1, 2**30] (no float, str or bool), else an error naming `where`."""
     valid = f"an int in [1, {MAX_NUM_ENVS}] (2**30: the batch is indexed in int32)"
     if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)):
         raise TypeError(f"{where}: num_envs must be {valid}, got {num_envs!r}")
@@ -53,21 +42,7 @@ def check_num_envs(num_envs: Any, where: str = "make_vec") -> int:
 
 
 def one_key(key, venv: VecEnv, method: str):
-    """`key`, refused when a `jax.vmap` batches it.
-
-    The batching rule of an identity `custom_vmap`: nothing is added to the computation.
-
-    Args:
-        key: the key `reset` or `step` was given.
-        venv: the `VecEnv` (named in the error).
-        method: `"reset"` or `"step"` (named in the error).
-
-    Returns:
-        `key`, unchanged.
-
-    Raises:
-        ValueError: (when traced under `jax.vmap`) the key is batched.
-    """
+    """`key`, refused when a `jax.vmap` batches it (an identity `custom_vmap`: no added work)."""
 
     @custom_vmap
     def same(k):
@@ -118,6 +93,18 @@ class VecEnv(Wrapper):
         TypeError: `num_envs` or `reset_capacity` is not an int, `allow_vmap` is not a bool.
         ValueError: `num_envs` or `reset_capacity` is out of its range; `reset_strategy` is not
             one of the three.
+
+    Examples:
+        >>> import jax, jax.numpy as jnp
+        >>> from jaxenvs.envs.classic.cartpole.env import CartPole
+        >>> from jaxenvs.wrappers import VecEnv
+        >>> venv = VecEnv(CartPole(), num_envs=3)
+        >>> obs, state = venv.reset(jax.random.key(0))
+        >>> obs.shape
+        (3, 4)
+        >>> obs, state, reward, terminated, truncated, info = venv.step(jax.random.key(1), state, jnp.array([0, 1, 0]))
+        >>> reward
+        Array([1., 1., 1.], dtype=float32)
     """
 
     def __init__(

@@ -41,13 +41,6 @@ def coin_flips(key: jax.Array, n: int) -> jax.Array:
     """Independent fair coins from ceil(n / 32) random words.
 
     One draw of 32 coins per word, where `jax.random.bernoulli` would draw one float per coin.
-
-    Args:
-        key: A JAX PRNG key.
-        n: The number of coins (static).
-
-    Returns:
-        An `int32[n]` array of 0s and 1s.
     """
     words = jax.random.bits(key, ((n + 31) // 32,), jnp.uint32)
     shifts = jnp.arange(32, dtype=jnp.uint32)

@@ -15,15 +15,7 @@ GOOD = (15, 157, 88)
 
 
 def board(cells: jax.Array, cell_size: int = 24) -> jax.Array:
-    """A grid of cells, dark where `cells` is non-zero (catch's board, deep sea's grid).
-
-    Args:
-        cells: The grid, `[H, W]` of any numeric dtype; non-zero cells are drawn dark.
-        cell_size: Each cell's side in pixels.
-
-    Returns:
-        A `uint8[H * cell_size, W * cell_size, 3]` image, with faint lines between empty cells.
-    """
+    """A grid of cells, dark where `cells` is non-zero (catch's board, deep sea's grid)."""
     palette = jnp.asarray([BACKGROUND, INK], jnp.uint8)
     img = r.grid_image((cells != 0).astype(jnp.int32), palette, cell_size)
     # faint grid lines so the empty board shows its size
@@ -36,19 +28,7 @@ def board(cells: jax.Array, cell_size: int = 24) -> jax.Array:
 def bars(
     values: jax.Array, low: float, high: float, colors: jax.Array | None = None, bar_width: int = 24, height: int = 120
 ) -> jax.Array:
-    """One vertical bar per value, its height the value's place in `[low, high]`.
-
-    Args:
-        values: The values, `[n]`.
-        low: The value drawn as an empty bar (lower values are clipped to it).
-        high: The value drawn as a full bar (higher values are clipped to it).
-        colors: Each bar's color, `uint8[n, 3]`; None draws them all blue.
-        bar_width: Each bar's width in pixels (2 pixels each side are left blank).
-        height: The image's height in pixels.
-
-    Returns:
-        A `uint8[height, n * bar_width, 3]` image.
-    """
+    """One vertical bar per value, its height the value's place in `[low, high]`."""
     n = values.shape[0]
     img = r.canvas(height, n * bar_width, BACKGROUND)
     ys, xs = jnp.mgrid[0:height, 0 : n * bar_width]
@@ -61,21 +41,7 @@ def bars(
 
 
 def cartpole(x, theta, x_threshold, pole_length, width: int = 480, height: int = 240) -> jax.Array:
-    """A cart on a track, its pole at an angle.
-
-    Args:
-        x: The cart's position in metres (a scalar); 0 is the track's middle.
-        theta: The pole's angle in radians (a scalar); 0 is upright.
-        x_threshold: The track's half-width in metres: the image spans `[-x_threshold,
-            x_threshold]`.
-        pole_length: Half the pole's length in metres (bsuite's `length`); the pole is drawn
-            twice as long.
-        width: The image's width in pixels.
-        height: The image's height in pixels.
-
-    Returns:
-        A `uint8[height, width, 3]` image.
-    """
+    """A cart on a track, its pole at an angle."""
     scale = width / (2.0 * x_threshold)
     track_y = height * 0.55
     cart_x = jnp.asarray(x, jnp.float32) * scale + width / 2.0

@@ -16,15 +16,7 @@ ROD = (204, 77, 77)
 
 
 def pixel_centres(height: int, width: int):
-    """The coordinates of every pixel's centre.
-
-    Args:
-        height: The picture's height in pixels.
-        width: The picture's width in pixels.
-
-    Returns:
-        `(xs, ys)`, two `float32[height, width]` arrays: column + 0.5 and row + 0.5.
-    """
+    """The coordinates of every pixel's centre."""
     ys, xs = jnp.mgrid[0:height, 0:width]
     return xs.astype(jnp.float32) + 0.5, ys.astype(jnp.float32) + 0.5
 
@@ -33,15 +25,6 @@ def convex_polygon(img, points, color):
     """Fill a convex polygon.
 
     A pixel is filled when its centre lies inside or on an edge.
-
-    Args:
-        img: A `uint8[H, W, 3]` picture.
-        points: The corners, `(x, y)` pixel pairs in order (either winding); the values may
-            be traced.
-        color: The RGB fill colour.
-
-    Returns:
-        `img` with the polygon painted.
     """
     xs, ys = pixel_centres(*img.shape[:2])
     left = right = jnp.ones(xs.shape, jnp.bool_)
@@ -59,19 +42,6 @@ def rotated_box(cx, cy, left, right, bottom, top, angle, height):
     The box is rotated by `angle` about the origin and moved to `(cx, cy)` in gymnasium's
     y-up surface coordinates, then returned as image pixels (the surface flipped vertically,
     as gymnasium flips it).
-
-    Args:
-        cx: Where the box's origin goes, x (pixels, y-up surface).
-        cy: Where the box's origin goes, y (pixels, y-up surface).
-        left: The box's left edge before rotation (gymnasium's `l`).
-        right: Its right edge (`r`).
-        bottom: Its bottom edge (`b`).
-        top: Its top edge (`t`).
-        angle: The rotation (rad, counterclockwise in the y-up surface).
-        height: The picture's height in pixels (for the flip).
-
-    Returns:
-        The four corners as `(x, y)` image pixel pairs, for `convex_polygon`.
     """
     c, s = jnp.cos(angle), jnp.sin(angle)
     out = []

@@ -68,32 +68,12 @@ class MinAtarState(EnvState):
 
 
 def action_set(params: MinAtarParams, minimal_actions: Sequence[int]) -> tuple[int, ...]:
-    """The MinAtar actions the agent's actions `0, 1, ...` stand for.
-
-    Args:
-        params: The game's params; `use_minimal_action_set` picks the set.
-        minimal_actions: The game's minimal action set (MinAtar's `minimal_action_set()`), as
-            MinAtar actions 0..5.
-
-    Returns:
-        `minimal_actions` as a tuple with a minimal action set, else all six, `(0, 1, 2, 3, 4, 5)`.
-    """
+    """The MinAtar actions the agent's actions `0, 1, ...` stand for."""
     return tuple(minimal_actions) if params.use_minimal_action_set else FULL_ACTION_SET
 
 
 def to_minatar_action(action: Any, params: MinAtarParams, minimal_actions: Sequence[int]) -> jax.Array:
-    """The MinAtar action (0..5) of the agent's action; out-of-range actions are clipped.
-
-    Args:
-        action: The agent's action, an index into the action set (int or integer array, may be
-            traced).
-        params: The game's params; `use_minimal_action_set` picks the set.
-        minimal_actions: The game's minimal action set, as MinAtar actions 0..5.
-
-    Returns:
-        An int32 array of `action`'s shape: the MinAtar action(s), after clipping `action` into
-        `0..len(set) - 1`.
-    """
+    """The MinAtar action (0..5) of the agent's action; out-of-range actions are clipped."""
     actions = action_set(params, minimal_actions)
     index = jnp.clip(jnp.asarray(action, jnp.int32), 0, len(actions) - 1)
     if actions == FULL_ACTION_SET:
@@ -102,18 +82,7 @@ def to_minatar_action(action: Any, params: MinAtarParams, minimal_actions: Seque
 
 
 def apply_sticky(action: jax.Array, last_action: jax.Array, u: jax.Array, sticky_action_prob: Any) -> jax.Array:
-    """MinAtar's sticky action: the previous executed action when `u < sticky_action_prob`.
-
-    Args:
-        action: The MinAtar action (0..5) the agent chose.
-        last_action: The MinAtar action executed on the previous step.
-        u: A uniform draw on [0, 1) (`uniform_from_bits`).
-        sticky_action_prob: The probability in [0, 1] that the previous action repeats (may be
-            traced).
-
-    Returns:
-        The executed MinAtar action, int32, broadcast over the arguments' shapes.
-    """
+    """MinAtar's sticky action: the previous executed action when `u < sticky_action_prob`."""
     return jnp.where(u < sticky_action_prob, last_action, action).astype(jnp.int32)
 
 
@@ -122,14 +91,7 @@ def apply_sticky(action: jax.Array, last_action: jax.Array, u: jax.Array, sticky
 
 
 def uniform_from_bits(bits: jax.Array) -> jax.Array:
-    """Floats uniform on [0, 1) from `uint32` words (24 bits of resolution, like float32).
-
-    Args:
-        bits: Random `uint32` words, any shape; only their high 24 bits are used.
-
-    Returns:
-        A float32 array of `bits`' shape, in [0, 1), multiples of 2**-24.
-    """
+    """Floats uniform on [0, 1) from `uint32` words (24 bits of resolution, like float32)."""
     return (bits >> 8).astype(jnp.float32) * jnp.float32(2.0**-24)
 
 
@@ -137,14 +99,6 @@ def randint_from_bits(bits: jax.Array, n: Any) -> jax.Array:
     """Integers uniform on `0..n-1` from `uint32` words: `floor(u * n)` with a 24-bit `u`.
 
     The bias is below `n / 2**24` (MinAtar's `randint(n)` is exact).
-
-    Args:
-        bits: Random `uint32` words, any shape; only their high 24 bits are used.
-        n: The number of values, 1 <= n <= 256 (int or integer array broadcast against
-            `bits`; may be traced).
-
-    Returns:
-        An int32 array of the broadcast shape, in `0..n-1`.
     """
     n = jnp.asarray(n, jnp.uint32)
     return (((bits >> 8) * n) >> 24).astype(jnp.int32)
@@ -161,28 +115,13 @@ def _rows_cols() -> tuple[jax.Array, jax.Array]:
 
 
 def cell_mask(y: Any, x: Any) -> jax.Array:
-    """One cell of the grid as a mask.
-
-    Args:
-        y: The row, 0 (top) .. 9 (int scalar, may be traced); any other value matches no row.
-        x: The column, 0 (left) .. 9; any other value matches no column.
-
-    Returns:
-        `bool[10, 10]`, true at row `y`, column `x` only (false everywhere if off the grid).
-    """
+    """One cell of the grid as a mask."""
     rows, cols = _rows_cols()
     return (rows == y) & (cols == x)
 
 
 def observation_space(num_channels: int) -> spaces.Box:
-    """The observation space of a MinAtar game.
-
-    Args:
-        num_channels: The game's number of channels `C`.
-
-    Returns:
-        A boolean `Box` of shape `(10, 10, C)`.
-    """
+    """The observation space of a MinAtar game."""
     return spaces.Box(False, True, (GRID_SIZE, GRID_SIZE, num_channels), jnp.bool_)
 
 
@@ -208,12 +147,6 @@ def palette(num_channels: int) -> np.ndarray:
 
     A channel's colour is seaborn's `color_palette("cubehelix", num_channels)`, which samples
     matplotlib's 256-entry table at `num_channels` evenly spaced interior points.
-
-    Args:
-        num_channels: The game's number of channels `C`.
-
-    Returns:
-        `float64[C + 1, 3]` RGB in [0, 1]: row 0 black, row `c + 1` channel `c`'s colour.
     """
     lut = _cubehelix_lut()
     points = np.linspace(0.0, 1.0, num_channels + 2)[1:-1]
@@ -223,27 +156,13 @@ def palette(num_channels: int) -> np.ndarray:
 
 @functools.cache
 def palette_uint8(num_channels: int) -> np.ndarray:
-    """`palette` as 8-bit colours.
-
-    Args:
-        num_channels: The game's number of channels `C`.
-
-    Returns:
-        `uint8[C + 1, 3]` RGB in 0..255, `palette(C) * 255` rounded.
-    """
+    """`palette` as 8-bit colours."""
     return np.round(palette(num_channels) * 255).astype(np.uint8)
 
 
 def channel_index_image(obs: jax.Array) -> jax.Array:
     """Which colour each cell is drawn in (what MinAtar's `display_state` and `rgb_array`
     colour a cell by).
-
-    Args:
-        obs: An observation, `bool[10, 10, C]`.
-
-    Returns:
-        `int32[10, 10]`: 0 for an empty cell, else 1 + the highest channel set there (an index
-        into `palette(C)`).
     """
     num_channels = obs.shape[-1]
     weights = jnp.arange(1, num_channels + 1, dtype=jnp.int32)
@@ -251,15 +170,7 @@ def channel_index_image(obs: jax.Array) -> jax.Array:
 
 
 def render_observation(obs: jax.Array, cell_size: int = CELL_SIZE) -> jax.Array:
-    """A picture of an observation in MinAtar's colours; jit-able.
-
-    Args:
-        obs: An observation, `bool[10, 10, C]`.
-        cell_size: Pixels per grid cell (static).
-
-    Returns:
-        `uint8[10 * cell_size, 10 * cell_size, 3]`.
-    """
+    """A picture of an observation in MinAtar's colours; jit-able."""
     colours = jnp.asarray(palette_uint8(obs.shape[-1]))
     return rendering.grid_image(channel_index_image(obs), colours, cell_size)
 
@@ -421,18 +332,7 @@ class MinAtarEnvironment(Environment):
 
 
 def freeze_if_terminal(state: Any, next_state: Any, reward: jax.Array, terminal: jax.Array):
-    """MinAtar's `act` on a finished game returns reward 0, terminal, and changes nothing.
-
-    Args:
-        state: The state before the step.
-        next_state: The state the transition computed.
-        reward: The transition's reward.
-        terminal: The transition's terminal flag.
-
-    Returns:
-        `(next_state, reward, terminal)`: `state` itself, float32 0 and true where
-        `state.terminal`, else the transition's (reward as float32).
-    """
+    """MinAtar's `act` on a finished game returns reward 0, terminal, and changes nothing."""
     done = state.terminal
     next_state = jax.tree_util.tree_map(lambda new, old: jnp.where(done, old, new), next_state, state)
     reward = jnp.where(done, 0.0, reward).astype(jnp.float32)

@@ -19,28 +19,13 @@ GOAL = (50, 170, 70)
 
 
 def parse_map(text: str) -> np.ndarray:
-    """A map drawn in text, as a boolean array.
-
-    Args:
-        text: The map, one line per row, `x` for a wall and a space for floor (empty lines
-            are skipped).
-
-    Returns:
-        A `bool[H, W]` numpy array, True where open.
-    """
+    """A map drawn in text, as a boolean array."""
     rows = [row for row in text.split("\n") if row]
     return np.array([[c == " " for c in row] for row in rows], dtype=bool)
 
 
 def open_cells(open_map: np.ndarray) -> np.ndarray:
-    """The coordinates of the open cells, in row-major order.
-
-    Args:
-        open_map: The map, `bool[H, W]`, True where open.
-
-    Returns:
-        An `int32[N, 2]` numpy array of `(row, col)`.
-    """
+    """The coordinates of the open cells, in row-major order."""
     return np.argwhere(open_map).astype(np.int32)
 
 
@@ -48,15 +33,6 @@ def grid_move(open_map: np.ndarray, pos: jax.Array, action: jax.Array) -> tuple[
     """The cell after moving `pos` by `action`, staying put where the target is a wall.
 
     The maps keep a wall border, so the target is always inside the array.
-
-    Args:
-        open_map: The map, `bool[H, W]`, True where open.
-        pos: The agent's cell, `int32[2]` (row, col).
-        action: 0 up, 1 right, 2 down, 3 left (`DIRECTIONS`).
-
-    Returns:
-        `(new_pos, moved)`: the new cell, `int32[2]`, and a bool scalar, False when a wall
-        blocked the move.
     """
     target = pos + jnp.asarray(DIRECTIONS)[action]
     moved = jnp.asarray(open_map)[target[0], target[1]]
@@ -64,51 +40,18 @@ def grid_move(open_map: np.ndarray, pos: jax.Array, action: jax.Array) -> tuple[
 
 
 def time_normalization(t: jax.Array, min_lim: float = -1.0, max_lim: float = 1.0, t_max: float = 100.0) -> jax.Array:
-    """gymnax's time encoding: step `t` mapped linearly so that 0 -> `min_lim`, `t_max` -> `max_lim`.
-
-    Args:
-        t: The step count (a float array).
-        min_lim: The value at step 0.
-        max_lim: The value at step `t_max`.
-        t_max: The step that maps to `max_lim` (later steps go beyond it).
-
-    Returns:
-        `(max_lim - min_lim) * t / t_max + min_lim`.
-    """
+    """gymnax's time encoding: step `t` mapped linearly so that 0 -> `min_lim`, `t_max` -> `max_lim`."""
     return (max_lim - min_lim) * t / t_max + min_lim
 
 
 def time_feature(time: jax.Array, normalize: jax.Array, min_lim=-1.0, max_lim=1.0, t_max=100.0) -> jax.Array:
-    """The time entry of a misc env's observation, as gymnax computes it.
-
-    Args:
-        time: The step count (int32 scalar).
-        normalize: Whether to encode it with `time_normalization` (bool scalar, the env's
-            `normalize_time`); else the raw count.
-        min_lim: See `time_normalization`.
-        max_lim: See `time_normalization`.
-        t_max: See `time_normalization`.
-
-    Returns:
-        A float32 scalar.
-    """
+    """The time entry of a misc env's observation, as gymnax computes it."""
     t = time.astype(jnp.float32)
     return jnp.where(normalize, time_normalization(t, min_lim, max_lim, t_max), t)
 
 
 def time_bounds(normalize: bool, max_steps: float, min_lim=-1.0, max_lim=1.0, t_max=100.0) -> tuple[float, float]:
-    """The observation bounds of `time_feature` over an episode.
-
-    Args:
-        normalize: Whether the feature is normalized (the env's `normalize_time`).
-        max_steps: The episode's length in steps.
-        min_lim: See `time_normalization`.
-        max_lim: See `time_normalization`.
-        t_max: See `time_normalization`.
-
-    Returns:
-        `(low, high)`, padded by a float32 rounding step, as the feature is computed in float32.
-    """
+    """The observation bounds of `time_feature` over an episode."""
     if normalize:
         ends = (float(min_lim), float(time_normalization(float(max_steps), min_lim, max_lim, t_max)))
     else:
@@ -118,30 +61,12 @@ def time_bounds(normalize: bool, max_steps: float, min_lim=-1.0, max_lim=1.0, t_
 
 
 def one_hot(index: jax.Array, n: int) -> jax.Array:
-    """A one-hot vector.
-
-    Args:
-        index: The hot entry (int scalar); one outside `0..n - 1` gives all zeros.
-        n: The vector's length.
-
-    Returns:
-        A `float32[n]` array.
-    """
+    """A one-hot vector."""
     return (jnp.arange(n) == index).astype(jnp.float32)
 
 
 def draw_grid(open_map: np.ndarray, pos: jax.Array, goal: jax.Array, cell: int = 24) -> jax.Array:
-    """A maze with the goal cell and the agent drawn on it.
-
-    Args:
-        open_map: The map, `bool[H, W]`, True where open (walls drawn dark).
-        pos: The agent's cell, `int[2]` (row, col), drawn as a red disc.
-        goal: The goal's cell, `int[2]` (row, col), drawn green.
-        cell: Each cell's side in pixels.
-
-    Returns:
-        A `uint8[H * cell, W * cell, 3]` image.
-    """
+    """A maze with the goal cell and the agent drawn on it."""
     h, w = open_map.shape
     rows, cols = jnp.arange(h)[:, None], jnp.arange(w)[None, :]
     cells = jnp.where(jnp.asarray(open_map), 1, 0)
@@ -156,19 +81,7 @@ def draw_grid(open_map: np.ndarray, pos: jax.Array, goal: jax.Array, cell: int =
 def draw_bandit(
     values: jax.Array, lo: float, hi: float, last_action: jax.Array, width: int = 200, height: int = 150
 ) -> jax.Array:
-    """One bar per arm from the zero line to its value; the arm pulled last is drawn in red.
-
-    Args:
-        values: Each arm's value, `[n]` (clipped to `[lo, hi]`).
-        lo: The value at the image's bottom margin.
-        hi: The value at the image's top margin.
-        last_action: The arm pulled last (int scalar).
-        width: The image's width in pixels.
-        height: The image's height in pixels.
-
-    Returns:
-        A `uint8[height, width, 3]` image.
-    """
+    """One bar per arm from the zero line to its value; the arm pulled last is drawn in red."""
     n = values.shape[0]
     img = r.canvas(height, width)
     margin = 10.0

@@ -16,14 +16,6 @@ def tile_background(cell_colors: np.ndarray, cell: int, line_color=GRID_LINE) ->
     """A picture of per-cell colours with a one-pixel grid line around each cell.
 
     Computed once per layout at trace time; the jitted renders paint only what moves on it.
-
-    Args:
-        cell_colors: `uint8[rows, cols, 3]`, each cell's RGB colour.
-        cell: The side of a cell in pixels.
-        line_color: The RGB colour of the grid lines.
-
-    Returns:
-        A numpy `uint8[rows * cell, cols * cell, 3]` picture.
     """
     img = np.repeat(np.repeat(np.asarray(cell_colors, np.uint8), cell, axis=0), cell, axis=1).copy()
     img[::cell, :] = line_color
@@ -34,16 +26,7 @@ def tile_background(cell_colors: np.ndarray, cell: int, line_color=GRID_LINE) ->
 
 
 def cell_center(index: jnp.ndarray, ncol: int, cell: int) -> tuple[jnp.ndarray, jnp.ndarray]:
-    """The pixel centre of a cell of a grid.
-
-    Args:
-        index: The flat cell index, `row * ncol + col` (may be traced).
-        ncol: The grid's width in cells.
-        cell: The side of a cell in pixels.
-
-    Returns:
-        `(x, y)`, float32 pixel coordinates.
-    """
+    """The pixel centre of a cell of a grid."""
     row, col = jnp.divmod(index, ncol)
     return (col.astype(jnp.float32) + 0.5) * cell, (row.astype(jnp.float32) + 0.5) * cell
 
@@ -67,20 +50,7 @@ GLYPH_A = 10
 
 
 def glyph(img: jnp.ndarray, index, x0: int, y0: int, scale: int, color, show=True) -> jnp.ndarray:
-    """Draw one glyph of the 3 x 5 pixel font (`FONT`).
-
-    Args:
-        img: A `uint8[H, W, 3]` picture.
-        index: The glyph: a digit 0-9, or `GLYPH_A` (a traced int is fine).
-        x0: The glyph's left edge in pixels (static).
-        y0: The glyph's top edge in pixels (static).
-        scale: The side of a font pixel in pixels (static).
-        color: The RGB colour.
-        show: Whether to draw it at all (a traced bool is fine).
-
-    Returns:
-        `img` with the glyph drawn where `show` is true.
-    """
+    """Draw one glyph of the 3 x 5 pixel font (`FONT`)."""
     mask = jnp.asarray(FONT)[index]
     mask = jnp.repeat(jnp.repeat(mask, scale, axis=0), scale, axis=1) & show
     region = img[y0 : y0 + 5 * scale, x0 : x0 + 3 * scale]
@@ -89,20 +59,7 @@ def glyph(img: jnp.ndarray, index, x0: int, y0: int, scale: int, color, show=Tru
 
 
 def number(img: jnp.ndarray, value, x0: int, y0: int, scale: int, color, show=True) -> jnp.ndarray:
-    """Draw a number in two glyph places, the tens place left blank below 10.
-
-    Args:
-        img: A `uint8[H, W, 3]` picture.
-        value: The number, clipped into [0, 99] (a traced int is fine).
-        x0: The left edge of the tens place in pixels (static).
-        y0: The top edge in pixels (static).
-        scale: The side of a font pixel in pixels (static).
-        color: The RGB colour.
-        show: Whether to draw it at all (a traced bool is fine).
-
-    Returns:
-        `img` with the number drawn where `show` is true.
-    """
+    """Draw a number in two glyph places, the tens place left blank below 10."""
     value = jnp.clip(jnp.asarray(value, jnp.int32), 0, 99)
     img = glyph(img, value // 10, x0, y0, scale, color, show=show & (value >= 10))
     return glyph(img, value % 10, x0 + 4 * scale, y0, scale, color, show=show)
