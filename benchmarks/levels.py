@@ -1,11 +1,15 @@
-"""make_vec with a level sampler against make_vec without one, in one process.
+"""make_vec with a level sampler against make_vec without one, in one process, paired.
 
 CartPole-v1 with physics levels (pole half-length and mass uniform per episode) and
 FourRooms-misc with start/goal levels (a start state: agent and goal uniform over the open cells,
-apart), at 1,024 and 8,192 envs. Prints env-steps per second (median of repeats, compile apart)
-and the ratio; docs/levels.md quotes it.
+apart), at 1,024 and 8,192 envs. Both rollouts take their params as jit arguments (closed-over
+params would let XLA fold CartPole's constants only without levels). Each repeat is a pair: the
+two compiled rollouts run back to back, in alternating order, and the ratio is taken within the
+pair, so load that comes and goes on a shared machine falls on both; the script prints the
+median steps/s of each and the median of the per-pair ratios, in wall time and in CPU time
+(this process's, all threads). docs/levels.md quotes it.
 
-    python benchmarks/levels.py [--steps 200] [--repeats 5] [--sizes 1024 8192]
+    python benchmarks/levels.py [--steps 200] [--repeats 9] [--sizes 1024 8192]
 """
 
 from __future__ import annotations
@@ -43,10 +47,10 @@ def four_rooms_start_goal(env):
     return sample
 
 
-def throughput(venv, params, steps, repeats):
-    """Env-steps per second of a jitted `steps`-step rollout (median), and its compile seconds."""
+def rollout(venv, params, steps):
+    """`(compiled, compile_s)`: a jitted `steps`-step rollout taking `(key, params)`."""
 
-    def run(key):
+    def run(key, params):
         _, state = venv.reset(key, params)
 
         def body(state, k):
@@ -58,33 +62,66 @@ def throughput(venv, params, steps, repeats):
         return jax.lax.scan(body, state, jax.random.split(key, steps))[1].sum()
 
     start = time.perf_counter()
-    compiled = jax.jit(run).lower(jax.random.key(0)).compile()
-    compile_s = time.perf_counter() - start
-    times = []
+    compiled = jax.jit(run).lower(jax.random.key(0), params).compile()
+    return compiled, time.perf_counter() - start
+
+
+def timed(compiled, key, params):
+    """`(wall_s, cpu_s)` of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    compiled(key, params).block_until_ready()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def paired(plain, leveled, params, repeats):
+    """Per-pair `(plain, levels)` times, each `(wall_s, cpu_s)`, in alternating order."""
+    for f in (plain, leveled):  # warm up: the first call of each pays for allocation
+        timed(f, jax.random.key(0), params)
+    pairs = []
     for r in range(repeats):
-        start = time.perf_counter()
-        compiled(jax.random.key(r + 1)).block_until_ready()
-        times.append(time.perf_counter() - start)
-    return venv.num_envs * steps / statistics.median(times), compile_s
+        key = jax.random.key(r + 1)
+        if r % 2:
+            lv = timed(leveled, key, params)
+            pl = timed(plain, key, params)
+        else:
+            pl = timed(plain, key, params)
+            lv = timed(leveled, key, params)
+        pairs.append((pl, lv))
+    return pairs
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 8192])
+    parser.add_argument("--envs", nargs="+", default=["CartPole-v1", "FourRooms-misc"])
     args = parser.parse_args()
-    print(f"jax {jax.__version__} on {jax.devices()[0].platform}; {args.steps} steps, median of {args.repeats}")
-    print(f"{'env':<16}{'levels':<12}{'num_envs':>9}{'steps/s plain':>16}{'steps/s levels':>16}{'ratio':>8}")
-    for env_id in ("CartPole-v1", "FourRooms-misc"):
+    print(f"jax {jax.__version__} on {jax.devices()[0].platform}; {args.steps} steps, {args.repeats} pairs")
+    print(
+        f"{'env':<16}{'levels':<12}{'num_envs':>9}{'steps/s plain':>15}{'steps/s levels':>16}"
+        f"{'ratio wall':>12}{'ratio cpu':>11}{'cpu/wall':>10}"
+    )
+    for env_id in args.envs:
         for n in args.sizes:
             venv, params = jaxenvs.make_vec(env_id, n)
             sampler = cartpole_physics if env_id == "CartPole-v1" else four_rooms_start_goal(venv)
             kind = "physics" if env_id == "CartPole-v1" else "start/goal"
             leveled, _ = jaxenvs.make_vec(env_id, n, levels=sampler)
-            plain, _ = throughput(venv, params, args.steps, args.repeats)
-            with_levels, _ = throughput(leveled, params, args.steps, args.repeats)
-            print(f"{env_id:<16}{kind:<12}{n:>9}{plain:>16,.0f}{with_levels:>16,.0f}{plain / with_levels:>8.2f}x")
+            plain_fn, _ = rollout(venv, params, args.steps)
+            level_fn, _ = rollout(leveled, params, args.steps)
+            pairs = paired(plain_fn, level_fn, params, args.repeats)
+            work = n * args.steps
+            plain = work / statistics.median(pl[0] for pl, _ in pairs)
+            with_levels = work / statistics.median(lv[0] for _, lv in pairs)
+            ratio_wall = statistics.median(lv[0] / pl[0] for pl, lv in pairs)
+            ratio_cpu = statistics.median(lv[1] / pl[1] for pl, lv in pairs)
+            load = statistics.median(pl[1] / pl[0] for pl, _ in pairs)
+            print(
+                f"{env_id:<16}{kind:<12}{n:>9}{plain:>15,.0f}{with_levels:>16,.0f}"
+                f"{ratio_wall:>11.2f}x{ratio_cpu:>10.2f}x{load:>10.2f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

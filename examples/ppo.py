@@ -3,6 +3,16 @@ over seeds.
 
     python examples/ppo.py --env CartPole-v1 --num-seeds 4 --total-timesteps 500000
     python examples/ppo.py --continuous --env Pendulum-v1
+    python examples/ppo.py --levels length=0.25:1.0 masspole=0.05:0.5 \
+        --eval-levels length=0.5,masspole=0.1 length=1.5,masspole=1.0
+
+`--levels FIELD=LOW:HIGH ...` is domain randomisation: every episode draws each named params
+field (one the env declares per-episode, `jaxenvs.levels.level_fields`) uniformly from its
+range (`make_vec(..., levels=sample)`, inside the jitted step). `--eval-levels` names fixed
+levels (`FIELD=VALUE,...`, one argument per level; `default` is the params' own values); after
+training, each seed's greedy policy plays `--eval-episodes` whole episodes at each, and the
+mean return is printed per level (`eval[...]`). docs/levels.md compares training with and
+without levels this way.
 
 Discrete action spaces get a categorical policy, Box action spaces a diagonal Gaussian. The
 env batch comes from `jaxenvs.make_vec` (one key per step for the whole batch, resets only
@@ -40,7 +50,16 @@ from flax.training.train_state import TrainState
 
 import jaxenvs
 from jaxenvs import spaces
-from jaxenvs.wrappers import ClipAction, FlattenObservation, LogWrapper, NormalizeObservation, NormalizeReward
+from jaxenvs.levels import Level, apply_level, check_level, level_fields
+from jaxenvs.wrappers import (
+    Absorbing,
+    ClipAction,
+    FlattenObservation,
+    Levels,
+    LogWrapper,
+    NormalizeObservation,
+    NormalizeReward,
+)
 
 # the flags without a fixed default: (discrete default, `--continuous` default); the continuous
 # column is PureJaxRL's ppo_continuous_action.py config (its env is a brax task; Pendulum-v1
@@ -114,12 +133,72 @@ class Transition(NamedTuple):
     episode_return: jax.Array
 
 
+def parse_ranges(specs, params, where):
+    """`["length=0.25:1.0", ...]` -> `{"length": (0.25, 1.0), ...}`, each a per-episode field."""
+    ranges = {}
+    for item in specs:
+        name, _, bounds = item.partition("=")
+        low, sep, high = bounds.partition(":")
+        try:
+            low, high = float(low), float(high)
+        except ValueError:
+            low = high = None
+        if not sep or low is None or not low <= high:
+            raise ValueError(f"--levels takes FIELD=LOW:HIGH with LOW <= HIGH (e.g. length=0.25:1.0), got {item!r}")
+        ranges[name] = (low, high)
+    for bound in (0, 1):  # both ends must be valid levels (a wrong name or a range outside the field's)
+        check_level(Level(settings={k: v[bound] for k, v in ranges.items()}), params, where)
+    return ranges
+
+
+def uniform_levels(ranges):
+    """`sample(key) -> Level`: each field uniform in its range, new for every episode."""
+    names = sorted(ranges)
+    low = jnp.array([ranges[k][0] for k in names], jnp.float32)
+    high = jnp.array([ranges[k][1] for k in names], jnp.float32)
+
+    def sample(key):
+        values = jax.random.uniform(key, (len(names),), minval=low, maxval=high)
+        return Level(settings={k: values[i] for i, k in enumerate(names)})
+
+    return sample
+
+
+def parse_eval_levels(specs, params, where):
+    """`["default", "length=1.5,masspole=1.0", ...]` -> `[(label, Level), ...]`, each checked."""
+    levels = []
+    for item in specs:
+        settings = {}
+        if item != "default":
+            for pair in item.split(","):
+                name, sep, value = pair.partition("=")
+                try:
+                    settings[name] = float(value)
+                except ValueError:
+                    sep = ""
+                if not sep:
+                    raise ValueError(
+                        f"--eval-levels takes 'default' or FIELD=VALUE,... (e.g. length=1.5,masspole=1.0), "
+                        f"got {item!r}; fields: {', '.join(level_fields(params))}"
+                    )
+        level = Level(settings=settings)
+        check_level(level, params, where)
+        levels.append((item, level))
+    return levels
+
+
 def make_train(args):
     env, params = jaxenvs.make(args.env, autoreset=False)
     if isinstance(env.observation_space(params), (spaces.Dict, spaces.Tuple)):
         env = FlattenObservation(env)
     act_space = env.action_space(params)
     continuous = isinstance(act_space, spaces.Box)
+    eval_env = env  # under `Absorbing`: an episode's return is the sum of its steps' rewards
+    eval_levels = parse_eval_levels(args.eval_levels or [], params, args.env)
+    if args.levels:
+        # the levels layer sits on the raw env, under the batch's auto-reset (as make_vec puts it)
+        sample = uniform_levels(parse_ranges(args.levels, params, args.env))
+        env = Levels(env.env if isinstance(env, Absorbing) else env, sample)
     action_dim = int(np.prod(act_space.shape)) if continuous else act_space.n
     # `train` is vmapped over seeds, so each batch is one of a batch of batches
     if args.continuous:
@@ -242,10 +321,35 @@ def make_train(args):
             jax.debug.callback(report, seed_index, update_index, metrics, ordered=False)
             return (state, env_state, obs, key), metrics
 
-        _, metrics = jax.lax.scan(update, (state, env_state, obs, key), jnp.arange(num_updates))
+        (state, _, _, key), metrics = jax.lax.scan(update, (state, env_state, obs, key), jnp.arange(num_updates))
+        if eval_levels:
+            metrics["eval_return"] = jnp.stack(
+                [evaluate(state.params, jax.random.fold_in(key, i), level) for i, (_, level) in enumerate(eval_levels)]
+            )
         return metrics
 
-    return train, num_updates
+    def evaluate(net_params, key, level):
+        """Mean return of the greedy policy over `args.eval_episodes` whole episodes at `level`."""
+        level_params = apply_level(params, level)
+        keys = jax.random.split(key, args.eval_episodes)
+        obs, env_state = jax.vmap(eval_env.reset_to_level, in_axes=(0, None, None))(keys, level, params)
+
+        def step(carry, k):
+            obs, env_state, total = carry
+            policy, _ = network.apply(net_params, obs)
+            action = policy[0] if continuous else jnp.argmax(policy, axis=-1)
+            obs, env_state, reward, _, _, _ = jax.vmap(eval_env.step, in_axes=(0, 0, 0, None))(
+                jax.random.split(k, args.eval_episodes), env_state, clip_action(action), level_params
+            )
+            return (obs, env_state, total + reward), None
+
+        horizon = int(params.max_steps_in_episode)
+        (_, _, total), _ = jax.lax.scan(
+            step, (obs, env_state, jnp.zeros(args.eval_episodes)), jax.random.split(key, horizon)
+        )
+        return total.mean()
+
+    return train, num_updates, [label for label, _ in eval_levels]
 
 
 def main(argv=None):
@@ -272,6 +376,19 @@ def main(argv=None):
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--hidden", type=int, help="units per hidden layer")
+    p.add_argument(
+        "--levels",
+        nargs="+",
+        metavar="FIELD=LOW:HIGH",
+        help="domain randomisation: each episode draws these per-episode params fields uniformly",
+    )
+    p.add_argument(
+        "--eval-levels",
+        nargs="+",
+        metavar="FIELD=VALUE,...",
+        help="after training, the greedy policy's mean return at each of these fixed levels ('default': the params')",
+    )
+    p.add_argument("--eval-episodes", type=int, default=64, help="episodes per evaluation level")
     p.add_argument("--quiet", dest="verbose", action="store_false", help="no progress line per update")
     args = p.parse_args(argv)
     for name, (discrete, continuous) in DEFAULTS.items():
@@ -280,7 +397,12 @@ def main(argv=None):
     if (args.num_envs * args.num_steps) % args.num_minibatches:
         p.error("--num-minibatches must divide num_envs * num_steps")
 
-    train, num_updates = make_train(args)
+    if args.continuous and args.eval_levels:
+        p.error("--eval-levels needs the observation normalization's statistics under --continuous: not supported")
+    try:
+        train, num_updates, eval_labels = make_train(args)
+    except (TypeError, ValueError) as error:
+        p.error(str(error))
     if num_updates < 1:
         p.error("--total-timesteps must cover at least one update (num_envs * num_steps)")
     keys = jax.random.split(jax.random.key(args.seed), args.num_seeds)
@@ -294,6 +416,8 @@ def main(argv=None):
         f"env={args.env} seeds={args.num_seeds} steps={num_updates * args.num_envs * args.num_steps} "
         f"updates={num_updates} wall_s={seconds:.1f} final_returns={np.round(final, 2).tolist()}"
     )
+    for label, values in zip(eval_labels, np.asarray(metrics.get("eval_return", np.zeros((0, 0)))).T):
+        print(f"eval[{label}] mean={float(values.mean()):.1f} per_seed={[round(float(v), 1) for v in values]}")
     print(f"mean_return={float(np.nanmean(final)):.2f}")
     return metrics
 

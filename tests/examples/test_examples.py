@@ -71,3 +71,37 @@ def test_epsilon_greedy_breaks_ties_uniformly():
     np.testing.assert_allclose(counts[[0, 2, 3]], 1 / 3, atol=0.02)
     explore = np.asarray(q_learning.epsilon_greedy(words, q_rows, 1.0))
     np.testing.assert_allclose(np.bincount(explore, minlength=4) / len(explore), 0.25, atol=0.02)
+
+
+def test_ppo_levels_trains_and_evaluates_held_out_levels(capsys):
+    """A few updates under `--levels` (domain randomisation over pole length and mass): finite
+    losses, and one greedy evaluation per seed and level, a CartPole return in [1, 500]."""
+    pytest.importorskip("optax")
+    ppo = _load("ppo")
+    args = ["--total-timesteps", "2048", "--num-envs", "8", "--num-steps", "64", "--num-seeds", "2", "--quiet"]
+    args += ["--levels", "length=0.25:1.0", "masspole=0.05:0.5"]
+    args += ["--eval-levels", "default", "length=1.5,masspole=1.0", "--eval-episodes", "4"]
+    metrics = ppo.main(args)
+    assert np.isfinite(np.asarray(metrics["loss"])).all()
+    held_out = np.asarray(metrics["eval_return"])
+    assert held_out.shape == (2, 2)
+    assert ((held_out >= 1) & (held_out <= 500)).all(), held_out
+    out = capsys.readouterr().out
+    assert "eval[default]" in out and "eval[length=1.5,masspole=1.0]" in out
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--levels", "x_threshold=1:2"], "cannot vary per episode"),
+        (["--levels", "length=1.0:0.5"], "LOW <= HIGH"),
+        (["--levels", "length=-1:0.5"], "is not valid"),
+        (["--eval-levels", "length=big"], "FIELD=VALUE"),
+    ],
+)
+def test_ppo_levels_refuses_bad_ranges(flags, message, capsys):
+    pytest.importorskip("optax")
+    ppo = _load("ppo")
+    with pytest.raises(SystemExit):
+        ppo.main(flags + ["--total-timesteps", "512", "--num-envs", "4", "--num-steps", "128"])
+    assert message in capsys.readouterr().err
