@@ -10,8 +10,10 @@ Gymnasium's SAME_STEP mode, gymnax's behaviour. The whole rule is in this file:
 3. `info` gains `final_observation` (what the raw step returned), `final_terminated`,
    `final_truncated`, and the new episode's `action_mask`.
 
-Step 2 is exact whatever computes it: each finished env gets, bit for bit, the reset it would
-get alone. Under `jax.vmap` (and so in `make_vec`) a batching rule computes it by a strategy:
+Step 2 is exact whatever computes it: each finished env gets the reset of its own key, as it
+would alone (bit for bit, but for a float XLA may round one ulp apart in a program fused
+otherwise: docs/batching.md). Under `jax.vmap` (and so in `make_vec`) a batching rule computes
+it by a strategy:
 
 - `"select"`: reset every env, select where done. No control flow of its own: what a GPU or
   TPU needs, where XLA decides each `cond` or `while` on the host, waiting for the device.
