@@ -25,6 +25,7 @@ from jaxenvs.export import missing_extra
 from jaxenvs.export._gymnax_tasks import GYMNAX_TASKS, GymnaxTask
 from jaxenvs.extras import install_line
 from jaxenvs.registry import UnknownEnvError
+from jaxenvs.spaces import convert
 
 try:
     import gymnax
@@ -80,67 +81,8 @@ class GymnaxExportState:
 # --- spaces ---------------------------------------------------------------------------------
 
 
-@functools.singledispatch
-def gymnax_space(space: spaces.Space, where: str = "") -> Any:
-    """The gymnax space (gymnax's own classes) holding the values of a jaxenvs space.
-
-    Args:
-        space: A jaxenvs `Discrete`, `MultiDiscrete`, `Box`, `Dict` or `Tuple`.
-        where: The env id, named in the error for a space gymnax cannot express.
-
-    Returns:
-        A `gymnax.environments.spaces` `Discrete`, `Box`, `Dict` or `Tuple`; `MultiDiscrete(nvec)`
-        becomes the integer `Box(0, nvec - 1, nvec.shape, int32)`.
-
-    Raises:
-        ValueError: For a `Discrete` that does not start at 0 (gymnax's always does).
-        TypeError: For any other kind of space.
-    """
-    raise TypeError(f"{where}: cannot express {space!r} as a gymnax space")
-
-
-def _discrete_dtype(dtype: Any) -> Any:
-    # gymnax's Discrete takes int32 or int64 (with x64) only
-    return jnp.int64 if jnp.dtype(dtype) == jnp.int64 and jax.config.read("jax_enable_x64") else jnp.int32
-
-
-@gymnax_space.register
-def _(space: spaces.Discrete, where: str = "") -> Any:
-    if space.start != 0:
-        raise ValueError(
-            f"{where}: its space {space!r} starts at {space.start}; gymnax's Discrete starts at 0, "
-            "so jaxenvs.export.gymnax cannot express it without changing the values"
-        )
-    return gymnax_spaces.Discrete(space.n, dtype=_discrete_dtype(space.dtype))
-
-
-@gymnax_space.register
-def _(space: spaces.MultiDiscrete, where: str = "") -> Any:
-    return gymnax_spaces.Box(np.zeros(space.shape, np.int32), (space.nvec - 1).astype(np.int32), space.shape, jnp.int32)
-
-
-@gymnax_space.register
-def _(space: spaces.Box, where: str = "") -> Any:
-    dtype = jnp.dtype(space.dtype)
-    if space.traced:  # bounds computed from traced params (inside a client's jit)
-        low, high = space.low, space.high
-    elif dtype == jnp.bool_:
-        low, high = np.zeros(space.shape, np.bool_), np.ones(space.shape, np.bool_)
-    elif jnp.issubdtype(dtype, jnp.integer):
-        low, high = space.integer_bounds()
-    else:
-        low, high = space.low.astype(dtype), space.high.astype(dtype)
-    return gymnax_spaces.Box(low, high, space.shape, dtype)
-
-
-@gymnax_space.register
-def _(space: spaces.Dict, where: str = "") -> Any:
-    return gymnax_spaces.Dict({k: gymnax_space(s, where) for k, s in space.spaces.items()})
-
-
-@gymnax_space.register
-def _(space: spaces.Tuple, where: str = "") -> Any:
-    return gymnax_spaces.Tuple([gymnax_space(s, where) for s in space.spaces])
+# the gymnax space of a jaxenvs space: the one converter in `jaxenvs.spaces.convert`
+gymnax_space = convert.to_gymnax
 
 
 def _leaf_space(leaf: Any) -> Any:
