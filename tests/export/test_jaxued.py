@@ -69,6 +69,14 @@ def test_the_export_is_jaxueds_underspecified_env_and_steps_as_jaxenvs_does():
     assert bool(done) and bool(info["truncated"])  # the time limit is part of JaxUED's done
 
 
+def test_make_docstring_example_runs():
+    import doctest
+
+    (test,) = doctest.DocTestFinder().find(jaxenvs_jaxued.make, "make", globs={})
+    outcome = doctest.DocTestRunner(verbose=False).run(test, out=lambda s: None)
+    assert outcome.attempted == 8 and outcome.failed == 0
+
+
 def test_bad_input_to_the_export_is_a_clear_error():
     env, params = jaxenvs_jaxued.make("CartPole-v1")
     with pytest.raises(jaxenvs.UnknownEnvError, match="CartPole-v1"):
