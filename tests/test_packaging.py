@@ -100,7 +100,7 @@ def test_the_constraints_pin_every_declared_library():
     assert pins["torch"].endswith("+cpu") and pins["gymnasium"] == "1.3.0" and "jaxenvs" not in pins
 
 
-@pytest.mark.parametrize("extra", ["gymnax", "parity", "bench", "clients"])
+@pytest.mark.parametrize("extra", ["gymnax", "parity", "bench", "clients", "jaxued"])
 def test_an_extra_with_gymnax_says_its_jax_cap(extra):
     assert "jax<0.12" in PYPROJECT["project"]["optional-dependencies"][extra]
 

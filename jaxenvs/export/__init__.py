@@ -1,5 +1,5 @@
 """Ways out: gymnasium (`export.gymnasium`), Stable-Baselines3 (`export.sb3`), dm_env
-(`export.dm_env`), gymnax (`export.gymnax`) and videos (`export.video`).
+(`export.dm_env`), gymnax (`export.gymnax`), JaxUED (`export.jaxued`) and videos (`export.video`).
 
 Each submodule imports its library when imported itself; this package imports none of them.
 """

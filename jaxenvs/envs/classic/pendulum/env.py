@@ -73,7 +73,7 @@ class PendulumParams(EnvParams):
     dt: float = positive(0.05, per_episode=True)
     g: float = real(10.0, per_episode=True)
     m: float = positive(1.0, per_episode=True)
-    l: float = positive(1.0)  # noqa: E741 (the reference's name, per_episode=True)
+    l: float = positive(1.0, per_episode=True)  # noqa: E741 (the reference's name)
     max_steps_in_episode: int = 200
 
 
