@@ -11,6 +11,7 @@ import dataclasses
 import difflib
 import importlib
 import importlib.util
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -18,9 +19,10 @@ import numpy as np
 
 from jaxenvs.extras import EXTRA_LIBRARIES, install_line, not_installed
 from jaxenvs.params import check_params
+from jaxenvs.sidetables import parity_of, peers_of, record
 from jaxenvs.wrappers.absorbing import Absorbing
 from jaxenvs.wrappers.autoreset import AutoReset
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.defaults import RegisteredDefaults  # also jaxenvs.registry.RegisteredDefaults (deprecated)
 
 # Data-only modules whose `REGISTRATIONS` are registered at import time.
 _FAMILY_MODULES = (
@@ -66,7 +68,10 @@ class UnknownEnvError(KeyError):
 
 @dataclasses.dataclass(frozen=True)
 class EnvSpec:
-    """What `make(id)` builds.
+    """What `make(id)` builds and what `availability` reads.
+
+    What other parts know about an id lives in their own tables (`jaxenvs.sidetables`): its
+    parity reference and checks (`jaxenvs.parity`), its benchmark peers (`jaxenvs.bench`).
 
     Args:
         id: the registered id.
@@ -74,16 +79,8 @@ class EnvSpec:
             called with `env_kwargs`.
         env_kwargs: constructor arguments (what the id fixes, e.g. a game or a sweep setting).
         params: overrides applied to the env's `default_params` (e.g. the time limit).
-        reference: the reference implementation this env is checked against, in words.
         family: "classic", "minatar", ... used for grouping in reports.
         extra: the pip extra that provides the library the entry point needs, if any.
-        parity: its parity checks: a `jaxenvs.parity.ParitySpec` (the built-in envs':
-            `"jaxenvs.envs.<family>.<env>.parity:SPEC"`) or a `jaxenvs.parity.Reference`
-            (checked by `jaxenvs.parity.check`), or `"module:attribute"` naming one (or a
-            function of no arguments returning one). Imported only when a check runs.
-        peers: the same env in other libraries, for `jaxenvs bench --compare`:
-            `{"gymnax": id or (id, kwargs), "gymnasium": id, "envpool": id,
-            "loop": ("minatar", game) or ("bsuite", name, kwargs)}`.
         notes: run policy, `{kind: why}`, the why in words (no timings: `jaxenvs report` and
             `jaxenvs bench` measure them): `"needs_download"` (constructing it downloads data:
             run only when asked, `--all`), `"broken_upstream"` (it fails inside its library:
@@ -98,12 +95,31 @@ class EnvSpec:
     entry_point: str | Callable[..., Any]
     env_kwargs: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    reference: str | None = None
     family: str = "user"
     extra: str | None = None
-    parity: Any = None
-    peers: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     notes: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    @property
+    def reference(self) -> str | None:
+        """Deprecated: `jaxenvs.sidetables.parity_of(id).reference`, the reference in words."""
+        _deprecated("reference", "jaxenvs.sidetables.parity_of(id).reference")
+        return parity_of(self.id).reference
+
+    @property
+    def parity(self) -> Any:
+        """Deprecated: `jaxenvs.sidetables.parity_of(id).target`, its declared parity check."""
+        _deprecated("parity", "jaxenvs.sidetables.parity_of(id).target")
+        return parity_of(self.id).target
+
+    @property
+    def peers(self) -> Mapping[str, Any]:
+        """Deprecated: `jaxenvs.sidetables.peers_of(id)`, the same env in other libraries."""
+        _deprecated("peers", "jaxenvs.sidetables.peers_of(id)")
+        return peers_of(self.id)
+
+
+def _deprecated(name: str, instead: str) -> None:
+    warnings.warn(f"EnvSpec.{name} is deprecated; read {instead}", DeprecationWarning, stacklevel=3)
 
 
 NOTE_KINDS = ("needs_download", "broken_upstream", "slow_on_cpu", "representative")
@@ -138,8 +154,12 @@ def register(
             read when a check runs).
         family: the family the id is grouped under.
         extra: the pip extra that provides the library the entry point needs.
-        parity: where its parity check lives (`EnvSpec.parity`).
-        peers: the same env in other libraries (`EnvSpec.peers`).
+        parity: its parity checks, imported only when a check runs: a `jaxenvs.parity.ParitySpec`
+            or `Reference`, or `"module:attribute"` naming one (or a function of no arguments
+            returning one). Kept in `jaxenvs.sidetables.PARITY`, as the reference in words is.
+        peers: the same env in other libraries, for `jaxenvs bench --compare`:
+            `{"gymnax": id or (id, kwargs), "gymnasium": id, "envpool": id,
+            "loop": ("minatar", game) or ("bsuite", name, kwargs)}` (`jaxenvs.sidetables.PEERS`).
         notes: run policy, `{kind: why}` (`EnvSpec.notes`; kinds in `NOTE_KINDS`).
         overwrite: replace an id already registered.
 
@@ -191,14 +211,12 @@ def register(
         entry_point=entry_point,
         env_kwargs=dict(env_kwargs or {}),
         params=dict(params or {}),
-        reference=reference,
         family=family,
         extra=extra,
-        parity=parity,
-        peers=dict(peers or {}),
         notes=dict(notes or {}),
     )
     _REGISTRY[id] = spec
+    record(id, reference, parity, peers)
     return spec
 
 
@@ -539,25 +557,3 @@ def make_vec(
 
         env = Levels(env.env if isinstance(env, Absorbing) else env, levels, replay=replay_levels)
     return VecEnv(env, num_envs, allow_vmap=allow_vmap, reset_strategy=reset_strategy), params
-
-
-class RegisteredDefaults(Wrapper):
-    """Makes the params `make` built (registered values and overrides) the env's defaults.
-
-    So that `env.step(key, state, action)` without params uses them.
-
-    Args:
-        env: the env.
-        params: the params that become its `default_params`.
-    """
-
-    keeps_observation = True  # observations pass through unchanged (see `VecEnv`)
-
-    def __init__(self, env: Any, params: Any):
-        super().__init__(env)
-        self._registered_params = params
-
-    @property
-    def default_params(self) -> Any:
-        """The params `make` built."""
-        return self._registered_params

@@ -1,3 +1,4 @@
+import dataclasses
 import subprocess
 import sys
 
@@ -7,6 +8,7 @@ import pytest
 import jaxenvs
 from jaxenvs import registry
 from jaxenvs.environment import Environment
+from jaxenvs.sidetables import ParityEntry, parity_of, peers_of
 
 
 def test_unknown_id_names_closest():
@@ -109,7 +111,7 @@ def test_registered_envs_are_environments():
     for env_id in jaxenvs.registered_envs("classic"):
         env, params = jaxenvs.make(env_id, autoreset=False)
         assert isinstance(env.unwrapped, Environment)
-        assert jaxenvs.spec(env_id).reference
+        assert parity_of(env_id).reference
 
 
 def test_make_vec_shapes_and_autoreset():
@@ -148,14 +150,36 @@ def test_bad_make_arguments_are_clear_errors():
 def test_each_fact_is_declared_with_the_id():
     from jaxenvs import bench
 
-    assert jaxenvs.spec("CartPole-v1").parity == "jaxenvs.envs.classic.cartpole.parity:SPEC"
-    assert jaxenvs.spec("Breakout-MinAtar").parity == "jaxenvs.envs.minatar.breakout.parity:SPEC"
-    assert jaxenvs.spec("Breakout-MinAtar-v1").parity is None  # checked through its base id
+    assert parity_of("CartPole-v1").target == "jaxenvs.envs.classic.cartpole.parity:SPEC"
+    assert parity_of("Breakout-MinAtar").target == "jaxenvs.envs.minatar.breakout.parity:SPEC"
+    assert parity_of("Breakout-MinAtar-v1").target is None  # checked through its base id
     assert bench.peers("CartPole-v1") == ("CartPole-v1", "CartPole-v1", "CartPole-v1", None)
     assert bench.peers("Breakout-MinAtar")[3] == ("minatar", "breakout")
     assert "needs_download" in jaxenvs.spec("jumanji/Sokoban-v0").notes
     assert "broken_upstream" in jaxenvs.spec("brax/swimmer").notes
-    assert jaxenvs.spec("GridWorld-misc").parity is None and not jaxenvs.spec("GridWorld-misc").peers
+    assert parity_of("GridWorld-misc").target is None and not peers_of("GridWorld-misc")
+
+
+def test_env_spec_holds_what_make_needs_and_reads_the_rest_from_its_owners():
+    """Parity and benchmark metadata live in their owners' tables; EnvSpec's old attributes
+    still read them, with a DeprecationWarning."""
+    assert [f.name for f in dataclasses.fields(jaxenvs.EnvSpec)] == [
+        "id",
+        "entry_point",
+        "env_kwargs",
+        "params",
+        "family",
+        "extra",
+        "notes",
+    ]
+    s = jaxenvs.spec("CartPole-v1")
+    with pytest.warns(DeprecationWarning, match=r"EnvSpec.parity is deprecated; read jaxenvs.sidetables"):
+        assert s.parity == parity_of("CartPole-v1").target
+    with pytest.warns(DeprecationWarning, match="EnvSpec.reference"):
+        assert s.reference == "gymnasium CartPole-v1 (classic_control)"
+    with pytest.warns(DeprecationWarning, match="EnvSpec.peers"):
+        assert s.peers == peers_of("CartPole-v1") and s.peers["gymnax"] == "CartPole-v1"
+    assert jaxenvs.registry.RegisteredDefaults is jaxenvs.wrappers.RegisteredDefaults
 
 
 def test_register_rejects_unknown_notes_and_a_doubled_reference(monkeypatch):
@@ -168,8 +192,10 @@ def test_register_rejects_unknown_notes_and_a_doubled_reference(monkeypatch):
         jaxenvs.register("user/X-v0", "jaxenvs.envs.misc.grid_world:GridWorld", notes={"slow": "why"})
     with pytest.raises(ValueError, match="once"):
         jaxenvs.register("user/X-v0", "m:a", reference="pkg.refs:ref", parity="pkg.refs:other")
-    spec = jaxenvs.register("user/X-v0", "m:a", reference="a reference in words")
-    assert spec.reference == "a reference in words" and spec.parity is None
+    jaxenvs.register("user/X-v0", "m:a", reference="pkg.refs:ref", peers={"gymnax": "X-v0"})
+    assert parity_of("user/X-v0").target == "pkg.refs:ref" and peers_of("user/X-v0")["gymnax"] == "X-v0"
+    jaxenvs.register("user/X-v0", "m:a", reference="a reference in words", overwrite=True)
+    assert parity_of("user/X-v0") == ParityEntry("a reference in words", None) and not peers_of("user/X-v0")
 
 
 def test_register_checks_its_arguments_at_once():

@@ -15,6 +15,7 @@ import importlib.util
 from typing import Any, Protocol, runtime_checkable
 
 from jaxenvs.parity.checks import ParityResult, check_scale, two_stage
+from jaxenvs.sidetables import parity_of
 
 
 @runtime_checkable
@@ -286,7 +287,7 @@ def audit(peers: list[str] | None = None, scale: float = 0.25, seed: int = 0, pr
     jobs = [(peer, env_id) for peer in peers for env_id in peer_ids(peer)]
     rows: list[AuditRow] = []
     for i, (peer, env_id) in enumerate(jobs):
-        if env_id in jaxenvs.registered_envs() and jaxenvs.spec(env_id).parity is not None:  # the control
+        if env_id in jaxenvs.registered_envs() and parity_of(env_id).target is not None:  # the control
             rows.append(row("jaxenvs", env_id, run_parity(env_id, scale=scale, seed=seed), scale, seed))
         rows.append(row(peer, env_id, audit_one(peer, env_id, scale, seed), scale, seed))
         if progress is not None:

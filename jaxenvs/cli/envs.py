@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from jaxenvs.cli._common import UsageError, check_family, check_ids, console
+from jaxenvs.sidetables import parity_of
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -30,7 +31,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         table.add_column(col)
     for env_id in registered_envs(args.family):
         s = spec(env_id)
-        table.add_row(env_id, s.family, s.reference or "-")
+        table.add_row(env_id, s.family, parity_of(env_id).reference or "-")
     console().print(table)
     return 0
 

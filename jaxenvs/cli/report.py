@@ -9,6 +9,7 @@ import dataclasses
 from jaxenvs.cli._common import interrupted_line, print_line, progress, select
 from jaxenvs.cli.report_plan import FULL, SMALL, SMALL_ROLLOUT, LeftOut, ReportRow, report_policy
 from jaxenvs.cli.report_print import duration, print_family, print_title, rolled_out
+from jaxenvs.sidetables import parity_of
 
 __all__ = ["cmd_report"]
 
@@ -142,7 +143,7 @@ def _rollout_row(env_id: str, policy: str, args: argparse.Namespace) -> ReportRo
         s.family,
         rollout,
         small=rollout != (args.num_envs, args.num_steps),
-        reference=s.reference or "-",
+        reference=parity_of(env_id).reference or "-",
         seconds=time.perf_counter() - start,
         **measured,
     )

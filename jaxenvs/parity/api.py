@@ -18,6 +18,7 @@ from jaxenvs.parity.scale import Sizes, check_scale
 from jaxenvs.parity.spec import Context, ParitySpec, Standard, run, run_checks
 from jaxenvs.parity.subject import check_params, env_under_test, require_env, require_raw_env
 from jaxenvs.parity.verdict import FirstFailure, ParityResult, two_stage
+from jaxenvs.sidetables import parity_of
 
 __all__ = ["assert_parity", "check", "has_parity", "parity_ids", "run_parity"]
 
@@ -28,9 +29,9 @@ def parity_ids() -> list[str]:
     Returns:
         The ids, in registration order.
     """
-    from jaxenvs.registry import registered_envs, spec
+    from jaxenvs.registry import registered_envs
 
-    return [env_id for env_id in registered_envs() if spec(env_id).parity is not None]
+    return [env_id for env_id in registered_envs() if parity_of(env_id).target is not None]
 
 
 def has_parity(env_id: str) -> bool:
@@ -47,7 +48,8 @@ def has_parity(env_id: str) -> bool:
     """
     from jaxenvs.registry import spec
 
-    return spec(env_id).parity is not None
+    spec(env_id)  # an unknown id is named
+    return parity_of(env_id).target is not None
 
 
 def run_parity(
@@ -137,10 +139,11 @@ def _run_id(env_id: str, scale: float | Sizes, seed: int, env: Any, params: Any)
         check_params(env_id, params, getattr(env, "default_params", None))
     from jaxenvs.registry import spec
 
-    s = spec(env_id)
-    if s.parity is None:
-        return ParityResult(env_id, s.reference or "-", skipped="no reference declared")
-    target = _load_parity(env_id, s.parity)
+    s, declared = spec(env_id), parity_of(env_id)
+    described = declared.reference or "-"
+    if declared.target is None:
+        return ParityResult(env_id, described, skipped="no reference declared")
+    target = _load_parity(env_id, declared.target)
     try:
         if isinstance(target, ParitySpec):
             if isinstance(scale, Sizes):
@@ -150,13 +153,13 @@ def _run_id(env_id: str, scale: float | Sizes, seed: int, env: Any, params: Any)
         sizes = scale if isinstance(scale, Sizes) else Sizes.at(scale)
         return _run_reference(env, params, target, sizes, seed, Standard(), env_id)
     except FirstFailure as e:  # under verdict.stop_at_first_failure(): the verdict is known
-        return ParityResult(env_id, s.reference or "-", checks=[e.check], stages="stopped at the first failure")
+        return ParityResult(env_id, described, checks=[e.check], stages="stopped at the first failure")
     except ImportError as e:
         # only the library the spec declares optional may be absent; anything else is a bug
         if not (isinstance(target, ParitySpec) and _top_module(e.name) == _top_module(target.library)):
             raise
         install = install_line(s.extra or "parity")
-        return ParityResult(env_id, s.reference or "-", skipped=f"reference not installed ({e.name}): {install}")
+        return ParityResult(env_id, described, skipped=f"reference not installed ({e.name}): {install}")
 
 
 def _run_spec(spec: ParitySpec, name: str, described: str, scale: float, seed: int, env: Any, params: Any):

@@ -28,6 +28,7 @@ from jaxenvs.parity.scale import Sizes, scaled
 from jaxenvs.parity.statistics import ATOL_F32_STEP, ATOL_F64_EPISODE, ATOL_F64_STEP
 from jaxenvs.parity.subject import builtin_env, env_under_test
 from jaxenvs.parity.verdict import Check, ParityResult, Timer
+from jaxenvs.sidetables import parity_of
 
 
 @dataclasses.dataclass
@@ -173,7 +174,8 @@ def run(
     importlib.import_module(spec.library)
     if env is not None or not spec.builds_env:
         env, params = env_under_test(env_id, env, params)
-    reference = jaxenvs.spec(env_id).reference or spec.description or env_id
+    jaxenvs.spec(env_id)  # an unknown id is named
+    reference = parity_of(env_id).reference or spec.description or env_id
     return run_checks(Context(env_id, env, params, float(scale), int(seed), spec), reference)
 
 

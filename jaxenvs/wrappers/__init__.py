@@ -5,6 +5,7 @@ from jaxenvs.wrappers.action import ClipAction
 from jaxenvs.wrappers.autoreset import AutoReset
 from jaxenvs.wrappers.base import Wrapper, find_wrapper
 from jaxenvs.wrappers.checked import Checked, checked_jit
+from jaxenvs.wrappers.defaults import RegisteredDefaults
 from jaxenvs.wrappers.frame_stack import FrameStackObservation
 from jaxenvs.wrappers.legacy import LegacyStep
 from jaxenvs.wrappers.levels import Levels, LevelState
@@ -30,6 +31,7 @@ __all__ = [
     "NormalizeObservation",
     "NormalizeReward",
     "PixelObservation",
+    "RegisteredDefaults",
     "TransformObservation",
     "TransformReward",
     "VecEnv",

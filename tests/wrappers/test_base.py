@@ -77,7 +77,7 @@ def test_params_default_in_one_place():
         obs, state, _, terminated, truncated, _ = env.step(jax.random.key(0), state, 0)
         assert bool(truncated) == (t == 2) and not bool(terminated)
     # a wrapper with other defaults passes its own down, positionally or by keyword
-    wrapped = jaxenvs.registry.RegisteredDefaults(env, EnvParams(max_steps_in_episode=1))
+    wrapped = jaxenvs.wrappers.RegisteredDefaults(env, EnvParams(max_steps_in_episode=1))
     _, state = wrapped.reset(jax.random.key(0))
     assert bool(wrapped.step(jax.random.key(0), state, 0)[4])
     assert bool(wrapped.step(jax.random.key(0), state, 0, params=None)[4])
