@@ -35,17 +35,39 @@ PEERS: dict[str, Mapping[str, Any]] = {}  # owned by jaxenvs.bench: {"gymnax": i
 
 
 def parity_of(env_id: str) -> ParityEntry:
-    """`env_id`'s parity declaration (`NO_PARITY` where it has none)."""
+    """`env_id`'s parity declaration.
+
+    Args:
+        env_id: a registered id (`jaxenvs.spec(env_id)` names an unknown one).
+
+    Returns:
+        Its `ParityEntry`; `NO_PARITY` where it declares none.
+    """
     return PARITY.get(env_id, NO_PARITY)
 
 
 def peers_of(env_id: str) -> Mapping[str, Any]:
-    """`env_id`'s benchmark peers (empty where it declares none)."""
+    """`env_id`'s benchmark peers.
+
+    Args:
+        env_id: a registered id (`jaxenvs.spec(env_id)` names an unknown one).
+
+    Returns:
+        `{"gymnax": ..., "gymnasium": ..., "envpool": ..., "loop": ...}`, the libraries it
+        declares; empty where it declares none.
+    """
     return PEERS.get(env_id, {})
 
 
 def record(env_id: str, reference: str | None, target: Any, peers: Mapping[str, Any] | None) -> None:
-    """Set (or clear, where None and empty) `env_id`'s entries: `register` calls this."""
+    """Set `env_id`'s entries (`register` calls this), clearing those it no longer declares.
+
+    Args:
+        env_id: the id being registered.
+        reference: the reference in words, or None.
+        target: its parity checks (see `ParityEntry`), or None.
+        peers: its benchmark peers, or None.
+    """
     PARITY.pop(env_id, None)
     PEERS.pop(env_id, None)
     if reference is not None or target is not None:

@@ -21,6 +21,7 @@ MODULES = [
     "jaxenvs.wrappers.action",
     "jaxenvs.wrappers.frame_stack",
     "jaxenvs.wrappers.legacy",
+    "jaxenvs.wrappers.defaults",
 ]
 
 
