@@ -83,7 +83,7 @@ def test_a_download_is_named_without_rolling_out(capsys, monkeypatch):
         raise AssertionError("an id that downloads data must not be rolled out without --all")
 
     code, out = _report(monkeypatch, capsys, "jumanji/Sokoban-v0", no_rollout)
-    assert code == 0
+    assert code == 1  # the one id asked for was not rolled out: nothing checked is a failure
     assert (
         "not rolled out: jumanji/Sokoban-v0 downloads its Boxoban levels from Hugging Face when constructed "
         "(`jaxenvs report jumanji/Sokoban-v0 --all` runs it)" in out
