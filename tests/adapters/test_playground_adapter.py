@@ -24,7 +24,7 @@ def test_time_limit_is_the_episode_length_and_render():
     @jax.jit  # one program: MJX's ops run eagerly one compile each
     def reset_and_render(key):
         _, state = raw.reset(key, params)
-        ends = [raw.truncation(state.replace(time=state.time + t), params) for t in (999, 1000)]
+        ends = [raw.unwrapped.truncation(state.replace(time=state.time + t), params) for t in (999, 1000)]
         return ends, raw.render(state, params)
 
     (before, at), img = reset_and_render(jax.random.key(0))
