@@ -19,7 +19,6 @@ try:
 except ImportError as e:
     raise missing_extra(e, "export", __name__) from e
 
-from jaxenvs import spaces
 from jaxenvs.export._bridge import check_actions, compiled, host, key_from_seed
 from jaxenvs.spaces import convert
 from jaxenvs.spaces.convert import cast
@@ -27,20 +26,8 @@ from jaxenvs.spaces.convert import cast
 __all__ = ["JaxDmEnv", "spec_from_space"]
 
 
-def spec_from_space(space: spaces.Space, name: str) -> Any:
-    """The dm_env spec holding the values of a jaxenvs space (`jaxenvs.spaces.convert.to_dm_env`).
-
-    Args:
-        space: A jaxenvs space.
-        name: The spec's name (Dict members are named by their keys).
-
-    Returns:
-        The spec, or a dict or tuple of specs.
-
-    Raises:
-        TypeError: For a space with no dm_env spec.
-    """
-    return convert.to_dm_env(space, name)
+# the dm_env spec of a space: its old name here, `jaxenvs.spaces.convert.to_dm_env` now
+spec_from_space = convert.to_dm_env
 
 
 def _numpy(x: Any) -> Any:

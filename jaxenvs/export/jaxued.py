@@ -139,11 +139,10 @@ class JaxUEDExport(UnderspecifiedEnv):
         Returns:
             A `gymnax.environments.spaces` space.
         """
-        params = self._params if params is None else params
-        return to_gymnax(self._env.action_space(params), self._name)
+        return to_gymnax(self._env.action_space(self._params if params is None else params), self._name)
 
     def observation_space(self, params: Any = None) -> Any:
-        """The observation space, as a gymnax space.
+        """The observation space, as a gymnax space (what JaxUED's envs return).
 
         Args:
             params: The env's params; None: `default_params`.
@@ -151,8 +150,7 @@ class JaxUEDExport(UnderspecifiedEnv):
         Returns:
             A `gymnax.environments.spaces` space.
         """
-        params = self._params if params is None else params
-        return to_gymnax(self._env.observation_space(params), self._name)
+        return to_gymnax(self._env.observation_space(self._params if params is None else params), self._name)
 
     @property
     def num_actions(self) -> int:
