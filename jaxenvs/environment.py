@@ -86,9 +86,9 @@ def check_key(key: Any, where: str) -> None:
 def defaults_params(method):
     """Decorate a method so that a `params` of None (or left out) becomes `self.default_params`.
 
-    The one place `params=None` is resolved. `Environment.reset` and `step` carry it; an env
-    decorates its own methods that take `params=None` (`observation_space`, `action_space`,
-    `render`, ...) with it, as every built-in env and wrapper does.
+    `Environment.reset` and `step` resolve `params=None` themselves; an env decorates its own
+    methods that take `params=None` (`observation_space`, `action_space`, `render`, ...) with
+    this, as every built-in env and wrapper does.
 
     Args:
         method: A method with a `params` parameter (others are returned unchanged, as is a method
