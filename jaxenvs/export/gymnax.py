@@ -118,13 +118,16 @@ def _tree_space(tree: Any) -> Any:
 # --- the environment ------------------------------------------------------------------------
 
 
+def _check_choice(name: str, value: Any, choices: tuple, what: str, where: str) -> Any:
+    """`value`, or a `ValueError` naming `name`'s valid `choices` (and what they mean)."""
+    if value not in choices:
+        raise ValueError(f"{where}: {name} must be one of {', '.join(map(repr, choices))} ({what}), got {value!r}")
+    return value
+
+
 def _check_step_api(step_api: Any, where: str) -> str:
-    if step_api not in STEP_APIS:
-        raise ValueError(
-            f"{where}: step_api must be one of {', '.join(map(repr, STEP_APIS))} "
-            f"(gymnax 1.x's six-value step or gymnax 0.x's five-value one), got {step_api!r}"
-        )
-    return step_api
+    what = "gymnax 1.x's six-value step or gymnax 0.x's five-value one"
+    return _check_choice("step_api", step_api, STEP_APIS, what, where)
 
 
 class GymnaxExport(gymnax_environment.Environment):
@@ -605,12 +608,8 @@ class _Masks:
 
 
 def _check_settings(settings: Any, where: str) -> str:
-    if settings not in SETTINGS:
-        raise ValueError(
-            f"{where}: settings must be one of {', '.join(map(repr, SETTINGS))} (gymnax's task of an id "
-            f"gymnax defines, or the reference's task that jaxenvs.make gives), got {settings!r}"
-        )
-    return settings
+    what = "gymnax's task of an id gymnax defines, or the reference's task that jaxenvs.make gives"
+    return _check_choice("settings", settings, SETTINGS, what, where)
 
 
 def _build(env_id: str, task: GymnaxTask | None, overrides: dict[str, Any]) -> tuple[Any, Any]:
