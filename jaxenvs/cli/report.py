@@ -32,8 +32,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    # the references' deprecation notices (gymnasium's CartPole-v0) would break up the tables
+    # the references' deprecation notices (gymnasium's CartPole-v0) and brax's notice that it is
+    # no longer maintained (printed when a system is loaded) would break up the tables
     warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.filterwarnings("ignore", message="Brax System, piplines and environments", category=UserWarning)
 
     from jaxenvs.parity import has_parity, run_parity
     from jaxenvs.parity.report import run_summary, summary_line
