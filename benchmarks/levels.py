@@ -10,13 +10,18 @@ median steps/s of each and the median of the per-pair ratios, in wall time and i
 (this process's, all threads). docs/levels.md quotes it.
 
     python benchmarks/levels.py [--steps 200] [--repeats 9] [--sizes 1024 8192]
+    XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1" \\
+        python benchmarks/levels.py --one-core      # as docs/benchmarks.md measures: one core
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -29,6 +34,13 @@ def cartpole_physics(key):
     """CartPole: half-length in [0.25, 1.0] m, pole mass in [0.05, 0.5] kg."""
     length, masspole = jax.random.uniform(key, (2,), minval=jnp.array([0.25, 0.05]), maxval=jnp.array([1.0, 0.5]))
     return Level(settings={"length": length, "masspole": masspole})
+
+
+def cartpole_constant(key):
+    """CartPole at its default length and pole mass every episode: a level carried, never drawn
+    (`--parts`: what carrying a level costs without the sampler's random numbers)."""
+    del key
+    return Level(settings={"length": jnp.float32(0.5), "masspole": jnp.float32(0.1)})
 
 
 def four_rooms_start_goal(env):
@@ -96,8 +108,20 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 8192])
     parser.add_argument("--envs", nargs="+", default=["CartPole-v1", "FourRooms-misc"])
+    parser.add_argument("--parts", action="store_true", help="also CartPole at a constant level (carried, not drawn)")
+    parser.add_argument("--one-core", action="store_true", help="pin every thread to one core (as throughput.py)")
     args = parser.parse_args()
-    print(f"jax {jax.__version__} on {jax.devices()[0].platform}; {args.steps} steps, {args.repeats} pairs")
+    where = ""
+    if args.one_core and hasattr(os, "sched_setaffinity"):
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from throughput import pin_to_one_core
+
+        where = f", pinned to core {pin_to_one_core()}"
+    flags = os.environ.get("XLA_FLAGS", "")
+    print(
+        f"jax {jax.__version__} on {jax.devices()[0].platform}{where}; {args.steps} steps, {args.repeats} pairs"
+        + (f"; XLA_FLAGS={flags}" if flags else "")
+    )
     print(
         f"{'env':<16}{'levels':<12}{'num_envs':>9}{'steps/s plain':>15}{'steps/s levels':>16}"
         f"{'ratio wall':>12}{'ratio cpu':>11}{'cpu/wall':>10}"
@@ -105,23 +129,30 @@ def main() -> None:
     for env_id in args.envs:
         for n in args.sizes:
             venv, params = jaxenvs.make_vec(env_id, n)
-            sampler = cartpole_physics if env_id == "CartPole-v1" else four_rooms_start_goal(venv)
-            kind = "physics" if env_id == "CartPole-v1" else "start/goal"
-            leveled, _ = jaxenvs.make_vec(env_id, n, levels=sampler)
+            if env_id == "CartPole-v1":
+                samplers = [("physics", cartpole_physics)] + ([("constant", cartpole_constant)] if args.parts else [])
+            else:
+                samplers = [("start/goal", four_rooms_start_goal(venv))]
             plain_fn, _ = rollout(venv, params, args.steps)
-            level_fn, _ = rollout(leveled, params, args.steps)
-            pairs = paired(plain_fn, level_fn, params, args.repeats)
-            work = n * args.steps
-            plain = work / statistics.median(pl[0] for pl, _ in pairs)
-            with_levels = work / statistics.median(lv[0] for _, lv in pairs)
-            ratio_wall = statistics.median(lv[0] / pl[0] for pl, lv in pairs)
-            ratio_cpu = statistics.median(lv[1] / pl[1] for pl, lv in pairs)
-            load = statistics.median(pl[1] / pl[0] for pl, _ in pairs)
-            print(
-                f"{env_id:<16}{kind:<12}{n:>9}{plain:>15,.0f}{with_levels:>16,.0f}"
-                f"{ratio_wall:>11.2f}x{ratio_cpu:>10.2f}x{load:>10.2f}",
-                flush=True,
-            )
+            for kind, sampler in samplers:
+                leveled, _ = jaxenvs.make_vec(env_id, n, levels=sampler)
+                level_fn, _ = rollout(leveled, params, args.steps)
+                report(env_id, kind, n, args, paired(plain_fn, level_fn, params, args.repeats))
+
+
+def report(env_id, kind, n, args, pairs):
+    """Print one row: the medians of the pairs' steps/s and ratios."""
+    work = n * args.steps
+    plain = work / statistics.median(pl[0] for pl, _ in pairs)
+    with_levels = work / statistics.median(lv[0] for _, lv in pairs)
+    ratio_wall = statistics.median(lv[0] / pl[0] for pl, lv in pairs)
+    ratio_cpu = statistics.median(lv[1] / pl[1] for pl, lv in pairs)
+    load = statistics.median(pl[1] / pl[0] for pl, _ in pairs)
+    print(
+        f"{env_id:<16}{kind:<12}{n:>9}{plain:>15,.0f}{with_levels:>16,.0f}"
+        f"{ratio_wall:>11.2f}x{ratio_cpu:>10.2f}x{load:>10.2f}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

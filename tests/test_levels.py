@@ -14,8 +14,11 @@ import jaxenvs
 from jaxenvs.fingerprint import fingerprint
 from jaxenvs.levels import Level, apply_level, default_level, level_fields
 from jaxenvs.wrappers import Checked, LevelState
-from jaxenvs.wrappers.levels import LEVEL_KEY_DATA
+from jaxenvs.wrappers.autoreset import observe_fn
+from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.levels import LEVEL_KEY_DATA, Levels
 from lab.fingerprints import fingerprint_ids
+from tests.conftest import run_under_xla_defaults, xla_exact
 
 
 def physics(key):
@@ -112,6 +115,11 @@ def _rollout(venv, params, key, steps):
     return jax.jit(run)(key)
 
 
+def test_bit_for_bit_comparisons_under_xla_defaults():
+    run_under_xla_defaults(__file__)
+
+
+@xla_exact  # a reset's observation is built from its state in another fusion than the single env's
 @pytest.mark.parametrize("strategy", ["capacity", "select"])
 def test_make_vec_levels_equal_single_envs_reset_to_those_levels(strategy):
     n, steps, key = 4, 30, jax.random.key(3)
@@ -155,6 +163,24 @@ def test_vmapped_single_env_levels_equal_the_unbatched_step():
             mine = jax.tree_util.tree_map(lambda x, i=i: x[i], out)
             assert jax.tree_util.tree_all(jax.tree_util.tree_map(np.array_equal, mine, single))
         state = out[1]
+
+
+def test_levels_observe_is_the_observation_reset_and_step_give():
+    """`Levels.observe`, which `make_vec` trusts to build a batch's observations from its states."""
+    env, params = jaxenvs.make("CartPole-v1", levels=physics, autoreset=False)
+    levels = env.env
+    assert isinstance(levels, Levels) and observe_fn(levels) == levels.observe
+    assert observe_fn(Levels(Wrapper(levels.env), physics)) is None  # a layer that may change observations
+
+    def run(key):
+        obs, state = levels.reset(key, params)
+        stepped = levels.step(key, state, 1, params)
+        return (obs, levels.observe(state, params)), (stepped[0], levels.observe(stepped[1], params))
+
+    for given, rebuilt in jax.jit(run)(jax.random.key(4)):
+        assert np.array_equal(given, rebuilt)
+    with pytest.raises(TypeError, match="does not define observe"):
+        Levels(Wrapper(levels.env), physics).observe(levels.reset(jax.random.key(0), params)[1], params)
 
 
 def test_replay_restarts_each_env_from_its_own_level():

@@ -160,7 +160,7 @@ def _broadcast_batch(args, in_batched, n):
 
 
 def observe_fn(env: Any) -> Callable | None:
-    """The raw env's `observe`, where a batch's observations can be built from its states.
+    """The `observe(state, params)` of `env`'s states, where a batch's observations can be built from them.
 
     Then a batch's resets replace state rows only, and its observations are built once from
     the returned states (exactly what a single env returns).
@@ -170,10 +170,18 @@ def observe_fn(env: Any) -> Callable | None:
 
     Returns:
         The raw env's `observe`, when every layer above it declares `keeps_observation = True`
-        and the raw env defines one; else None.
+        and the raw env defines one; or the `observe` of the outermost layer that defines its
+        own (a wrapper whose states differ from its env's, as `wrappers.Levels`), below which
+        the same holds; else None.
     """
-    raw = transparent_raw(env)
-    return raw.observe if raw is not None and defines(raw, "observe") else None
+    layer = env
+    while isinstance(layer, Wrapper):
+        if type(layer).observe is not Wrapper.observe:  # it observes its own states, by its env's
+            return layer.observe if observe_fn(layer.env) is not None else None
+        if not getattr(type(layer), "keeps_observation", False):
+            return None
+        layer = layer.env
+    return layer.observe if defines(layer, "observe") else None
 
 
 def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = None) -> Callable:
