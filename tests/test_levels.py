@@ -61,6 +61,23 @@ def test_default_level_is_the_plain_reset_and_a_state_level_starts_there(env_id)
     assert np.array_equal(obs_s, env.reset(jax.random.key(8), params)[0])
 
 
+@pytest.mark.parametrize("env_id", fingerprint_ids())
+def test_every_builtin_env_starts_from_a_state_given_as_its_level(env_id):
+    """Go-Explore's restart on every built-in env: `observe` is what `reset` and `step` return
+    with a state, and `reset_to_level(Level(state=s))` starts there. Run op by op (no compile)."""
+    raw, params = jaxenvs.make(env_id, autoreset=False)
+    raw = raw.unwrapped
+    same = lambda a, b: jax.tree_util.tree_all(jax.tree_util.tree_map(np.array_equal, a, b))  # noqa: E731
+    obs, state = raw.reset(jax.random.key(1), params)
+    assert same(raw.observe(state, params), obs), "reset"
+    space = raw.action_space(params)
+    for t in range(2):
+        obs, state, *_ = raw.step(jax.random.key(10 + t), state, space.sample(jax.random.key(20 + t)), params)
+        assert same(raw.observe(state, params), obs), f"step {t}"
+    obs_s, state_s = raw.reset_to_level(jax.random.key(2), Level(state=state), params)
+    assert same(state_s, state) and same(obs_s, obs)
+
+
 def test_a_level_changes_the_physics():
     env, params = jaxenvs.make("CartPole-v1", autoreset=False)
     key = jax.random.key(0)
