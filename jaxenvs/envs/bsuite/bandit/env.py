@@ -104,13 +104,22 @@ class SimpleBandit(Environment[SimpleBanditState, SimpleBanditParams]):
     def default_params(self) -> SimpleBanditParams:
         return SimpleBanditParams(rewards=jnp.asarray(self._rewards), bsuite_num_episodes=NUM_EPISODES)
 
+    def observe(self, state, params):
+        """bsuite's bandit observation, `ones((1, 1))` in every state."""
+        return observation()
+
+    def is_terminal(self, state, params):
+        """Whether the arm has been pulled (every episode is one pull)."""
+        return state.time >= 1
+
     def reset_env(self, key, params):
-        return observation(), SimpleBanditState(time=jnp.zeros((), jnp.int32))
+        state = SimpleBanditState(time=jnp.zeros((), jnp.int32))
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         reward = params.rewards[jnp.clip(action, 0, self.num_arms - 1)]
         state = state.replace(time=state.time + 1)
-        return observation(), state, reward, jnp.asarray(True), {}
+        return self.observe(state, params), state, reward, jnp.asarray(True), {}
 
     @defaults_params
     def observation_space(self, params=None):

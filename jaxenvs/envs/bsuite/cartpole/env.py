@@ -210,25 +210,20 @@ class CartPole(Environment[CartPoleState, CartPoleParams]):
 
     def reset_env(self, key, params):
         state = reset_state(key, params)
-        return self.observation(state, params), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         state = step_cartpole(state, action, params).replace(time=state.time + 1)
         rewarded = is_rewarded(state, params)
-        terminated = (state.time_elapsed > params.max_time) | ~rewarded
-        return self.observation(state, params), state, rewarded.astype(jnp.float32), terminated, {}
+        terminated = self.is_terminal(state, params)
+        return self.observe(state, params), state, rewarded.astype(jnp.float32), terminated, {}
 
-    def observation(self, state, params):
-        """bsuite's observation of `state`.
+    def is_terminal(self, state, params):
+        """Whether `state` is past `max_time` or unrewarded (the `terminated` of the step into it)."""
+        return (state.time_elapsed > params.max_time) | ~is_rewarded(state, params)
 
-        Args:
-            state: The state.
-            params: The env's params.
-
-        Returns:
-            A `float32[1, 6]` array: `[x / x_threshold, x_dot / x_threshold, sin theta,
-            cos theta, theta_dot, time_elapsed / max_time]`.
-        """
+    def observe(self, state, params):
+        """bsuite's observation, `float32[1, 6]`: the six entries of `base_observation`."""
         return jnp.stack(base_observation(state, params)).astype(jnp.float32)[None, :]
 
     @defaults_params

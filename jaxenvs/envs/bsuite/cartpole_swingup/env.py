@@ -126,27 +126,22 @@ class CartPoleSwingup(Environment[CartPoleState, CartPoleSwingupParams]):
 
     def reset_env(self, key, params):
         state = reset_state(key, params, theta_offset=jnp.pi)
-        return self.observation(state, params), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         action = jnp.clip(action, 0, 2)
         state = step_cartpole(state, action, params).replace(time=state.time + 1)
         reward = -jnp.abs(action - 1).astype(jnp.float32) * params.move_cost
         reward = reward + is_upright(state, params).astype(jnp.float32)
-        terminated = (state.time_elapsed > params.max_time) | (jnp.abs(state.x) > params.x_threshold)
-        return self.observation(state, params), state, reward, terminated, {}
+        return self.observe(state, params), state, reward, self.is_terminal(state, params), {}
 
-    def observation(self, state, params):
-        """bsuite's observation of `state`.
+    def is_terminal(self, state, params):
+        """Whether `state` is past `max_time` or off the track (the `terminated` of the step into it)."""
+        return (state.time_elapsed > params.max_time) | (jnp.abs(state.x) > params.x_threshold)
 
-        Args:
-            state: The state.
-            params: The env's params.
-
-        Returns:
-            A `float32[1, 8]` array: cartpole's six entries (`base_observation`), then +1/-1
-            for `|x| < x_reward_threshold` and for `|theta_dot| < theta_dot_threshold`.
-        """
+    def observe(self, state, params):
+        """bsuite's observation, `float32[1, 8]`: `base_observation`'s six entries, then +1/-1 flags."""
+        # the flags: |x| < x_reward_threshold, |theta_dot| < theta_dot_threshold
         x_ok = jnp.where(jnp.abs(state.x) < params.x_reward_threshold, 1.0, -1.0)
         theta_dot_ok = jnp.where(jnp.abs(state.theta_dot) < params.theta_dot_threshold, 1.0, -1.0)
         entries = base_observation(state, params) + [x_ok, theta_dot_ok]

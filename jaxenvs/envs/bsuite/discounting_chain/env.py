@@ -105,9 +105,17 @@ class DiscountingChain(Environment[DiscountingChainState, DiscountingChainParams
     def default_params(self) -> DiscountingChainParams:
         return DiscountingChainParams(rewards=jnp.asarray(self._rewards), bsuite_num_episodes=NUM_EPISODES)
 
+    def observe(self, state, params):
+        """bsuite's observation, `float32[1, 2]`: `[context, time / episode_len]`."""
+        return observation(state, params)
+
+    def is_terminal(self, state, params):
+        """Whether the episode's `episode_len` steps are done (the `terminated` of the step into `state`)."""
+        return state.time == params.episode_len
+
     def reset_env(self, key, params):
         state = DiscountingChainState(time=jnp.zeros((), jnp.int32), context=jnp.asarray(-1, jnp.int32))
-        return observation(state, params), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         context = jnp.where(state.time == 0, jnp.clip(action, 0, NUM_ACTIONS - 1), state.context)
@@ -115,8 +123,7 @@ class DiscountingChain(Environment[DiscountingChainState, DiscountingChainParams
         chain = jnp.maximum(state.context, 0)
         paid_now = state.time == jnp.asarray(REWARD_TIMESTEP, jnp.int32)[chain]
         reward = jnp.where(paid_now, params.rewards[chain], 0.0)
-        terminated = state.time == params.episode_len
-        return observation(state, params), state, reward, terminated, {}
+        return self.observe(state, params), state, reward, self.is_terminal(state, params), {}
 
     @defaults_params
     def observation_space(self, params=None):

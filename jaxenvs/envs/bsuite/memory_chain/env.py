@@ -111,15 +111,25 @@ class MemoryChain(Environment[MemoryChainState, MemoryChainParams]):
     def default_params(self) -> MemoryChainParams:
         return MemoryChainParams(memory_length=self._memory_length, bsuite_num_episodes=NUM_EPISODES)
 
+    def observe(self, state, params):
+        """bsuite's observation of `state`: `observation` at the step before (at 0 for time 0)."""
+        # bsuite observes before advancing the clock: the step into time t shows time t - 1's
+        # observation, so times 0 and 1 both show the context
+        return observation(state.replace(time=jnp.maximum(state.time - 1, 0)), params)
+
+    def is_terminal(self, state, params):
+        """Whether the query has been answered (the `terminated` of the step into `state`)."""
+        return state.time - 1 >= params.memory_length
+
     def reset_env(self, key, params):
         context, query = draw_context(key, self.num_bits)
         state = MemoryChainState(time=jnp.zeros((), jnp.int32), context=context, query=query)
-        return observation(state, params), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
-        obs = observation(state, params)  # bsuite observes before advancing the clock
         state = state.replace(time=state.time + 1)
-        terminated = state.time - 1 >= params.memory_length
+        obs = self.observe(state, params)
+        terminated = self.is_terminal(state, params)
         correct = action == state.context[state.query]
         reward = jnp.where(terminated, jnp.where(correct, 1.0, -1.0), 0.0)
         return obs, state, reward, terminated, {}

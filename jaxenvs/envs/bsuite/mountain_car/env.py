@@ -124,17 +124,24 @@ class MountainCar(Environment[MountainCarState, MountainCarParams]):
     def default_params(self) -> MountainCarParams:
         return MountainCarParams(max_steps=self._max_steps, bsuite_num_episodes=NUM_EPISODES)
 
+    def observe(self, state, params):
+        """bsuite's observation, `float32[1, 3]`: `[position, velocity, time / max_steps]`."""
+        return observation(state, params)
+
+    def is_terminal(self, state, params):
+        """Whether the car reached `goal_pos` or `max_steps` passed (the `terminated` of the step into `state`)."""
+        return (state.position >= params.goal_pos) | (state.time >= params.max_steps)
+
     def reset_env(self, key, params):
         position = jax.random.uniform(key, (), float_dtype(), minval=-0.6, maxval=-0.4)
         state = MountainCarState(
             time=jnp.zeros((), jnp.int32), position=position, velocity=jnp.zeros((), float_dtype())
         )
-        return observation(state, params), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         state = dynamics(state, action, params).replace(time=state.time + 1)
-        terminated = (state.position >= params.goal_pos) | (state.time >= params.max_steps)
-        return observation(state, params), state, -jnp.ones((), jnp.float32), terminated, {}
+        return self.observe(state, params), state, -jnp.ones((), jnp.float32), self.is_terminal(state, params), {}
 
     @defaults_params
     def observation_space(self, params=None):
