@@ -10,6 +10,7 @@ import jaxenvs
 from jaxenvs.envs.bsuite import mnist_data
 from jaxenvs.envs.bsuite.mnist import MNISTBandit
 from jaxenvs.envs.bsuite.mnist_data import DataNotFoundError, read_idx, write_idx
+from jaxenvs.levels import Level
 from jaxenvs.testing import check_env
 from tests.envs.bsuite.bsuite_test_helpers import play
 
@@ -135,3 +136,21 @@ def test_report_lists_missing_data_without_failing(no_data, capsys):
 
     assert main(["report", "MNISTBandit-bsuite", "--no-parity", "--num-envs", "2", "--num-steps", "2"]) == 0
     assert "no data" in capsys.readouterr().out
+
+
+def test_an_episode_starts_from_a_state_given_as_its_level(mnist_dir):
+    """`observe` is what reset and step return (the image, then zeros), and a level's state starts there."""
+    _, images, _ = mnist_dir
+    env = MNISTBandit(data=(images, np.arange(12) % 10))
+    params = env.default_params
+    obs, state = env.reset(jax.random.key(3), params)
+    np.testing.assert_array_equal(np.asarray(env.observe(state, params)), np.asarray(obs))
+    assert not bool(env.is_terminal(state, params))
+    end_obs, end, _, terminated, *_ = env.step(jax.random.key(4), state, 0, params)
+    np.testing.assert_array_equal(np.asarray(env.observe(end, params)), np.asarray(end_obs))
+    assert bool(env.is_terminal(end, params)) and bool(terminated)
+    chosen = state.replace(image_index=jnp.int32(7), correct_label=jnp.int32(7))
+    obs, start = env.reset_to_level(jax.random.key(5), Level(state=chosen), params)
+    np.testing.assert_array_equal(np.asarray(obs), images[7].astype(np.float32) / 255)
+    assert int(start.image_index) == 7
+    check_env(env, params, num_steps=4, num_envs=0)

@@ -143,15 +143,24 @@ class MNISTBandit(Environment[MNISTBanditState, MNISTBanditParams]):
             bsuite_num_episodes=NUM_EPISODES,
         )
 
+    def observe(self, state, params):
+        """The image's `pixels` before the guess (time 0), zeros after it, as bsuite's final step."""
+        shown = pixels(params.images[state.image_index], params.int8_pixels)
+        return jnp.where(state.time == 0, shown, jnp.zeros(self.image_shape, jnp.float32))
+
+    def is_terminal(self, state, params):
+        """Whether the guess has been made (every episode is one guess)."""
+        return state.time >= 1
+
     def reset_env(self, key, params):
         index = jax.random.randint(key, (), 0, params.labels.shape[0], dtype=jnp.int32)
         state = MNISTBanditState(time=jnp.zeros((), jnp.int32), image_index=index, correct_label=params.labels[index])
-        return pixels(params.images[index], params.int8_pixels), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         reward = jnp.where(action == state.correct_label, 1.0, -1.0)
         state = state.replace(time=state.time + 1)
-        return jnp.zeros(self.image_shape, jnp.float32), state, reward, jnp.asarray(True), {}
+        return self.observe(state, params), state, reward, jnp.asarray(True), {}
 
     @defaults_params
     def observation_space(self, params=None):
