@@ -88,6 +88,13 @@ class UmbrellaChain(Environment[UmbrellaChainState, UmbrellaChainParams]):
     def default_params(self) -> UmbrellaChainParams:
         return UmbrellaChainParams(chain_length=self._chain_length, bsuite_num_episodes=NUM_EPISODES)
 
+    # no `observe`: the observation's distractor bits are drawn afresh in each step, not held
+    # in the state (which the fingerprints and the gymnax export pin)
+
+    def is_terminal(self, state, params):
+        """Whether the chain's `chain_length` steps are done (the `terminated` of the step into `state`)."""
+        return state.time == params.chain_length
+
     def reset_env(self, key, params):
         coins = coin_flips(key, self.n_distractor + 2)
         state = UmbrellaChainState(time=jnp.zeros((), jnp.int32), need_umbrella=coins[0], has_umbrella=coins[1])
@@ -98,7 +105,7 @@ class UmbrellaChain(Environment[UmbrellaChainState, UmbrellaChainParams]):
         time = state.time + 1
         has = jnp.where(time == 1, jnp.clip(action, 0, 1), state.has_umbrella).astype(jnp.int32)
         state = state.replace(time=time, has_umbrella=has)
-        terminated = time == params.chain_length
+        terminated = self.is_terminal(state, params)
         final = jnp.where(state.has_umbrella == state.need_umbrella, 1.0, -1.0)
         reward = jnp.where(terminated, final, 2.0 * coins[0] - 1.0)
         return observation(state, coins[1:], params), state, reward, terminated, {}
