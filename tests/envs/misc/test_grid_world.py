@@ -74,6 +74,22 @@ def test_sparse_reward_convention():
     assert (float(r1), bool(t1), float(r2), bool(t2)) == (0.0, False, 1.0, True)
 
 
+def test_the_goal_is_terminal_and_the_raw_env_stays_there():
+    """`is_terminal` is the goal cell; past it, `make(id, autoreset=False)` absorbs (reward 0)."""
+    env, params = jaxenvs.make(ID, autoreset=False, height=2, width=2)
+    raw = env.unwrapped
+    at = lambda row, col: grid_world.GridWorldState(time=jnp.int32(0), pos=jnp.asarray([row, col], jnp.int32))  # noqa: E731
+    assert [bool(raw.is_terminal(at(r, c), params)) for r, c in ((0, 0), (0, 1), (1, 0), (1, 1))] == [
+        False,
+        False,
+        False,
+        True,
+    ]
+    obs, nxt, reward, terminated, truncated, _ = jax.jit(env.step)(jax.random.key(0), at(1, 1), 0, params)
+    assert nxt.pos.tolist() == [1, 1] and int(obs) == 3
+    assert (float(reward), bool(terminated), bool(truncated)) == (0.0, True, False)
+
+
 def test_time_limit():
     env, params = jaxenvs.make(ID, autoreset=False, max_steps_in_episode=3)
     step = jax.jit(env.step)

@@ -96,6 +96,14 @@ class BernoulliBandit(Environment[BernoulliBanditState, BernoulliBanditParams]):
         time = _common.time_feature(state.time, params.normalize_time, params.min_lim, params.max_lim, params.t_max)
         return jnp.concatenate([state.last_reward[None], _common.one_hot(state.last_action, 2), time[None]])
 
+    def observe(self, state, params):
+        """`float32[4]`: `[last_reward, last_action one-hot (2), time]` (`get_obs`)."""
+        return self.get_obs(state, params)
+
+    def is_terminal(self, state, params):
+        """Whether `state` ended its episode by termination: never (only the time limit ends it)."""
+        return jnp.zeros((), jnp.bool_)  # never terminates
+
     def reset_env(self, key, params):
         dtype = float_dtype()
         p = jnp.asarray(params.reward_prob, dtype)
@@ -107,14 +115,14 @@ class BernoulliBandit(Environment[BernoulliBanditState, BernoulliBanditParams]):
             exp_reward_best=jnp.maximum(p0, 1 - p0),
             reward_probs=jnp.stack([p0, 1 - p0]),
         )
-        return self.get_obs(state, params), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         action = jnp.clip(action, 0, 1).astype(jnp.int32)
         u = jax.random.uniform(key, dtype=state.reward_probs.dtype)
         reward = pull(u, state.reward_probs, action)
         state = state.replace(last_action=action, last_reward=reward, time=state.time + 1)
-        return self.get_obs(state, params), state, reward, jnp.asarray(False), {}
+        return self.observe(state, params), state, reward, jnp.asarray(False), {}
 
     @defaults_params
     def observation_space(self, params=None):

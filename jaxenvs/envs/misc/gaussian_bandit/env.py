@@ -91,6 +91,14 @@ class GaussianBandit(Environment[GaussianBanditState, GaussianBanditParams]):
         time = _common.time_feature(state.time, params.normalize_time)
         return jnp.concatenate([state.last_reward[None], _common.one_hot(state.last_action, 2), time[None]])
 
+    def observe(self, state, params):
+        """`float32[4]`: `[last_reward, last_action one-hot (2), time]` (`get_obs`)."""
+        return self.get_obs(state, params)
+
+    def is_terminal(self, state, params):
+        """Whether `state` ended its episode by termination: never (only the time limit ends it)."""
+        return jnp.zeros((), jnp.bool_)  # never terminates
+
     def reset_env(self, key, params):
         mu = params.mean_mu + jax.random.normal(key, dtype=float_dtype()) * params.sigma_p
         state = GaussianBanditState(
@@ -99,13 +107,13 @@ class GaussianBandit(Environment[GaussianBanditState, GaussianBanditParams]):
             last_reward=jnp.zeros((), jnp.float32),
             mu=jnp.asarray(mu, float_dtype()),
         )
-        return self.get_obs(state, params), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         action = jnp.where(action == 0, 0, 1).astype(jnp.int32)
         reward = pull(jax.random.normal(key, dtype=state.mu.dtype), state.mu, action, params.sigma_l)
         state = state.replace(last_action=action, last_reward=reward, time=state.time + 1)
-        return self.get_obs(state, params), state, reward, jnp.asarray(False), {}
+        return self.observe(state, params), state, reward, jnp.asarray(False), {}
 
     @defaults_params
     def observation_space(self, params=None):

@@ -117,6 +117,14 @@ class GridWorld(Environment[GridWorldState, GridWorldParams]):
         """
         return (state.pos[0] * params.width + state.pos[1]).astype(jnp.int32)
 
+    def observe(self, state, params):
+        """The agent's cell index `row * width + col`, an int32 scalar (`get_obs`)."""
+        return self.get_obs(state, params)
+
+    def is_terminal(self, state, params):
+        """Whether the agent is at the goal, the bottom-right cell (the `terminated` of the step into `state`)."""
+        return jnp.all(state.pos == goal_cell(params))
+
     def reset_env(self, key, params):
         """Start in the top-left corner, (0, 0).
 
@@ -126,15 +134,14 @@ class GridWorld(Environment[GridWorldState, GridWorldParams]):
         if params.height < 1 or params.width < 1 or params.height * params.width < 2:
             raise ValueError(f"GridWorld needs at least two cells, got {params.height} x {params.width}")
         state = GridWorldState(time=jnp.zeros((), jnp.int32), pos=jnp.zeros((2,), jnp.int32))
-        return self.get_obs(state, params), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         action = jnp.clip(action, 0, 3).astype(jnp.int32)
-        pos = move(state.pos, action, params.height, params.width)
-        reached = jnp.all(pos == goal_cell(params))
+        state = state.replace(pos=move(state.pos, action, params.height, params.width), time=state.time + 1)
+        reached = self.is_terminal(state, params)
         reward = params.step_reward + reached * params.goal_reward
-        state = state.replace(pos=pos, time=state.time + 1)
-        return self.get_obs(state, params), state, reward, reached, {}
+        return self.observe(state, params), state, reward, reached, {}
 
     @defaults_params
     def observation_space(self, params=None):

@@ -147,6 +147,10 @@ class MetaMaze(Environment[MetaMazeState, MetaMazeParams]):
             ]
         )
 
+    def observe(self, state, params):
+        """`float32[rf_size**2 + 6]`: the window around the agent, last action, reward, time (`get_obs`)."""
+        return self.get_obs(state, params)
+
     def reset_env(self, key, params):
         goal = jnp.asarray(self.coords)[jax.random.randint(key, (), 0, len(self.coords))]
         state = MetaMazeState(
@@ -156,7 +160,7 @@ class MetaMaze(Environment[MetaMazeState, MetaMazeParams]):
             pos=jnp.asarray(self.center_position),
             goal=goal,
         )
-        return self.get_obs(state, params), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         action = jnp.clip(action, 0, 3).astype(jnp.int32)
@@ -168,7 +172,7 @@ class MetaMaze(Environment[MetaMazeState, MetaMazeParams]):
         pos = jnp.where(reached, teleport, pos)
         state = state.replace(last_action=action, last_reward=reward, pos=pos, time=state.time + 1)
         terminated = jnp.all(pos == state.goal)
-        return self.get_obs(state, params), state, reward, terminated, {}
+        return self.observe(state, params), state, reward, terminated, {}
 
     @defaults_params
     def observation_space(self, params=None):

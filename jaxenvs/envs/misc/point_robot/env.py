@@ -128,6 +128,14 @@ class PointRobot(Environment[PointRobotState, PointRobotParams]):
             ]
         )
 
+    def observe(self, state, params):
+        """`float32[6]`: `[x, y, last_reward, last_action_x, last_action_y, time]` (`get_obs`)."""
+        return self.get_obs(state, params)
+
+    def is_terminal(self, state, params):
+        """Whether `state` ended its episode by termination: never (only the time limit ends it)."""
+        return jnp.zeros((), jnp.bool_)  # never terminates
+
     def reset_env(self, key, params):
         dtype = float_dtype()
         u = jax.random.uniform(key, (3,), dtype=dtype)
@@ -141,7 +149,7 @@ class PointRobot(Environment[PointRobotState, PointRobotParams]):
             goal=goal.astype(dtype),
             goals_reached=jnp.zeros((), jnp.int32),
         )
-        return self.get_obs(state, params), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         dtype = state.pos.dtype
@@ -159,7 +167,7 @@ class PointRobot(Environment[PointRobotState, PointRobotParams]):
             goals_reached=state.goals_reached + reached.astype(jnp.int32),
             time=state.time + 1,
         )
-        return self.get_obs(state, params), state, reward, jnp.asarray(False), {}
+        return self.observe(state, params), state, reward, jnp.asarray(False), {}
 
     @defaults_params
     def observation_space(self, params=None):

@@ -120,6 +120,14 @@ class Reacher(Environment[ReacherState, ReacherParams]):
             jnp.float32
         )
 
+    def observe(self, state, params):
+        """`float32[3 * num_joints + 2]`: `[cos(angles), sin(angles), angle_vels, goal_xy]` (`get_obs`)."""
+        return self.get_obs(state)
+
+    def is_terminal(self, state, params):
+        """Whether `state` ended its episode by termination: never (only the time limit ends it)."""
+        return jnp.zeros((), jnp.bool_)  # never terminates
+
     def reset_env(self, key, params):
         n = self.num_joints
         u = jax.random.uniform(key, (2 * n + 2,), dtype=float_dtype(), minval=-1.0, maxval=1.0)
@@ -129,7 +137,7 @@ class Reacher(Environment[ReacherState, ReacherParams]):
             angle_vels=u[n : 2 * n],
             goal_xy=u[2 * n :] * n,
         )
-        return self.get_obs(state), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         dtype = state.angles.dtype
@@ -137,7 +145,7 @@ class Reacher(Environment[ReacherState, ReacherParams]):
         angles, angle_vels = integrate(state.angles, state.angle_vels, action, params)
         state = state.replace(angles=angles.astype(dtype), angle_vels=angle_vels.astype(dtype), time=state.time + 1)
         reward = reach_reward(state.angles, state.goal_xy)
-        return self.get_obs(state), state, reward, jnp.asarray(False), {}
+        return self.observe(state, params), state, reward, jnp.asarray(False), {}
 
     @defaults_params
     def observation_space(self, params=None):

@@ -111,6 +111,14 @@ class Swimmer(Environment[SwimmerState, SwimmerParams]):
             jnp.float32
         )
 
+    def observe(self, state, params):
+        """`float32[2 * num_urchins + 6]`: `[urchin_xys, xy, xy_vel, goal_xy]` (`get_obs`)."""
+        return self.get_obs(state)
+
+    def is_terminal(self, state, params):
+        """Whether `state` ended its episode by termination: never (only the time limit ends it)."""
+        return jnp.zeros((), jnp.bool_)  # never terminates
+
     def reset_env(self, key, params):
         dtype = float_dtype()
         u = jax.random.uniform(key, (self.num_urchins + 2, 2), dtype=dtype, minval=-1.0, maxval=1.0)
@@ -121,7 +129,7 @@ class Swimmer(Environment[SwimmerState, SwimmerParams]):
             xy_vel=jnp.zeros((2,), dtype),
             goal_xy=u[self.num_urchins + 1],
         )
-        return self.get_obs(state), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         dtype = state.xy.dtype
@@ -129,7 +137,7 @@ class Swimmer(Environment[SwimmerState, SwimmerParams]):
         xy, xy_vel = integrate(state.xy, state.xy_vel, action, params)
         state = state.replace(xy=xy.astype(dtype), xy_vel=xy_vel.astype(dtype), time=state.time + 1)
         reward = swim_reward(state.xy, state.goal_xy, state.urchin_xys)
-        return self.get_obs(state), state, reward, jnp.asarray(False), {}
+        return self.observe(state, params), state, reward, jnp.asarray(False), {}
 
     @defaults_params
     def observation_space(self, params=None):

@@ -209,6 +209,10 @@ class Blackjack(Environment[BlackjackState, BlackjackParams]):
     Observation `get_obs`'s tuple; actions `Discrete(2)`: 0 stick, 1 hit.
     """
 
+    def observe(self, state, params):
+        """`(player sum, dealer's showing card, usable ace)`, three int32 scalars (`get_obs`)."""
+        return get_obs(state)
+
     def reset_env(self, key, params):
         dealer_a, dealer_b, player_a, player_b = draw_cards(key, 4)  # gymnasium deals the dealer first
         state = BlackjackState(
@@ -221,7 +225,7 @@ class Blackjack(Environment[BlackjackState, BlackjackParams]):
             dealer_has_ace=(dealer_a == 1) | (dealer_b == 1),
             dealer_num_cards=jnp.asarray(2, jnp.int32),
         )
-        return get_obs(state), state
+        return self.observe(state, params), state
 
     def step_env(self, key, state, action, params):
         hit = jnp.asarray(action) != STICK
@@ -245,7 +249,7 @@ class Blackjack(Environment[BlackjackState, BlackjackParams]):
         )
         reward = jnp.where(hit, jnp.where(bust, -1.0, 0.0), stick_reward(state, params))
         terminated = ~hit | bust
-        return get_obs(state), state, reward, terminated, {}
+        return self.observe(state, params), state, reward, terminated, {}
 
     @defaults_params
     def observation_space(self, params=None):
