@@ -277,6 +277,26 @@ class Environment(Generic[TEnvState, TEnvParams]):
         """
         raise NotImplementedError(f"{type(self).__name__} does not define observe")
 
+    def start_observation(self, key: PRNGKey, state: TEnvState, params: TEnvParams) -> Any:
+        """The first observation of an episode started at `state` (`reset_to_level` with a start state).
+
+        It is `observe(state, params)`. An env whose observation holds noise its state does not
+        (UmbrellaChain's distractor bits, drawn afresh each step) defines this instead of
+        `observe`, drawing the noise from `key` as its reset would.
+
+        Args:
+            key: The reset's key.
+            state: The start state.
+            params: The env's params.
+
+        Returns:
+            The observation, an element of `observation_space(params)`.
+
+        Raises:
+            NotImplementedError: For an env that defines neither this nor `observe`.
+        """
+        return self.observe(state, params)
+
     def is_terminal(self, state: TEnvState, params: TEnvParams) -> Array:
         """Whether `state` ended its episode by the MDP's own termination (optional).
 
@@ -410,7 +430,9 @@ class Environment(Generic[TEnvState, TEnvParams]):
 
         With `level.state` None it is `reset(key, apply_level(params, level))`: at a level whose
         settings equal `params`' own values, exactly `reset(key, params)`. With a state, the
-        episode starts there (`observe` gives its observation; `key` is unused). Step the
+        episode starts there (`start_observation(key, state, params)`, `observe` unless the env
+        says otherwise, gives its observation): from the state `reset(key, params)` returns,
+        exactly `reset(key, params)`. Step the
         episode with `apply_level(params, level)` (`wrappers.Levels` does it for you).
 
         Args:
@@ -424,24 +446,24 @@ class Environment(Generic[TEnvState, TEnvParams]):
 
         Raises:
             TypeError: `key` is not one PRNG key; the level is not a `Level`, or a value or
-                state leaf has the wrong dtype or tree; the level has a state and the env no
-                `observe`.
+                state leaf has the wrong dtype or tree; the level has a state and the env
+                defines neither `observe` nor `start_observation`.
             ValueError: a setting names a field that may not vary per episode, has the wrong
                 shape, or (concrete) is outside its field's range.
         """
         check_key(key, self.name)
         params = self.default_params if params is None else params
         has_state = isinstance(level, Level) and level.state is not None
-        if has_state and not defines(self, "observe"):
+        if has_state and not (defines(self, "observe") or defines(self, "start_observation")):
             raise TypeError(
-                f"{self.name} does not define observe, so it cannot start from a given state "
-                "(a level with settings only can)"
+                f"{self.name} defines neither observe nor start_observation, so it cannot start from a "
+                "given state (a level with settings only can)"
             )
         check_level(level, params, self.name, lambda: jax.eval_shape(self.reset_env, key, params)[1])
         params = apply_level(params, level)
         if not has_state:
             return self.reset_env(key, params)
-        return self.observe(level.state, params), level.state
+        return self.start_observation(key, level.state, params), level.state
 
     @property
     def name(self) -> str:

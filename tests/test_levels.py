@@ -11,6 +11,7 @@ import pytest
 from jax.experimental import checkify
 
 import jaxenvs
+from jaxenvs.environment import defines
 from jaxenvs.fingerprint import fingerprint
 from jaxenvs.levels import Level, apply_level, default_level, level_fields
 from jaxenvs.wrappers import Checked, LevelState
@@ -63,12 +64,18 @@ def test_default_level_is_the_plain_reset_and_a_state_level_starts_there(env_id)
 
 @pytest.mark.parametrize("env_id", fingerprint_ids())
 def test_every_builtin_env_starts_from_a_state_given_as_its_level(env_id):
-    """Go-Explore's restart on every built-in env: `observe` is what `reset` and `step` return
-    with a state, and `reset_to_level(Level(state=s))` starts there. Run op by op (no compile)."""
+    """Go-Explore's restart on every built-in env: `reset_to_level(Level(state=s))` starts at `s`,
+    from the state `reset(key)` returns exactly `reset(key)`; and `observe`, where the env defines
+    it, is what `reset` and `step` return with a state. Run op by op (no compile)."""
     raw, params = jaxenvs.make(env_id, autoreset=False)
     raw = raw.unwrapped
     same = lambda a, b: jax.tree_util.tree_all(jax.tree_util.tree_map(np.array_equal, a, b))  # noqa: E731
-    obs, state = raw.reset(jax.random.key(1), params)
+    key = jax.random.key(1)
+    obs, state = raw.reset(key, params)
+    assert same(raw.reset_to_level(key, Level(state=state), params), (obs, state)), "reset_to_level"
+    if not defines(raw, "observe"):  # UmbrellaChain: fresh noise in each observation
+        assert defines(raw, "start_observation"), env_id
+        return
     assert same(raw.observe(state, params), obs), "reset"
     space = raw.action_space(params)
     for t in range(2):

@@ -37,3 +37,20 @@ def test_distract_and_length_settings():
     env, params = jaxenvs.make("bsuite/umbrella_length/0", autoreset=False)
     assert params.chain_length == 1 and env.observation_space(params).shape == (1, 23)
     assert play(env, params, [0], state=_state(need=0))["terminated"] == [True]
+
+
+def test_a_start_state_draws_its_distractors_from_the_key():
+    """No `observe` (fresh noise each step), yet a start state works: from the state `reset(key)`
+    returns, `reset_to_level` with that key gives exactly `reset(key)`; another key, other bits."""
+    import jax
+
+    from jaxenvs.levels import Level
+
+    env, params = jaxenvs.make("bsuite/umbrella_distract/5", autoreset=False)
+    raw = env.unwrapped
+    assert raw.n_distractor > 4
+    obs, state = raw.reset(jax.random.key(3), params)
+    again, start = raw.reset_to_level(jax.random.key(3), Level(state=state), params)
+    assert np.array_equal(again, obs) and start == state
+    other, _ = raw.reset_to_level(jax.random.key(4), Level(state=state), params)
+    assert np.array_equal(other[0, :3], obs[0, :3]) and not np.array_equal(other[0, 3:], obs[0, 3:])

@@ -89,7 +89,12 @@ class UmbrellaChain(Environment[UmbrellaChainState, UmbrellaChainParams]):
         return UmbrellaChainParams(chain_length=self._chain_length, bsuite_num_episodes=NUM_EPISODES)
 
     # no `observe`: the observation's distractor bits are drawn afresh in each step, not held
-    # in the state (which the fingerprints and the gymnax export pin)
+    # in the state (which the fingerprints and the gymnax export pin); a start state draws them
+    # from its key, as the reset does
+
+    def start_observation(self, key, state, params):
+        """The first observation at `state`, its distractor bits drawn from `key` as `reset` draws them."""
+        return observation(state, coin_flips(key, self.n_distractor + 2)[2:], params)
 
     def is_terminal(self, state, params):
         """Whether the chain's `chain_length` steps are done (the `terminated` of the step into `state`)."""
