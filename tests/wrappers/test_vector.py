@@ -289,7 +289,7 @@ def test_a_reset_without_randomness_is_selected_where_done(env_id, strategy):
 # compares every integer or boolean observation with `observe` of its state exactly, and floats
 # to 1e-5; here floats must be equal too, and under make_vec's batching
 OBSERVE = ["Pong-misc", "CartPole-v1", "Acrobot-v1", "MountainCar-v0", "MountainCarContinuous-v0"]
-OBSERVE += ["Pendulum-v1", "Catch-bsuite", "DeepSeaStochastic-bsuite"]
+OBSERVE += ["Pendulum-v1", "Catch-bsuite", "DeepSeaStochastic-bsuite", "MemoryChain-bsuite", "Reacher-misc"]
 
 
 class Opaque(Wrapper):
