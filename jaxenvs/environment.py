@@ -430,10 +430,10 @@ class Environment(Generic[TEnvState, TEnvParams]):
 
         With `level.state` None it is `reset(key, apply_level(params, level))`: at a level whose
         settings equal `params`' own values, exactly `reset(key, params)`. With a state, the
-        episode starts there (`start_observation(key, state, params)`, `observe` unless the env
-        says otherwise, gives its observation): from the state `reset(key, params)` returns,
-        exactly `reset(key, params)`. Step the
-        episode with `apply_level(params, level)` (`wrappers.Levels` does it for you).
+        episode starts there, its observation `start_observation(key, state, params)`
+        (`observe`, unless the env says otherwise): from the state `reset(key, params)`
+        returns, exactly `reset(key, params)`. Step the episode with
+        `apply_level(params, level)` (`wrappers.Levels` does it for you).
 
         Args:
             key: A JAX PRNG key.
