@@ -33,7 +33,6 @@ class Ring(spaces.Space):
     "name, call",
     [
         ("to_gymnasium", lambda s: convert.to_gymnasium(s)),
-        ("to_gymnasium", lambda s: s.to_gymnasium()),  # the method calls the registry
         ("to_dm_env", lambda s: convert.to_dm_env(s, "obs")),
         ("to_gymnax", lambda s: convert.to_gymnax(s, "MyEnv-v0")),
         ("cast", lambda s: convert.cast(0, s)),
@@ -62,7 +61,7 @@ def test_a_registered_class_joins_the_conversion():
         pass
 
     convert.to_gymnasium.register(Coin, lambda space: gymnasium.spaces.Discrete(2))
-    assert Coin().to_gymnasium() == gymnasium.spaces.Discrete(2)
+    assert convert.to_gymnasium(Coin()) == gymnasium.spaces.Discrete(2)
     assert convert.to_gymnasium(spaces.Tuple([Coin()])) == gymnasium.spaces.Tuple([gymnasium.spaces.Discrete(2)])
 
 
@@ -131,3 +130,16 @@ def test_docstring_examples_run():
     for module in (spaces, convert):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_space_classes_import_no_conversion():
+    # one direction only: `convert` imports `core`, never the other way (no import circle)
+    import ast
+
+    from jaxenvs.spaces import core
+
+    tree = ast.parse(open(core.__file__).read())
+    imported = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    assert not [m for m in imported if m and m.startswith("jaxenvs")], imported
+    assert not hasattr(spaces.Space, "to_gymnasium")  # the conversion is `spaces.to_gymnasium(space)`

@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.export._packed import Carry, Observations, layout, pack
+from jaxenvs.spaces.convert import to_gymnasium
 
 _SCALARS = struct.Struct("<f?3x?3x")  # reward (float32), terminated, truncated: three 32-bit words
 
@@ -180,7 +181,7 @@ def _cached(env_id: str, overrides: tuple, drop_time_limit: bool) -> Fused:
     from jaxenvs.registry import make
 
     env, params = make(env_id, autoreset=False, **dict(overrides))
-    return Fused(env, params, env.observation_space(params).to_gymnasium(), drop_time_limit)
+    return Fused(env, params, to_gymnasium(env.observation_space(params)), drop_time_limit)
 
 
 def fused(

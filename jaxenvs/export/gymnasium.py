@@ -33,7 +33,7 @@ from jaxenvs.export._bridge import (
     renders,
 )
 from jaxenvs.export._gymnasium_step import fused
-from jaxenvs.spaces.convert import cast, to_numpy
+from jaxenvs.spaces.convert import cast, to_gymnasium, to_numpy
 
 NAMESPACE = "jaxenvs"
 RENDER_FPS = 30
@@ -270,8 +270,8 @@ class JaxEnv(gymnasium.Env):
         self.metadata = dict(self.metadata, render_fps=_render_fps(env), render_modes=_render_modes(env, params))
         self._jax_obs_space = env.observation_space(params)
         self._jax_action_space = env.action_space(params)
-        self.observation_space = self._jax_obs_space.to_gymnasium()
-        self.action_space = self._jax_action_space.to_gymnasium()
+        self.observation_space = to_gymnasium(self._jax_obs_space)
+        self.action_space = to_gymnasium(self._jax_action_space)
         # reset and step, each one jitted call on buffers of 32-bit words (see _gymnasium_step)
         self._fused = fused(env_id, overrides, env, params, self.observation_space, not self._truncate_at_time_limit)
         self._discrete_actions = _discrete_range(self._jax_action_space)
@@ -434,8 +434,8 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         )
         self._jax_obs_space = env.observation_space(params)
         self._jax_action_space = env.action_space(params)
-        self.single_observation_space = self._jax_obs_space.to_gymnasium()
-        self.single_action_space = self._jax_action_space.to_gymnasium()
+        self.single_observation_space = to_gymnasium(self._jax_obs_space)
+        self.single_action_space = to_gymnasium(self._jax_action_space)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._key: jax.Array | None = None

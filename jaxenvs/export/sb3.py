@@ -28,7 +28,7 @@ except ImportError as e:
 
 from jaxenvs.export._bridge import Batch, check_actions, compiled, index, key_from_seed
 from jaxenvs.export._packed import Carry, Observations, layout, pack
-from jaxenvs.spaces.convert import cast
+from jaxenvs.spaces.convert import cast, to_gymnasium
 
 __all__ = ["JaxSB3VecEnv"]
 
@@ -132,9 +132,9 @@ class JaxSB3VecEnv(VecEnv):
         self.render_mode = render_mode
         self._jax_obs_space = env.observation_space(params)
         self._jax_action_space = env.action_space(params)
-        observation_space = self._jax_obs_space.to_gymnasium()
+        observation_space = to_gymnasium(self._jax_obs_space)
         self._batched_obs_space = batch_space(observation_space, num_envs)
-        super().__init__(num_envs, observation_space, self._jax_action_space.to_gymnasium())
+        super().__init__(num_envs, observation_space, to_gymnasium(self._jax_action_space))
         self._key: Any = key_from_seed(seed if seed is not None else int(np.random.randint(2**31)))
         self._fused = _fused(self._batch, self._batched_obs_space)
         self._carry: Any = None  # the key and the batched state, on the device (holds the key once reset)

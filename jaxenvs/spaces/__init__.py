@@ -2,7 +2,8 @@
 
 The classes and their rules (membership, exact checks of actions, flattening) are in
 `jaxenvs.spaces.core`; every conversion to and from other libraries (gymnasium, dm_env,
-gymnax, jumanji, navix) is one singledispatch function in `jaxenvs.spaces.convert`.
+gymnax, jumanji, navix) is one singledispatch function in `jaxenvs.spaces.convert`; the two
+gymnasium ones are here too (`spaces.to_gymnasium(space)`, `spaces.from_gymnasium(space)`).
 
     >>> from jaxenvs import spaces
     >>> bool(spaces.Discrete(3).contains(2))
@@ -10,7 +11,7 @@ gymnax, jumanji, navix) is one singledispatch function in `jaxenvs.spaces.conver
 """
 
 from jaxenvs.spaces import convert
-from jaxenvs.spaces.convert import from_gymnasium
+from jaxenvs.spaces.convert import from_gymnasium, to_gymnasium
 from jaxenvs.spaces.core import (
     Box,
     Dict,
@@ -40,5 +41,6 @@ __all__ = [
     "flatten",
     "flatten_space",
     "from_gymnasium",
+    "to_gymnasium",
     "why_not",
 ]

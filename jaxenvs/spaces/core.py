@@ -4,7 +4,8 @@ Each space says once what it holds: an array space (`Discrete`, `MultiDiscrete`,
 its `_Members` (kind, shape and elementwise bounds), a composite (`Dict`, `Tuple`) by its
 parts. `contains` (pure JAX, jit-able, a boolean array), `why_not` / `check_action` (exact,
 numpy-side, naming what is wrong) and `flatten_space` (the bounds) all read that one
-definition. Conversions to and from other libraries live in `jaxenvs.spaces.convert`.
+definition. Conversions to and from other libraries live in `jaxenvs.spaces.convert`, which
+imports this module; this module imports no other module of the package.
 """
 
 from __future__ import annotations
@@ -57,19 +58,6 @@ class Space:
             NotImplementedError: In the base class (every space defines it).
         """
         raise NotImplementedError
-
-    def to_gymnasium(self):
-        """The gymnasium space holding the same values (`jaxenvs.spaces.convert.to_gymnasium`).
-
-        Returns:
-            A `gymnasium.spaces.Space`.
-
-        Raises:
-            TypeError: For a space class with no converter to gymnasium.
-        """
-        from jaxenvs.spaces.convert import to_gymnasium
-
-        return to_gymnasium(self)
 
     def describe(self) -> str:
         """What a member is, in words, for error messages.

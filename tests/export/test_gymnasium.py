@@ -17,6 +17,7 @@ from jaxenvs import spaces  # noqa: E402
 from jaxenvs.environment import Environment, EnvParams, EnvState  # noqa: E402
 from jaxenvs.export import _gymnasium_hook  # noqa: E402
 from jaxenvs.export.gymnasium import JaxEnv, JaxVectorEnv, gymnasium_id, register_gymnasium_envs  # noqa: E402
+from jaxenvs.spaces import to_gymnasium  # noqa: E402
 
 X_LIMIT, THETA_LIMIT = 2.4, 12 * 2 * np.pi / 360
 
@@ -429,7 +430,7 @@ def test_a_bare_id_means_the_same_env_as_in_jaxenvs():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 theirs = gymnasium.make(f"jaxenvs/{game}-MinAtar{suffix}")
-            assert theirs.action_space == ours.action_space(params).to_gymnasium(), (game, suffix)
+            assert theirs.action_space == to_gymnasium(ours.action_space(params)), (game, suffix)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         venv = gymnasium.make_vec("jaxenvs/Breakout-MinAtar", num_envs=2)

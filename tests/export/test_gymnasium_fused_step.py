@@ -18,7 +18,7 @@ from jaxenvs.export._bridge import (  # noqa: E402
 )
 from jaxenvs.export.gymnasium import JaxEnv  # noqa: E402
 from jaxenvs.spaces.convert import cast as to_jax  # noqa: E402
-from jaxenvs.spaces.convert import to_numpy  # noqa: E402
+from jaxenvs.spaces.convert import to_gymnasium, to_numpy  # noqa: E402
 from tests.export.conftest import MixedEnv, assert_same  # noqa: E402
 
 
@@ -28,7 +28,7 @@ class _Unfused:
     def __init__(self, env_id, drop_time_limit, **overrides):
         env, params = env_and_params(env_id, None, overrides)
         self.fns, self.params, self.drop = Single(env, params), params, drop_time_limit
-        self.obs_space = env.observation_space(params).to_gymnasium()
+        self.obs_space = to_gymnasium(env.observation_space(params))
         self.action_space = env.action_space(params)
 
     def reset(self, seed=None):
@@ -121,7 +121,7 @@ def test_fused_step_of_mixed_dtypes_keys_in_the_state_and_nested_info():
     class _Ref(_Unfused):
         def __init__(self):
             self.fns, self.params, self.drop = Single(env, env.default_params), env.default_params, False
-            self.obs_space = env.observation_space().to_gymnasium()
+            self.obs_space = to_gymnasium(env.observation_space())
             self.action_space = env.action_space()
 
     ref = _Ref()

@@ -6,6 +6,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs import spaces
+from jaxenvs.spaces import to_gymnasium
 from jaxenvs.testing import check_env
 from jaxenvs.wrappers import FrameStackObservation
 from tests.wrappers.replay import ReplayEnv, rollout, split_episodes
@@ -53,7 +54,7 @@ def test_matches_gymnasium_under_autoreset(padding_type):
     w_reset, (w_obs, _, _, _, w_info) = rollout(wrapped, params, num_steps)
 
     episodes = split_episodes(reset_obs, obs, reward, terminated, truncated, info["final_observation"])
-    space = env.observation_space(params).to_gymnasium()
+    space = to_gymnasium(env.observation_space(params))
     first, stepped, held = gymnasium_frames(episodes, space, stack_size, padding_type, num_steps)
     np.testing.assert_array_equal(w_reset, first)
     np.testing.assert_array_equal(w_info["final_observation"], stepped)
@@ -68,7 +69,7 @@ def test_batched_stacks_are_per_env():
     wrapped = FrameStackObservation(venv, stack_size)
     w_reset, (w_obs, _, _, _, w_info) = rollout(wrapped, params, num_steps, num_envs=num_envs)
     assert w_obs.shape == (num_steps, num_envs, stack_size, 4)
-    space = venv.observation_space(params).to_gymnasium()
+    space = to_gymnasium(venv.observation_space(params))
     for i in range(num_envs):
         col = (obs[:, i], reward[:, i], terminated[:, i], truncated[:, i], info["final_observation"][:, i])
         episodes = split_episodes(reset_obs[i], *col)

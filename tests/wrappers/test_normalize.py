@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import jaxenvs
+from jaxenvs.spaces import to_gymnasium
 from jaxenvs.testing import check_env
 from jaxenvs.wrappers import NormalizeObservation, NormalizeReward, TransformObservation
 from tests.wrappers.replay import ReplayEnv, rollout, split_episodes, stream_episode
@@ -63,7 +64,7 @@ def test_matches_gymnasium_single_env():
     w_reset, (w_obs, w_reward, _, _, w_info) = rollout(wrapped, params, num_steps)
 
     # observations: the stream the wrapper normalizes is what the auto-reset env returns
-    space = env.observation_space(params).to_gymnasium()
+    space = to_gymnasium(env.observation_space(params))
     gym_obs_env = gymnasium.wrappers.NormalizeObservation(ReplayEnv(stream_episode(reset_obs, obs, reward), space))
     expected = [gym_obs_env.reset()[0]] + [gym_obs_env.step(0)[0] for _ in range(num_steps)]
     np.testing.assert_allclose(np.stack([w_reset, *w_obs]), np.stack(expected), rtol=1e-5, atol=1e-5)

@@ -4,6 +4,7 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.envs.classic import acrobot
+from jaxenvs.spaces import to_gymnasium
 from tests.envs.classic.conftest import batch_reset, float_state
 
 ENV_ID = "Acrobot-v1"
@@ -17,7 +18,7 @@ def _state(theta1, theta2, dtheta1=0.0, dtheta2=0.0, time=0, dtype=jnp.float32):
 def test_registration_and_spaces():
     env, params = jaxenvs.make(ENV_ID, autoreset=False)
     assert params.max_steps_in_episode == 500
-    gym_space = env.observation_space(params).to_gymnasium()
+    gym_space = to_gymnasium(env.observation_space(params))
     high = np.array([1, 1, 1, 1, 4 * np.pi, 9 * np.pi], np.float32)
     assert gym_space.dtype == np.float32 and np.array_equal(gym_space.high, high)
     assert np.array_equal(gym_space.low, -high)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from jaxenvs.envs.classic import mountain_car
+from jaxenvs.spaces import to_gymnasium
 from tests.envs.classic.conftest import batch_reset, float_state
 
 ENV_ID = "MountainCar-v0"
@@ -16,7 +17,7 @@ def _state(position, velocity, time=0, dtype=jnp.float32):
 def test_registration_and_spaces(raw):
     env, params, _ = raw
     assert params.max_steps_in_episode == 200
-    space = env.observation_space(params).to_gymnasium()
+    space = to_gymnasium(env.observation_space(params))
     assert space.dtype == np.float32
     assert np.array_equal(space.low, np.array([-1.2, -0.07], np.float32))
     assert np.array_equal(space.high, np.array([0.6, 0.07], np.float32))

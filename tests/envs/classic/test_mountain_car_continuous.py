@@ -5,6 +5,7 @@ import pytest
 
 import jaxenvs
 from jaxenvs.envs.classic import mountain_car_continuous as mcc
+from jaxenvs.spaces import to_gymnasium
 from tests.envs.classic import gradcheck
 from tests.envs.classic.conftest import box_action, float_state
 
@@ -18,10 +19,10 @@ def _state(position, velocity, time=1, dtype=jnp.float32):
 def test_registration_and_spaces(raw):
     env, params, _ = raw
     assert params.max_steps_in_episode == 999
-    act = env.action_space(params).to_gymnasium()
+    act = to_gymnasium(env.action_space(params))
     assert act.shape == (1,) and act.dtype == np.float32
     assert act.low[0] == -1.0 and act.high[0] == 1.0
-    obs = env.observation_space(params).to_gymnasium()
+    obs = to_gymnasium(env.observation_space(params))
     assert np.array_equal(obs.low, np.array([-1.2, -0.07], np.float32))
 
 
