@@ -11,7 +11,6 @@ import dataclasses
 import difflib
 import importlib
 import importlib.util
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -22,7 +21,9 @@ from jaxenvs.params import check_params
 from jaxenvs.sidetables import parity_of, peers_of, record
 from jaxenvs.wrappers.absorbing import Absorbing
 from jaxenvs.wrappers.autoreset import AutoReset
-from jaxenvs.wrappers.defaults import RegisteredDefaults  # also jaxenvs.registry.RegisteredDefaults (deprecated)
+from jaxenvs.wrappers.defaults import RegisteredDefaults
+from jaxenvs.wrappers.levels import Levels
+from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 
 # Data-only modules whose `REGISTRATIONS` are registered at import time.
 _FAMILY_MODULES = (
@@ -98,28 +99,6 @@ class EnvSpec:
     family: str = "user"
     extra: str | None = None
     notes: Mapping[str, str] = dataclasses.field(default_factory=dict)
-
-    @property
-    def reference(self) -> str | None:
-        """Deprecated: `jaxenvs.sidetables.parity_of(id).reference`, the reference in words."""
-        _deprecated("reference", "jaxenvs.sidetables.parity_of(id).reference")
-        return parity_of(self.id).reference
-
-    @property
-    def parity(self) -> Any:
-        """Deprecated: `jaxenvs.sidetables.parity_of(id).target`, its declared parity check."""
-        _deprecated("parity", "jaxenvs.sidetables.parity_of(id).target")
-        return parity_of(self.id).target
-
-    @property
-    def peers(self) -> Mapping[str, Any]:
-        """Deprecated: `jaxenvs.sidetables.peers_of(id)`, the same env in other libraries."""
-        _deprecated("peers", "jaxenvs.sidetables.peers_of(id)")
-        return peers_of(self.id)
-
-
-def _deprecated(name: str, instead: str) -> None:
-    warnings.warn(f"EnvSpec.{name} is deprecated; read {instead}", DeprecationWarning, stacklevel=3)
 
 
 NOTE_KINDS = ("needs_download", "broken_upstream", "slow_on_cpu", "representative")
@@ -298,7 +277,8 @@ def spec(id: str) -> EnvSpec:
             close = [i for i in _REGISTRY if id.lower() in i.lower()][:5]
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
         raise UnknownEnvError(
-            f"No environment registered as {id!r}.{hint} (jaxenvs.registered_envs() lists all.)",
+            f"No environment registered as {id!r}.{hint} (`jaxenvs list` prints every id; in Python, "
+            "jaxenvs.registered_envs())",
             env_id=id,
             closest=close,
         ) from None
@@ -436,6 +416,85 @@ def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any], where: 
     return new
 
 
+def build(id: str, env_kwargs: Mapping[str, Any] | None = None, **overrides: Any) -> tuple[Any, Any]:
+    """The env of an id and its params: what every door to an env starts from.
+
+    Reads everything the registration says of the id (entry point, constructor arguments,
+    registered params, extra) and applies the overrides, checked. The env's `default_params`
+    are the params built (`wrappers.RegisteredDefaults` where they differ from the class's). No
+    layer is added: `apply_layers` adds them.
+
+    Args:
+        id: a registered id.
+        env_kwargs: constructor arguments over the registration's own (the gymnax export's
+            tasks use them).
+        **overrides: params fields to change.
+
+    Returns:
+        `(env, params)`.
+
+    Raises:
+        UnknownEnvError: `id` is not registered (naming the closest ids).
+        TypeError: an override names no params field; the entry point does not return an
+            environment.
+        ValueError: a params value is outside what its field declares valid.
+        ImportError: the library the env needs is not installed (naming the extra).
+    """
+    s = spec(id)
+    env = _resolve(s.entry_point, s.extra, id)(**{**s.env_kwargs, **(env_kwargs or {})})
+    if not (callable(getattr(env, "reset", None)) and callable(getattr(env, "step", None))):
+        raise TypeError(
+            f"{id}: its entry point returned {type(env).__name__}, not an environment (expected an object with "
+            "reset(key, params), step(key, state, action, params) and default_params, e.g. a jaxenvs.Environment)"
+        )
+    changes = {**s.params, **overrides}
+    params = apply_overrides(env, env.default_params, changes, where=id)
+    check_params(params, env=env, where=id)
+    if changes:
+        env = RegisteredDefaults(env, params)
+    return env, params
+
+
+def apply_layers(
+    env: Any,
+    *,
+    autoreset: bool = True,
+    num_envs: int | None = None,
+    levels: Any = None,
+    replay_levels: bool = False,
+    reset_strategy: str = "auto",
+    allow_vmap: bool = False,
+) -> Any:
+    """The layers over a built env, always in this order (the one place it is written):
+
+    1. levels (`wrappers.Levels`), where `levels` or `replay_levels` is given;
+    2. the end of an episode: auto-reset (`wrappers.AutoReset`), or with `autoreset=False`
+       the guard that keeps a finished episode where it is (`wrappers.Absorbing`);
+    3. the batch (`wrappers.VecEnv`: the auto-reset step vmapped), where `num_envs` is given.
+       A family whose raw env is already a batch declares `reset_rows`: it gets the
+       auto-reset layer alone, which resets its rows with that hook.
+
+    Args:
+        env: an env, as `build` gives it.
+        autoreset: reset a finished episode in the step that ends it (always, in a batch).
+        num_envs: the batch size, or None for one env.
+        levels: `sample(key) -> Level` for `wrappers.Levels`.
+        replay_levels: restart each finished episode from its own level.
+        reset_strategy: how a batch finds its resets (`wrappers.autoreset`).
+        allow_vmap: let `jax.vmap` batch a batch's key (`VecEnv`).
+
+    Returns:
+        The layered env.
+    """
+    if levels is not None or replay_levels:
+        env = Levels(env, levels, replay=replay_levels)
+    if num_envs is None:
+        return AutoReset(env, reset_strategy=reset_strategy) if autoreset else Absorbing(env)
+    if env.reset_rows is not None:
+        return AutoReset(env, reset_strategy=reset_strategy)
+    return VecEnv(env, num_envs, allow_vmap=allow_vmap, reset_strategy=reset_strategy)
+
+
 def make(
     id: str,
     autoreset: bool = True,
@@ -477,26 +536,14 @@ def make(
         >>> obs.shape
         (4,)
     """
-    s = spec(id)
+    spec(id)
     if not isinstance(autoreset, (bool, np.bool_)):
         raise TypeError(f"{id}: autoreset must be True or False, got {autoreset!r}")
-    env = _resolve(s.entry_point, s.extra, id)(**s.env_kwargs)
-    if not (callable(getattr(env, "reset", None)) and callable(getattr(env, "step", None))):
-        raise TypeError(
-            f"{id}: its entry point returned {type(env).__name__}, not an environment (expected an object with "
-            "reset(key, params), step(key, state, action, params) and default_params, e.g. a jaxenvs.Environment)"
-        )
-    params = apply_overrides(env, env.default_params, s.params, where=id)
-    params = apply_overrides(env, params, overrides, where=id)
-    check_params(params, env=env, where=id)
-    if s.params or overrides:
-        env = RegisteredDefaults(env, params)
-    if levels is not None or replay_levels:
-        from jaxenvs.wrappers.levels import Levels
-
-        env = Levels(env, levels, replay=replay_levels)
-    env = AutoReset(env, reset_strategy=reset_strategy) if autoreset else Absorbing(env)
-    return env, params
+    env, params = build(id, **overrides)
+    layered = apply_layers(
+        env, autoreset=bool(autoreset), levels=levels, replay_levels=replay_levels, reset_strategy=reset_strategy
+    )
+    return layered, params
 
 
 def make_vec(
@@ -543,17 +590,19 @@ def make_vec(
         >>> reward
         Array([1., 1., 1., 1.], dtype=float32)
     """
-    from jaxenvs.wrappers.vector import VecEnv, check_num_envs
-
     check_num_envs(num_envs, where=id)
     if "autoreset" in overrides:
         raise TypeError(
             f"{id}: make_vec always auto-resets the envs that finished (autoreset= is make()'s option); "
             "for raw envs in a batch, jax.vmap the env of make(id, autoreset=False)"
         )
-    env, params = make(id, autoreset=False, **overrides)
-    if levels is not None or replay_levels:
-        from jaxenvs.wrappers.levels import Levels
-
-        env = Levels(env.env if isinstance(env, Absorbing) else env, levels, replay=replay_levels)
-    return VecEnv(env, num_envs, allow_vmap=allow_vmap, reset_strategy=reset_strategy), params
+    env, params = build(id, **overrides)
+    layered = apply_layers(
+        env,
+        num_envs=num_envs,
+        levels=levels,
+        replay_levels=replay_levels,
+        reset_strategy=reset_strategy,
+        allow_vmap=allow_vmap,
+    )
+    return layered, params

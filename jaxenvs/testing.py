@@ -14,9 +14,9 @@ import numpy as np
 from flax import serialization
 
 from jaxenvs import spaces
-from jaxenvs.environment import defines
 from jaxenvs.wrappers.absorbing import Absorbing
-from jaxenvs.wrappers.base import find_wrapper, transparent_raw
+from jaxenvs.environment import resolve_params
+from jaxenvs.wrappers.base import find_wrapper
 
 
 def _tree_equal(a: Any, b: Any) -> bool:
@@ -110,7 +110,7 @@ def check_env(
     """
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 0 or num_envs == 1:
         raise ValueError(f"check_env: num_envs must be 0 (no vmap check) or at least 2, got {num_envs!r}")
-    params = env.default_params if params is None else params
+    params = resolve_params(env, params)
     chex.clear_trace_counter()
     key = jax.random.key(seed)
     obs_space = env.observation_space(params)
@@ -119,12 +119,11 @@ def check_env(
 
     # a raw env (or one under wrappers that keep its states) that says what a state's observation
     # is and whether it is terminal: computed inside the compiled reset and step, no program more
-    raw = transparent_raw(env)
-    observes = raw is not None and defines(raw, "observe") and defines(raw, "is_terminal")
+    observes = env.observe is not None and env.is_terminal is not None
     absorbs = find_wrapper(env, Absorbing) is not None
 
     def observed(state):
-        return (raw.observe(state, params), raw.is_terminal(state, params)) if observes else None
+        return (env.observe(state, params), env.is_terminal(state, params)) if observes else None
 
     # reset: jit, space, determinism
     def observed_reset(key):
@@ -140,7 +139,7 @@ def check_env(
     _check_obs(obs_space, obs, f"{name}.reset")
     obs2, state2 = reset(key)
     assert _tree_equal((obs, state), (obs2, state2)), f"{name}.reset is not deterministic for a fixed key"
-    if raw is not None and getattr(raw, "reset_ignores_key", False):
+    if env.reset_ignores_key:
         assert _tree_equal((obs, state), reset(jax.random.key(seed + 7))), (
             f"{name} declares reset_ignores_key, but two keys reset it differently"
         )

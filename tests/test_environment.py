@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import jaxenvs
-from jaxenvs.wrappers.autoreset import observe_fn
 
 
 def test_integer_actions_are_checked_exactly_eagerly():
@@ -126,10 +125,13 @@ def test_is_terminal_is_the_terminated_flag_and_wrappers_do_not_expose_it():
     _, state = raw.reset(jax.random.key(0), params)
     assert not bool(raw.is_terminal(state, params))
     assert bool(raw.is_terminal(state.replace(theta=jnp.float32(0.5)), params))
+    # a layer that keeps states (the guard, auto-reset) answers with the raw env's; one that
+    # changes observations declares none
+    assert bool(env.is_terminal(state.replace(theta=jnp.float32(0.5)), params))
     auto, _ = jaxenvs.make("CartPole-v1")
-    for name in ("is_terminal", "observe"):
-        with pytest.raises(TypeError, match=f"is a wrapper: call reset/step \\(its {name} would skip"):
-            getattr(auto, name)(state, params)
+    assert bool(auto.is_terminal(state.replace(theta=jnp.float32(0.5)), params))
+    pixels = jaxenvs.wrappers.PixelObservation(env)
+    assert pixels.is_terminal is None and pixels.observe is None and pixels.truncation is None
 
 
 def test_the_auto_reset_env_never_absorbs():
@@ -164,7 +166,7 @@ def test_overriding_observe_changes_every_observation():
         obs, state, *_ = env.step(jax.random.key(t), state, 1, params)
         np.testing.assert_array_equal(obs, [state.x, state.theta])
     venv = VecEnv(env, 16)
-    assert observe_fn(venv.env) is not None  # the fast path, observations rebuilt with `observe`
+    assert venv.env.observe is not None  # the fast path, observations rebuilt with `observe`
 
     def rollout(key):
         obs, state = venv.reset(key, params)

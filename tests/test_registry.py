@@ -161,8 +161,8 @@ def test_each_fact_is_declared_with_the_id():
 
 
 def test_env_spec_holds_what_make_needs_and_reads_the_rest_from_its_owners():
-    """Parity and benchmark metadata live in their owners' tables; EnvSpec's old attributes
-    still read them, with a DeprecationWarning."""
+    """Parity and benchmark metadata live in their owners' tables; EnvSpec has no deprecated
+    attributes reading them (no shims before the first release)."""
     assert [f.name for f in dataclasses.fields(jaxenvs.EnvSpec)] == [
         "id",
         "entry_point",
@@ -173,13 +173,9 @@ def test_env_spec_holds_what_make_needs_and_reads_the_rest_from_its_owners():
         "notes",
     ]
     s = jaxenvs.spec("CartPole-v1")
-    with pytest.warns(DeprecationWarning, match=r"EnvSpec.parity is deprecated; read jaxenvs.sidetables"):
-        assert s.parity == parity_of("CartPole-v1").target
-    with pytest.warns(DeprecationWarning, match="EnvSpec.reference"):
-        assert s.reference == "gymnasium CartPole-v1 (classic_control)"
-    with pytest.warns(DeprecationWarning, match="EnvSpec.peers"):
-        assert s.peers == peers_of("CartPole-v1") and s.peers["gymnax"] == "CartPole-v1"
-    assert jaxenvs.registry.RegisteredDefaults is jaxenvs.wrappers.RegisteredDefaults
+    assert not any(hasattr(s, name) for name in ("parity", "reference", "peers"))
+    assert parity_of("CartPole-v1").reference == "gymnasium CartPole-v1 (classic_control)"
+    assert peers_of("CartPole-v1")["gymnax"] == "CartPole-v1"
 
 
 def test_register_rejects_unknown_notes_and_a_doubled_reference(monkeypatch):

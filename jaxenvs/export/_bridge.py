@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs import spaces
+from jaxenvs.environment import resolve_params
 from jaxenvs.tree import where_done
 
 
@@ -35,7 +36,7 @@ def env_and_params(env: Any, params: Any, overrides: dict[str, Any]) -> tuple[An
     if isinstance(env, str):
         return make(env, autoreset=False, **overrides)
     reject_autoreset(env)
-    params = env.default_params if params is None else params
+    params = resolve_params(env, params)
     return env, apply_overrides(env, params, overrides)
 
 

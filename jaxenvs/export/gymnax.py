@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import inspect
 from typing import Any
 
 import jax
@@ -20,7 +21,7 @@ import numpy as np
 from flax import struct
 
 from jaxenvs import spaces
-from jaxenvs.environment import check_key, defines
+from jaxenvs.environment import check_key, resolve_params
 from jaxenvs.export import missing_extra
 from jaxenvs.export._gymnax_tasks import GYMNAX_TASKS, GymnaxTask
 from jaxenvs.extras import install_line
@@ -34,8 +35,8 @@ try:
 except ImportError as e:
     raise missing_extra(e, "clients", __name__) from e
 
-from jaxenvs.wrappers.absorbing import Absorbing
-from jaxenvs.wrappers.autoreset import final_info, reset_if_done_fn
+from jaxenvs.wrappers.absorbing import unguarded
+from jaxenvs.wrappers.autoreset import ResetRule, autoreset_step
 
 STEP_APIS = ("gymnax1", "gymnax0")
 SETTINGS = ("gymnax", "reference")
@@ -172,22 +173,28 @@ class GymnaxExport(gymnax_environment.Environment):
         from jaxenvs.export._bridge import reject_autoreset
 
         reject_autoreset(env)
-        env = env.env if isinstance(env, Absorbing) else env  # the export resets every finished episode
+        env = unguarded(env)  # the export resets every finished episode
         self._env, self._params = env, params
         self._name = env.name if name is None else str(name)
         self.step_api = _check_step_api(step_api, self._name)
         self._identity = identity
         self.task = task
-        raw = env.unwrapped
         # the env's own answers where it has them; else the export keeps them in its state
-        self._observe = _observe_fn(env)
-        self._is_terminal = raw.is_terminal if defines(raw, "is_terminal") else None
+        self._observe = env.observe
+        self._is_terminal = env.is_terminal
         # gymnax's task is served on the env's own state; another env missing either answer
         # keeps it in a GymnaxExportState
         self._nested = task is None and (self._observe is None or self._is_terminal is None)
-        # as AutoReset: a batch resets state rows only and observes the states it returns
-        self._reset_if_done = reset_if_done_fn((_ObservingResets if self._observe is not None else _Resets)(self))
-        self._masks = _Masks(self) if callable(getattr(raw, "action_mask", None)) else None
+        # AutoReset's rule on the export's states: a batch resets state rows only and observes
+        # the states it returns, where the env observes its states
+        mask = env.action_mask
+        self._rule = ResetRule(
+            name=self._name,
+            reset=self.reset_env,
+            observe=None if self._observe is None else self._observe_export,
+            action_mask=None if mask is None else (lambda state, params: mask(self.env_state(state), params)),
+            ignores_key=env.reset_ignores_key,
+        )
         key = jax.ShapeDtypeStruct((), jax.random.key(0).dtype)
         self._state_shape = jax.eval_shape(lambda k: env.reset(k, params)[1], key)
         self._gymnax_state = None if task is None or task.gymnax_state is None else _load(task.gymnax_state)
@@ -264,7 +271,7 @@ class GymnaxExport(gymnax_environment.Environment):
             fields = dataclasses.fields(self._gymnax_state)
             values = {f.name: getattr(env_state, names.get(f.name, f.name), None) for f in fields}
             if task.step_fields is not None:  # gymnax's fields computed from the step (zero at reset)
-                params = self._params_or_default(params)
+                params = resolve_params(self, params)
                 if action is None:
                     like = self._env.action_space(params)
                     extra = task.step_fields(jnp.zeros(like.shape, like.dtype), params)
@@ -321,8 +328,9 @@ class GymnaxExport(gymnax_environment.Environment):
             )
         return type(self._state_shape)(**values)
 
-    def _params_or_default(self, params: Any) -> Any:
-        return self.default_params if params is None else params
+    def _observe_export(self, state: Any, params: Any) -> Any:
+        """The env's `observe` on the export's state, in gymnax's layout."""
+        return self._obs(self._observe(self.env_state(state), params))
 
     def reset_env(self, key: jax.Array, params: Any) -> tuple[Any, Any]:
         """The env's reset.
@@ -352,11 +360,8 @@ class GymnaxExport(gymnax_environment.Environment):
             gymnax 1.x's `(obs, state, reward, terminated, info)`; gradients through `obs` and
             `state` stopped unless `transition_gradients_enabled`.
         """
-        obs, env_state, reward, terminated, _, info = self._env.step(key, self.env_state(state), action, params)
-        terminated, info = self._terminated(terminated, info)
-        stepped = self._wrap(obs, env_state, terminated, action, params)
-        obs, stepped = self._apply_transition_gradient_policy(self._obs(obs), stepped)
-        return obs, stepped, reward, terminated, self._info(info)
+        obs, stepped, reward, terminated, _, info = self._transition(key, state, action, params)
+        return obs, stepped, reward, terminated, info
 
     def _terminated(self, terminated: Any, info: dict) -> tuple[Any, dict]:
         """The step's `terminated` and `info` as gymnax's env reports them: never terminated
@@ -386,7 +391,7 @@ class GymnaxExport(gymnax_environment.Environment):
 
     @functools.partial(jax.jit, static_argnames=("self",))
     def _reset(self, key: jax.Array, params: Any = None) -> tuple[Any, Any]:
-        return self.reset_env(key, self._params_or_default(params))
+        return self.reset_env(key, resolve_params(self, params))
 
     def step(self, key: jax.Array, state: Any, action: Any, params: Any = None) -> tuple:
         """One step with auto-reset, as gymnax 1.x's `Environment.step`.
@@ -410,22 +415,24 @@ class GymnaxExport(gymnax_environment.Environment):
 
     @functools.partial(jax.jit, static_argnames=("self",))
     def _step(self, key: jax.Array, state: Any, action: Any, params: Any = None) -> tuple:
-        params = self._params_or_default(params)
+        params = resolve_params(self, params)
         key_step, key_reset = jax.random.split(key)
-        obs, env_state, reward, terminated, truncated, info = self._env.step(
-            key_step, self.env_state(state), action, params
+        obs_out, state_out, reward, terminated, truncated, info = autoreset_step(
+            self._rule, self._transition, key_step, key_reset, state, action, params
         )
-        terminated, info = self._terminated(terminated, info)
-        stepped = self._wrap(obs, env_state, terminated, action, params)
-        obs, stepped = self._apply_transition_gradient_policy(self._obs(obs), stepped)
-        done = jnp.logical_or(terminated, truncated)
-        obs_out, state_out = self._reset_if_done(done, key_reset, obs, stepped, params)
-        info = final_info(self._masks, self._info(info), obs, terminated, truncated, state_out, params)
         del info["final_terminated"], info["final_truncated"]  # gymnax 1.x's names:
         info["terminated"], info["truncated"] = terminated, truncated
         if self.step_api == "gymnax0":
-            return obs_out, state_out, reward, done, info
+            return obs_out, state_out, reward, jnp.logical_or(terminated, truncated), info
         return obs_out, state_out, reward, terminated, truncated, info
+
+    def _transition(self, key: jax.Array, state: Any, action: Any, params: Any) -> tuple:
+        """The env's step in gymnax's layout: `step_env` with `truncated`."""
+        obs, env_state, reward, terminated, truncated, info = self._env.step(key, self.env_state(state), action, params)
+        terminated, info = self._terminated(terminated, info)
+        stepped = self._wrap(obs, env_state, terminated, action, params)
+        obs, stepped = self._apply_transition_gradient_policy(self._obs(obs), stepped)
+        return obs, stepped, reward, terminated, truncated, self._info(info)
 
     def get_obs(self, state: Any, params: Any = None, key: Any = None) -> Any:
         """The observation of `state` (recomputed where the env can, else the one kept).
@@ -446,7 +453,7 @@ class GymnaxExport(gymnax_environment.Environment):
             if not isinstance(state, GymnaxExportState):
                 raise NotImplementedError(f"{self._name}: the env cannot rebuild its observation from a state")
             return state.obs
-        return self._obs(self._observe(self.env_state(state), self._params_or_default(params)))
+        return self._observe_export(state, resolve_params(self, params))
 
     def is_terminated(self, state: Any, params: Any = None) -> jax.Array:
         """Whether `state` is terminal (natural termination, not the time limit: gymnax 1.x's).
@@ -469,7 +476,7 @@ class GymnaxExport(gymnax_environment.Environment):
             if not isinstance(state, GymnaxExportState):
                 raise NotImplementedError(f"{self._name}: the env cannot tell termination from a state")
             return state.terminated
-        return jnp.asarray(self._is_terminal(self.env_state(state), self._params_or_default(params)))
+        return jnp.asarray(self._is_terminal(self.env_state(state), resolve_params(self, params)))
 
     def is_terminal(self, state: Any, params: Any = None) -> jax.Array:
         """gymnax 1.x's name for `is_terminated`: the same arguments, the same result."""
@@ -485,7 +492,7 @@ class GymnaxExport(gymnax_environment.Environment):
         Returns:
             A bool scalar.
         """
-        return self._env.unwrapped.truncation(self.env_state(state), self._params_or_default(params))
+        return self._env.unwrapped.truncation(self.env_state(state), resolve_params(self, params))
 
     def discount(self, state: Any, params: Any = None) -> jax.Array:
         """The discount of `state`, as gymnax's.
@@ -537,7 +544,7 @@ class GymnaxExport(gymnax_environment.Environment):
             A `Dict` of each field's space by name, arrays as unbounded `Box`es of their shape and
             dtype (jaxenvs declares no bounds for states).
         """
-        params = self._params_or_default(params)
+        params = resolve_params(self, params)
         key = jax.ShapeDtypeStruct((), jax.random.key(0).dtype)
         _, state = jax.eval_shape(lambda k: self.reset_env(k, params), key)
         return _tree_space(state)
@@ -560,50 +567,6 @@ def _load(path: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def _observe_fn(env: Any) -> Any:
-    """The raw env's `observe(state, params)` (`obs_from_state` in older jaxenvs), when every
-    wrapper between `env` and it declares `keeps_observation = True` (as `VecEnv` asks); else None."""
-    layer = env
-    while layer is not layer.unwrapped:
-        if not getattr(type(layer), "keeps_observation", False):
-            return None
-        layer = layer.env
-    for name in ("observe", "obs_from_state"):
-        if defines(layer, name):
-            return getattr(layer, name)
-    return None
-
-
-class _Resets:
-    """The export's reset as the `env` that `reset_if_done_fn` resets with (and whether the
-    env's reset ignores its key, which lets a batch compute one reset for all)."""
-
-    def __init__(self, export: GymnaxExport):
-        self._export = export
-        self.name = export.name
-        self.reset = export.reset_env
-        self.reset_ignores_key = bool(getattr(export.jax_env.unwrapped, "reset_ignores_key", False))
-
-
-class _ObservingResets(_Resets):
-    """`_Resets` for an env that rebuilds its observation from its state: a batch then resets
-    state rows only and observes the states it returns, as `AutoReset` does."""
-
-    def observe(self, state: Any, params: Any) -> Any:
-        export = self._export
-        return export._obs(export._observe(export.env_state(state), params))
-
-
-class _Masks:
-    """The env's `action_mask` on the export's state, for `final_info`."""
-
-    def __init__(self, export: GymnaxExport):
-        self._export = export
-
-    def action_mask(self, state: Any, params: Any) -> jax.Array:
-        return self._export.jax_env.unwrapped.action_mask(self._export.env_state(state), params)
-
-
 # --- make and the registry ------------------------------------------------------------------
 
 
@@ -613,19 +576,22 @@ def _check_settings(settings: Any, where: str) -> str:
 
 
 def _build(env_id: str, task: GymnaxTask | None, overrides: dict[str, Any]) -> tuple[Any, Any]:
-    """The raw env and params of `env_id`: the jaxenvs id's, or gymnax's task of it."""
-    from jaxenvs.registry import apply_overrides, resolve, spec
-    from jaxenvs.registry import make as jaxenvs_make
+    """The env and params of `env_id` (the jaxenvs id's, or gymnax's task of it), by the registry's
+    one builder. As `gymnax.make` passes its keyword arguments to the env's constructor, an
+    override that names a constructor argument of the env (FrozenLake's `map_name`) goes there."""
+    from jaxenvs.registry import build, resolve, spec
 
-    if task is None:
-        return jaxenvs_make(env_id, autoreset=False, **overrides)
-    env_kwargs = {**task.env_kwargs, **(task.data() if task.data is not None else {})}
-    if not env_kwargs:
-        return jaxenvs_make(task.jaxenvs_id, autoreset=False, **{**task.params, **overrides})
-    s = spec(task.jaxenvs_id)
-    env = resolve(s.entry_point)(**{**s.env_kwargs, **env_kwargs})
-    params = apply_overrides(env, env.default_params, {**s.params, **task.params}, where=env_id)
-    return env, apply_overrides(env, params, overrides, where=env_id)
+    jaxenvs_id = env_id if task is None else task.jaxenvs_id
+    try:
+        accepted = inspect.signature(resolve(spec(jaxenvs_id).entry_point)).parameters
+    except ImportError:  # a missing library: `build` names its extra
+        accepted = {}
+    env_kwargs = {k: v for k, v in overrides.items() if k in accepted}
+    params = {k: v for k, v in overrides.items() if k not in accepted}
+    if task is not None:
+        env_kwargs = {**task.env_kwargs, **(task.data() if task.data is not None else {}), **env_kwargs}
+        params = {**task.params, **params}
+    return build(jaxenvs_id, env_kwargs=env_kwargs, **params)
 
 
 def make(

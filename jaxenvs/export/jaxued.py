@@ -25,6 +25,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from jaxenvs.environment import resolve_params
 from jaxenvs.export import missing_extra
 from jaxenvs.levels import Level, default_level, level_fields
 from jaxenvs.spaces.convert import to_gymnax
@@ -83,7 +84,7 @@ class JaxUEDExport(UnderspecifiedEnv):
             ValueError: `fields` names a field that may not vary per episode (naming those
                 that may).
         """
-        params = self._params if params is None else params
+        params = resolve_params(self, params)
         level = default_level(params)
         if fields is None:
             return level
@@ -139,7 +140,7 @@ class JaxUEDExport(UnderspecifiedEnv):
         Returns:
             A `gymnax.environments.spaces` space.
         """
-        return to_gymnax(self._env.action_space(self._params if params is None else params), self._name)
+        return to_gymnax(self._env.action_space(resolve_params(self, params)), self._name)
 
     def observation_space(self, params: Any = None) -> Any:
         """The observation space, as a gymnax space (what JaxUED's envs return).
@@ -150,7 +151,7 @@ class JaxUEDExport(UnderspecifiedEnv):
         Returns:
             A `gymnax.environments.spaces` space.
         """
-        return to_gymnax(self._env.observation_space(self._params if params is None else params), self._name)
+        return to_gymnax(self._env.observation_space(resolve_params(self, params)), self._name)
 
     @property
     def num_actions(self) -> int:

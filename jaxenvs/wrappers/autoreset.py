@@ -1,12 +1,15 @@
 """`AutoReset`: a finished episode is reset in the step that ends it (and `make_vec`'s batch).
 
-Gymnasium's SAME_STEP mode, gymnax's behaviour. The whole rule is in this file:
+Gymnasium's SAME_STEP mode, gymnax's behaviour. The whole rule is in this file, in one
+function, `autoreset_step`, which `AutoReset`, `VecEnv` (vmapped) and the gymnax export run
+with the env's `ResetRule` (what it declares: its reset, `observe`, `reset_after`, ...):
 
 1. the raw step; `done = terminated | truncated`;
 2. where `done`, `(obs, state)` becomes `env.reset(k, params)`, `k` the env's own reset key:
    the step's `key_reset`, or `fold_in(key_reset, index)` for `make_vec`'s env `index` (an env
-   whose class defines `reset_after(k, finished_state, params)`, as `wrappers.Levels` does,
-   gets that instead: its next episode may depend on the finished one, a replayed level);
+   that declares `reset_after(k, finished_state, params)`, as `wrappers.Levels` does, gets
+   that instead: its next episode may depend on the finished one, a replayed level; a family
+   whose raw env is already a batch declares `reset_rows`, which replaces this step);
 3. `info` gains `final_observation` (what the raw step returned), `final_terminated`,
    `final_truncated`, and the new episode's `action_mask`.
 
@@ -29,6 +32,8 @@ Gradients (`jax.jvp`, `jax.grad`) take the reset's tangent where done, else the 
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -38,10 +43,10 @@ import jax.numpy as jnp
 import numpy as np
 from jax.custom_batching import custom_vmap
 
-from jaxenvs.environment import check_key, defaults_params, defines
+from jaxenvs.environment import check_key, defaults_params
 from jaxenvs.tree import cast_like, where_done
-from jaxenvs.wrappers.absorbing import Absorbing
-from jaxenvs.wrappers.base import Wrapper, transparent_raw
+from jaxenvs.wrappers.absorbing import unguarded
+from jaxenvs.wrappers.base import Wrapper
 
 STRATEGIES = ("auto", "capacity", "select")
 # a `"capacity"` pass resets a sixteenth of the batch (at least 16 envs); a step where more
@@ -159,57 +164,134 @@ def _broadcast_batch(args, in_batched, n):
     )
 
 
-def observe_fn(env: Any) -> Callable | None:
-    """The `observe(state, params)` of `env`'s states, where a batch's observations can be built from them.
+@dataclasses.dataclass(frozen=True)
+class ResetRule:
+    """What auto-reset needs of the env it resets, read once from the env's declarations.
 
-    Then a batch's resets replace state rows only, and its observations are built once from
-    the returned states (exactly what a single env returns).
-
-    Args:
-        env: The env, possibly wrapped.
-
-    Returns:
-        The raw env's `observe`, when every layer above it declares `keeps_observation = True`
-        and the raw env defines one; or the `observe` of the outermost layer that defines its
-        own (a wrapper whose states differ from its env's, as `wrappers.Levels`), below which
-        the same holds; else None.
-    """
-    layer = env
-    while isinstance(layer, Wrapper):
-        if type(layer).observe is not Wrapper.observe:  # it observes its own states, by its env's
-            return layer.observe if observe_fn(layer.env) is not None else None
-        if not getattr(type(layer), "keeps_observation", False):
-            return None
-        layer = layer.env
-    return layer.observe if defines(layer, "observe") else None
-
-
-def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = None) -> Callable:
-    """Step 2 of the module's rule for `env`, with its batching rule.
+    `ResetRule.of(env)` reads an env's (`jaxenvs.environment.Env`'s optional capabilities); the
+    gymnax export builds one on its own state layout. `autoreset_step` runs it.
 
     Args:
-        env: The env to reset (`env.reset(key, params)`); where it declares
-            `reset_ignores_key` (through layers that keep its states), `"capacity"` computes one
-            reset and selects it.
+        name: The env's name, for errors.
+        reset: `reset(key, params) -> (obs, state)`.
+        observe: `observe(state, params) -> obs`, or None: where given, a batch resets state rows
+            only and builds its observations once from the states it returns (exactly what a
+            single env returns).
+        reset_after: `reset_after(key, finished_state, params) -> (obs, state)`, used instead of
+            `reset` where given (how `wrappers.Levels` replays a level).
+        action_mask: `action_mask(state, params)`, or None: `info["action_mask"]` then becomes
+            the returned state's (the new episode's after a reset).
+        ignores_key: `reset` gives the same start whatever its key: a `"capacity"` batch
+            computes one reset and selects it.
+        reset_rows: The hook of a family whose raw env is already a batch with its own
+            emulators: `reset_rows(done, key, obs, state, params) -> (obs, state)` resets the
+            rows where `done` (a bool vector) and keeps the others. Where given, it replaces the
+            per-env reset and its batching strategies.
         strategy: One of `STRATEGIES`.
         capacity: Envs a `"capacity"` pass resets (default `default_capacity` of the batch).
 
-    A class that defines `reset_after(key, finished_state, params)` is reset with it instead
-    of `reset`, the finished episode's state in hand (how `wrappers.Levels` replays a level).
+    Raises:
+        ValueError: `strategy` is not one of `STRATEGIES`.
+    """
+
+    name: str
+    reset: Callable
+    observe: Callable | None = None
+    reset_after: Callable | None = None
+    action_mask: Callable | None = None
+    ignores_key: bool = False
+    reset_rows: Callable | None = None
+    strategy: str = "auto"
+    capacity: int | None = None
+
+    def __post_init__(self):
+        check_strategy(self.strategy, self.name)
+
+    @classmethod
+    def of(cls, env: Any, strategy: str = "auto", capacity: int | None = None) -> ResetRule:
+        """The rule of an env (raw or wrapped), from its declared capabilities.
+
+        Args:
+            env: A `jaxenvs.environment.Env`.
+            strategy: One of `STRATEGIES`.
+            capacity: Envs a `"capacity"` pass resets.
+
+        Returns:
+            The `ResetRule`.
+        """
+        return cls(
+            name=env.name,
+            reset=env.reset,
+            observe=env.observe,
+            reset_after=env.reset_after,
+            action_mask=env.action_mask,
+            ignores_key=bool(env.reset_ignores_key),
+            reset_rows=env.reset_rows,
+            strategy=strategy,
+            capacity=capacity,
+        )
+
+    @functools.cached_property
+    def reset_if_done(self) -> Callable:
+        """Step 2 of the module's rule, with its batching rule (`reset_if_done_fn`), built once."""
+        return reset_if_done_fn(self)
+
+
+def autoreset_step(
+    rule: ResetRule,
+    step: Callable,
+    key_step: jax.Array,
+    key_reset: jax.Array,
+    state: Any,
+    action: Any,
+    params: Any,
+    reset_index: Any = None,
+) -> tuple:
+    """The one auto-reset step: `AutoReset`, `VecEnv` (vmapped) and the gymnax export all run it.
+
+    Args:
+        rule: The env's `ResetRule`.
+        step: The raw transition, `step(key, state, action, params)` -> the six-tuple.
+        key_step: The transition's key.
+        key_reset: A reset draws from it (or from `fold_in(key_reset, reset_index)`).
+        state: The current state.
+        action: The action.
+        params: The params (resolved: not None).
+        reset_index: The env's index in a batch (`make_vec`: each env's own reset key derived
+            only for the envs that finished), or None.
 
     Returns:
-        `f(done, key, obs, state, params, index=None) -> (obs, state)`: `env.reset(k, params)`
-        where `done`, else `(obs, state)`; `k` is `key`, or `fold_in(key, index)`.
+        `(obs, state, reward, terminated, truncated, info)`: after a finished episode the new
+        one's observation and state, with the finished one's reward and flags; `info` as
+        `final_info` makes it.
     """
-    check_strategy(strategy, getattr(env, "name", type(env).__name__))
-    raw = transparent_raw(env)
-    ignores_key = bool(getattr(raw, "reset_ignores_key", False)) if raw is not None else False
-    observe = observe_fn(env)
-    # the class's own `reset_after` (not one a wrapper above forwards, which would skip it)
-    after = callable(getattr(type(env), "reset_after", None))
+    obs, next_state, reward, terminated, truncated, info = step(key_step, state, action, params)
+    done = jnp.logical_or(terminated, truncated)
+    if rule.reset_rows is not None:
+        obs_out, state_out = rule.reset_rows(done, key_reset, obs, next_state, params)
+    else:
+        obs_out, state_out = rule.reset_if_done(done, key_reset, obs, next_state, params, reset_index)
+    info = final_info(rule.action_mask, info, obs, terminated, truncated, state_out, params)
+    return obs_out, state_out, reward, terminated, truncated, info
+
+
+def reset_if_done_fn(rule: ResetRule) -> Callable:
+    """Step 2 of the module's rule, with its batching rule.
+
+    Args:
+        rule: The env's `ResetRule` (its `reset`, or `reset_after`, resets; where it
+            `ignores_key`, `"capacity"` computes one reset and selects it; where it has
+            `observe`, a batch resets state rows and observes the states it returns).
+
+    Returns:
+        `f(done, key, obs, state, params, index=None) -> (obs, state)`: the reset of `k` where
+        `done`, else `(obs, state)`; `k` is `key`, or `fold_in(key, index)`.
+    """
+    strategy, capacity, ignores_key, observe = rule.strategy, rule.capacity, rule.ignores_key, rule.observe
+    after = rule.reset_after is not None
 
     def reset_from(k, finished, params):
-        return env.reset_after(k, finished, params) if after else env.reset(k, params)
+        return rule.reset_after(k, finished, params) if after else rule.reset(k, params)
 
     def by_platform(capacity_way, select_way):
         if strategy == "auto":
@@ -249,10 +331,10 @@ def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = No
             if after:
                 finished = state if all_rows else jax.tree_util.tree_map(lambda x: x[rows], state)
                 new_obs, new_state = jax.vmap(
-                    env.reset_after, in_axes=(key_axis, 0, params_axes), axis_size=rows.shape[0]
+                    rule.reset_after, in_axes=(key_axis, 0, params_axes), axis_size=rows.shape[0]
                 )(keys, finished, rows_params)
             else:
-                new_obs, new_state = jax.vmap(env.reset, in_axes=(key_axis, params_axes), axis_size=rows.shape[0])(
+                new_obs, new_state = jax.vmap(rule.reset, in_axes=(key_axis, params_axes), axis_size=rows.shape[0])(
                     keys, rows_params
                 )
             return ((), new_state) if observe is not None else (new_obs, new_state)
@@ -307,12 +389,18 @@ def reset_if_done_fn(env: Any, strategy: str = "auto", capacity: int | None = No
 
 
 def final_info(
-    env: Any, info: dict, obs: Any, terminated: jax.Array, truncated: jax.Array, state_out: Any, params: Any
+    action_mask: Callable | None,
+    info: dict,
+    obs: Any,
+    terminated: jax.Array,
+    truncated: jax.Array,
+    state_out: Any,
+    params: Any,
 ) -> dict:
     """Step 3 of the module's rule: `info` of a step that reset the finished envs.
 
     Args:
-        env: The env (its `action_mask(state, params)`, if any, is used).
+        action_mask: The env's `action_mask(state, params)`, or None.
         info: The raw step's `info`.
         obs: What the raw step returned (the terminal observation where an episode ended).
         terminated: The raw step's flags.
@@ -323,17 +411,16 @@ def final_info(
 
     Returns:
         A copy of `info` with `final_observation`, `final_terminated`, `final_truncated`, and,
-        where `info` has `action_mask` and the env defines one, the mask of `state_out`.
+        where `info` has `action_mask` and `action_mask` is given, the mask of `state_out`.
     """
     info = dict(info)
     info["final_observation"] = obs
     info["final_terminated"] = terminated
     info["final_truncated"] = truncated
-    if "action_mask" in info and hasattr(env, "action_mask"):
-        mask = env.action_mask
+    if "action_mask" in info and action_mask is not None:
         if jnp.ndim(terminated) > 0:
-            mask = jax.vmap(mask, in_axes=(0, None))
-        info["action_mask"] = mask(state_out, params)
+            action_mask = jax.vmap(action_mask, in_axes=(0, None))
+        info["action_mask"] = action_mask(state_out, params)
     return info
 
 
@@ -349,8 +436,8 @@ class AutoReset(Wrapper):
     state, so after a reset it is the new episode's.
 
     Args:
-        env: The env to reset (an `Absorbing` layer on top is dropped: a step here never starts
-            from a finished state).
+        env: The env to reset (an `Absorbing` layer on top is dropped, `absorbing.unguarded`: a
+            step here never starts from a finished state).
         reset_strategy: How a batch (`jax.vmap`) finds its resets: `"auto"`, `"capacity"` or
             `"select"` (the module docstring). It changes the work, never the results.
         reset_capacity: Envs a `"capacity"` pass resets (default: a sixteenth of the batch, at
@@ -375,21 +462,23 @@ class AutoReset(Wrapper):
         True
     """
 
+    keeps_observation = True  # its states and observations are the env's (a new episode's after a reset)
+
     def __init__(self, env: Any, reset_strategy: str = "auto", reset_capacity: int | None = None):
-        super().__init__(env.env if isinstance(env, Absorbing) else env)
+        super().__init__(unguarded(env))
         self.reset_strategy = check_strategy(reset_strategy, self.env.name)
         self.reset_capacity = reset_capacity
 
     def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "_resets"}  # a closure, built again
+        return {k: v for k, v in self.__dict__.items() if k != "_rule"}  # closures, built again
 
-    def _reset_if_done(self) -> Any:
-        """`reset_if_done_fn(self.env)`, built once."""
-        resets = self.__dict__.get("_resets")
-        if resets is None:
-            strategy = self.__dict__.get("reset_strategy", "auto")
-            resets = self.__dict__["_resets"] = reset_if_done_fn(self.env, strategy, self.reset_capacity)
-        return resets
+    @property
+    def rule(self) -> ResetRule:
+        """The wrapped env's `ResetRule`, built once."""
+        rule = self.__dict__.get("_rule")
+        if rule is None:
+            rule = self.__dict__["_rule"] = ResetRule.of(self.env, self.reset_strategy, self.reset_capacity)
+        return rule
 
     @defaults_params
     def step(self, key, state, action, params=None):
@@ -414,7 +503,7 @@ class AutoReset(Wrapper):
 
     @defaults_params
     def step_with_keys(self, key_step, key_reset, state, action, params=None, reset_index=None):
-        """`step` with its keys given.
+        """`step` with its keys given (`autoreset_step` on the wrapped env).
 
         Args:
             key_step: The raw step draws from it.
@@ -429,8 +518,4 @@ class AutoReset(Wrapper):
         Returns:
             `(obs, state, reward, terminated, truncated, info)`, as `step`.
         """
-        obs, next_state, reward, terminated, truncated, info = self.env.step(key_step, state, action, params)
-        done = jnp.logical_or(terminated, truncated)
-        obs_out, state_out = self._reset_if_done()(done, key_reset, obs, next_state, params, reset_index)
-        info = final_info(self.env, info, obs, terminated, truncated, state_out, params)
-        return obs_out, state_out, reward, terminated, truncated, info
+        return autoreset_step(self.rule, self.env.step, key_step, key_reset, state, action, params, reset_index)

@@ -1,38 +1,46 @@
-"""`Wrapper`: an environment around another, delegating what it does not change.
+"""`Wrapper`: an `Env` around another, delegating what it does not change.
 
-A wrapper is used through `reset` / `step` (and the spaces, `render`), never around them: its
-`reset_env`, `step_env`, `truncation`, `observe` and `is_terminal` raise, since they would go
-straight to the inner env and skip the wrapper.
+A wrapper implements the runtime interface (`jaxenvs.environment.Env`) and nothing else: the
+authoring hooks of `Environment` (`reset_env`, `step_env`) are not part of it, so a wrapper
+cannot be skipped through them.
 """
 
 from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from jaxenvs.environment import Environment, defaults_params
+from jaxenvs.environment import Env, Environment, defaults_params
 
 W = TypeVar("W")
 
-# the raw env's transition, which a wrapper must not expose (it would skip the wrapper)
-_RAW_ONLY = ("reset_env", "step_env", "truncation", "observe", "is_terminal")
+# what an env author implements and the runtime interface does not offer (`reset_env`,
+# `step_env`, ...): a wrapper does not pass them through, since they would skip it
+_AUTHORING_ONLY = frozenset(vars(Environment)) - frozenset(dir(Env))
 
 
-class Wrapper(Environment):
+class Wrapper(Env):
     """Wraps `env`; every method this class does not change goes to `env`.
 
     `params=None` resolves to this wrapper's `default_params` (the wrapped env's, unless a
     wrapper changes them, as the registry's does) before it is passed down, so the defaults of
     the outermost layer hold for the whole stack.
 
+    A wrapper whose states and observations are its env's declares `keeps_observation = True`;
+    it then answers the env's optional capabilities (`observe`, `is_terminal`, `truncation`,
+    `action_mask`, `reset_rows`, `reset_ignores_key`) with the wrapped env's. Any other wrapper answers None
+    (False), unless it defines its own.
+
     Args:
         env: The env to wrap (raw or wrapped).
     """
 
-    def __init__(self, env: Environment):
+    keeps_observation: bool = False
+
+    def __init__(self, env: Env):
         self.env = env
 
     @property
-    def unwrapped(self) -> Environment:
+    def unwrapped(self) -> Env:
         """The raw env at the bottom of the stack."""
         return self.env.unwrapped
 
@@ -41,6 +49,38 @@ class Wrapper(Environment):
         """The wrapped env's default params."""
         return self.env.default_params
 
+    # --- optional capabilities: the wrapped env's, where this layer keeps its states -------
+    @property
+    def observe(self) -> Any:
+        """The wrapped env's `observe`, where this layer keeps states and observations; else None."""
+        return self.env.observe if self.keeps_observation else None
+
+    @property
+    def is_terminal(self) -> Any:
+        """The wrapped env's `is_terminal`, where this layer keeps states; else None."""
+        return self.env.is_terminal if self.keeps_observation else None
+
+    @property
+    def truncation(self) -> Any:
+        """The wrapped env's `truncation`, where this layer keeps states; else None."""
+        return self.env.truncation if self.keeps_observation else None
+
+    @property
+    def action_mask(self) -> Any:
+        """The wrapped env's `action_mask`, where this layer keeps states; else None."""
+        return self.env.action_mask if self.keeps_observation else None
+
+    @property
+    def reset_rows(self) -> Any:
+        """The wrapped env's `reset_rows` (a batch-native family's), where this layer keeps states; else None."""
+        return self.env.reset_rows if self.keeps_observation else None
+
+    @property
+    def reset_ignores_key(self) -> bool:
+        """The wrapped env's `reset_ignores_key`, where this layer keeps states; else False."""
+        return bool(self.keeps_observation and self.env.reset_ignores_key)
+
+    # --- the runtime interface ----------------------------------------------------------
     @defaults_params
     def reset(self, key, params=None):
         """Start an episode (the wrapped env's reset)."""
@@ -68,7 +108,7 @@ class Wrapper(Environment):
         Raises:
             TypeError: This wrapper changes `reset` and defines no `reset_to_level`.
         """
-        if type(self).reset is not Wrapper.reset and not getattr(type(self), "keeps_observation", False):
+        if type(self).reset is not Wrapper.reset and not self.keeps_observation:
             raise TypeError(
                 f"{type(self).__name__} changes reset and has no reset_to_level of its own; call it on the env "
                 "it wraps and wrap the result, or start from a level below this wrapper"
@@ -94,74 +134,6 @@ class Wrapper(Environment):
         """
         return self.env.render(state, params)
 
-    def _raw_only(self, name: str):
-        raise TypeError(
-            f"{type(self).__name__} is a wrapper: call reset/step (its {name} would skip the wrapper); "
-            f"the raw env is `.unwrapped`"
-        )
-
-    def reset_env(self, key, params):
-        """Not available on a wrapper: `reset_env` would skip it (use `reset` / `step`; the raw env is `.unwrapped`).
-
-        Args:
-            key: Unused.
-            params: Unused.
-
-        Raises:
-            TypeError: Always.
-        """
-        self._raw_only("reset_env")
-
-    def step_env(self, key, state, action, params):
-        """Not available on a wrapper: `step_env` would skip it (use `reset` / `step`; the raw env is `.unwrapped`).
-
-        Args:
-            key: Unused.
-            state: Unused.
-            action: Unused.
-            params: Unused.
-
-        Raises:
-            TypeError: Always.
-        """
-        self._raw_only("step_env")
-
-    def truncation(self, state, params):
-        """Not available on a wrapper: `truncation` would skip it (use `reset` / `step`; the raw env is `.unwrapped`).
-
-        Args:
-            state: Unused.
-            params: Unused.
-
-        Raises:
-            TypeError: Always.
-        """
-        self._raw_only("truncation")
-
-    def observe(self, state, params):
-        """Not available on a wrapper: `observe` would skip it (use `reset` / `step`; the raw env is `.unwrapped`).
-
-        Args:
-            state: Unused.
-            params: Unused.
-
-        Raises:
-            TypeError: Always.
-        """
-        self._raw_only("observe")
-
-    def is_terminal(self, state, params):
-        """Not available on a wrapper: `is_terminal` would skip it (use `reset` / `step`; the raw env is `.unwrapped`).
-
-        Args:
-            state: Unused.
-            params: Unused.
-
-        Raises:
-            TypeError: Always.
-        """
-        self._raw_only("is_terminal")
-
     @property
     def name(self) -> str:
         """The wrapped env's name."""
@@ -176,30 +148,15 @@ class Wrapper(Environment):
         # only reached for attributes this wrapper lacks; `env` itself must not recurse
         if name == "env" or name.startswith("__"):
             raise AttributeError(name)
+        if name in _AUTHORING_ONLY:
+            raise AttributeError(
+                f"{type(self).__name__} is a wrapper: {name} is an env author's hook, which would skip it; "
+                "call reset/step (the raw env is `.unwrapped`)"
+            )
         return getattr(self.env, name)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.env!r})"
-
-
-def transparent_raw(env: Any) -> Environment | None:
-    """The raw env under `env`, if every wrapper between them keeps states and observations.
-
-    A wrapper keeps them when its class declares `keeps_observation = True` (as the registry's
-    defaults do); the raw env's `observe` and `is_terminal` then hold for `env`.
-
-    Args:
-        env: An env, raw or wrapped.
-
-    Returns:
-        The raw env, or None if some layer changes states or observations.
-    """
-    layer = env
-    while isinstance(layer, Wrapper):
-        if not getattr(type(layer), "keeps_observation", False):
-            return None
-        layer = layer.env
-    return layer
 
 
 def find_wrapper(env: Any, cls: type[W]) -> W | None:

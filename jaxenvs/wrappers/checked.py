@@ -12,10 +12,10 @@ import jax.numpy as jnp
 from jax.experimental import checkify
 
 from jaxenvs import spaces
-from jaxenvs.environment import defaults_params, defines
+from jaxenvs.environment import defaults_params
 from jaxenvs.levels import level_in_range
 from jaxenvs.params import declared
-from jaxenvs.wrappers.base import Wrapper, transparent_raw
+from jaxenvs.wrappers.base import Wrapper
 from jaxenvs.wrappers.levels import LevelState
 
 # what `Checked` and `checked_jit` check: their own `checkify.check`s (the action, and NaN or
@@ -111,10 +111,10 @@ class Checked(Wrapper):
             f"{self.name}: invalid action {{action}}; valid actions are {space.describe()}",
             action=jnp.asarray(jax.tree_util.tree_leaves(action)[0]),
         )
-        raw = transparent_raw(self.env)
-        if raw is not None and defines(raw, "is_terminal") and defines(raw, "observe"):
+        env = self.env
+        if env.is_terminal is not None and env.truncation is not None:
             checkify.check(
-                ~(jnp.asarray(raw.is_terminal(state, params)) | jnp.asarray(raw.truncation(state, params))),
+                ~(jnp.asarray(env.is_terminal(state, params)) | jnp.asarray(env.truncation(state, params))),
                 f"{self.name}: step from a state whose episode has ended (terminated or truncated at "
                 f"time {{time}}); reset it first, or make the env with auto-reset (`jaxenvs.make(id)`)",
                 time=jnp.asarray(state.time),

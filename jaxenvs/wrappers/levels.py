@@ -20,7 +20,6 @@ from flax import struct
 
 from jaxenvs.environment import check_key, defaults_params
 from jaxenvs.levels import Level, apply_level
-from jaxenvs.wrappers.autoreset import observe_fn
 from jaxenvs.wrappers.base import Wrapper
 
 LEVEL_KEY_DATA = 2**32 - 2  # folded into a reset's key for its level's sample
@@ -152,27 +151,18 @@ class Levels(Wrapper):
         info["level"] = state.level
         return obs, LevelState(env_state=env_state, level=state.level), reward, terminated, truncated, info
 
-    @defaults_params
-    def observe(self, state, params=None):
+    @property
+    def observe(self):
         """The observation of a `LevelState`: its env's of `state.env_state`, under the level.
 
         (What lets a batch build its observations from its states after resets: `make_vec`.)
-
-        Args:
-            state: A `LevelState`.
-            params: The env's params (the level's settings replace theirs).
-
-        Returns:
-            The observation `step` and `reset_to_level` give for that state.
-
-        Raises:
-            TypeError: The wrapped env has no `observe` (its observations come only from
-                `reset` and `step`).
+        None where the wrapped env has no `observe` (its observations come only from `reset`
+        and `step`).
         """
-        observe = observe_fn(self.env)
+        observe = self.env.observe
         if observe is None:
-            raise TypeError(f"{self.name} does not define observe; its observations come only from reset and step")
-        return observe(state.env_state, apply_level(params, state.level))
+            return None
+        return lambda state, params: observe(state.env_state, apply_level(params, state.level))
 
     @defaults_params
     def render(self, state, params=None):

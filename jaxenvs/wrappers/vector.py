@@ -16,8 +16,8 @@ import numpy as np
 from jax.custom_batching import custom_vmap
 
 from jaxenvs import spaces
-from jaxenvs.environment import Environment, check_key, defaults_params
-from jaxenvs.wrappers.absorbing import Absorbing
+from jaxenvs.environment import Env, check_key, defaults_params
+from jaxenvs.wrappers.absorbing import unguarded
 from jaxenvs.wrappers.autoreset import AutoReset, check_strategy, default_capacity
 from jaxenvs.wrappers.base import Wrapper
 
@@ -109,13 +109,13 @@ class VecEnv(Wrapper):
 
     def __init__(
         self,
-        env: Environment,
+        env: Env,
         num_envs: int,
         reset_capacity: int | None = None,
         allow_vmap: bool = False,
         reset_strategy: str = "auto",
     ):
-        super().__init__(env.env if isinstance(env, Absorbing) else env)  # every finished env is reset
+        super().__init__(unguarded(env))  # every finished env is reset
         self.num_envs = check_num_envs(num_envs, where=env.name)
         if reset_capacity is None:
             reset_capacity = default_capacity(self.num_envs)
@@ -183,6 +183,9 @@ class VecEnv(Wrapper):
     def reset_to_level(self, key, levels, params=None):
         """Reset every env from its own level, each with the key `reset` would give it.
 
+        Concrete levels are checked as the single env checks one, each env's values included
+        (`jaxenvs.levels.check_level_batch`); traced ones are checked by `wrappers.Checked`.
+
         Args:
             key: one JAX PRNG key.
             levels: a `jaxenvs.levels.Level` batched along a leading axis of `num_envs` (one
@@ -193,19 +196,29 @@ class VecEnv(Wrapper):
             `(obs, state)`, batched along a leading axis of `num_envs`.
 
         Raises:
-            TypeError: `key` is not one JAX PRNG key.
-            ValueError: a leaf of `levels` has no leading axis of `num_envs`; `key` is batched
-                by `jax.vmap` without `allow_vmap`; as the env's `reset_to_level`.
+            TypeError: `key` is not one JAX PRNG key; as the env's `reset_to_level`.
+            ValueError: a leaf of `levels` has no leading axis of `num_envs`; a concrete value of
+                some env is outside its field's range; `levels` has settings and the batch was
+                made without `levels=` or `replay_levels=` (its steps would run every env under
+                the shared params, dropping them); `key` is batched by `jax.vmap` without
+                `allow_vmap`; as the env's `reset_to_level`.
         """
+        from jaxenvs.levels import check_level_batch
+        from jaxenvs.wrappers.base import find_wrapper
+        from jaxenvs.wrappers.levels import Levels
+
         check_key(key, self.name)
         if not self.allow_vmap:
             key = one_key(key, self, "reset_to_level")
-        for leaf in jax.tree_util.tree_leaves(levels):
-            if jnp.ndim(leaf) == 0 or jnp.shape(leaf)[0] != self.num_envs:
-                raise ValueError(
-                    f"{self.name}: make_vec's reset_to_level takes one level per env (every leaf with a leading "
-                    f"axis of num_envs={self.num_envs}), got a leaf of shape {jnp.shape(leaf)}; nothing is broadcast"
-                )
+        check_level_batch(levels, params, self.name, self.num_envs)
+        if levels.settings and find_wrapper(self.env, Levels) is None:
+            raise ValueError(
+                f"{self.name}: this make_vec batch has no per-env settings: its steps run every env under the "
+                f"shared params, so the settings of these levels ({', '.join(map(repr, levels.settings))}) would "
+                "last only for the reset. Build it with make_vec(id, num_envs, replay_levels=True) (each env "
+                "keeps its level, replayed after each episode) or levels=sample (a new level per episode); a "
+                "level with a start state only (Level(state=...)) needs neither"
+            )
         keys = jax.random.split(key, self.num_envs)
         return jax.vmap(self.env.reset_to_level, in_axes=(0, 0, None))(keys, levels, params)
 

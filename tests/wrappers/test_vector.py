@@ -20,11 +20,10 @@ import numpy as np
 import pytest
 
 import jaxenvs
-from jaxenvs.parity.checks import chi_square_check, ks_check, mean_check
-from jaxenvs.parity.reference import jax_episode_statistics
+from jaxenvs.parity.collect import jax_episode_statistics
+from jaxenvs.parity.stats import chi_square_check, ks_check, mean_check
 from jaxenvs.registry import registered_envs
 from jaxenvs.wrappers import AutoReset, VecEnv, Wrapper
-from jaxenvs.wrappers.autoreset import observe_fn
 
 MAX_STEPS = 60  # CartPole truncated at 60 steps: both ways an episode ends are exercised
 NUM_ENVS = 128
@@ -302,7 +301,7 @@ def test_observe_is_the_observation(env_id):
     """`observe` (which `make_vec` trusts to rebuild observations) gives exactly what
     `reset` and `step` return with the state."""
     env, params = jaxenvs.make(env_id, autoreset=False)
-    assert observe_fn(env) is not None and observe_fn(Opaque(env)) is None
+    assert env.observe is not None and Opaque(env).observe is None
 
     observe = jax.vmap(env.unwrapped.observe, in_axes=(0, None))
     venv = VecEnv(Opaque(env), 8)  # the observations the env itself returns
@@ -356,8 +355,8 @@ def test_a_wrapper_that_changes_observations_keeps_the_general_way():
     from jaxenvs.wrappers.pixel import PixelObservation
 
     env, _ = jaxenvs.make("Breakout-MinAtar", autoreset=False)
-    assert observe_fn(PixelObservation(env)) is None
-    assert observe_fn(env) is not None
+    assert PixelObservation(env).observe is None
+    assert env.observe is not None
 
 
 def test_eager_step_checks_every_action_of_the_batch():
