@@ -547,9 +547,11 @@ class Environment(Env[TEnvState, TEnvParams]):
         return self.observe(level.state, params), level.state
 
     def _check_action_eagerly(self, action: Any, params: TEnvParams) -> None:
-        """A clear `ValueError` for an action outside the space: exactly, when the action is
-        concrete (even while `step` is traced: a constant in a scan); by its shape alone
-        when it is traced (shapes are static: a wrong one must not broadcast into garbage)."""
+        """A clear `ValueError` for an action the reference refuses (`spaces.check_action`):
+        exactly, when the action is concrete (even while `step` is traced: a constant in a
+        scan); by its shape alone when it is traced (shapes are static: a wrong one must not
+        broadcast into garbage). A finite number outside a float Box passes, eagerly as under
+        `jit`: the step does with it what the reference does (the continuous envs clip it)."""
         leaves = jax.tree_util.tree_leaves(action)
         space = self.action_space(params)
         if any(isinstance(leaf, jax.core.Tracer) for leaf in leaves):

@@ -11,6 +11,7 @@ MODULES = [
     "jaxenvs.rollout",
     "jaxenvs.environment",
     "jaxenvs.spaces",
+    "jaxenvs.spaces.core",
     "jaxenvs.spaces.convert",
     "jaxenvs.wrappers.autoreset",
     "jaxenvs.wrappers.vector",

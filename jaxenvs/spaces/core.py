@@ -69,8 +69,9 @@ class Space:
 
     # --- the validity protocol: each space defines these once; the module functions call them
 
-    def _why_not(self, x: Any, batch: tuple[int, ...]) -> str | None:
-        """See `why_not`; a space that defines only `contains` is checked by it."""
+    def _why_not(self, x: Any, batch: tuple[int, ...], box_range: bool = True) -> str | None:
+        """See `why_not` (and `check_action`, which passes `box_range=False`); a space that
+        defines only `contains` is checked by it, range and all."""
         return None if bool(self.contains(x)) else "not in the space"
 
     def _check_shape(self, x: Any, where: str) -> None:
@@ -120,10 +121,11 @@ def _kind(dtype: Any) -> str:
     return "f" if jnp.issubdtype(dtype, jnp.floating) else np.dtype(dtype).kind
 
 
-def _checks(m: _Members, x: Any, xp: Any, batch: tuple[int, ...]) -> Iterator[tuple[str, Any]]:
+def _checks(m: _Members, x: Any, xp: Any, batch: tuple[int, ...], box_range: bool = True) -> Iterator[tuple[str, Any]]:
     """`(reason, holds)` for each condition of membership, in order: `x` (a `batch` of them) is
     a member when every one holds. Shape and dtype give Python bools (static, checked first);
-    values give arrays of `xp` (numpy: exact; `jax.numpy`: traceable)."""
+    values give arrays of `xp` (numpy: exact; `jax.numpy`: traceable). Without `box_range` the
+    range of real entries (a float Box's) is left out: what `check_action` asks."""
     want = tuple(batch) + tuple(m.shape)
     yield f"shape {tuple(x.shape)}, expected {want}", tuple(x.shape) == want
     kinds, expected = _DTYPE_KINDS[m.kind]
@@ -133,7 +135,8 @@ def _checks(m: _Members, x: Any, xp: Any, batch: tuple[int, ...]) -> Iterator[tu
     yield f"dtype {x.dtype}, expected {expected}", kind in kinds
     if m.kind == "integer" and kind == "f":
         yield "not an integer", xp.all(x == xp.round(x))
-    yield "out of range", _within(m, x, xp)
+    if box_range or m.kind != "real":
+        yield "out of range", _within(m, x, xp)
 
 
 def _within(m: _Members, x: Any, xp: Any) -> Any:
@@ -195,11 +198,11 @@ class _ArraySpace(Space):
                 result = result & holds
         return result
 
-    def _why_not(self, x: Any, batch: tuple[int, ...]) -> str | None:
+    def _why_not(self, x: Any, batch: tuple[int, ...], box_range: bool = True) -> str | None:
         a = _as_numpy(x)
         if a is None:
             return f"not a number or numeric array ({type(x).__name__})"
-        for reason, holds in _checks(self._members(), a, np, batch):
+        for reason, holds in _checks(self._members(), a, np, batch, box_range):
             if not holds:
                 return reason
         return None
@@ -438,12 +441,12 @@ class _Composite(Space):
             result = result & space.contains(item)
         return result
 
-    def _why_not(self, x: Any, batch: tuple[int, ...]) -> str | None:
+    def _why_not(self, x: Any, batch: tuple[int, ...], box_range: bool = True) -> str | None:
         items = self._split(x)
         if items is None:
             return f"expected {self._structure()}"
         for (label, space), item in zip(self._parts(), items):
-            reason = space._why_not(item, batch)
+            reason = space._why_not(item, batch, box_range)
             if reason is not None:
                 return f"{label}: {reason}"
         return None
@@ -594,19 +597,40 @@ def why_not(space: Space, x: Any, batch: tuple[int, ...] = ()) -> str | None:
     return space._why_not(x, tuple(batch))
 
 
-def check_action(space: Space, action: Any, where: str, batch: tuple[int, ...] = ()) -> None:
-    """Check a concrete action exactly (see `why_not`).
+def check_action(space: Space, action: Any, where: str, batch: tuple[int, ...] = (), strict: bool = False) -> None:
+    """Check a concrete action exactly (see `why_not`), as every eager entry point does.
+
+    An action is refused where its reference refuses it: a wrong structure, shape or kind, a
+    NaN or inf, an integer out of its range (a Discrete action, say). A finite number outside
+    a float Box is not refused: the env does with it what its reference does, eagerly as under
+    `jit` (gymnasium's and gymnax's continuous envs clip it; each env's docstring says).
+    `strict=True` refuses it too (`wrappers.Checked`, for debugging runs).
 
     Args:
         space: The action space.
         action: The concrete action.
         where: What to name in the error (an env's name).
         batch: The batch shape of a batch of actions, or `()` for one.
+        strict: Whether a float Box's range is checked as well (membership, `why_not`).
 
     Raises:
         ValueError: Naming `where`, the action, why it is invalid and what is valid.
+
+    Examples:
+        >>> import numpy as np
+        >>> from jaxenvs import spaces
+        >>> box = spaces.Box(-2.0, 2.0, (1,))
+        >>> spaces.check_action(box, np.array([102.0], np.float32), "Pendulum")  # Pendulum clips it
+        >>> spaces.check_action(box, np.array([102.0], np.float32), "Pendulum", strict=True)
+        Traceback (most recent call last):
+        ...
+        ValueError: Pendulum: invalid action [102.] (out of range); valid actions are ...
+        >>> spaces.check_action(box, np.array([np.nan], np.float32), "Pendulum")
+        Traceback (most recent call last):
+        ...
+        ValueError: Pendulum: invalid action [nan] (not finite (NaN or inf)); valid actions are ...
     """
-    reason = why_not(space, action, batch)
+    reason = space._why_not(action, tuple(batch), strict)
     if reason is not None:
         what = f"a batch of shape {tuple(batch)} of " if batch else ""
         raise ValueError(

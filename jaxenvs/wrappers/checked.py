@@ -60,6 +60,9 @@ def _all_finite(tree: Any) -> jax.Array:
 class Checked(Wrapper):
     """`env` with every action checked and every output checked for NaN / inf.
 
+    Every action outside the action space is an error here, an out-of-range Box action too
+    (which the env itself clips or applies as its reference does: a debugging run flags it).
+
     Called from Python, an action is first checked exactly, numpy-side (no int32 wrap-around of
     `np.int64(2**32 + 1)` on the way into `jit`), raising `checkify.JaxRuntimeError` (a
     `ValueError`) as the checkified step would; inside `jit` the check is a `checkify.check`
@@ -150,7 +153,8 @@ class Checked(Wrapper):
             return self._checked_step(key, state, action, params)
         if not _is_tracing(params):
             try:
-                spaces.check_action(self.env.action_space(params), action, self.name)
+                # strict: an out-of-range Box action, which the env clips as its reference does, is flagged too
+                spaces.check_action(self.env.action_space(params), action, self.name, strict=True)
             except ValueError as e:  # the error a checkified step raises (a ValueError too)
                 raise checkify.JaxRuntimeError(str(e)) from None
         return self._jit_step(key, state, action, params)

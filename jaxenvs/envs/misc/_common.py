@@ -12,6 +12,10 @@ from jaxenvs import rendering as r
 # FourRooms / MetaMaze order, and gymnasium CliffWalking's).
 DIRECTIONS = np.array([[-1, 0], [0, 1], [1, 0], [0, -1]], dtype=np.int32)
 
+# the largest action magnitude Reacher and Swimmer apply (an invalid action inside jit): an
+# out-of-range action up to it is applied as given, as gymnax does; NaN is 0
+APPLIED_ACTION_LIMIT = 1e6
+
 WALL = (60, 60, 60)
 FLOOR = (240, 240, 240)
 AGENT = (220, 50, 50)

@@ -20,7 +20,7 @@ def _state(pos, goal=(0.0, 1.0), time=0):
 
 
 def test_move_is_clipped_and_reported_as_given():
-    """Out of the box only inside jit (eagerly it raises): clipped for the move."""
+    """Out of the box (eagerly as under jit, as gymnax): clipped for the move, reported as given."""
     env, params = jaxenvs.make(ID, autoreset=False)
     obs, state, reward, terminated, truncated, _ = jax.jit(env.step)(
         jax.random.key(0), _state((0.0, 0.0), time=49), jnp.asarray([0.5, -0.05]), params

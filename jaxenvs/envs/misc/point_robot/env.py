@@ -12,8 +12,9 @@ the distance to the goal) and teleports the agent to a freshly drawn start inste
 `normalize_time` (the default).
 
 Like gymnax, the goal test and the dense reward use the position before the move, and the
-observation reports the action as given (unclipped). Invalid action: inside jit a displacement
-outside the box is clipped for the move, a NaN is 0, and the observation reports the action
+observation reports the action as given (unclipped). Invalid action: a displacement outside
+the box is clipped for the move and reported as given, eagerly and under jit, as gymnax does;
+only inside jit, where nothing can raise, a NaN is 0 and the observation reports the action
 capped at 1e6 in magnitude (so it stays finite). Dynamics run in float32, or float64 with
 `jax_enable_x64`.
 """

@@ -8,8 +8,9 @@ Euler, `dt = 0.05`). Every step pays `exp(-|tip - goal|^2)`. It never terminates
 100 steps. At reset angles are uniform in [-pi, pi], velocities in [-1, 1] and the goal in
 `[-num_joints, num_joints]^2`. Observation `[cos(angles), sin(angles), angle_vels, goal]`.
 
-Invalid action: inside jit torques are clipped to [-1, 1] and a NaN is 0 (gymnax applies them as
-given, which lets a huge action overflow the state to inf).
+Invalid action: a torque outside [-1, 1] is applied as given, eagerly and under jit, as gymnax
+does (so parity covers it); only inside jit, where nothing can raise, a NaN is 0 and a
+magnitude is capped at 1e6 (`APPLIED_ACTION_LIMIT`: gymnax would carry an inf into the state).
 Dynamics run in float32, or float64 with `jax_enable_x64`.
 """
 
@@ -22,6 +23,7 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params, float_dtype
+from jaxenvs.envs.misc import _common
 from jaxenvs.params import positive, real
 
 
@@ -141,7 +143,8 @@ class Reacher(Environment[ReacherState, ReacherParams]):
 
     def step_env(self, key, state, action, params):
         dtype = state.angles.dtype
-        action = spaces.clip_action(jnp.asarray(action, dtype), -1.0, 1.0)
+        limit = _common.APPLIED_ACTION_LIMIT
+        action = spaces.clip_action(jnp.asarray(action, dtype), -limit, limit)
         angles, angle_vels = integrate(state.angles, state.angle_vels, action, params)
         state = state.replace(angles=angles.astype(dtype), angle_vels=angle_vels.astype(dtype), time=state.time + 1)
         reward = reach_reward(state.angles, state.goal_xy)

@@ -7,8 +7,9 @@ Reference: gymnax `Swimmer-misc` (`gymnax/environments/misc/swimmer.py`, after i
 episodes are 500 steps. At reset the `num_urchins` urchins (5), the swimmer and the goal are
 uniform in [-1, 1]^2, the velocity 0. Observation `[urchin_xys (flattened), xy, xy_vel, goal_xy]`.
 
-Invalid action: inside jit accelerations are clipped to [-1, 1] and a NaN is 0 (gymnax applies them as
-given, which lets a huge action overflow the state to inf).
+Invalid action: an acceleration outside [-1, 1] is applied as given, eagerly and under jit, as
+gymnax does (so parity covers it); only inside jit, where nothing can raise, a NaN is 0 and a
+magnitude is capped at 1e6 (`APPLIED_ACTION_LIMIT`: gymnax would carry an inf into the state).
 Dynamics run in float32, or float64 with `jax_enable_x64`.
 """
 
@@ -21,6 +22,7 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.environment import Environment, EnvParams, EnvState, defaults_params, float_dtype
+from jaxenvs.envs.misc import _common
 from jaxenvs.params import positive
 
 
@@ -133,7 +135,8 @@ class Swimmer(Environment[SwimmerState, SwimmerParams]):
 
     def step_env(self, key, state, action, params):
         dtype = state.xy.dtype
-        action = spaces.clip_action(jnp.asarray(action, dtype), -1.0, 1.0)
+        limit = _common.APPLIED_ACTION_LIMIT
+        action = spaces.clip_action(jnp.asarray(action, dtype), -limit, limit)
         xy, xy_vel = integrate(state.xy, state.xy_vel, action, params)
         state = state.replace(xy=xy.astype(dtype), xy_vel=xy_vel.astype(dtype), time=state.time + 1)
         reward = swim_reward(state.xy, state.goal_xy, state.urchin_xys)
