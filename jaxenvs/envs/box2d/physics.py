@@ -1,0 +1,1258 @@
+"""A rigid-body step that follows Box2D 2.3's algorithm, for what the Box2D envs use.
+
+Written from Box2D's algorithm (Erin Catto's sequential impulses, as Box2D 2.3.x, the version
+pybox2d 2.3.10 wraps, runs them in `b2World::Step`); it is not a general engine. What it holds:
+
+- dynamic bodies, each one convex polygon (Box2D's `b2PolygonShape`: vertices in its hull order,
+  a skin of `POLYGON_RADIUS`), against static edges (`b2EdgeShape`, no ghost vertices) on one
+  static ground body at the origin;
+- revolute joints between dynamic bodies, with Box2D's limit and motor;
+- one world step, `step(world, state, dt)`, in `b2World::Step`'s order: the narrow phase at the
+  start-of-step positions (`b2CollideEdgeAndPolygon`), with the old manifold's impulses carried
+  to new points of the same feature id (warm starting; Box2D's `b2Contact::Update`); then the
+  island solve (`b2Island::Solve`): semi-implicit Euler on velocities, warm starting, the
+  velocity iterations (joints, then contacts: friction, then the normal impulse, two-point
+  manifolds by Box2D's block solver), positions integrated with Box2D's translation and rotation
+  caps, the position iterations (contacts, then joints) stopping early once both are within slop,
+  and the sleep timers (an island that rested `TIME_TO_SLEEP` seconds, positions solved, sleeps);
+  finally forces are cleared.
+
+Everything is a fixed-size array, so `step` jits and vmaps. The contact and joint impulses, the
+joints' limit states, the sleep timers and the time-step ratio Box2D keeps between steps
+(`m_inv_dt0`) are held in `WorldState`, so a step is a pure function of the state.
+
+Where it differs from Box2D, and why:
+
+- no continuous collision (`b2World::SolveTOI`): a body that would sink more than
+  `3 * LINEAR_SLOP` into an edge within one step is not moved back to its time of impact. Box2D
+  does that at every hard landing; this module's steps match it with `continuousPhysics` off;
+- no broad phase: every (body, edge) pair is tested each step. A contact exists in Box2D only
+  while the pair's fat AABBs overlap, which they always do while the shapes touch, so the
+  manifolds are the same; the order of two contacts of one body in its contact list (newest
+  first in Box2D, which depends on the broad phase's history) is taken as edge index descending,
+  the order pairs found in one broad-phase update get;
+- a body keeps at most `World.max_contacts` touching contacts (in that order); more would be
+  dropped from the solver (their manifolds and events are still computed);
+- all dynamic bodies form one island (connected by joints, as a lander and its legs are): they
+  sleep and wake together; the island's joint order follows Box2D's depth-first search from the
+  newest body (`joint_order`);
+- no damping, no gravity scale, no bullets, no sensors: the Box2D envs use none;
+- arithmetic is JAX's float32 (float64 under `jax_enable_x64`), in Box2D's order of operations
+  but not bit for bit (fused multiply-adds, `sin`/`cos`): tests/envs/box2d states the measured
+  distance to pybox2d.
+"""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+# Box2D's b2Settings.h.
+LINEAR_SLOP = 0.005
+ANGULAR_SLOP = 2.0 / 180.0 * math.pi
+POLYGON_RADIUS = 2.0 * LINEAR_SLOP
+MAX_LINEAR_CORRECTION = 0.2
+MAX_ANGULAR_CORRECTION = 8.0 / 180.0 * math.pi
+MAX_TRANSLATION = 2.0
+MAX_ROTATION = 0.5 * math.pi
+BAUMGARTE = 0.2
+VELOCITY_THRESHOLD = 1.0
+TIME_TO_SLEEP = 0.5
+LINEAR_SLEEP_TOLERANCE = 0.01
+ANGULAR_SLEEP_TOLERANCE = 2.0 / 180.0 * math.pi
+
+# b2ContactFeature::Type, and Box2D's limit states (b2LimitState).
+_VERTEX, _FACE = 0, 1
+INACTIVE_LIMIT, AT_LOWER_LIMIT, AT_UPPER_LIMIT, EQUAL_LIMITS = 0, 1, 2, 3
+# b2Manifold::Type for an edge (A) against a polygon (B).
+FACE_A, FACE_B = 0, 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Shapes and mass, computed once in numpy (float32, as Box2D computes them)
+# ---------------------------------------------------------------------------------------------
+
+
+def polygon(vertices) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A convex polygon as `b2PolygonShape::Set` stores it.
+
+    Args:
+        vertices: `(n, 2)` points, 3 <= n <= 16, in any order.
+
+    Returns:
+        `(vertices, normals, centroid)`: the hull's vertices counter-clockwise from the
+        rightmost (lowest on a tie), Box2D's gift wrapping; each edge's outward unit normal;
+        the area centroid. float32.
+    """
+    ps = np.asarray(vertices, np.float32)
+    n = len(ps)
+    i0 = 0
+    for i in range(1, n):
+        if ps[i, 0] > ps[i0, 0] or (ps[i, 0] == ps[i0, 0] and ps[i, 1] < ps[i0, 1]):
+            i0 = i
+    hull, ih = [], i0
+    while True:
+        hull.append(ih)
+        ie = 0
+        for j in range(1, n):
+            if ie == ih:
+                ie = j
+                continue
+            r, v = ps[ie] - ps[ih], ps[j] - ps[ih]
+            c = r[0] * v[1] - r[1] * v[0]
+            if c < 0 or (c == 0 and v @ v > r @ r):
+                ie = j
+        ih = ie
+        if ie == i0:
+            break
+    vs = ps[hull]
+    edges = np.roll(vs, -1, axis=0) - vs
+    normals = np.stack([edges[:, 1], -edges[:, 0]], axis=1)
+    normals = (normals / np.linalg.norm(normals, axis=1, keepdims=True)).astype(np.float32)
+    # ComputeCentroid, with its reference point at the origin.
+    p2, p3 = vs, np.roll(vs, -1, axis=0)
+    area_i = 0.5 * (p2[:, 0] * p3[:, 1] - p2[:, 1] * p3[:, 0])
+    centroid = (area_i[:, None] * (p2 + p3) / 3.0).sum(0) / area_i.sum()
+    return vs, normals, centroid.astype(np.float32)
+
+
+def box(hx: float, hy: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`b2PolygonShape::SetAsBox(hx, hy)`: `(vertices, normals, centroid)` in its order.
+
+    SetAsBox skips the hull search, so its vertices start at the lower left, not where
+    `polygon` of the same points would start.
+    """
+    vertices = np.array([(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)], np.float32)
+    normals = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)], np.float32)
+    return vertices, normals, np.zeros(2, np.float32)
+
+
+def polygon_mass(vertices: np.ndarray, density: float) -> tuple[float, np.ndarray, float]:
+    """`b2PolygonShape::ComputeMass`, then `b2Body::ResetMassData` for a one-fixture body.
+
+    Args:
+        vertices: The polygon's vertices in hull order (`polygon(...)[0]`).
+        density: kg per square metre.
+
+    Returns:
+        `(mass, local_center, inertia)`: the mass, the centre of mass in the body's frame and
+        the rotational inertia about that centre.
+    """
+    vs = np.asarray(vertices, np.float64)
+    s = vs.mean(0)
+    e1, e2 = vs - s, np.roll(vs, -1, axis=0) - s
+    d = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
+    area = 0.5 * d.sum()
+    center = ((0.5 * d / 3.0)[:, None] * (e1 + e2)).sum(0) / area
+    intx2 = e1[:, 0] ** 2 + e2[:, 0] * e1[:, 0] + e2[:, 0] ** 2
+    inty2 = e1[:, 1] ** 2 + e2[:, 1] * e1[:, 1] + e2[:, 1] ** 2
+    inertia = density * ((0.25 / 3.0 * d) * (intx2 + inty2)).sum()
+    mass = density * area
+    # ComputeMass's inertia is about the body origin; ResetMassData moves it to the centre.
+    local_center = center + s
+    inertia_origin = inertia + mass * (local_center @ local_center - center @ center)
+    return float(mass), local_center.astype(np.float32), float(inertia_origin - mass * (local_center @ local_center))
+
+
+def joint_order(num_bodies: int, joints: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """The order `b2World::Solve`'s island search visits joints in.
+
+    Box2D keeps bodies and each body's joints newest first and builds an island depth first
+    from the newest awake body; the island's joints are solved in the order they are reached.
+
+    Args:
+        num_bodies: Dynamic bodies, numbered in creation order.
+        joints: `(body_a, body_b)` of each joint, in creation order.
+
+    Returns:
+        The joints' indices in solving order.
+    """
+    seen_body, seen_joint, order = set(), set(), []
+    for seed in reversed(range(num_bodies)):
+        if seed in seen_body:
+            continue
+        stack = [seed]
+        seen_body.add(seed)
+        while stack:
+            b = stack.pop()
+            for j in reversed(range(len(joints))):
+                if b not in joints[j] or j in seen_joint:
+                    continue
+                seen_joint.add(j)
+                order.append(j)
+                other = joints[j][1] if joints[j][0] == b else joints[j][0]
+                if other not in seen_body:
+                    seen_body.add(other)
+                    stack.append(other)
+    return tuple(order)
+
+
+# ---------------------------------------------------------------------------------------------
+# The world's definition and its state
+# ---------------------------------------------------------------------------------------------
+
+
+@struct.dataclass
+class World:
+    """What does not change during a step: shapes, masses, edges, joints, solver settings.
+
+    B dynamic bodies (one polygon each, padded to V vertices), E static edges, J revolute joints.
+
+    Attributes:
+        vertices: `[B, V, 2]` each polygon's vertices in its body frame, hull order; padding
+            repeats the last vertex.
+        normals: `[B, V, 2]` the outward normal of the edge from vertex i to i + 1.
+        vertex_count: `[B]` int32, each polygon's number of vertices.
+        centroid: `[B, 2]` each polygon's area centroid (body frame).
+        local_center: `[B, 2]` each body's centre of mass (body frame).
+        inv_mass: `[B]` 1 / mass.
+        inv_inertia: `[B]` 1 / rotational inertia about the centre of mass.
+        friction: `[B]` each body's fixture friction.
+        restitution: `[B]` each body's fixture restitution.
+        edge_v1, edge_v2: `[E, 2]` the edges' end points (world frame).
+        edge_friction, edge_restitution: `[E]`.
+        collides: `[B, E]` bool, Box2D's filter (category and mask bits) for each pair.
+        gravity: `[2]` m/s^2.
+        joint_anchor_a, joint_anchor_b: `[J, 2]` each joint's anchor in body A's and B's frame.
+        joint_reference_angle, joint_lower, joint_upper: `[J]` radians.
+        joint_motor_speed: `[J]` rad/s.
+        joint_max_motor_torque: `[J]` N m.
+        joint_bodies: Static. `(body_a, body_b)` of each joint, in creation order.
+        joint_enable_limit, joint_enable_motor: Static. One bool per joint.
+        velocity_iterations, position_iterations: Static. `world.Step`'s iteration counts.
+        max_contacts: Static. Touching contacts solved per body.
+    """
+
+    vertices: jax.Array
+    normals: jax.Array
+    vertex_count: jax.Array
+    centroid: jax.Array
+    local_center: jax.Array
+    inv_mass: jax.Array
+    inv_inertia: jax.Array
+    friction: jax.Array
+    restitution: jax.Array
+    edge_v1: jax.Array
+    edge_v2: jax.Array
+    edge_friction: jax.Array
+    edge_restitution: jax.Array
+    collides: jax.Array
+    gravity: jax.Array
+    joint_anchor_a: jax.Array
+    joint_anchor_b: jax.Array
+    joint_reference_angle: jax.Array
+    joint_lower: jax.Array
+    joint_upper: jax.Array
+    joint_motor_speed: jax.Array
+    joint_max_motor_torque: jax.Array
+    joint_bodies: tuple = struct.field(pytree_node=False, default=())
+    joint_enable_limit: tuple = struct.field(pytree_node=False, default=())
+    joint_enable_motor: tuple = struct.field(pytree_node=False, default=())
+    velocity_iterations: int = struct.field(pytree_node=False, default=8)
+    position_iterations: int = struct.field(pytree_node=False, default=3)
+    max_contacts: int = struct.field(pytree_node=False, default=2)
+
+    @property
+    def num_bodies(self) -> int:
+        """B."""
+        return self.vertices.shape[0]
+
+    @property
+    def num_edges(self) -> int:
+        """E."""
+        return self.edge_v1.shape[0]
+
+
+@struct.dataclass
+class WorldState:
+    """What a step changes, Box2D's per-body, per-contact and per-joint state.
+
+    Attributes:
+        center: `[B, 2]` each body's centre of mass in the world (Box2D's `m_sweep.c`).
+        angle: `[B]` radians (`m_sweep.a`).
+        linear_velocity: `[B, 2]` m/s of the centre of mass.
+        angular_velocity: `[B]` rad/s.
+        force: `[B, 2]` force accumulated for the next step (N), cleared by `step`.
+        torque: `[B]` torque accumulated for the next step (N m), cleared by `step`.
+        sleep_time: `[B]` seconds each body has been under the sleep tolerances.
+        awake: bool scalar, whether the island is awake.
+        manifold_count: `[B, E]` int32, points in each pair's manifold from the last step's
+            narrow phase (> 0: touching).
+        manifold_key: `[B, E, 2]` int32, each point's contact feature id (`b2ContactID::key`).
+        normal_impulse, tangent_impulse: `[B, E, 2]` each point's accumulated impulses, kept
+            to warm start the next step.
+        joint_impulse: `[J, 3]` each joint's point (x, y) and limit (z) impulse.
+        joint_motor_impulse: `[J]`.
+        joint_limit_state: `[J]` int32, `INACTIVE_LIMIT`, `AT_LOWER_LIMIT`, ...
+        inv_dt0: scalar, 1 / the previous step's dt (0 before the first: Box2D's `m_inv_dt0`).
+    """
+
+    center: jax.Array
+    angle: jax.Array
+    linear_velocity: jax.Array
+    angular_velocity: jax.Array
+    force: jax.Array
+    torque: jax.Array
+    sleep_time: jax.Array
+    awake: jax.Array
+    manifold_count: jax.Array
+    manifold_key: jax.Array
+    normal_impulse: jax.Array
+    tangent_impulse: jax.Array
+    joint_impulse: jax.Array
+    joint_motor_impulse: jax.Array
+    joint_limit_state: jax.Array
+    inv_dt0: jax.Array
+
+    @property
+    def touching(self) -> jax.Array:
+        """`[B, E]` bool: the pairs whose last narrow phase found contact points."""
+        return self.manifold_count > 0
+
+
+def make_world(
+    bodies,
+    edges,
+    joints=(),
+    gravity=(0.0, -10.0),
+    collides=None,
+    velocity_iterations: int = 8,
+    position_iterations: int = 3,
+    max_contacts: int = 2,
+) -> World:
+    """A `World` from Box2D-style definitions, with Box2D's defaults.
+
+    Args:
+        bodies: One dict per dynamic body, in creation order: `vertices` (the polygon, body
+            frame) or `box` (`(hx, hy)`, `SetAsBox`'s half-widths), `density` (> 0),
+            `friction` (default 0.2), `restitution` (default 0).
+        edges: One dict per edge of the static ground, in creation order: `v1`, `v2`,
+            `friction` (default 0.2), `restitution` (default 0).
+        joints: One dict per revolute joint, in creation order: `bodies` (`(a, b)` indices),
+            `anchor_a`, `anchor_b` (each body's frame), `reference_angle`, `lower`, `upper`,
+            `enable_limit`, `enable_motor`, `motor_speed`, `max_motor_torque` (Box2D's
+            `b2RevoluteJointDef` defaults for those left out).
+        gravity: m/s^2.
+        collides: `[B, E]` bools, or None (every pair collides).
+        velocity_iterations, position_iterations: `world.Step`'s counts.
+        max_contacts: Touching contacts solved per body.
+
+    Returns:
+        The world, in the default float dtype.
+    """
+    dtype = jnp.result_type(float)
+    shapes = [box(*b["box"]) if "box" in b else polygon(b["vertices"]) for b in bodies]
+    v = max(len(vs) for vs, _, _ in shapes)
+
+    def pad(x):
+        return np.concatenate([x, np.repeat(x[-1:], v - len(x), axis=0)])
+
+    masses = [polygon_mass(vs, b["density"]) for (vs, _, _), b in zip(shapes, bodies, strict=True)]
+    joint_defaults = dict(
+        anchor_a=(0.0, 0.0),
+        anchor_b=(0.0, 0.0),
+        reference_angle=0.0,
+        lower=0.0,
+        upper=0.0,
+        enable_limit=False,
+        enable_motor=False,
+        motor_speed=0.0,
+        max_motor_torque=0.0,
+    )
+    joints = [dict(joint_defaults, **j) for j in joints]
+
+    def arr(x, shape=None):
+        x = jnp.asarray(np.asarray(x, np.float64), dtype)
+        return x.reshape(shape) if shape is not None else x
+
+    return World(
+        vertices=arr([pad(vs) for vs, _, _ in shapes]),
+        normals=arr([pad(ns) for _, ns, _ in shapes]),
+        vertex_count=jnp.asarray([len(vs) for vs, _, _ in shapes], jnp.int32),
+        centroid=arr([c for _, _, c in shapes]),
+        local_center=arr([c for _, c, _ in masses]),
+        inv_mass=arr([1.0 / m for m, _, _ in masses]),
+        inv_inertia=arr([1.0 / i for _, _, i in masses]),
+        friction=arr([b.get("friction", 0.2) for b in bodies]),
+        restitution=arr([b.get("restitution", 0.0) for b in bodies]),
+        edge_v1=arr([e["v1"] for e in edges], (len(edges), 2)),
+        edge_v2=arr([e["v2"] for e in edges], (len(edges), 2)),
+        edge_friction=arr([e.get("friction", 0.2) for e in edges]),
+        edge_restitution=arr([e.get("restitution", 0.0) for e in edges]),
+        collides=jnp.ones((len(bodies), len(edges)), bool) if collides is None else jnp.asarray(collides, bool),
+        gravity=arr(gravity),
+        joint_anchor_a=arr([j["anchor_a"] for j in joints], (len(joints), 2)),
+        joint_anchor_b=arr([j["anchor_b"] for j in joints], (len(joints), 2)),
+        joint_reference_angle=arr([j["reference_angle"] for j in joints]),
+        joint_lower=arr([j["lower"] for j in joints]),
+        joint_upper=arr([j["upper"] for j in joints]),
+        joint_motor_speed=arr([j["motor_speed"] for j in joints]),
+        joint_max_motor_torque=arr([j["max_motor_torque"] for j in joints]),
+        joint_bodies=tuple(tuple(int(i) for i in j["bodies"]) for j in joints),
+        joint_enable_limit=tuple(bool(j["enable_limit"]) for j in joints),
+        joint_enable_motor=tuple(bool(j["enable_motor"]) for j in joints),
+        velocity_iterations=velocity_iterations,
+        position_iterations=position_iterations,
+        max_contacts=max_contacts,
+    )
+
+
+def init_state(world: World, position, angle, linear_velocity=None, angular_velocity=None) -> WorldState:
+    """A world state with bodies at rest where `CreateBody` would put them.
+
+    Args:
+        world: The world.
+        position: `[B, 2]` each body's origin (Box2D's `bodyDef.position`).
+        angle: `[B]` radians.
+        linear_velocity: `[B, 2]` or None (zero).
+        angular_velocity: `[B]` or None (zero).
+
+    Returns:
+        The state: awake, no contacts, no impulses, no forces.
+    """
+    dtype = world.inv_mass.dtype
+    b, e, j = world.num_bodies, world.num_edges, len(world.joint_bodies)
+    angle = jnp.asarray(angle, dtype)
+    center = jnp.asarray(position, dtype) + rotate(angle, world.local_center)
+    zeros2 = jnp.zeros((b, 2), dtype)
+    return WorldState(
+        center=center,
+        angle=angle,
+        linear_velocity=zeros2 if linear_velocity is None else jnp.asarray(linear_velocity, dtype),
+        angular_velocity=jnp.zeros((b,), dtype) if angular_velocity is None else jnp.asarray(angular_velocity, dtype),
+        force=zeros2,
+        torque=jnp.zeros((b,), dtype),
+        sleep_time=jnp.zeros((b,), dtype),
+        awake=jnp.ones((), bool),
+        manifold_count=jnp.zeros((b, e), jnp.int32),
+        manifold_key=jnp.zeros((b, e, 2), jnp.int32),
+        normal_impulse=jnp.zeros((b, e, 2), dtype),
+        tangent_impulse=jnp.zeros((b, e, 2), dtype),
+        joint_impulse=jnp.zeros((j, 3), dtype),
+        joint_motor_impulse=jnp.zeros((j,), dtype),
+        joint_limit_state=jnp.zeros((j,), jnp.int32),
+        inv_dt0=jnp.zeros((), dtype),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Small vector helpers (Box2D's b2Math)
+# ---------------------------------------------------------------------------------------------
+
+
+def rotate(angle, v):
+    """`b2Mul(b2Rot(angle), v)`, broadcast over leading axes."""
+    c, s = jnp.cos(angle)[..., None], jnp.sin(angle)[..., None]
+    return jnp.concatenate([c * v[..., :1] - s * v[..., 1:], s * v[..., :1] + c * v[..., 1:]], axis=-1)
+
+
+def _rotate_t(c, s, v):
+    """`b2MulT(b2Rot, v)`: the inverse rotation, given its cosine and sine."""
+    return jnp.stack([c * v[..., 0] + s * v[..., 1], -s * v[..., 0] + c * v[..., 1]], axis=-1)
+
+
+def _cross(a, b):
+    """`b2Cross(vec, vec)`: the scalar z of a x b."""
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+def _cross_sv(w, r):
+    """`b2Cross(float, vec)`: w x r."""
+    return jnp.stack([-w * r[..., 1], w * r[..., 0]], axis=-1)
+
+
+def _dot(a, b):
+    return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1]
+
+
+def body_position(world: World, state: WorldState) -> jax.Array:
+    """`[B, 2]` each body's origin (`b2Body::GetPosition`), from its centre of mass."""
+    return state.center - rotate(state.angle, world.local_center)
+
+
+# ---------------------------------------------------------------------------------------------
+# Forces and impulses applied between steps (b2Body::Apply*; each wakes the island)
+# ---------------------------------------------------------------------------------------------
+
+
+def apply_force_to_center(state: WorldState, body: int, force) -> WorldState:
+    """`b2Body::ApplyForceToCenter(force, wake=True)`: accumulated until the next step."""
+    return _wake(state).replace(force=state.force.at[body].add(jnp.asarray(force, state.force.dtype)))
+
+
+def apply_torque(state: WorldState, body: int, torque) -> WorldState:
+    """`b2Body::ApplyTorque(torque, wake=True)`."""
+    return _wake(state).replace(torque=state.torque.at[body].add(torque))
+
+
+def apply_linear_impulse(world: World, state: WorldState, body: int, impulse, point) -> WorldState:
+    """`b2Body::ApplyLinearImpulse(impulse, point, wake=True)`: changes the velocities at once.
+
+    Args:
+        world: The world (the body's inverse mass and inertia).
+        state: The state.
+        body: The body's index.
+        impulse: `[2]` N s.
+        point: `[2]` where it acts, world frame.
+
+    Returns:
+        The state with the body's velocities changed and the island awake.
+    """
+    dtype = state.linear_velocity.dtype
+    impulse = jnp.asarray(impulse, dtype)
+    state = _wake(state)
+    v = state.linear_velocity[body] + world.inv_mass[body] * impulse
+    w = state.angular_velocity[body] + world.inv_inertia[body] * _cross(
+        jnp.asarray(point, dtype) - state.center[body], impulse
+    )
+    return state.replace(
+        linear_velocity=state.linear_velocity.at[body].set(v),
+        angular_velocity=state.angular_velocity.at[body].set(w),
+    )
+
+
+def _wake(state: WorldState) -> WorldState:
+    """`b2Body::SetAwake(true)` on the island; a sleeping island's timers are already 0."""
+    return state.replace(awake=jnp.ones((), bool))
+
+
+# ---------------------------------------------------------------------------------------------
+# Narrow phase: b2CollideEdgeAndPolygon (Box2D's b2EPCollider, edges without ghost vertices)
+# ---------------------------------------------------------------------------------------------
+
+
+def _key(index_a, index_b, type_a, type_b):
+    """`b2ContactID::key`: the four feature bytes in one int."""
+    return index_a + 256 * index_b + 65536 * type_a + 16777216 * type_b
+
+
+def _clip(v, ids, normal, offset, vertex_index_a):
+    """`b2ClipSegmentToLine`: keep the part of segment `v` behind the line.
+
+    Args:
+        v: `[2, 2]` the segment's points.
+        ids: `[2, 4]` their feature ids (indexA, indexB, typeA, typeB).
+        normal, offset: The line `dot(normal, x) = offset`.
+        vertex_index_a: Feature index given to a point made by the cut.
+
+    Returns:
+        `(points [2, 2], ids [2, 4], count)`; count < 2 means no manifold.
+    """
+    d0 = _dot(normal, v[0]) - offset
+    d1 = _dot(normal, v[1]) - offset
+    interp = d0 / (d0 - d1)
+    cut = v[0] + interp * (v[1] - v[0])
+    cut_id = jnp.stack([vertex_index_a, ids[0, 1], jnp.int32(_VERTEX), jnp.int32(_FACE)])
+    keep0, keep1, crosses = d0 <= 0, d1 <= 0, d0 * d1 < 0
+    # Box2D writes the kept points first, then the cut; only counts of 2 are used.
+    first = jnp.where(keep0, v[0], v[1])
+    first_id = jnp.where(keep0, ids[0], ids[1])
+    second = jnp.where(keep0 & keep1, v[1], cut)
+    second_id = jnp.where(keep0 & keep1, ids[1], cut_id)
+    count = keep0.astype(jnp.int32) + keep1.astype(jnp.int32) + crosses.astype(jnp.int32)
+    return jnp.stack([first, second]), jnp.stack([first_id, second_id]), count
+
+
+def collide_edge_polygon(v1, v2, vertices, normals, count, centroid, position, angle):
+    """`b2CollideEdgeAndPolygon` for an edge of the static ground (A) and a body's polygon (B).
+
+    Args:
+        v1, v2: `[2]` the edge's end points (world frame, the ground at the origin).
+        vertices, normals: `[V, 2]` the polygon in its body frame (padded past `count`).
+        count: int, its vertices.
+        centroid: `[2]` its area centroid (body frame).
+        position: `[2]` the body's origin.
+        angle: the body's angle.
+
+    Returns:
+        A dict, Box2D's `b2Manifold`: `type` (`FACE_A`: the edge's face is the reference,
+        `FACE_B`: a polygon face), `local_normal` and `local_point` (the reference face, in its
+        own body's frame), `points` `[2, 2]` (the clip points, in the other body's frame),
+        `keys` `[2]` (feature ids) and `count` (0, 1 or 2).
+    """
+    dtype = vertices.dtype
+    c, s = jnp.cos(angle), jnp.sin(angle)
+    valid = jnp.arange(vertices.shape[0]) < count
+    # The polygon in the edge's frame: the ground's transform is the identity.
+    verts = position + rotate(angle, vertices)
+    norms = rotate(angle, normals)
+    centroid_b = position + rotate(angle, centroid)
+    radius = 2.0 * POLYGON_RADIUS
+
+    edge1 = v2 - v1
+    edge1 = edge1 / jnp.sqrt(_dot(edge1, edge1))
+    normal1 = jnp.stack([edge1[1], -edge1[0]])
+    front = _dot(normal1, centroid_b - v1) >= 0.0
+    normal = jnp.where(front, normal1, -normal1)
+    # Without ghost vertices both normal limits are -normal.
+    limit = -normal
+
+    # ComputeEdgeSeparation.
+    edge_separation = jnp.min(jnp.where(valid, _dot(normal, verts - v1), jnp.inf))
+    # ComputePolygonSeparation: any face beyond the radius separates; else the deepest face
+    # whose normal lies within the limits (first on ties).
+    n = -norms
+    poly_s = jnp.minimum(_dot(n, verts - v1), _dot(n, verts - v2))
+    separated_by_polygon = jnp.any(valid & (poly_s > radius))
+    # Box2D's adjacency test picks the upper or the lower limit by side; both are -normal here.
+    in_limits = _dot(n - limit, normal) >= -ANGULAR_SLOP
+    eligible = valid & in_limits
+    poly_index = jnp.argmax(jnp.where(eligible, poly_s, -jnp.inf))
+    poly_known = jnp.any(eligible)
+    poly_separation = poly_s[poly_index]
+
+    no_contact = (edge_separation > radius) | separated_by_polygon
+    use_polygon = poly_known & (poly_separation > 0.98 * edge_separation + 0.001)
+
+    # Reference face and incident edge, for each choice of axis.
+    best = jnp.argmin(jnp.where(valid, _dot(normal, norms), jnp.inf))
+    i2 = jnp.where(best + 1 < count, best + 1, 0)
+    ie_edge = jnp.stack([verts[best], verts[i2]])
+    ids_edge = jnp.stack(
+        [
+            jnp.stack([0, best, _FACE, _VERTEX]).astype(jnp.int32),
+            jnp.stack([0, i2, _FACE, _VERTEX]).astype(jnp.int32),
+        ]
+    )
+    rf_edge_i1 = jnp.where(front, 0, 1)
+    rf_edge_v1 = jnp.where(front, v1, v2)
+    rf_edge_v2 = jnp.where(front, v2, v1)
+    rf_edge_normal = jnp.where(front, normal1, -normal1)
+
+    p1 = poly_index
+    p2 = jnp.where(p1 + 1 < count, p1 + 1, 0)
+    ie_poly = jnp.stack([v1, v2])
+    ids_poly = jnp.stack(
+        [
+            jnp.stack([0, p1, _VERTEX, _FACE]).astype(jnp.int32),
+            jnp.stack([0, p1, _VERTEX, _FACE]).astype(jnp.int32),
+        ]
+    )
+
+    ie = jnp.where(use_polygon, ie_poly, ie_edge)
+    ids = jnp.where(use_polygon, ids_poly, ids_edge)
+    rf_i1 = jnp.where(use_polygon, p1, rf_edge_i1).astype(jnp.int32)
+    rf_i2 = jnp.where(use_polygon, p2, 1 - rf_edge_i1).astype(jnp.int32)
+    rf_v1 = jnp.where(use_polygon, verts[p1], rf_edge_v1)
+    rf_v2 = jnp.where(use_polygon, verts[p2], rf_edge_v2)
+    rf_normal = jnp.where(use_polygon, norms[p1], rf_edge_normal)
+
+    side_normal1 = jnp.stack([rf_normal[1], -rf_normal[0]])
+    side_normal2 = -side_normal1
+    clip1, ids1, np1 = _clip(ie, ids, side_normal1, _dot(side_normal1, rf_v1), rf_i1)
+    clip2, ids2, np2 = _clip(clip1, ids1, side_normal2, _dot(side_normal2, rf_v2), rf_i2)
+    no_contact = no_contact | (np1 < 2) | (np2 < 2)
+
+    separation = _dot(rf_normal, clip2 - rf_v1)
+    keep = (separation <= radius) & ~no_contact
+    # FACE_A: points go to B's frame, ids as clipped; FACE_B: points stay in A's (the world),
+    # ids with A and B swapped.
+    local_b = _rotate_t(c, s, clip2 - position)
+    points = jnp.where(use_polygon, clip2, local_b)
+    keys_a = _key(ids2[:, 0], ids2[:, 1], ids2[:, 2], ids2[:, 3])
+    keys_b = _key(ids2[:, 1], ids2[:, 0], ids2[:, 3], ids2[:, 2])
+    keys = jnp.where(use_polygon, keys_b, keys_a)
+    # Box2D packs the kept points first.
+    swap = ~keep[0] & keep[1]
+    points = jnp.where(swap, points[::-1], points)
+    keys = jnp.where(swap, keys[::-1], keys)
+    return dict(
+        type=jnp.where(use_polygon, FACE_B, FACE_A).astype(jnp.int32),
+        local_normal=jnp.where(use_polygon, normals[p1], rf_normal).astype(dtype),
+        local_point=jnp.where(use_polygon, vertices[p1], rf_v1).astype(dtype),
+        points=points.astype(dtype),
+        keys=keys.astype(jnp.int32),
+        count=keep.sum().astype(jnp.int32),
+    )
+
+
+def collide(world: World, state: WorldState) -> dict:
+    """The narrow phase for every (body, edge) pair at the state's positions.
+
+    Returns:
+        `collide_edge_polygon`'s manifold fields, each with leading axes `[B, E]`; a pair the
+        filter excludes has count 0.
+    """
+    position = body_position(world, state)
+
+    def per_body(vertices, normals, count, centroid, p, a):
+        def per_edge(v1, v2):
+            return collide_edge_polygon(v1, v2, vertices, normals, count, centroid, p, a)
+
+        return jax.vmap(per_edge)(world.edge_v1, world.edge_v2)
+
+    m = jax.vmap(per_body)(world.vertices, world.normals, world.vertex_count, world.centroid, position, state.angle)
+    m["count"] = jnp.where(world.collides, m["count"], 0)
+    return m
+
+
+# ---------------------------------------------------------------------------------------------
+# The contact solver (b2ContactSolver), one contact of each body at a time
+# ---------------------------------------------------------------------------------------------
+
+
+def _world_manifold(m, center, angle, local_center):
+    """`b2WorldManifold::Initialize` for an edge (A, at the origin) and a body (B).
+
+    Returns:
+        `(normal [2], points [2, 2], separations [2])`, the normal pointing from A to B.
+    """
+    r_a = POLYGON_RADIUS
+    r_b = POLYGON_RADIUS
+    p_b = center - rotate(angle, local_center)
+    # FACE_A: the edge's face is the plane, B's points clip against it.
+    normal_a = m["local_normal"]
+    plane_a = m["local_point"]
+    clip_a = p_b + rotate(angle, m["points"])
+    ca = clip_a + (r_a - _dot(clip_a - plane_a, normal_a))[..., None] * normal_a
+    cb = clip_a - r_b * normal_a
+    points_a, sep_a = 0.5 * (ca + cb), _dot(cb - ca, normal_a)
+    # FACE_B: B's face is the plane, the edge's points clip against it.
+    normal_b = rotate(angle, m["local_normal"])
+    plane_b = p_b + rotate(angle, m["local_point"])
+    clip_b = m["points"]
+    cb2 = clip_b + (r_b - _dot(clip_b - plane_b, normal_b))[..., None] * normal_b
+    ca2 = clip_b - r_a * normal_b
+    points_b, sep_b = 0.5 * (ca2 + cb2), _dot(ca2 - cb2, normal_b)
+    face_b = m["type"] == FACE_B
+    normal = jnp.where(face_b, -normal_b, normal_a)
+    points = jnp.where(face_b, points_b, points_a)
+    separations = jnp.where(face_b, sep_b, sep_a)
+    return normal, points, separations
+
+
+def _contact_velocity_constraint(slot, center, angle, v, w, inv_mass, inv_inertia, local_center):
+    """`InitializeVelocityConstraints` for one contact of one body (the ground static)."""
+    normal, points, _ = _world_manifold(slot, center, angle, local_center)
+    r_b = points - center
+    m_b, i_b = inv_mass, inv_inertia
+    rn = _cross(r_b, normal)
+    k_normal = m_b + i_b * rn * rn
+    normal_mass = jnp.where(k_normal > 0, 1.0 / k_normal, 0.0)
+    tangent = jnp.stack([normal[1], -normal[0]])
+    rt = _cross(r_b, tangent)
+    k_tangent = m_b + i_b * rt * rt
+    tangent_mass = jnp.where(k_tangent > 0, 1.0 / k_tangent, 0.0)
+    v_rel = _dot(normal, v + _cross_sv(w, r_b))
+    velocity_bias = jnp.where(v_rel < -VELOCITY_THRESHOLD, -slot["restitution"] * v_rel, 0.0)
+    # The block solver's matrix, or one point where it is ill-conditioned.
+    k11 = m_b + i_b * rn[0] * rn[0]
+    k22 = m_b + i_b * rn[1] * rn[1]
+    k12 = m_b + i_b * rn[0] * rn[1]
+    det = k11 * k22 - k12 * k12
+    well_conditioned = k11 * k11 < 1000.0 * det
+    det_inv = jnp.where(det != 0, 1.0 / det, 0.0)
+    count = jnp.where((slot["count"] == 2) & ~well_conditioned, 1, slot["count"])
+    return dict(
+        normal=normal,
+        tangent=tangent,
+        r_b=r_b,
+        normal_mass=normal_mass,
+        tangent_mass=tangent_mass,
+        velocity_bias=velocity_bias,
+        k=jnp.stack([k11, k12, k22]),
+        k_inv=jnp.stack([det_inv * k22, -det_inv * k12, det_inv * k11]),
+        count=count,
+        friction=slot["friction"],
+    )
+
+
+def _warm_start_contact(c, normal_impulse, tangent_impulse, v, w, inv_mass, inv_inertia):
+    """`b2ContactSolver::WarmStart` for one contact: apply the carried impulses."""
+    active = jnp.arange(2) < c["count"]
+    for j in range(2):
+        p = normal_impulse[j] * c["normal"] + tangent_impulse[j] * c["tangent"]
+        p = jnp.where(active[j], p, 0.0)
+        w = w + inv_inertia * _cross(c["r_b"][j], p)
+        v = v + inv_mass * p
+    return v, w
+
+
+def _solve_contact_velocity(c, normal_impulse, tangent_impulse, v, w, inv_mass, inv_inertia):
+    """`b2ContactSolver::SolveVelocityConstraints` for one contact of one body.
+
+    Friction first (clamped by the friction cone of the current normal impulse), then the
+    normal impulse, one point alone or two by Box2D's block solver (its four cases in order).
+    """
+    normal, tangent, r_b = c["normal"], c["tangent"], c["r_b"]
+    active = jnp.arange(2) < c["count"]
+    for j in range(2):
+        dv = v + _cross_sv(w, r_b[j])
+        vt = _dot(dv, tangent)
+        lam = c["tangent_mass"][j] * (-vt)
+        max_friction = c["friction"] * normal_impulse[j]
+        new = jnp.clip(tangent_impulse[j] + lam, -max_friction, max_friction)
+        lam = jnp.where(active[j], new - tangent_impulse[j], 0.0)
+        tangent_impulse = tangent_impulse.at[j].add(lam)
+        p = lam * tangent
+        v = v + inv_mass * p
+        w = w + inv_inertia * _cross(r_b[j], p)
+
+    # One point.
+    dv = v + _cross_sv(w, r_b[0])
+    vn = _dot(dv, normal)
+    lam = -c["normal_mass"][0] * (vn - c["velocity_bias"][0])
+    new = jnp.maximum(normal_impulse[0] + lam, 0.0)
+    lam = new - normal_impulse[0]
+    p = lam * normal
+    v1 = v + inv_mass * p
+    w1 = w + inv_inertia * _cross(r_b[0], p)
+    impulse1 = normal_impulse.at[0].set(new)
+
+    # Two points: the block solver.
+    a = normal_impulse
+    vn1 = _dot(v + _cross_sv(w, r_b[0]), normal)
+    vn2 = _dot(v + _cross_sv(w, r_b[1]), normal)
+    k11, k12, k22 = c["k"]
+    i11, i12, i22 = c["k_inv"]
+    bx = vn1 - c["velocity_bias"][0] - (k11 * a[0] + k12 * a[1])
+    by = vn2 - c["velocity_bias"][1] - (k12 * a[0] + k22 * a[1])
+    x1 = jnp.stack([-(i11 * bx + i12 * by), -(i12 * bx + i22 * by)])
+    case1 = (x1[0] >= 0) & (x1[1] >= 0)
+    x2 = jnp.stack([-c["normal_mass"][0] * bx, jnp.zeros_like(bx)])
+    case2 = (x2[0] >= 0) & (k12 * x2[0] + by >= 0)
+    x3 = jnp.stack([jnp.zeros_like(by), -c["normal_mass"][1] * by])
+    case3 = (x3[1] >= 0) & (k12 * x3[1] + bx >= 0)
+    case4 = (bx >= 0) & (by >= 0)
+    x = jnp.where(case1, x1, jnp.where(case2, x2, jnp.where(case3, x3, jnp.where(case4, 0.0, a))))
+    d = x - a
+    p1, p2 = d[0] * normal, d[1] * normal
+    v2 = v + inv_mass * (p1 + p2)
+    w2 = w + inv_inertia * (_cross(r_b[0], p1) + _cross(r_b[1], p2))
+
+    two = c["count"] == 2
+    one = c["count"] == 1
+    v = jnp.where(two, v2, jnp.where(one, v1, v))
+    w = jnp.where(two, w2, jnp.where(one, w1, w))
+    normal_impulse = jnp.where(two, x, jnp.where(one, impulse1, normal_impulse))
+    return normal_impulse, tangent_impulse, v, w
+
+
+def _solve_contact_position(slot, center, angle, inv_mass, inv_inertia, local_center):
+    """`b2ContactSolver::SolvePositionConstraints` for one contact of one body.
+
+    Returns:
+        `(center, angle, min_separation)` after pushing each manifold point out, Baumgarte
+        fashion, to within `LINEAR_SLOP`.
+    """
+    min_separation = jnp.zeros((), center.dtype)
+    for j in range(2):
+        active = j < slot["count"]
+        p_b = center - rotate(angle, local_center)
+        face_b = slot["type"] == FACE_B
+        # FACE_A: the edge's plane, B's clip point.
+        normal_a = slot["local_normal"]
+        clip_a = p_b + rotate(angle, slot["points"][j])
+        sep_a = _dot(clip_a - slot["local_point"], normal_a) - 2.0 * POLYGON_RADIUS
+        # FACE_B: B's plane, the edge's clip point; the normal flipped to point from A to B.
+        normal_b = rotate(angle, slot["local_normal"])
+        plane_b = p_b + rotate(angle, slot["local_point"])
+        clip_b = slot["points"][j]
+        sep_b = _dot(clip_b - plane_b, normal_b) - 2.0 * POLYGON_RADIUS
+        normal = jnp.where(face_b, -normal_b, normal_a)
+        point = jnp.where(face_b, clip_b, clip_a)
+        separation = jnp.where(face_b, sep_b, sep_a)
+        r_b = point - center
+        min_separation = jnp.where(active, jnp.minimum(min_separation, separation), min_separation)
+        correction = jnp.clip(BAUMGARTE * (separation + LINEAR_SLOP), -MAX_LINEAR_CORRECTION, 0.0)
+        rn = _cross(r_b, normal)
+        k = inv_mass + inv_inertia * rn * rn
+        impulse = jnp.where(k > 0, -correction / k, 0.0)
+        p = jnp.where(active, impulse, 0.0) * normal
+        center = center + inv_mass * p
+        angle = angle + inv_inertia * _cross(r_b, p)
+    return center, angle, min_separation
+
+
+# ---------------------------------------------------------------------------------------------
+# Revolute joints (b2RevoluteJoint)
+# ---------------------------------------------------------------------------------------------
+
+
+def _joint_velocity_constraint(world, j, state_impulse, state_motor, state_limit, angle):
+    """`b2RevoluteJoint::InitVelocityConstraints`: anchors, effective masses, limit state."""
+    a, b = world.joint_bodies[j]
+    m_a, m_b = world.inv_mass[a], world.inv_mass[b]
+    i_a, i_b = world.inv_inertia[a], world.inv_inertia[b]
+    r_a = rotate(angle[a], world.joint_anchor_a[j] - world.local_center[a])
+    r_b = rotate(angle[b], world.joint_anchor_b[j] - world.local_center[b])
+    exx = m_a + m_b + r_a[1] * r_a[1] * i_a + r_b[1] * r_b[1] * i_b
+    eyx = -r_a[1] * r_a[0] * i_a - r_b[1] * r_b[0] * i_b
+    ezx = -r_a[1] * i_a - r_b[1] * i_b
+    eyy = m_a + m_b + r_a[0] * r_a[0] * i_a + r_b[0] * r_b[0] * i_b
+    ezy = r_a[0] * i_a + r_b[0] * i_b
+    ezz = i_a + i_b
+    motor_mass = jnp.where(ezz > 0, 1.0 / ezz, ezz)
+    impulse, motor, limit = state_impulse[j], state_motor[j], state_limit[j]
+    if not world.joint_enable_motor[j]:
+        motor = jnp.zeros_like(motor)
+    if world.joint_enable_limit[j]:
+        joint_angle = angle[b] - angle[a] - world.joint_reference_angle[j]
+        lower, upper = world.joint_lower[j], world.joint_upper[j]
+        equal = jnp.abs(upper - lower) < 2.0 * ANGULAR_SLOP
+        new_limit = jnp.where(
+            equal,
+            EQUAL_LIMITS,
+            jnp.where(
+                joint_angle <= lower,
+                AT_LOWER_LIMIT,
+                jnp.where(joint_angle >= upper, AT_UPPER_LIMIT, INACTIVE_LIMIT),
+            ),
+        )
+        # The limit impulse restarts when the limit changes side or lets go.
+        reset_z = ~equal & ((new_limit != limit) | (new_limit == INACTIVE_LIMIT))
+        impulse = impulse.at[2].set(jnp.where(reset_z, 0.0, impulse[2]))
+        limit = new_limit.astype(jnp.int32)
+    else:
+        limit = jnp.int32(INACTIVE_LIMIT)
+    return dict(
+        r_a=r_a,
+        r_b=r_b,
+        k=(exx, eyx, ezx, eyy, ezy, ezz),
+        motor_mass=motor_mass,
+        impulse=impulse,
+        motor=motor,
+        limit=limit,
+    )
+
+
+def _solve33(k, rhs):
+    """`b2Mat33::Solve33` for the symmetric matrix `k = (exx, eyx, ezx, eyy, ezy, ezz)`."""
+    exx, eyx, ezx, eyy, ezy, ezz = k
+    ex = jnp.stack([exx, eyx, ezx])
+    ey = jnp.stack([eyx, eyy, ezy])
+    ez = jnp.stack([ezx, ezy, ezz])
+    det = jnp.dot(ex, jnp.cross(ey, ez))
+    det = jnp.where(det != 0, 1.0 / det, det)
+    return jnp.stack(
+        [
+            det * jnp.dot(rhs, jnp.cross(ey, ez)),
+            det * jnp.dot(ex, jnp.cross(rhs, ez)),
+            det * jnp.dot(ex, jnp.cross(ey, rhs)),
+        ]
+    )
+
+
+def _solve22(a11, a12, a21, a22, rhs):
+    """`b2Mat22::Solve` / `b2Mat33::Solve22`."""
+    det = a11 * a22 - a12 * a21
+    det = jnp.where(det != 0, 1.0 / det, det)
+    return jnp.stack([det * (a22 * rhs[0] - a12 * rhs[1]), det * (a11 * rhs[1] - a21 * rhs[0])])
+
+
+def _solve_joint_velocity(world, j, jc, lin, ang, dt):
+    """`b2RevoluteJoint::SolveVelocityConstraints`: the motor, then the limit with the point
+    constraint (3x3), or the point constraint alone (2x2)."""
+    a, b = world.joint_bodies[j]
+    m_a, m_b = world.inv_mass[a], world.inv_mass[b]
+    i_a, i_b = world.inv_inertia[a], world.inv_inertia[b]
+    v_a, w_a, v_b, w_b = lin[a], ang[a], lin[b], ang[b]
+    impulse, motor, limit = jc["impulse"], jc["motor"], jc["limit"]
+    if world.joint_enable_motor[j]:
+        cdot = w_b - w_a - world.joint_motor_speed[j]
+        step_impulse = -jc["motor_mass"] * cdot
+        max_impulse = dt * world.joint_max_motor_torque[j]
+        new_motor = jnp.clip(motor + step_impulse, -max_impulse, max_impulse)
+        step_impulse = jnp.where(limit != EQUAL_LIMITS, new_motor - motor, 0.0)
+        motor = motor + step_impulse
+        w_a = w_a - i_a * step_impulse
+        w_b = w_b + i_b * step_impulse
+
+    r_a, r_b = jc["r_a"], jc["r_b"]
+    exx, eyx, ezx, eyy, ezy, ezz = jc["k"]
+    cdot1 = v_b + _cross_sv(w_b, r_b) - v_a - _cross_sv(w_a, r_a)
+    # The point constraint alone.
+    point = _solve22(exx, eyx, eyx, eyy, -cdot1)
+    # With the limit.
+    cdot2 = w_b - w_a
+    full = -_solve33(jc["k"], jnp.stack([cdot1[0], cdot1[1], cdot2]))
+    new_z = impulse[2] + full[2]
+    rhs = -cdot1 + impulse[2] * jnp.stack([ezx, ezy])
+    reduced = _solve22(exx, eyx, eyx, eyy, rhs)
+    lets_go = ((limit == AT_LOWER_LIMIT) & (new_z < 0)) | ((limit == AT_UPPER_LIMIT) & (new_z > 0))
+    limited = jnp.where(lets_go, jnp.stack([reduced[0], reduced[1], -impulse[2]]), full)
+    if world.joint_enable_limit[j]:
+        use_limit = limit != INACTIVE_LIMIT
+    else:
+        use_limit = jnp.zeros((), bool)
+    step3 = jnp.where(use_limit, limited, jnp.stack([point[0], point[1], jnp.zeros_like(point[0])]))
+    impulse = impulse + step3
+    p = step3[:2]
+    v_a = v_a - m_a * p
+    w_a = w_a - i_a * (_cross(r_a, p) + step3[2])
+    v_b = v_b + m_b * p
+    w_b = w_b + i_b * (_cross(r_b, p) + step3[2])
+    jc = dict(jc, impulse=impulse, motor=motor)
+    lin = lin.at[a].set(v_a).at[b].set(v_b)
+    ang = ang.at[a].set(w_a).at[b].set(w_b)
+    return jc, lin, ang
+
+
+def _solve_joint_position(world, j, jc, center, angle):
+    """`b2RevoluteJoint::SolvePositionConstraints`: the limit's angle, then the anchors.
+
+    Returns:
+        `(center, angle, ok)`, ok when both errors are within slop.
+    """
+    a, b = world.joint_bodies[j]
+    m_a, m_b = world.inv_mass[a], world.inv_mass[b]
+    i_a, i_b = world.inv_inertia[a], world.inv_inertia[b]
+    c_a, a_a, c_b, a_b = center[a], angle[a], center[b], angle[b]
+    angular_error = jnp.zeros((), center.dtype)
+    if world.joint_enable_limit[j]:
+        limit = jc["limit"]
+        joint_angle = a_b - a_a - world.joint_reference_angle[j]
+        lower, upper = world.joint_lower[j], world.joint_upper[j]
+        c_equal = jnp.clip(joint_angle - lower, -MAX_ANGULAR_CORRECTION, MAX_ANGULAR_CORRECTION)
+        c_lower = jnp.clip(joint_angle - lower + ANGULAR_SLOP, -MAX_ANGULAR_CORRECTION, 0.0)
+        c_upper = jnp.clip(joint_angle - upper - ANGULAR_SLOP, 0.0, MAX_ANGULAR_CORRECTION)
+        c = jnp.where(
+            limit == EQUAL_LIMITS,
+            c_equal,
+            jnp.where(limit == AT_LOWER_LIMIT, c_lower, jnp.where(limit == AT_UPPER_LIMIT, c_upper, 0.0)),
+        )
+        angular_error = jnp.where(
+            limit == EQUAL_LIMITS,
+            jnp.abs(c_equal),
+            jnp.where(
+                limit == AT_LOWER_LIMIT,
+                -(joint_angle - lower),
+                jnp.where(limit == AT_UPPER_LIMIT, joint_angle - upper, 0.0),
+            ),
+        )
+        limit_impulse = -jc["motor_mass"] * c
+        a_a = a_a - i_a * limit_impulse
+        a_b = a_b + i_b * limit_impulse
+    r_a = rotate(a_a, world.joint_anchor_a[j] - world.local_center[a])
+    r_b = rotate(a_b, world.joint_anchor_b[j] - world.local_center[b])
+    c = c_b + r_b - c_a - r_a
+    position_error = jnp.sqrt(_dot(c, c))
+    kxx = m_a + m_b + i_a * r_a[1] * r_a[1] + i_b * r_b[1] * r_b[1]
+    kxy = -i_a * r_a[0] * r_a[1] - i_b * r_b[0] * r_b[1]
+    kyy = m_a + m_b + i_a * r_a[0] * r_a[0] + i_b * r_b[0] * r_b[0]
+    impulse = -_solve22(kxx, kxy, kxy, kyy, c)
+    c_a = c_a - m_a * impulse
+    a_a = a_a - i_a * _cross(r_a, impulse)
+    c_b = c_b + m_b * impulse
+    a_b = a_b + i_b * _cross(r_b, impulse)
+    center = center.at[a].set(c_a).at[b].set(c_b)
+    angle = angle.at[a].set(a_a).at[b].set(a_b)
+    ok = (position_error <= LINEAR_SLOP) & (angular_error <= ANGULAR_SLOP)
+    return center, angle, ok
+
+
+# ---------------------------------------------------------------------------------------------
+# The step (b2World::Step)
+# ---------------------------------------------------------------------------------------------
+
+
+def _update_contacts(world: World, state: WorldState):
+    """`b2ContactManager::Collide`: new manifolds, with matching old points' impulses."""
+    m = collide(world, state)
+    slot = jnp.arange(2)
+    new_valid = slot < m["count"][..., None]
+    old_valid = slot < state.manifold_count[..., None]
+    # [B, E, new point, old point]
+    match = (m["keys"][..., :, None] == state.manifold_key[..., None, :]) & old_valid[..., None, :]
+    first = jnp.argmax(match, axis=-1)
+    found = jnp.any(match, axis=-1) & new_valid
+    normal = jnp.where(found, jnp.take_along_axis(state.normal_impulse, first, axis=-1), 0.0)
+    tangent = jnp.where(found, jnp.take_along_axis(state.tangent_impulse, first, axis=-1), 0.0)
+    return m, normal, tangent
+
+
+def _select_slots(world: World, m, normal_impulse, tangent_impulse):
+    """The touching contacts each body solves, `[B, max_contacts]`, in contact-list order.
+
+    Returns:
+        `(slots, normal, tangent, edge_index)`: the slots' manifolds with their friction and
+        restitution, their impulses, and the edge each slot holds (-1: empty).
+    """
+    touching = m["count"] > 0
+    # Edge index descending: the order of contacts created in one broad-phase update.
+    order = jnp.arange(world.num_edges)[::-1]
+
+    def per_body(t):
+        idx = jnp.nonzero(t[order], size=world.max_contacts, fill_value=-1)[0]
+        return jnp.where(idx >= 0, order[jnp.maximum(idx, 0)], -1)
+
+    edge_index = jax.vmap(per_body)(touching)
+    gather_e = jnp.maximum(edge_index, 0)
+
+    def take(x):
+        index = gather_e.reshape(gather_e.shape + (1,) * (x.ndim - 2))
+        return jnp.take_along_axis(x, index, axis=1)
+
+    slots = {k: take(v) for k, v in m.items()}
+    slots["count"] = jnp.where(edge_index >= 0, slots["count"], 0)
+    # b2MixFriction and b2MixRestitution.
+    slots["friction"] = jnp.sqrt(world.friction[:, None] * world.edge_friction[gather_e])
+    slots["restitution"] = jnp.maximum(world.restitution[:, None], world.edge_restitution[gather_e])
+    return slots, take(normal_impulse), take(tangent_impulse), edge_index
+
+
+def step(world: World, state: WorldState, dt: float) -> WorldState:
+    """One `b2World::Step(dt, world.velocity_iterations, world.position_iterations)`.
+
+    Args:
+        world: Shapes, masses, edges, joints and solver settings.
+        state: The state before the step (forces applied since the last step included).
+        dt: The time step (s).
+
+    Returns:
+        The state after the step: moved bodies, the manifolds found at the start of the step
+        (`state.touching`), impulses for warm starting, sleep timers, forces cleared.
+    """
+    dtype = state.center.dtype
+    dt = jnp.asarray(dt, dtype)
+    b_count = world.num_bodies
+
+    # A sleeping island's contacts are not updated (Box2D skips pairs with no awake body), and
+    # its bodies do not move, so its step only clears the forces.
+    m, carried_normal, carried_tangent = _update_contacts(world, state)
+    dt_ratio = state.inv_dt0 * dt
+    slots, slot_normal, slot_tangent, edge_index = _select_slots(
+        world, m, carried_normal * dt_ratio, carried_tangent * dt_ratio
+    )
+
+    inv_mass, inv_inertia, local_center = world.inv_mass, world.inv_inertia, world.local_center
+
+    # Integrate velocities.
+    lin = state.linear_velocity + dt * (world.gravity + inv_mass[:, None] * state.force)
+    ang = state.angular_velocity + dt * inv_inertia * state.torque
+    center, angle = state.center, state.angle
+
+    k = world.max_contacts
+    contact_init = jax.vmap(
+        jax.vmap(_contact_velocity_constraint, in_axes=(0, None, None, None, None, None, None, None)),
+        in_axes=(0, 0, 0, 0, 0, 0, 0, 0),
+    )
+    cons = contact_init(slots, center, angle, lin, ang, inv_mass, inv_inertia, local_center)
+
+    warm = jax.vmap(_warm_start_contact)
+    for s in range(k):
+        con = jax.tree.map(lambda x, s=s: x[:, s], cons)
+        lin, ang = warm(con, slot_normal[:, s], slot_tangent[:, s], lin, ang, inv_mass, inv_inertia)
+
+    order = joint_order(b_count, world.joint_bodies)
+    joint_cons = {}
+    for j in order:
+        jc = _joint_velocity_constraint(
+            world,
+            j,
+            state.joint_impulse * dt_ratio,
+            state.joint_motor_impulse * dt_ratio,
+            state.joint_limit_state,
+            angle,
+        )
+        p = jc["impulse"][:2]
+        a, b = world.joint_bodies[j]
+        lin = lin.at[a].add(-inv_mass[a] * p).at[b].add(inv_mass[b] * p)
+        ang = ang.at[a].add(-inv_inertia[a] * (_cross(jc["r_a"], p) + jc["motor"] + jc["impulse"][2]))
+        ang = ang.at[b].add(inv_inertia[b] * (_cross(jc["r_b"], p) + jc["motor"] + jc["impulse"][2]))
+        joint_cons[j] = jc
+
+    solve_contact = jax.vmap(_solve_contact_velocity)
+
+    def velocity_iteration(_, carry):
+        joint_cons, slot_normal, slot_tangent, lin, ang = carry
+        joint_cons = dict(joint_cons)
+        for j in order:
+            joint_cons[j], lin, ang = _solve_joint_velocity(world, j, joint_cons[j], lin, ang, dt)
+        for s in range(k):
+            con = jax.tree.map(lambda x, s=s: x[:, s], cons)
+            n_s, t_s, lin, ang = solve_contact(
+                con, slot_normal[:, s], slot_tangent[:, s], lin, ang, inv_mass, inv_inertia
+            )
+            slot_normal = slot_normal.at[:, s].set(n_s)
+            slot_tangent = slot_tangent.at[:, s].set(t_s)
+        return joint_cons, slot_normal, slot_tangent, lin, ang
+
+    joint_cons, slot_normal, slot_tangent, lin, ang = jax.lax.fori_loop(
+        0, world.velocity_iterations, velocity_iteration, (joint_cons, slot_normal, slot_tangent, lin, ang)
+    )
+
+    # Integrate positions, with Box2D's caps on one step's translation and rotation.
+    translation = dt * lin
+    t2 = _dot(translation, translation)
+    lin = jnp.where((t2 > MAX_TRANSLATION**2)[:, None], lin * (MAX_TRANSLATION / jnp.sqrt(t2))[:, None], lin)
+    rotation = dt * ang
+    ang = jnp.where(rotation * rotation > MAX_ROTATION**2, ang * (MAX_ROTATION / jnp.abs(rotation)), ang)
+    center = center + dt * lin
+    angle = angle + dt * ang
+
+    solve_position = jax.vmap(_solve_contact_position)
+
+    def position_iteration(carry):
+        i, _, center, angle = carry
+        min_sep = jnp.zeros((b_count,), dtype)
+        for s in range(k):
+            slot = jax.tree.map(lambda x, s=s: x[:, s], slots)
+            center, angle, sep = solve_position(slot, center, angle, inv_mass, inv_inertia, local_center)
+            min_sep = jnp.minimum(min_sep, sep)
+        ok = jnp.min(min_sep) >= -3.0 * LINEAR_SLOP
+        for j in order:
+            center, angle, joint_ok = _solve_joint_position(world, j, joint_cons[j], center, angle)
+            ok = ok & joint_ok
+        return i + 1, ok, center, angle
+
+    def keep_iterating(carry):
+        i, solved, _, _ = carry
+        return (i < world.position_iterations) & ~solved
+
+    _, position_solved, center, angle = jax.lax.while_loop(
+        keep_iterating, position_iteration, (jnp.int32(0), jnp.zeros((), bool), center, angle)
+    )
+
+    # Sleep: the island sleeps once every body has rested TIME_TO_SLEEP with positions solved.
+    resting = (ang * ang <= ANGULAR_SLEEP_TOLERANCE**2) & (_dot(lin, lin) <= LINEAR_SLEEP_TOLERANCE**2)
+    sleep_time = jnp.where(resting, state.sleep_time + dt, 0.0)
+    min_sleep = jnp.min(jnp.where(resting, sleep_time, 0.0))
+    falls_asleep = (min_sleep >= TIME_TO_SLEEP) & position_solved
+    lin = jnp.where(falls_asleep, 0.0, lin)
+    ang = jnp.where(falls_asleep, 0.0, ang)
+    sleep_time = jnp.where(falls_asleep, 0.0, sleep_time)
+
+    # Store impulses for warm starting: the points the solver used get its impulses; a point
+    # it dropped (an ill-conditioned pair, or a contact past max_contacts) keeps what it carried.
+    used = jnp.arange(2) < cons["count"][..., None]
+    rows = jnp.arange(b_count)[:, None]
+    scatter_e = jnp.where(edge_index >= 0, edge_index, world.num_edges)  # out of range: dropped
+    gather_e = jnp.maximum(edge_index, 0)[..., None]
+    stored_n = jnp.where(used, slot_normal, jnp.take_along_axis(carried_normal, gather_e, axis=1))
+    stored_t = jnp.where(used, slot_tangent, jnp.take_along_axis(carried_tangent, gather_e, axis=1))
+    normal_impulse = carried_normal.at[rows, scatter_e].set(stored_n, mode="drop")
+    tangent_impulse = carried_tangent.at[rows, scatter_e].set(stored_t, mode="drop")
+
+    joint_impulse = state.joint_impulse
+    joint_motor = state.joint_motor_impulse
+    joint_limit = state.joint_limit_state
+    for j in order:
+        joint_impulse = joint_impulse.at[j].set(joint_cons[j]["impulse"])
+        joint_motor = joint_motor.at[j].set(joint_cons[j]["motor"])
+        joint_limit = joint_limit.at[j].set(joint_cons[j]["limit"])
+
+    stepped = WorldState(
+        center=center,
+        angle=angle,
+        linear_velocity=lin,
+        angular_velocity=ang,
+        force=jnp.zeros_like(state.force),
+        torque=jnp.zeros_like(state.torque),
+        sleep_time=sleep_time,
+        awake=~falls_asleep,
+        manifold_count=m["count"],
+        manifold_key=m["keys"],
+        normal_impulse=normal_impulse,
+        tangent_impulse=tangent_impulse,
+        joint_impulse=joint_impulse,
+        joint_motor_impulse=joint_motor,
+        joint_limit_state=joint_limit,
+        inv_dt0=1.0 / dt,
+    )
+    asleep = state.replace(force=jnp.zeros_like(state.force), torque=jnp.zeros_like(state.torque), inv_dt0=1.0 / dt)
+    return jax.tree.map(lambda x, y: jnp.where(state.awake, x, y), stepped, asleep)

@@ -1,0 +1,139 @@
+"""jaxenvs' Box2D-algorithm physics against pybox2d (Box2D 2.3.10), number for number.
+
+Each test builds one world in both, steps both N times with LunarLander's time step (1/50 s) and
+iterations (180 velocity, 60 position), and compares every body's centre of mass, angle and
+velocities after every step, and the step the island falls asleep at. pybox2d runs with
+`continuousPhysics` off: continuous collision (`SolveTOI`) is not implemented here
+(`physics`'s module docstring). Box2D computes in float32 and so do we, in another order of
+rounding, so the tolerances are a few float32 ulps of the values grown over the steps; the worst
+errors measured (CPU) are in each test's comment.
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from jaxenvs.envs.box2d import physics
+
+from ._reference import FAR_EDGE, FIELDS, LANDER_POLY, SCALE, lander_with_legs, run_both
+
+pytest.importorskip("Box2D")
+
+
+def assert_close(reference, ours, atol):
+    """Every field of every body after every step within `atol`, the awake flag exactly."""
+    assert reference.shape == ours.shape
+    err = np.abs(reference - ours)
+    step, body, field = np.unravel_index(np.argmax(err[..., :6]), err[..., :6].shape)
+    assert err[..., :6].max() <= atol, (
+        f"step {step} body {body} {FIELDS[field]}: pybox2d {reference[step, body, field]!r}, "
+        f"ours {ours[step, body, field]!r}"
+    )
+    np.testing.assert_array_equal(ours[..., 6], reference[..., 6], err_msg="awake flags differ")
+
+
+def test_polygon_and_mass_follow_box2d():
+    import Box2D
+
+    world = Box2D.b2World()
+    lander = world.CreateDynamicBody(
+        position=(0, 0), fixtures=Box2D.b2FixtureDef(shape=Box2D.b2PolygonShape(vertices=LANDER_POLY), density=5.0)
+    )
+    vertices, normals, _ = physics.polygon(LANDER_POLY)
+    np.testing.assert_array_equal(vertices, np.asarray(lander.fixtures[0].shape.vertices, np.float32))
+    mass, center, inertia = physics.polygon_mass(vertices, 5.0)
+    np.testing.assert_allclose(mass, lander.mass, rtol=1e-6)
+    np.testing.assert_allclose(center, tuple(lander.localCenter), atol=1e-7)
+    # pybox2d's `inertia` is about the body's origin.
+    np.testing.assert_allclose(inertia + mass * center @ center, lander.inertia, rtol=1e-6)
+
+
+def test_joint_order_is_box2d_island_search():
+    # LunarLander: the lander (0) then two legs (1, 2), each jointed to the lander. The island
+    # search starts at the newest body (leg 2) and reaches its joint first.
+    assert physics.joint_order(3, ((0, 1), (0, 2))) == (1, 0)
+    assert physics.joint_order(3, ((0, 1), (1, 2))) == (1, 0)
+
+
+def test_free_fall_with_spin():
+    # Gravity, a moving and spinning body, its centre of mass off the origin. Measured: 1e-6.
+    bodies = [dict(vertices=LANDER_POLY, position=(10.0, 13.0), density=5.0, v=(1.0, 2.0), w=0.5)]
+    reference, ours = run_both(bodies, FAR_EDGE, [], 100)
+    assert_close(reference, ours, atol=1e-5)
+
+
+def test_lander_legs_joints_limits_and_motors():
+    # LunarLander's lander and legs in free flight: the legs start past their limits, the limits
+    # push them in, the motors drive them against the other limit. Measured: 6e-6 over 100 steps.
+    bodies, joints = lander_with_legs(10.0, 13.333, velocity=(0.3, -1.0), angular_velocity=0.1)
+    reference, ours = run_both(bodies, FAR_EDGE, joints, 100)
+    assert_close(reference, ours, atol=5e-5)
+
+
+def test_box_resting_on_an_edge_falls_asleep():
+    # Resting contact (two-point manifold, block solver, warm starting, position correction) and
+    # the sleep timer. Measured: 7e-8; both fall asleep after step 24.
+    bodies = [dict(box=(0.5, 0.25), position=(1.0, 0.255), density=1.0)]
+    reference, ours = run_both(bodies, [dict(v1=(-5.0, 0.0), v2=(5.0, 0.0))], [], 60)
+    assert_close(reference, ours, atol=1e-5)
+    assert reference[-1, 0, 6] == 0.0, "the reference should have fallen asleep"
+
+
+def test_box_sliding_down_a_slope_with_friction():
+    # Friction below the slope's angle: the box slides, the friction impulse at its cone.
+    # Measured: 8e-7.
+    bodies = [dict(box=(0.3, 0.2), position=(0.0, 0.45), angle=-0.4636, density=2.0, friction=0.5)]
+    slope = [dict(v1=(-5.0, 2.5), v2=(5.0, -2.5), friction=0.3)]
+    reference, ours = run_both(bodies, slope, [], 100)
+    assert_close(reference, ours, atol=1e-5)
+    assert reference[-1, 0, 0] > 1.0, "the box should have slid"
+
+
+def test_box_bouncing_with_restitution():
+    # An impact faster than Box2D's velocity threshold bounces with restitution 0.5.
+    # Measured: 1e-6.
+    bodies = [dict(box=(0.3, 0.2), position=(0.0, 0.5), density=1.0, restitution=0.5, v=(0.2, -1.4))]
+    reference, ours = run_both(bodies, [dict(v1=(-5.0, 0.0), v2=(5.0, 0.0))], [], 100)
+    assert_close(reference, ours, atol=1e-5)
+    assert reference[:, 0, 4].max() > 1.0, "the box should have bounced"
+
+
+def test_tilted_lander_on_two_edges():
+    # A polygon landing on the vertex between two edges: contacts with both, a polygon face as
+    # the reference face. Measured: 2.4e-7.
+    bodies = [dict(vertices=LANDER_POLY, position=(0.2, 0.6), angle=0.3, density=5.0, friction=0.1, v=(0.0, -1.0))]
+    edges = [dict(v1=(-5.0, 1.0), v2=(0.0, 0.0), friction=0.1), dict(v1=(0.0, 0.0), v2=(5.0, 0.5), friction=0.1)]
+    reference, ours = run_both(bodies, edges, [], 150)
+    assert_close(reference, ours, atol=1e-5)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_lander_landing_on_terrain(seed):
+    # LunarLander's bodies landing on its kind of terrain (11 edges) slowly enough that Box2D's
+    # continuous collision would not act: legs touch, joints and contacts together, then the
+    # island sleeps. Measured: 9e-6 over 150 steps; both sleep at the same step.
+    rng = np.random.default_rng(seed)
+    w, h = 20.0, 400 / SCALE
+    heights = rng.uniform(0, h / 2, 12)
+    heights[3:8] = h / 4
+    smooth = [0.33 * (heights[i - 1] + heights[i] + heights[i + 1]) for i in range(11)]
+    xs = [w / 10 * i for i in range(11)]
+    edges = [dict(v1=(0.0, 0.0), v2=(w, 0.0), friction=0.2)]
+    edges += [dict(v1=(xs[i], smooth[i]), v2=(xs[i + 1], smooth[i + 1]), friction=0.1) for i in range(10)]
+    bodies, joints = lander_with_legs(10.0, h / 4 + 1.2, velocity=(rng.uniform(-1, 1), -1.0))
+    reference, ours = run_both(bodies, edges, joints, 150)
+    assert_close(reference, ours, atol=5e-5)
+    assert reference[-1, 0, 6] == 0.0, "the reference lander should have come to rest"
+
+
+def test_step_jits_and_vmaps():
+    world = physics.make_world(
+        [dict(box=(0.5, 0.25), density=1.0)], [dict(v1=(-5.0, 0.0), v2=(5.0, 0.0))], velocity_iterations=8
+    )
+    heights = jnp.array([0.255, 0.5, 2.0])
+    states = jax.vmap(lambda y: physics.init_state(world, jnp.array([[0.0, y]]), jnp.zeros(1)))(heights)
+    stepped = jax.jit(jax.vmap(lambda s: physics.step(world, s, 1 / 60)))(states)
+    one = jax.jit(lambda s: physics.step(world, s, 1 / 60))(jax.tree.map(lambda x: x[1], states))
+    np.testing.assert_allclose(stepped.center[1], one.center, atol=1e-6)
+    assert bool(stepped.touching[0, 0, 0]) and not bool(stepped.touching[2, 0, 0])
