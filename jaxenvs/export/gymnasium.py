@@ -203,6 +203,26 @@ def _discrete_range(space: Any, most: int = 1024) -> tuple[int, int] | None:
     return None
 
 
+def _reset_mask(mask: Any, num_envs: int, name: str) -> np.ndarray:
+    """`options["reset_mask"]` checked as gymnasium's vector envs check it (they assert).
+
+    Raises:
+        TypeError: For a mask that is not a bool array (a list, ints, floats).
+        ValueError: For a mask of another shape than `(num_envs,)`, or one with no True.
+    """
+    expected = f"a numpy bool array of shape ({num_envs},)"
+    if not isinstance(mask, (np.ndarray, jax.Array)):
+        raise TypeError(f"{name}: options['reset_mask'] must be {expected}, got {type(mask).__name__}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"{name}: options['reset_mask'] must be {expected}, got dtype {mask.dtype}")
+    if mask.shape != (num_envs,):
+        raise ValueError(f"{name}: options['reset_mask'] must be {expected}, got shape {mask.shape}")
+    mask = np.asarray(mask)
+    if not mask.any():
+        raise ValueError(f"{name}: options['reset_mask'] must have at least one True (which envs to reset), got {mask}")
+    return mask
+
+
 def _render_fps(env: Any) -> int:
     return int(getattr(env.unwrapped, "render_fps", RENDER_FPS))
 
@@ -456,8 +476,10 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
             `(obs, info)`, batched.
 
         Raises:
-            TypeError: If `seed` is neither an int nor a list of them, or `options` not a dict.
-            ValueError: For an unknown option, a mask of the wrong shape, or invalid seeds.
+            TypeError: If `seed` is neither an int nor a list of them, `options` is not a dict,
+                or the mask is not a numpy bool array.
+            ValueError: For an unknown option, a mask of the wrong shape or with no True, or
+                invalid seeds.
         """
         _check_options(options, self.jax_env.name)
         per_env = isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim == 1)
@@ -474,14 +496,13 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         if unknown:
             raise ValueError(f"{self.jax_env.name}: the only reset option is 'reset_mask', got {unknown}")
         mask = None if options is None else options.get("reset_mask")
+        if mask is not None:
+            mask = _reset_mask(mask, self.num_envs, self.jax_env.name)
         if mask is None or self._state is None:
             self._obs, self._state = self._batch.reset(keys)
             self._needs_reset = jnp.zeros(self.num_envs, jnp.bool_)
             self._pending_obs = self._obs
         else:
-            mask = np.asarray(mask, np.bool_)
-            if mask.shape != (self.num_envs,):
-                raise ValueError(f"reset_mask must have shape ({self.num_envs},), got {mask.shape}")
             jmask = jnp.asarray(mask)
             self._obs, self._state = self._batch.reset_where(keys, jmask, self._obs, self._state)
             self._needs_reset = self._needs_reset & ~jmask
@@ -498,10 +519,16 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
 
         Raises:
             gymnasium.error.ResetNeeded: If `reset()` was not called first.
+            TypeError: For one action where there must be one per env (gymnasium's error).
             ValueError: For an action outside the action space.
         """
         if self._state is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
+        if not isinstance(actions, (dict, tuple, list)) and np.ndim(actions) == 0:
+            # gymnasium's vector envs iterate over the actions: one action is a TypeError there
+            raise TypeError(
+                f"{self.jax_env.name}: step() takes one action per env ({self.num_envs}), got one action {actions!r}"
+            )
         check_actions(actions, self._jax_action_space, self.jax_env.name, self.num_envs)
         actions = cast(actions, self._jax_action_space)
         b = self._batch

@@ -1,3 +1,4 @@
+import re
 import subprocess
 import sys
 import warnings
@@ -370,6 +371,35 @@ def test_disabled_mode_and_reset_mask():
             assert _is_reset_obs(obs[i])
         else:
             np.testing.assert_array_equal(obs[i], kept[i])
+
+
+def test_reset_mask_is_checked_naming_what_is_expected():
+    # gymnasium's vector envs assert the same (tests/vector/test_vector_env.py's partial reset)
+    envs = JaxVectorEnv("CartPole-v1", num_envs=3, autoreset_mode=AutoresetMode.DISABLED)
+    envs.reset(options={"reset_mask": np.array([True, True, True])})  # a first reset may have one
+    expected = re.escape("options['reset_mask'] must be a numpy bool array of shape (3,)")
+    for mask in ([True, True, False], np.array([1, 1, 0]), np.array([1.0, 1.0, 0.0]), "yes"):
+        with pytest.raises(TypeError, match=expected):
+            envs.reset(options={"reset_mask": mask})
+    for mask in (np.array([True]), np.array([True, True, False, False]), np.array([[True, True, True]])):
+        with pytest.raises(ValueError, match=expected + ", got shape"):
+            envs.reset(options={"reset_mask": mask})
+    with pytest.raises(ValueError, match="at least one True"):
+        envs.reset(options={"reset_mask": np.zeros(3, bool)})
+    obs, _ = envs.reset(options={"reset_mask": jnp.array([False, True, False])})  # a JAX array is one too
+    assert obs.shape == (3, 4)
+
+
+def test_one_action_for_a_batch_is_a_type_error_as_in_gymnasium():
+    ours = JaxVectorEnv("CartPole-v1", num_envs=3)
+    theirs = gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make("CartPole-v1")] * 3)
+    for envs in (ours, theirs):
+        envs.reset(seed=0)
+        for one in (0, np.int64(1), np.array(0)):
+            with pytest.raises(TypeError):
+                envs.step(one)
+    with pytest.raises(TypeError, match=r"CartPole: step\(\) takes one action per env \(3\), got one action 0"):
+        ours.step(0)
 
 
 def test_vector_render_and_invalid_actions():

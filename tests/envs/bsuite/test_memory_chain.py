@@ -42,3 +42,17 @@ def test_memory_length_is_a_param():
     env, params = jaxenvs.make("MemoryChain-bsuite", autoreset=False, memory_length=7)
     out = play(env, params, [0] * 8)
     assert out["terminated"] == [False] * 7 + [True]
+
+
+def test_no_observation_column_has_equal_bounds():
+    # gymnasium's checker warns of one ("maximum and minimum values are equal"): with one bit
+    # the query column holds only 0 and is bounded [0, 1]
+    for env_id, bits in (("MemoryChain-bsuite", 1), ("bsuite/memory_len/0", 1), ("bsuite/memory_size/3", 4)):
+        env, params = jaxenvs.make(env_id, autoreset=False)
+        space = env.observation_space(params)
+        assert space.shape == (1, bits + 2)
+        assert (space.low < space.high).all(), (env_id, space.low, space.high)
+        obs, state = env.reset(jax.random.key(0), params)
+        for t in range(3):
+            assert bool(space.contains(obs)), (env_id, t, obs)
+            obs, state, *_ = env.step(jax.random.key(t), state, 0, params)

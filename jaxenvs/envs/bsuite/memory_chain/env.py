@@ -136,8 +136,11 @@ class MemoryChain(Environment[MemoryChainState, MemoryChainParams]):
 
     @defaults_params
     def observation_space(self, params=None):
+        # bsuite's spec declares no bounds. The query's are [0, num_bits - 1], except that with one
+        # bit (bsuite's memory_len experiments) the query is always 0: [0, 1] then, so that no
+        # column has equal bounds (gymnasium's checker warns, and a normalizer would divide by 0)
         low = [[0.0, 0.0] + [-1.0] * self.num_bits]
-        high = [[1.0, float(self.num_bits - 1)] + [1.0] * self.num_bits]
+        high = [[1.0, float(max(self.num_bits - 1, 1))] + [1.0] * self.num_bits]
         return spaces.Box(low, high, shape=(1, self.num_bits + 2), dtype=jnp.float32)
 
     @defaults_params
