@@ -1,9 +1,10 @@
 """`Env` (the runtime interface), `Environment` (the base env authors subclass), `EnvState` / `EnvParams`.
 
-Users, wrappers and the batch engine call `Env`'s methods. An `Environment` subclass implements `reset_env` and `step_env` (the MDP's transition alone); the base's
-`reset` and `step` resolve `params=None` and add truncation and `info["discount"]`. What happens
-past the end of an episode is a layer's choice (`wrappers.AutoReset` resets, `wrappers.Absorbing`
-stays): docs/batching.md.
+Users, wrappers and the batch engine call `Env`'s methods. An `Environment` subclass
+implements `reset_env` and `step_env` (the MDP's transition alone); the base's `reset` and `step`
+resolve `params=None` and add truncation and `info["discount"]`. What happens past the end of
+an episode is a layer's choice (`wrappers.AutoReset` resets, `wrappers.Absorbing` stays):
+docs/batching.md.
 """
 
 from __future__ import annotations
@@ -558,4 +559,3 @@ class Environment(Env[TEnvState, TEnvParams]):
             spaces.check_action_shape(space, action, self.name)
             return
         spaces.check_action(space, action, self.name)
-

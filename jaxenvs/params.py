@@ -8,6 +8,7 @@ of a bare default; `check_params` (called by `make`, `make_vec` and `params.repl
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -422,6 +423,15 @@ class ParamsMeta(type):
 
 def _checked_replace(replace: Callable[..., Any]) -> Callable[..., Any]:
     def checked(self, **updates: Any) -> Any:
+        valid = [f.name for f in dataclasses.fields(self)]
+        unknown = sorted(set(updates) - set(valid))
+        if unknown:
+            close = {n: difflib.get_close_matches(n, valid, n=1) for n in unknown}
+            hints = "".join(f" (did you mean {c[0]!r} for {n!r}?)" for n, c in close.items() if c)
+            raise TypeError(
+                f"{type(self).__name__}.replace: unknown field(s) {', '.join(map(repr, unknown))}{hints}; "
+                f"valid fields are: {', '.join(valid)}"
+            )
         new = replace(self, **updates)
         check_params(new, names=list(updates))
         return new

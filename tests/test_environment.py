@@ -235,3 +235,119 @@ def test_default_params_defaults_to_the_declared_params_class():
     for env in (Undeclared(), Environment()):
         with pytest.raises(NotImplementedError):
             _ = env.default_params
+
+
+_BUILT_IN = ("classic", "toy_text", "minatar", "bsuite", "misc")
+
+
+@pytest.mark.parametrize("env_id", [i for f in _BUILT_IN for i in jaxenvs.registered_envs(f)])
+def test_params_none_is_the_defaults_on_the_spaces(env_id):
+    """`params=None` (or left out) is `default_params` on the spaces, raw and wrapped, by the one
+    rule (`environment.resolve_params`)."""
+    available = jaxenvs.registry.availability(env_id)
+    if not available.runnable:
+        pytest.skip(available.reason)
+    for autoreset in (False, True):
+        try:
+            env, params = jaxenvs.make(env_id, autoreset=autoreset)
+        except (ImportError, FileNotFoundError, OSError) as e:  # MNIST's data, not here
+            pytest.skip(f"{env_id}: {type(e).__name__}")
+        for layer in (env, env.unwrapped):
+            for space in ("observation_space", "action_space"):
+                given = getattr(layer, space)(layer.default_params)
+                assert repr(getattr(layer, space)()) == repr(given), (env_id, layer, space)
+                assert repr(getattr(layer, space)(None)) == repr(given), (env_id, layer, space)
+        assert repr(env.observation_space()) == repr(env.observation_space(params))
+
+
+def test_another_envs_params_or_state_is_a_type_error_naming_both():
+    cartpole, cp_params = jaxenvs.make("CartPole-v1", autoreset=False)
+    pendulum, pd_params = jaxenvs.make("Pendulum-v1", autoreset=False)
+    key = jax.random.key(0)
+    _, cp_state = cartpole.reset(key, cp_params)
+    _, pd_state = pendulum.reset(key, pd_params)
+    for call in (
+        lambda: cartpole.reset(key, pd_params),
+        lambda: cartpole.step(key, cp_state, 1, pd_params),
+        lambda: jax.jit(cartpole.step)(key, cp_state, 1, pd_params),
+    ):
+        with pytest.raises(TypeError, match="params must be a CartPoleParams .*got a PendulumParams"):
+            call()
+    for env in (cartpole, cartpole.unwrapped, jaxenvs.make("CartPole-v1")[0]):
+        with pytest.raises(TypeError, match="state must be a CartPoleState .*got a PendulumState"):
+            env.step(key, pd_state, 1, cp_params)
+
+    # a subclass of the env's params stays accepted
+    from flax import struct
+
+    from jaxenvs.envs.classic.cartpole.env import CartPoleParams
+
+    @struct.dataclass
+    class Longer(CartPoleParams):
+        note: int = 0
+
+    params = Longer(length=0.75)
+    obs, state = cartpole.reset(key, params)
+    assert cartpole.step(key, state, 1, params)[0].shape == (4,)
+
+
+def test_replace_with_unknown_names_lists_the_valid_ones():
+    _, params = jaxenvs.make("CartPole-v1")
+    with pytest.raises(
+        TypeError, match=r"unknown field\(s\) 'lenght' \(did you mean 'length'.*valid fields are: .*length"
+    ):
+        params.replace(lenght=1.0)
+    assert params.replace(length=1.0).length == 1.0
+
+
+def test_the_builder_orders_the_layers_in_one_place():
+    """`make`, `make_vec` and the gymnax export go through `registry.build`; the layers come
+    from `registry.apply_layers`, in its order (levels, end of episode, batch)."""
+    from jaxenvs.registry import apply_layers, build
+    from jaxenvs.wrappers import Absorbing, AutoReset, Levels, RegisteredDefaults, VecEnv
+
+    env, params = build("CartPole-v1", max_steps_in_episode=9)
+    assert isinstance(env, RegisteredDefaults) and env.default_params.max_steps_in_episode == 9
+    sample = lambda key: jaxenvs.levels.Level()  # noqa: E731
+    single = apply_layers(env, levels=sample)
+    assert isinstance(single, AutoReset) and isinstance(single.env, Levels) and single.env.env is env
+    assert isinstance(apply_layers(env, autoreset=False), Absorbing)
+    batch = apply_layers(env, num_envs=3, levels=sample)
+    assert isinstance(batch, VecEnv) and isinstance(batch.env, Levels) and batch.env.env is env
+    made, _ = jaxenvs.make_vec("CartPole-v1", 3, max_steps_in_episode=9)
+    assert isinstance(made, VecEnv) and isinstance(made.env, RegisteredDefaults)  # nothing added, then unwrapped
+    assert repr(jaxenvs.make("CartPole-v1", max_steps_in_episode=9)[0]) == repr(apply_layers(env))
+
+
+def test_a_batch_native_env_declares_reset_rows_and_gets_no_batch_layer():
+    """A family whose raw env is already a batch declares `reset_rows`: the builder adds the
+    auto-reset layer alone, and the one auto-reset step resets its rows with that hook."""
+    from jaxenvs.registry import apply_layers
+    from jaxenvs.wrappers import AutoReset, VecEnv
+
+    inner, params = jaxenvs.make_vec("CartPole-v1", 4, max_steps_in_episode=3)
+    calls = []
+
+    class Batch(jaxenvs.wrappers.Wrapper):
+        """A batch (here a VecEnv's, its own auto-reset bypassed) that resets rows itself."""
+
+        def step(self, key, state, action, params=None):
+            return jax.vmap(self.env.env.step, in_axes=(0, 0, 0, None))(
+                jax.random.split(key, 4), state, action, self.env.default_params if params is None else params
+            )
+
+        def reset_rows(self, done, key, obs, state, params):
+            calls.append(done.shape)
+            new_obs, new_state = self.env.reset(key, params)
+            keep = lambda new, old: jnp.where(done.reshape(done.shape + (1,) * (old.ndim - 1)), new, old)  # noqa: E731
+            return jax.tree_util.tree_map(keep, (new_obs, new_state), (obs, state))
+
+    batch = Batch(inner)
+    env = apply_layers(batch, num_envs=4)
+    assert isinstance(env, AutoReset) and not isinstance(env, VecEnv)
+    _, state = env.reset(jax.random.key(0), params)
+    for t in range(3):
+        _, state, _, _, truncated, info = env.step(jax.random.key(t + 1), state, jnp.ones(4, jnp.int32), params)
+    assert bool(truncated.all()) and calls and calls[-1] == (4,)
+    assert np.all(np.asarray(state.time) == 0)  # every row reset by the hook
+    assert info["final_observation"].shape == (4, 4)

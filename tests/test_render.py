@@ -82,6 +82,9 @@ def test_render(env_id):
     single = np.asarray(jax.jit(lambda s: env.render(s, params))(first))
     assert single.shape == (height, width, 3) and single.dtype == np.uint8
     np.testing.assert_array_equal(single, frames[0])
+    # params=None is the env's defaults (the params make built), raw or wrapped
+    np.testing.assert_array_equal(np.asarray(jax.jit(env.render)(first)), single)
+    np.testing.assert_array_equal(np.asarray(jax.jit(env.unwrapped.render)(first)), single)
 
     leaves = _without_time(states)
     state_changed = [i for i in range(1, len(frames)) if any(not np.array_equal(leaf[i], leaf[0]) for leaf in leaves)]

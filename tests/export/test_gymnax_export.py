@@ -333,3 +333,16 @@ def test_evosax_gymnax_problem_by_name():
         fitness, pstate, _ = problem.eval(k2, population, pstate)
         state, _ = es.tell(k3, population, -fitness, state, es.default_params)
     assert fitness.shape == (4,) and ((np.asarray(fitness) >= 1) & (np.asarray(fitness) <= 20)).all()
+
+
+def test_gymnax_constructor_arguments_are_accepted():
+    """`gymnax.make(id, **kwargs)` passes its arguments to the env's constructor: the export takes
+    a constructor argument of the env (FrozenLake's `map_name`) beside the params fields."""
+    from jaxenvs.export import gymnax as jaxenvs_gymnax
+
+    env, params = jaxenvs_gymnax.make("FrozenLake-misc", map_name="8x8")
+    assert int(env.observation_space(params).n) == 64
+    env, params = jaxenvs_gymnax.make("FrozenLake-v1", map_name="8x8", is_slippery=False)
+    assert int(env.observation_space(params).n) == 64 and not params.is_slippery
+    with pytest.raises(TypeError, match="unknown parameter.*'map_nam'"):
+        jaxenvs_gymnax.make("FrozenLake-misc", map_nam="8x8")
