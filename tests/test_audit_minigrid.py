@@ -68,7 +68,7 @@ def test_navix_simple_crossing_layouts_fail_as_its_finding_says():
     import jax
 
     from jaxenvs.audit import navix as nv
-    from jaxenvs.parity.checks import ParityResult
+    from jaxenvs.parity import ParityResult
 
     env_id, n = "MiniGrid-SimpleCrossingS9N1-v0", 50
     ref = mg.minigrid_resets(env_id, n, 0)

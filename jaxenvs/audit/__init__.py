@@ -14,7 +14,9 @@ import importlib
 import importlib.util
 from typing import Any, Protocol, runtime_checkable
 
-from jaxenvs.parity.checks import ParityResult, check_scale, two_stage
+from jaxenvs.parity import ParityResult
+from jaxenvs.parity.scale import check_scale
+from jaxenvs.parity.verdict import two_stage
 from jaxenvs.sidetables import parity_of
 
 
@@ -168,9 +170,12 @@ def run_spec_on_peer(
     Returns:
         The `ParityResult`, named `"<peer>/<peer_id>"`.
     """
-    from jaxenvs.parity.spec import run as run_spec
+    from jaxenvs.parity import env_under_test
+    from jaxenvs.parity.spec import run_stage
 
-    result = run_spec(spec, env_id, scale=scale, seed=seed, env=env, params=params)
+    env, params = env_under_test(env_id, env, params)
+    described = parity_of(env_id).reference or spec.description or env_id
+    result = run_stage(spec, env_id, env, params, scale, seed, described)
     result.env_id = f"{peer}/{peer_id}"
     if not has_float64_path(env, params):
         result.set_aside = [c for c in result.checks if c.name.startswith(FLOAT64_CHECKS)]

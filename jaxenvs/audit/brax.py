@@ -69,7 +69,7 @@ def model_checks(env_id: str, benv: Any = None) -> list:
     Returns:
         The checks, named `model <constant>` (exact for counts and enums, 1e-6 otherwise).
     """
-    from jaxenvs.parity.checks import error_check, exact_check
+    from jaxenvs.parity.stats import error_check, exact_check
 
     if benv is None:
         from jaxenvs.adapters.brax import BraxEnv
@@ -185,17 +185,10 @@ def audit(env_id: str, scale: float, seed: int) -> Any:
     import jax
 
     from jaxenvs.adapters.brax import RESCALES_ACTIONS, BraxEnv
-    from jaxenvs.parity.checks import (
-        Check,
-        ParityResult,
-        Timer,
-        bounded_check,
-        error_check,
-        exact_check,
-        ks_check,
-        mean_check,
-    )
-    from jaxenvs.parity.reference import jax_episode_statistics
+    from jaxenvs.parity import Check, ParityResult
+    from jaxenvs.parity.collect import jax_episode_statistics
+    from jaxenvs.parity.stats import bounded_check, error_check, exact_check, ks_check, mean_check
+    from jaxenvs.parity.verdict import Timer
 
     name = PAIRS[env_id]
     num_steps = max(50, int(STEPS_AT_ONE * scale))

@@ -296,7 +296,7 @@ def _ks(name: str, jax_values: np.ndarray, ref_values: np.ndarray, unit: str) ->
     """A two-sample KS test of one quantity per world or episode, its means in the detail."""
     from scipy import stats
 
-    from jaxenvs.parity.checks import p_value_check
+    from jaxenvs.parity.stats import p_value_check
 
     a, b = np.asarray(jax_values, np.float64), np.asarray(ref_values, np.float64)
     test = stats.ks_2samp(a, b)
@@ -308,7 +308,7 @@ def _fisher(name: str, jax_flags: np.ndarray, ref_flags: np.ndarray) -> Any:
     """Fisher's exact test of two proportions (exact also where one side never saw the event)."""
     from scipy import stats
 
-    from jaxenvs.parity.checks import p_value_check
+    from jaxenvs.parity.stats import p_value_check
 
     a, b = np.asarray(jax_flags, bool), np.asarray(ref_flags, bool)
     ka, kb = int(a.sum()), int(b.sum())
@@ -331,7 +331,8 @@ def world_checks(jax_side: dict[str, np.ndarray], ref_side: dict[str, np.ndarray
         non-grass cell among the start and its 8 neighbours, where Crafter's generator makes
         only grass: none may), `world initial <creature>s` (KS of the count per world).
     """
-    from jaxenvs.parity.checks import Check, exact_check
+    from jaxenvs.parity import Check
+    from jaxenvs.parity.stats import exact_check
 
     n = len(jax_side["blocks"])
     cells = jax_side["blocks"].sum(axis=1) + jax_side["other_blocks"]
@@ -377,7 +378,7 @@ def episode_checks(jax_side: dict[str, np.ndarray], ref_side: dict[str, np.ndarr
         achievement), `lava deaths` (Fisher) and `death health reward` (the return less the
         achievements of every episode ending in death, against Crafter's -0.9).
     """
-    from jaxenvs.parity.checks import error_check, mean_check
+    from jaxenvs.parity.stats import error_check, mean_check
 
     length = mean_check("random-policy episode length", jax_side["length"], ref_side["length"], seed)
     length.transitions = int(ref_side["length"].sum())
@@ -409,7 +410,7 @@ def lava_step_checks(jax_steps: dict[str, np.ndarray], ref_steps: dict[str, np.n
         `lava step reward` (an error: Crafter's is -0.9, from full health to none) and `lava step
         death` (mismatches of done, on lava, health 0).
     """
-    from jaxenvs.parity.checks import error_check, exact_check
+    from jaxenvs.parity.stats import error_check, exact_check
 
     m = min(len(jax_steps["reward"]), len(ref_steps["reward"]))
     reward = error_check("lava step reward", jax_steps["reward"][:m], ref_steps["reward"][:m], 1e-6)
@@ -444,7 +445,8 @@ def audit(env_id: str, scale: float, seed: int) -> Any:
     """
     import importlib.metadata
 
-    from jaxenvs.parity.checks import ParityResult, Timer
+    from jaxenvs.parity import ParityResult
+    from jaxenvs.parity.verdict import Timer
 
     if env_id != ROW:
         raise ValueError(f"the craftax audit has one row, {ROW!r}; got {env_id!r}")

@@ -139,7 +139,7 @@ def audit(env_id: str, scale: float, seed: int) -> Any:
     needs = "minatar" if base in MINATAR_GAMES else "bsuite" if base in BSUITE_ENVS else None
     if needs is not None and importlib.util.find_spec(needs) is None:  # this row's own reference
         from jaxenvs.extras import install_line
-        from jaxenvs.parity.checks import ParityResult
+        from jaxenvs.parity import ParityResult
 
         return ParityResult(f"gymnax/{env_id}", needs, skipped=f"{needs} is not installed ({install_line('audit')})")
     if base in MINATAR_GAMES:
@@ -327,7 +327,7 @@ def _minatar_transitions(game: Any, name: str, env: Any, params: Any, ref: Any, 
     reference drew no random number during the step: a uniform random policy and our spec's
     scrambled states. Freeway's last two steps of a game (its own time limit) are a set apart."""
     from jaxenvs.envs.minatar import _parity as m
-    from jaxenvs.parity.harness import check_transitions
+    from jaxenvs.parity import Collection, FieldPolicy, check_transitions
 
     sets = {
         "random policy": m.collect(game, n, m.uniform_policy(), seed),
@@ -346,7 +346,8 @@ def _minatar_transitions(game: Any, name: str, env: Any, params: Any, ref: Any, 
     if name == "asterix":
         from jaxenvs.envs.minatar.asterix.parity import mask_empty_slots as canonical
     kept = {k: v for k, v in kept.items() if len(v)}
-    checks = check_transitions(env, params, ref, data=kept, atol=0.0, seed=seed, canonical=canonical)
+    fields, collect = FieldPolicy(atol=0.0, canonical=canonical), Collection(data=kept)
+    checks = check_transitions(env, params, ref, seed=seed, fields=fields, collect=collect)
     if checks:
         note = f"{drawn} steps that drew random numbers left to the distribution checks"
         checks[0].detail = (checks[0].detail + "; " if checks[0].detail else "") + note
@@ -356,8 +357,8 @@ def _minatar_transitions(game: Any, name: str, env: Any, params: Any, ref: Any, 
 def _minatar_resets(name: str, env: Any, params: Any, ref: Any, n: int, seed: int) -> list:
     """The reset state by distribution: Breakout's ball start, Freeway's first car's speed,
     the whole state of the games whose reset draws nothing."""
-    from jaxenvs.parity.checks import rows
-    from jaxenvs.parity.harness import check_resets
+    from jaxenvs.parity import check_resets
+    from jaxenvs.parity.stats import rows
 
     def whole(s: dict[str, Any], o: Any) -> np.ndarray:
         keys = sorted(k for k in s if k not in ("time", "last_action"))
@@ -380,7 +381,7 @@ def _minatar_resets(name: str, env: Any, params: Any, ref: Any, n: int, seed: in
 def _asterix_spawns(env: Any, params: Any, ref: Any, n: int, seed: int) -> list:
     """Asterix's spawn by distribution from injected states: slots 2, 5 and 6 taken, every slot
     but 3 taken, and every slot taken (the entity spawned, and how many entities the step removed)."""
-    from jaxenvs.parity.harness import check_step_distribution
+    from jaxenvs.parity import check_step_distribution
 
     ref.reset(seed)
     cases = []
@@ -410,7 +411,7 @@ def _asterix_spawns(env: Any, params: Any, ref: Any, n: int, seed: int) -> list:
 def _freeway_crossing(env: Any, params: Any, ref: Any, n: int, seed: int) -> list:
     """Freeway's new car speeds at a crossing (chicken one row from the top, moving up), by
     distribution: the first car's signed speed."""
-    from jaxenvs.parity.harness import check_step_distribution
+    from jaxenvs.parity import check_step_distribution
 
     ref.reset(seed)
     start = ref.state()
@@ -432,7 +433,7 @@ def _freeway_crossing(env: Any, params: Any, ref: Any, n: int, seed: int) -> lis
 def _sticky(game: Any, name: str, env: Any, params: Any, translate: Any, actions: tuple, n: int, seed: int) -> list:
     """The sticky-action draw: from a state whose previous action was the opposite move, the
     moved field after one step, gymnax's against MinAtar's at `sticky_action_prob=0.1`."""
-    from jaxenvs.parity.harness import check_step_distribution
+    from jaxenvs.parity import check_step_distribution
 
     field, action, previous = STICKY_MOVES[name]
     ref = translate(game.reference(sticky_action_prob=STICKY, action_map=actions))
@@ -463,8 +464,8 @@ def _minatar_statistics(game: Any, env: Any, params: Any, sticky: float, n: int,
     import minatar  # noqa: F401 (the reference's version is named in the cache key)
 
     from jaxenvs.audit.cache import cached
-    from jaxenvs.parity.checks import mean_check
-    from jaxenvs.parity.reference import jax_episode_statistics
+    from jaxenvs.parity.collect import jax_episode_statistics
+    from jaxenvs.parity.stats import mean_check
 
     ref = game.reference(sticky_action_prob=sticky)
     key = f"minatar 1.0.15 {game.name} gymnax-audit episodes={n} sticky={sticky} cap={cap} seed={seed}"
@@ -478,7 +479,7 @@ def _minatar_statistics(game: Any, env: Any, params: Any, sticky: float, n: int,
 
 
 def _setting(name: str, mine: Any, theirs: Any) -> Any:
-    from jaxenvs.parity.checks import exact_check
+    from jaxenvs.parity.stats import exact_check
 
     check = exact_check(f"setting: {name}", np.asarray([mine]), np.asarray([theirs]))
     check.detail = f"gymnax {mine} vs reference {theirs}"
@@ -488,8 +489,9 @@ def _setting(name: str, mine: Any, theirs: Any) -> Any:
 def _audit_minatar(env_id: str, defaults: bool, scale: float, seed: int) -> Any:
     """One stage of a MinAtar row: gymnax at the reference's settings (six actions, our id's time
     limit; no sticky actions, which gymnax lacks) or at gymnax's defaults."""
-    from jaxenvs.parity.checks import Check, ParityResult, Timer
+    from jaxenvs.parity import Check, ParityResult
     from jaxenvs.parity.harness import check_time_limit
+    from jaxenvs.parity.verdict import Timer
 
     name = MINATAR_GAMES[env_id]
     game = _minatar_game(name)
@@ -637,13 +639,17 @@ def _audit_bsuite(env_id: str, defaults: bool, scale: float, seed: int) -> Any:
     """One stage of a bsuite row: gymnax at the reference's settings (our id's `env_kwargs`), or
     at gymnax's defaults (its transitions then against bsuite built at those settings)."""
     import jaxenvs
-    from jaxenvs.parity.checks import Check, ParityResult, Timer, rows
-    from jaxenvs.parity.harness import (
+    from jaxenvs.parity import (
+        Check,
+        FieldPolicy,
+        ParityResult,
         check_episode_statistics,
         check_resets,
         check_step_distribution,
         check_transitions,
     )
+    from jaxenvs.parity.stats import rows
+    from jaxenvs.parity.verdict import Timer
 
     registered = dict(jaxenvs.spec(env_id).env_kwargs)
     make, env_params = BSUITE_ENVS[env_id]
@@ -689,7 +695,7 @@ def _audit_bsuite(env_id: str, defaults: bool, scale: float, seed: int) -> Any:
         else:  # gymnax configured as the reference: what still differs cannot be configured
             checks += [c for c in settings if c.passed]
             aside += [c for c in settings if not c.passed]
-        checks += check_transitions(env, params, ref, n_steps, 0.0, seed, reward_atol=1e-6)
+        checks += check_transitions(env, params, ref, n_steps, 0.0, seed, fields=FieldPolicy(reward_atol=1e-6))
         case = _bsuite_case(env_id, kwargs)
         if case is not None:
             checks += check_step_distribution(
@@ -739,8 +745,9 @@ def _audit_frozen_lake(env_id: str, scale: float, seed: int) -> Any:
     slipping, every (cell, action) of the ice by distribution; random-policy episodes."""
     from jaxenvs.envs.toy_text import _parity as tt
     from jaxenvs.envs.toy_text.frozen_lake.env import FrozenLakeState
-    from jaxenvs.parity.checks import ParityResult, Timer
-    from jaxenvs.parity.harness import check_episode_statistics, check_time_limit, check_transitions
+    from jaxenvs.parity import Collection, ParityResult, check_episode_statistics, check_transitions
+    from jaxenvs.parity.harness import check_time_limit
+    from jaxenvs.parity.verdict import Timer
 
     def to_fields(d: dict[str, np.ndarray], template: Any) -> dict[str, Any]:
         return {"position": d["s"], "time": d["time"] if "time" in d else np.zeros_like(d["s"])}
@@ -770,7 +777,8 @@ def _audit_frozen_lake(env_id: str, scale: float, seed: int) -> Any:
         ends = [c for c in range(cells) if c not in live]
         for label, group in (("non-slippery every (live cell, action)", live), ("from a hole or the goal", ends)):
             cases = [({"s": np.int32(c)}, a) for c in group for a in range(4)]
-            checks += check_transitions(dry_env, dry_params, dry, data=dry.step_cases(cases), label=label)
+            collect = Collection(data=dry.step_cases(cases))
+            checks += check_transitions(dry_env, dry_params, dry, label=label, collect=collect)
         # a step from a hole or the goal happens in neither library's episodes (gymnax resets
         # after the termination; gymnasium's table keeps those cells absorbing): set aside
         aside = [c for c in checks if c.name.startswith("from a hole")]

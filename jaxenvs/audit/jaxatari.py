@@ -227,7 +227,9 @@ def audit(env_id: str, scale: float, seed: int) -> Any:
     Raises:
         ValueError: `env_id` is not one of `ids()`.
     """
-    from jaxenvs.parity.checks import ParityResult, Timer, chi_square_check, exact_check, mean_check
+    from jaxenvs.parity import ParityResult
+    from jaxenvs.parity.stats import chi_square_check, exact_check, mean_check
+    from jaxenvs.parity.verdict import Timer
 
     if env_id not in GAMES:
         raise ValueError(f"JAXAtari's audit has no game {env_id!r}; audited: {ids()}")

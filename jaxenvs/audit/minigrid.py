@@ -87,7 +87,9 @@ class Peer:
         Raises:
             ValueError: `env_id` is not one of the peer's rows.
         """
-        from jaxenvs.parity.checks import Check, ParityResult, Timer, mean_check
+        from jaxenvs.parity import Check, ParityResult
+        from jaxenvs.parity.stats import mean_check
+        from jaxenvs.parity.verdict import Timer
 
         if env_id not in self.pairs:
             raise ValueError(f"{self.name} has no audited port of {env_id!r}; audited: {list(self.pairs)}")
@@ -362,7 +364,8 @@ def layout_checks(peer: dict[str, np.ndarray], ref: dict[str, np.ndarray], seed:
     Returns:
         The checks.
     """
-    from jaxenvs.parity.checks import Check, chi_square_check, exact_check
+    from jaxenvs.parity import Check
+    from jaxenvs.parity.stats import chi_square_check, exact_check
 
     checks = []
     shape = exact_check("grid size", np.asarray([peer["grid"].shape[1:3]]), np.asarray([ref["grid"].shape[1:3]]))
@@ -535,7 +538,7 @@ def transition_checks(env_id: str, before: dict, steps: dict, max_steps: int) ->
     Returns:
         One check per compared field over every (state, action); the reward to 1e-6.
     """
-    from jaxenvs.parity.checks import error_check, exact_check
+    from jaxenvs.parity.stats import error_check, exact_check
 
     ref = minigrid_steps(env_id, before, max_steps)
     n, k = steps["dir"].shape

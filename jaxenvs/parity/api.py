@@ -1,8 +1,10 @@
 """The front door: `run_parity` checks an env against its reference, whatever the caller holds.
 
 A registered id (its declared `ParitySpec` or `Reference`), a `ParitySpec` with an env, or a
-`Reference` with an env (the standard set, `spec.Standard`). `check` and `assert_parity` are
-`run_parity` on a `Reference`, kept in the form earlier releases gave them.
+`Reference` with an env (the standard set, `spec.Standard`): each becomes one `_Run` (its
+checks, the env they check, its names), which `_decide` runs in one or two stages, skipping
+where the one library the checks declare is missing. `check` and `assert_parity` are
+`run_parity` on a `Reference`, with the standard set's options.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from jaxenvs.extras import install_line
 from jaxenvs.parity.harness import check_reference_fields
 from jaxenvs.parity.reference import Reference
 from jaxenvs.parity.scale import Sizes, check_scale
-from jaxenvs.parity.spec import Context, ParitySpec, Standard, run, run_checks
-from jaxenvs.parity.subject import check_params, env_under_test, require_env, require_raw_env
+from jaxenvs.parity.spec import ParitySpec, Standard, run_stage
+from jaxenvs.parity.subject import env_under_test, require_raw_env
 from jaxenvs.parity.verdict import FirstFailure, ParityResult, two_stage
 from jaxenvs.sidetables import parity_of
 
@@ -97,25 +99,17 @@ def run_parity(
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"run_parity({_name(target)!r}): seed must be a non-negative int, got {seed!r}")
     if isinstance(target, str):
-        return _run_id(target, scale, seed, env, params)
-    if not isinstance(target, (ParitySpec, Reference)):
+        run = _of_id(target, scale, env, params)
+        if isinstance(run, ParityResult):  # the id declares no reference
+            return run
+    elif isinstance(target, (ParitySpec, Reference)):
+        run = _of_users(target, scale, env, params)
+    else:
         raise TypeError(
             "run_parity: target must be a registered id, a jaxenvs.parity.ParitySpec or a "
             f"jaxenvs.parity.Reference, got {type(target).__name__}"
         )
-    builds = isinstance(target, ParitySpec) and target.builds_env and env is None
-    if not builds:
-        if env is None:
-            raise TypeError(f"run_parity({type(target).__name__}): pass env= (the raw JAX env to check)")
-        require_raw_env(env, "run_parity")
-        params = _params(env, params)
-    name = getattr(env, "name", type(env).__name__)
-    if isinstance(target, Reference):
-        sizes = scale if isinstance(scale, Sizes) else Sizes.at(scale)
-        return _run_reference(env, params, target, sizes, seed, Standard(), name)
-    if isinstance(scale, Sizes):
-        raise TypeError("run_parity(ParitySpec): scale must be a number (Sizes is for a Reference's standard set)")
-    return _run_spec(target, name, target.description or name, float(scale), seed, env, params)
+    return _decide(run, seed)
 
 
 def _name(target: Any) -> str:
@@ -123,71 +117,86 @@ def _name(target: Any) -> str:
     return target if isinstance(target, str) else type(target).__name__
 
 
-def _params(env: Any, params: Any) -> Any:
-    """`params`, or the env's default params; a clear error when it has none."""
-    default = getattr(env, "default_params", None)
-    if params is None and default is None:
-        raise TypeError("run_parity(env=...): the env has no default_params; pass params=")
-    check_params(getattr(env, "name", type(env).__name__), params, default)
-    return default if params is None else params
+@dataclasses.dataclass(frozen=True)
+class _Run:
+    """Any target of `run_parity` in one form, which `_decide` runs: an id, a `ParitySpec` or a
+    `Reference` becomes its checks (`spec`), what they check (`env`, `params`) and its names."""
+
+    spec: ParitySpec  # the checks, their reference, the library whose absence is a skip
+    name: str  # the result's name and `Context.env_id`: the id, or the env's name
+    reference: str  # the reference in words
+    env: Any  # the raw env under test; None: the id's built-in env (or the checks build one)
+    params: Any  # its params; None: its default params
+    scale: float = 1.0  # the first stage's size
+    install: str = ""  # how to install the library, for the skip
 
 
-def _run_id(env_id: str, scale: float | Sizes, seed: int, env: Any, params: Any) -> ParityResult:
-    """The parity check `env_id` declares, on the built-in env or on `env`."""
-    if env is not None:
-        require_env(env, f"run_parity({env_id!r}, env=...)")
-        check_params(env_id, params, getattr(env, "default_params", None))
+def _decide(run: _Run, seed: int) -> ParityResult:
+    """`run`'s verdict in one or two stages (`verdict.two_stage`); skipped where the library
+    its spec declares is not installed, the one module whose absence is a skip."""
+    try:
+        if run.spec.library is not None:
+            importlib.import_module(run.spec.library)
+        env, params = run.env, run.params
+        if env is None and not run.spec.builds_env:
+            env, params = env_under_test(run.name, None, params)
+
+        def stage(factor: int, stage_seed: int) -> ParityResult:
+            return run_stage(run.spec, run.name, env, params, run.scale * factor, stage_seed, run.reference)
+
+        return two_stage(stage, seed)
+    except FirstFailure as e:  # under verdict.stop_at_first_failure(): the verdict is known
+        return ParityResult(run.name, run.reference, checks=[e.check], stages="stopped at the first failure")
+    except ImportError as e:
+        if run.spec.library is None or _top_module(e.name) != _top_module(run.spec.library):
+            raise  # a typo, or a module other than the declared library: never a skip
+        install = f": {run.install}" if run.install else ""
+        return ParityResult(run.name, run.reference, skipped=f"reference not installed ({e.name}){install}")
+
+
+def _of_id(env_id: str, scale: float | Sizes, env: Any, params: Any) -> _Run | ParityResult:
+    """The parity check `env_id` declares, on `env` (None: the built-in env), as a `_Run`; a
+    skipped result where it declares none."""
     from jaxenvs.registry import spec
 
-    s, declared = spec(env_id), parity_of(env_id)
-    described = declared.reference or "-"
-    if declared.target is None:
-        return ParityResult(env_id, described, skipped="no reference declared")
-    target = _load_parity(env_id, declared.target)
-    try:
-        if isinstance(target, ParitySpec):
-            if isinstance(scale, Sizes):
-                raise TypeError(f"run_parity({env_id!r}): scale must be a number for an id with a ParitySpec")
-            return two_stage(lambda f, stage_seed: run(target, env_id, scale * f, stage_seed, env, params), seed)
+    if env is not None:
         env, params = env_under_test(env_id, env, params)
-        sizes = scale if isinstance(scale, Sizes) else Sizes.at(scale)
-        return _run_reference(env, params, target, sizes, seed, Standard(), env_id)
-    except FirstFailure as e:  # under verdict.stop_at_first_failure(): the verdict is known
-        return ParityResult(env_id, described, checks=[e.check], stages="stopped at the first failure")
-    except ImportError as e:
-        # only the library the spec declares optional may be absent; anything else is a bug
-        if not (isinstance(target, ParitySpec) and _top_module(e.name) == _top_module(target.library)):
-            raise
-        install = install_line(s.extra or "parity")
-        return ParityResult(env_id, described, skipped=f"reference not installed ({e.name}): {install}")
+    s, declared = spec(env_id), parity_of(env_id)
+    if declared.target is None:
+        return ParityResult(env_id, declared.reference or "-", skipped="no reference declared")
+    target = _load_parity(env_id, declared.target)
+    if isinstance(target, Reference):
+        if env is None:
+            env, params = env_under_test(env_id, None, params)
+        return _of_reference(target, scale, Standard(), env_id, env, params)
+    if isinstance(scale, Sizes):
+        raise TypeError(f"run_parity({env_id!r}): scale must be a number for an id with a ParitySpec")
+    described = declared.reference or target.description or env_id
+    return _Run(target, env_id, described, env, params, float(scale), install_line(s.extra or "parity"))
 
 
-def _run_spec(spec: ParitySpec, name: str, described: str, scale: float, seed: int, env: Any, params: Any):
-    """A user's `ParitySpec` on `env`, decided in two stages (skipped when its library is missing)."""
-    try:
-        importlib.import_module(spec.library)
-    except ImportError as e:
-        if _top_module(e.name) != _top_module(spec.library):
-            raise
-        return ParityResult(name, described, skipped=f"reference not installed ({e.name})")
+def _of_users(target: ParitySpec | Reference, scale: float | Sizes, env: Any, params: Any) -> _Run:
+    """A user's `ParitySpec` or `Reference` on `env`, as a `_Run` named after the env."""
+    name = getattr(env, "name", type(env).__name__)
+    if not (isinstance(target, ParitySpec) and target.builds_env and env is None):
+        if env is None:
+            raise TypeError(f"run_parity({type(target).__name__}): pass env= (the raw JAX env to check)")
+        require_raw_env(env, "run_parity")
+        env, params = env_under_test(name, env, params)
+    if isinstance(target, Reference):
+        return _of_reference(target, scale, Standard(), name, env, params)
+    if isinstance(scale, Sizes):
+        raise TypeError("run_parity(ParitySpec): scale must be a number (Sizes is for a Reference's standard set)")
+    return _Run(target, name, target.description or name, env, params, float(scale))
 
-    def stage(factor: int, stage_seed: int) -> ParityResult:
-        return run_checks(Context(name, env, params, scale * factor, stage_seed, spec), described)
 
-    return two_stage(stage, seed)
-
-
-def _run_reference(
-    env: Any, params: Any, reference: Reference, sizes: Sizes, seed: int, standard: Standard, name: str
-) -> ParityResult:
-    """The standard set of checks of `env` against `reference`, decided in two stages."""
+def _of_reference(
+    reference: Reference, scale: float | Sizes, standard: Standard, name: str, env: Any, params: Any
+) -> _Run:
+    """`standard`'s checks of `env` against `reference`, at `scale` or the `Sizes` given, as a `_Run`."""
     check_reference_fields(env, params, reference)
-    spec = standard.spec(sizes)
-
-    def stage(factor: int, stage_seed: int) -> ParityResult:
-        return run_checks(Context(name, env, params, factor, stage_seed, spec, reference), reference.name)
-
-    return two_stage(stage, seed)
+    sizes = scale if isinstance(scale, Sizes) else Sizes.at(scale)
+    return _Run(standard.spec(sizes, reference), name, reference.name, env, params)
 
 
 def _load_parity(env_id: str, parity: Any) -> ParitySpec | Reference:
@@ -263,7 +272,7 @@ def check(
     if unknown:
         raise TypeError(f"check: unknown option(s) {unknown}; valid: {list(_STANDARD_OPTIONS)}")
     name = name or getattr(env, "name", type(env).__name__)
-    return _run_reference(env, params, reference, sizes or Sizes(), seed, Standard(**options), name)
+    return _decide(_of_reference(reference, sizes or Sizes(), Standard(**options), name, env, params), seed)
 
 
 def assert_parity(env: Any, params: Any, reference: Reference, **kwargs: Any) -> ParityResult:

@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity.transitions import State, Transitions, stack_rows
+from jaxenvs.parity.data import State, Transitions, stack_rows
 
 # A replay of recorded draws: (states, actions, draws, params) -> (obs, next state, reward, terminated).
 Replay = Callable[[Any, Any, Any, Any], tuple]

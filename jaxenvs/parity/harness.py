@@ -8,7 +8,6 @@ resets and random-policy statistics, written once against the reference protocol
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -20,7 +19,6 @@ from jaxenvs.parity.collect import (
     Replay,
     compiled,
     compiled_replay,
-    default_to_jax,
     from_jax,
     jax_episode_statistics,
     jax_step_batch,
@@ -29,8 +27,9 @@ from jaxenvs.parity.collect import (
     sample_jax_steps,
     to_jax_batch,
 )
+from jaxenvs.parity.data import State, Transitions, stack_rows, take_rows
 from jaxenvs.parity.reference import Reference
-from jaxenvs.parity.statistics import (
+from jaxenvs.parity.stats import (
     ATOL_F32_OBS,
     ATOL_F32_STEP,
     ATOL_F64_EPISODE,
@@ -44,13 +43,11 @@ from jaxenvs.parity.statistics import (
     mean_check,
     stratified_chi_square_check,
 )
-from jaxenvs.parity.transitions import State, Transitions, stack_rows, take_rows
 from jaxenvs.parity.verdict import Check
 
 __all__ = [
     "Collection",
     "FieldPolicy",
-    "Replay",
     "check_episode_statistics",
     "check_episodes",
     "check_reference_fields",
@@ -58,10 +55,7 @@ __all__ = [
     "check_step_distribution",
     "check_time_limit",
     "check_transitions",
-    "default_to_jax",
     "near_time_limit",
-    "sample_jax_resets",
-    "sample_jax_steps",
 ]
 
 
@@ -189,7 +183,7 @@ class FieldPolicy:
         reward_atol: the tolerance of rewards.
         float32_bound: a float32 env against a float64 reference: the same steps are run again
             under `jax_enable_x64`, and every float value is bounded by its own float32 rounding
-            (`statistics.bounded_check`) instead of `atol` / `reward_atol`.
+            (`stats.bounded_check`) instead of `atol` / `reward_atol`.
         canonical: `(field, jax, ref, ref_next_states) -> (jax, ref)` puts a field in canonical
             form before the comparison (e.g. empty slots a reference lacks).
         info_fields: `info` entries compared too (to 1e-7), e.g. toy text's `prob`, `action_mask`.
@@ -224,32 +218,6 @@ class Collection:
     params_of: Mapping[str, Any] | None = None
 
 
-_FIELD_OPTIONS = {f.name for f in dataclasses.fields(FieldPolicy)}
-_COLLECTION_OPTIONS = {f.name for f in dataclasses.fields(Collection)}
-
-
-def _grouped(fields: FieldPolicy | None, collect: Collection | None, atol: float | None, loose: dict) -> tuple:
-    """The `FieldPolicy` and `Collection` of a call, with `atol` and the older loose keywords folded in."""
-    unknown = sorted(set(loose) - _FIELD_OPTIONS - _COLLECTION_OPTIONS)
-    if unknown:
-        valid = sorted(_FIELD_OPTIONS | _COLLECTION_OPTIONS)
-        raise TypeError(f"check_transitions: unknown keyword(s) {unknown}; valid: fields=, collect=, or {valid}")
-    if loose:
-        warnings.warn(
-            f"check_transitions({', '.join(sorted(loose))}=...): pass fields=FieldPolicy(...) / "
-            "collect=Collection(...) instead",
-            DeprecationWarning,
-            stacklevel=3,
-        )
-    fields = dataclasses.replace(fields or FieldPolicy(), **{k: v for k, v in loose.items() if k in _FIELD_OPTIONS})
-    if atol is not None:
-        fields = dataclasses.replace(fields, atol=atol)
-    collect = dataclasses.replace(
-        collect or Collection(), **{k: v for k, v in loose.items() if k in _COLLECTION_OPTIONS}
-    )
-    return fields, collect
-
-
 def check_transitions(
     env: Any,
     params: Any,
@@ -261,7 +229,6 @@ def check_transitions(
     label: str = "step",
     fields: FieldPolicy | None = None,
     collect: Collection | None = None,
-    **loose: Any,
 ) -> list[Check]:
     """Per-step parity by state injection.
 
@@ -278,15 +245,14 @@ def check_transitions(
         label: the checks' name prefix.
         fields: how values are compared (`FieldPolicy`).
         collect: what is compared and how it is stepped (`Collection`).
-        **loose: the fields of `FieldPolicy` and `Collection` as keywords (deprecated).
 
     Returns:
         The checks, one or more per compared field and set.
-
-    Raises:
-        TypeError: a keyword that is neither.
     """
-    fields, collect = _grouped(fields, collect, atol, loose)
+    fields = fields or FieldPolicy()
+    if atol is not None:
+        fields = dataclasses.replace(fields, atol=atol)
+    collect = collect or Collection()
     data, replay, params_of = collect.data, collect.replay, collect.params_of
     if data is None:
         data = ref.transitions(num_steps, seed, collect.policy, collect.scramble)
@@ -497,7 +463,7 @@ def check_step_distribution(
         label: the checks' name prefix.
         support: `(state, action) -> set of outcomes` the reference can produce from that case
             (from its definition, not its sample); default: outcomes only one side produced
-            are tested as chance (`checks.unseen_outcomes_check`).
+            are tested as chance (`stats.unseen_outcomes_check`).
         continuous: KS per coordinate instead of chi-square (a support predicate,
             `"unbounded"`, or True).
 
@@ -541,7 +507,7 @@ def check_resets(
         seed: the seed of both sides' resets.
         outcome: `(states, obs) -> rows` (by default every state field but `time`).
         discrete: chi-square of the rows' frequencies; otherwise KS per coordinate.
-        support: the reference's support, as `checks.chi_square_check` or `checks.ks_check`
+        support: the reference's support, as `stats.chi_square_check` or `stats.ks_check`
             take it.
         label: the checks' name prefix.
 

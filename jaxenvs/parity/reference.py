@@ -16,8 +16,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity.collect import first_episodes, jax_episode_statistics, space_and_cut, to_numpy
-from jaxenvs.parity.transitions import State, Transitions, stack_rows, take_rows
+from jaxenvs.parity.collect import first_episodes, space_and_cut, to_numpy
+from jaxenvs.parity.data import State, Transitions, stack_rows, take_rows
 
 __all__ = [
     "DmEnvReference",
@@ -26,13 +26,8 @@ __all__ = [
     "Policy",
     "Reference",
     "Scramble",
-    "State",
-    "Transitions",
     "elapsed_steps",
-    "jax_episode_statistics",
     "set_elapsed_steps",
-    "stack_rows",
-    "take_rows",
 ]
 
 Policy = Callable[["Reference", np.random.Generator], Any]

@@ -1,4 +1,4 @@
-"""Parity as data: a frozen `ParitySpec` beside each env, one driver `run` for every id.
+"""Parity as data: a frozen `ParitySpec` beside each env, and `run_stage`, one stage of its checks.
 
 A spec names the reference (a function of the id building a `Reference`, or None where the
 checks build their own), the library whose absence makes the run a skip, and its checks:
@@ -6,6 +6,7 @@ functions `Context -> list[Check]`, composed with `chain` as optax composes tran
 The standard checks (`transitions`, `time_limit`, `episodes`, `resets`, `statistics`,
 `step_distribution`) are here, and `on`, which runs checks on a variant of the run (`variant`,
 `Context.with_env`); an env's own checks are functions of the same shape in its `parity.py`.
+`Standard` is the set of checks a `Reference` given alone gets, as a `ParitySpec`.
 
 `scale` means one thing everywhere (`jaxenvs.parity.scale.scaled`): a check of `at_one`
 samples at scale 1 draws `Context.size(at_one, least) = max(least, int(at_one * scale))`.
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -25,10 +25,9 @@ from jaxenvs.parity import harness
 from jaxenvs.parity.harness import Collection, FieldPolicy
 from jaxenvs.parity.reference import Reference
 from jaxenvs.parity.scale import Sizes, scaled
-from jaxenvs.parity.statistics import ATOL_F32_STEP, ATOL_F64_EPISODE, ATOL_F64_STEP
-from jaxenvs.parity.subject import builtin_env, env_under_test
+from jaxenvs.parity.stats import ATOL_F32_STEP, ATOL_F64_EPISODE, ATOL_F64_STEP
+from jaxenvs.parity.subject import builtin_env
 from jaxenvs.parity.verdict import Check, ParityResult, Timer
-from jaxenvs.sidetables import parity_of
 
 
 @dataclasses.dataclass
@@ -136,7 +135,8 @@ class ParitySpec:
             `ctx.reference`; None where the checks build their own references.
         library: the import name of the reference library, the one library whose absence
             skips the run (with the install line) rather than failing it; any other module
-            that cannot be imported is an error.
+            that cannot be imported is an error. None: nothing to import (a `Reference` given
+            as such, already built).
         description: the reference in words, when the registration gives none.
         builds_env: the checks build the env under test themselves when none is given
             (`ctx.env` is then None): MNISTBandit's, whose built-in env downloads MNIST,
@@ -145,53 +145,31 @@ class ParitySpec:
 
     checks: CheckFn
     reference: Callable[[str], Reference] | None = None
-    library: str = "gymnasium"
+    library: str | None = "gymnasium"
     description: str | None = None
     builds_env: bool = False
 
 
-def run(
-    spec: ParitySpec, env_id: str, scale: float = 1.0, seed: int = 0, env: Any = None, params: Any = None
+def run_stage(
+    spec: ParitySpec, name: str, env: Any, params: Any, scale: float, seed: int, reference: str
 ) -> ParityResult:
-    """One stage of `spec`'s checks of `env_id` (`jaxenvs.parity.run_parity` decides in two).
+    """One stage of `spec`'s checks of `env`, timed (`jaxenvs.parity.run_parity` decides in two).
 
     Args:
-        spec: the id's `ParitySpec`.
-        env_id: a registered id (its registered params are the reference's settings).
-        scale: the size of the run (1.0 = the full suite).
+        spec: the checks.
+        name: the registered id whose checks run (`Context.env_id`; it names the result).
+        env: the raw env under test (None where `spec.builds_env` and none was given).
+        params: its params.
+        scale: the size of the stage (1.0 = the full suite).
         seed: the seed of both sides' draws.
-        env: the raw env under test; default the built-in env of `env_id`.
-        params: its params; default the env's default params.
-
-    Returns:
-        The `ParityResult`, undecided.
-
-    Raises:
-        ImportError: `spec.library` is not installed (`run_parity` turns it into a skip).
-    """
-    import jaxenvs
-
-    importlib.import_module(spec.library)
-    if env is not None or not spec.builds_env:
-        env, params = env_under_test(env_id, env, params)
-    jaxenvs.spec(env_id)  # an unknown id is named
-    reference = parity_of(env_id).reference or spec.description or env_id
-    return run_checks(Context(env_id, env, params, float(scale), int(seed), spec), reference)
-
-
-def run_checks(ctx: Context, reference: str) -> ParityResult:
-    """Run `ctx.spec`'s checks in `ctx`, timed.
-
-    Args:
-        ctx: the run's context (`ctx.env_id` names the result).
         reference: the reference in words.
 
     Returns:
         The `ParityResult`, undecided.
     """
-    result = ParityResult(ctx.env_id, reference)
+    result = ParityResult(name, reference)
     with Timer() as timer:
-        result.checks += ctx.spec.checks(ctx)
+        result.checks += spec.checks(Context(name, env, params, float(scale), int(seed), spec))
     result.seconds = timer.seconds
     return result
 
@@ -414,14 +392,15 @@ class Standard:
     discrete_resets: bool = False
     statistics: bool = True
 
-    def spec(self, sizes: Sizes) -> ParitySpec:
-        """The checks at `sizes` (each a stage's size factor times them) as a `ParitySpec`.
+    def spec(self, sizes: Sizes, reference: Reference) -> ParitySpec:
+        """The checks at `sizes` (each a stage's size factor times them) against `reference`.
 
         Args:
-            sizes: how much each check compares at a stage's size factor 1.
+            sizes: how much each check compares at a stage's size factor 1 (so a run's scale is 1).
+            reference: the reference, already built (nothing for the run to import).
 
         Returns:
-            The `ParitySpec` (its reference given by the run).
+            The `ParitySpec`.
         """
         label = "f32 step" if self.float64 else "step"
         chosen = [transitions("atol", self.atol, sizes.steps, 1, label=label, reward_atol=self.reward_atol)]
@@ -433,4 +412,4 @@ class Standard:
             chosen.append(resets(sizes.samples, 1, discrete=self.discrete_resets))
         if self.statistics:
             chosen.append(statistics(sizes.episodes, 1))
-        return ParitySpec(chain(*chosen))
+        return ParitySpec(chain(*chosen), lambda _: reference, library=None, description=reference.name)

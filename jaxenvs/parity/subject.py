@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from jaxenvs.environment import resolve_params
+
 __all__ = ["builtin_env", "check_params", "env_under_test", "require_env", "require_raw_env"]
 
 
@@ -14,7 +16,7 @@ def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[An
     params where `params` is None.
 
     Args:
-        env_id: the id whose checks run (named in errors).
+        env_id: the id whose checks run (or the env's name, for a user's target; named in errors).
         env: the env under test, or None.
         params: its params, or None.
 
@@ -33,7 +35,7 @@ def env_under_test(env_id: str, env: Any = None, params: Any = None) -> tuple[An
     if params is None and default is None:
         raise TypeError(f"run_parity({env_id!r}, env=...): the env has no default_params; pass params=")
     check_params(env_id, params, default)
-    return env, default if params is None else params
+    return env, resolve_params(env, params)
 
 
 _BUILTIN: dict[str, tuple[Any, Any, Any]] = {}

@@ -27,7 +27,7 @@ import jaxenvs  # noqa: E402
 from jaxenvs.envs.classic.acrobot import AcrobotState  # noqa: E402
 from jaxenvs.export import jaxued as jaxenvs_jaxued  # noqa: E402
 from jaxenvs.levels import Level, apply_level  # noqa: E402
-from jaxenvs.parity.checks import ATOL_F32_STEP  # noqa: E402
+from jaxenvs.parity.stats import ATOL_F32_STEP  # noqa: E402
 
 
 @pytest.fixture

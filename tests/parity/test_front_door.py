@@ -9,8 +9,8 @@ import pathlib
 import pytest
 
 import jaxenvs
+from jaxenvs import parity as p
 from jaxenvs.parity import ParitySpec, Sizes, check, run_parity
-from jaxenvs.parity import spec as p
 from tests.parity.test_user_references import SIZES, Line, jax_reference
 
 PARITY = pathlib.Path(jaxenvs.__file__).parent / "parity"

@@ -8,7 +8,7 @@ import pytest
 import jaxenvs
 from jaxenvs.envs.classic.acrobot.parity import SPEC as ACROBOT
 from jaxenvs.envs.classic.cartpole.parity import SPEC as CARTPOLE
-from jaxenvs.parity import checks, harness
+from jaxenvs.parity import FieldPolicy, harness, stats, verdict
 
 pytest.importorskip("gymnasium")
 pytest.importorskip("scipy")
@@ -31,22 +31,22 @@ def test_wrong_time_limit_fails_truncation():
 
 def test_distribution_checks_detect_differences():
     rng = np.random.default_rng(0)
-    same = checks.ks_check("x", rng.uniform(size=(2000, 2)), rng.uniform(size=(2000, 2)))
+    same = stats.ks_check("x", rng.uniform(size=(2000, 2)), rng.uniform(size=(2000, 2)))
     assert all(c.passed for c in same)
-    shifted = checks.ks_check("x", rng.uniform(size=(2000, 2)) * 1.1, rng.uniform(size=(2000, 2)))
+    shifted = stats.ks_check("x", rng.uniform(size=(2000, 2)) * 1.1, rng.uniform(size=(2000, 2)))
     assert not all(c.passed for c in shifted)
 
     a = rng.choice(4, size=3000, p=[0.25] * 4)
     b = rng.choice(4, size=3000, p=[0.25] * 4)
-    assert all(c.passed for c in checks.chi_square_check("arm", a, b))
+    assert all(c.passed for c in stats.chi_square_check("arm", a, b))
     c = rng.choice(4, size=3000, p=[0.3, 0.2, 0.25, 0.25])
-    freq = checks.chi_square_check("arm", c, b)[1]
-    assert not freq.passed and freq.value < checks.ALPHA_ENV
+    freq = stats.chi_square_check("arm", c, b)[1]
+    assert not freq.passed and freq.value < verdict.ALPHA_ENV
     # one JAX sample in an outcome the reference's sample missed is chance; forty are not
-    assert checks.chi_square_check("arm", np.append(a, 7), b)[0].passed
-    outside = checks.chi_square_check("arm", np.append(a, [7] * 40), b)[0]
+    assert stats.chi_square_check("arm", np.append(a, 7), b)[0].passed
+    outside = stats.chi_square_check("arm", np.append(a, [7] * 40), b)[0]
     assert not outside.passed and outside.kind == "p-value"
-    declared = checks.chi_square_check("arm", a, b, support={0, 1, 2})[0]  # 3 happens: outside it
+    declared = stats.chi_square_check("arm", a, b, support={0, 1, 2})[0]  # 3 happens: outside it
     assert not declared.passed
 
 
@@ -55,61 +55,61 @@ def test_stratified_chi_square_detects_one_shifted_case():
     cases = np.repeat([0, 1, 2], 1000)
     ref = rng.integers(0, 3, 3000)
     same = rng.integers(0, 3, 3000)
-    assert checks.stratified_chi_square_check("s", cases, same, cases, ref).passed
+    assert stats.stratified_chi_square_check("s", cases, same, cases, ref).passed
     shifted = same.copy()
     shifted[2000:] = rng.choice(3, 1000, p=[0.5, 0.25, 0.25])
-    assert not checks.stratified_chi_square_check("s", cases, shifted, cases, ref).passed
+    assert not stats.stratified_chi_square_check("s", cases, shifted, cases, ref).passed
 
 
 def test_mean_check():
     rng = np.random.default_rng(0)
-    same = checks.mean_check("m", rng.normal(0, 1, 1000), rng.normal(0, 1, 1000))
+    same = stats.mean_check("m", rng.normal(0, 1, 1000), rng.normal(0, 1, 1000))
     assert same.passed and "Welch" in same.detail
-    assert not checks.mean_check("m", rng.normal(0.3, 1, 1000), rng.normal(0, 1, 1000)).passed
+    assert not stats.mean_check("m", rng.normal(0.3, 1, 1000), rng.normal(0, 1, 1000)).passed
 
 
 def test_mean_check_of_a_sparse_reward_is_a_permutation_test():
     """Most episodes return 0: the mean is far from normal at 125 episodes (Cochran's rule), so
     the p-value is a permutation test's, which is exact; a real difference still fails."""
     rng = np.random.default_rng(3)
-    sparse = checks.mean_check("r", (rng.random(125) < 0.06) * 1.0, (rng.random(125) < 0.06) * 1.0)
+    sparse = stats.mean_check("r", (rng.random(125) < 0.06) * 1.0, (rng.random(125) < 0.06) * 1.0)
     assert "permutation" in sparse.detail and sparse.passed
-    assert not checks.mean_check("r", (rng.random(2000) < 0.12) * 1.0, (rng.random(2000) < 0.06) * 1.0).passed
-    assert checks.mean_check("c", np.full(50, 3.0), np.full(50, 4.0)).value == 0.0  # two different constants
+    assert not stats.mean_check("r", (rng.random(2000) < 0.12) * 1.0, (rng.random(2000) < 0.06) * 1.0).passed
+    assert stats.mean_check("c", np.full(50, 3.0), np.full(50, 4.0)).value == 0.0  # two different constants
 
 
 def test_permutation_p_values_are_uniform_under_the_null(monkeypatch):
     """The false-alarm rate of the permutation test is what it states: over 300 pairs of
     samples of one skewed distribution, the share of p-values below 0.05 is near 0.05 (fewer
     resamples than the harness draws: the test is valid at any number)."""
-    monkeypatch.setattr(checks, "PERMUTATIONS", 400)
+    monkeypatch.setattr(stats, "PERMUTATIONS", 400)
     rng = np.random.default_rng(4)
-    ps = [checks.mean_check("r", rng.exponential(size=40) ** 3, rng.exponential(size=40) ** 3) for _ in range(300)]
+    ps = [stats.mean_check("r", rng.exponential(size=40) ** 3, rng.exponential(size=40) ** 3) for _ in range(300)]
     assert all("permutation" in c.detail for c in ps)
     assert 0.02 <= np.mean([c.value < 0.05 for c in ps]) <= 0.09
 
 
 def test_tail_check_counts_samples_beyond_the_reference_range():
     rng = np.random.default_rng(5)
-    same = checks.tail_check("reset", rng.uniform(-0.05, 0.05, (500, 2)), rng.uniform(-0.05, 0.05, (500, 2)))
-    wider = checks.tail_check("reset", rng.uniform(-0.055, 0.055, (500, 2)), rng.uniform(-0.05, 0.05, (500, 2)))
+    same = stats.tail_check("reset", rng.uniform(-0.05, 0.05, (500, 2)), rng.uniform(-0.05, 0.05, (500, 2)))
+    wider = stats.tail_check("reset", rng.uniform(-0.055, 0.055, (500, 2)), rng.uniform(-0.05, 0.05, (500, 2)))
     assert same.passed and not wider.passed and wider.value < 1e-6
     # a float32 copy of a constant float64 coordinate is not beyond it
     const = np.full((100, 1), 0.1)
-    assert checks.tail_check("c", const.astype(np.float32), const).value == 1.0
+    assert stats.tail_check("c", const.astype(np.float32), const).value == 1.0
 
 
 def test_holm_rejects_step_down():
-    rejected, thresholds = checks.holm([0.01, 0.04, 0.03, 0.005], 0.05)
+    rejected, thresholds = verdict.holm([0.01, 0.04, 0.03, 0.005], 0.05)
     assert rejected == [True, False, False, True]
     assert thresholds == pytest.approx([0.05 / 3, 0.05, 0.05 / 2, 0.05 / 4])
 
 
 def test_result_decides_its_p_values_together():
     """Twenty p-values of 0.002 each pass alone at 0.01 but not at Holm's first threshold."""
-    result = checks.ParityResult("x", "ref", [checks.p_value_check(f"t{i}", 10, 0.002, "") for i in range(20)])
+    result = verdict.ParityResult("x", "ref", [stats.p_value_check(f"t{i}", 10, 0.002, "") for i in range(20)])
     assert result.decide(0.01).passed
-    result = checks.ParityResult("x", "ref", [checks.p_value_check("t", 10, 1e-4, "")] * 1)
+    result = verdict.ParityResult("x", "ref", [stats.p_value_check("t", 10, 1e-4, "")] * 1)
     assert not result.decide(0.01).passed and result.num_tests == 1
 
 
@@ -120,18 +120,18 @@ def test_two_stage_draws_more_only_when_borderline():
         def stage(factor, seed):
             calls.append((factor, seed))
             value = p if factor == 1 else 0.5
-            return checks.ParityResult("x", "ref", [checks.p_value_check("t", 10 * factor, value, "")])
+            return verdict.ParityResult("x", "ref", [stats.p_value_check("t", 10 * factor, value, "")])
 
         return stage
 
-    clear = checks.two_stage(run(0.3), seed=0)
+    clear = verdict.two_stage(run(0.3), seed=0)
     assert clear.passed and calls == [(1, 0)] and clear.first_stage is None
     calls.clear()
-    borderline = checks.two_stage(run(checks.CONTINUE_BELOW / 2), seed=7)
-    assert borderline.passed and len(calls) == 2 and calls[1][0] == checks.STAGE_TWO_SIZE and calls[1][1] != 7
+    borderline = verdict.two_stage(run(verdict.CONTINUE_BELOW / 2), seed=7)
+    assert borderline.passed and len(calls) == 2 and calls[1][0] == verdict.STAGE_TWO_SIZE and calls[1][1] != 7
     assert borderline.first_stage is not None and "two stages" in borderline.stages
     calls.clear()
-    decisive = checks.two_stage(run(1e-9), seed=0)
+    decisive = verdict.two_stage(run(1e-9), seed=0)
     assert not decisive.passed and calls == [(1, 0)]
 
 
@@ -141,30 +141,30 @@ def test_float32_bound_follows_the_arithmetic():
     than float32 can, fails."""
     ref = np.array([1.0, 20.0, -3.0])
     f32 = ref.astype(np.float32)
-    ok, rounding = checks.bounded_check("x", f32, ref, ref)
+    ok, rounding = stats.bounded_check("x", f32, ref, ref)
     assert ok.passed and rounding.passed
     bug = np.array([0, 1e-4, 0])  # a real deviation: the float64 twin makes it too
-    assert not checks.bounded_check("x", f32 + bug.astype(np.float32), ref, ref + bug)[0].passed
-    rounded = checks.bounded_check("x", f32 + bug.astype(np.float32), ref, ref)  # float32 alone rounds so
+    assert not stats.bounded_check("x", f32 + bug.astype(np.float32), ref, ref + bug)[0].passed
+    rounded = stats.bounded_check("x", f32 + bug.astype(np.float32), ref, ref)  # float32 alone rounds so
     assert rounded[0].passed and rounded[1].passed
     alone = f32 + np.array([0, 1e-2, 0], np.float32)  # only the float32 path is off
-    hidden, lost = checks.bounded_check("x", alone, ref, ref)
+    hidden, lost = stats.bounded_check("x", alone, ref, ref)
     assert hidden.passed and not lost.passed  # within its own "rounding", but no float32 step rounds that much
 
 
 def test_acrobot_float32_step_is_bounded_by_its_float64_twin():
     env, params = jaxenvs.make("Acrobot-v1", autoreset=False)
     result = harness.check_transitions(
-        env, params, ACROBOT.reference("Acrobot-v1"), num_steps=200, seed=3, float32_bound=True
+        env, params, ACROBOT.reference("Acrobot-v1"), num_steps=200, seed=3, fields=FieldPolicy(float32_bound=True)
     )
     assert all(c.passed for c in result), [c.describe() for c in result if not c.passed]
     assert any(c.name.endswith("float32 rounding") for c in result)
 
 
 def test_error_check_points_at_the_first_bad_row():
-    check = checks.error_check("x", [0.0, 1.0, 5.0, 9.0], [0.0, 1.0, 2.0, 3.0], atol=0.5)
+    check = stats.error_check("x", [0.0, 1.0, 5.0, 9.0], [0.0, 1.0, 2.0, 3.0], atol=0.5)
     assert not check.passed and check.first == 2 and check.value == 6.0
-    assert checks.exact_check("f", [True, False, True], [True, True, False]).first == 1
+    assert stats.exact_check("f", [True, False, True], [True, True, False]).first == 1
 
 
 def test_an_env_without_a_float64_path_is_compared_to_a_tolerance_not_its_own_rounding():
@@ -179,8 +179,9 @@ def test_an_env_without_a_float64_path_is_compared_to_a_tolerance_not_its_own_ro
             return obs, state, reward, terminated, info
 
     env, params = Float32CartPole(), jaxenvs.make("CartPole-v1", autoreset=False)[1]
+    fields = FieldPolicy(float32_bound=True)
     checks = harness.check_transitions(
-        env, params, CARTPOLE.reference("CartPole-v1"), num_steps=60, seed=1, label="f32 step", float32_bound=True
+        env, params, CARTPOLE.reference("CartPole-v1"), num_steps=60, seed=1, label="f32 step", fields=fields
     )
     assert all(c.passed for c in checks), [c.describe() for c in checks]
     assert "no float64 path" in checks[0].detail

@@ -35,7 +35,7 @@ def test_mutant_changes_something_and_fails_its_suite(mutant):
     family = jaxenvs.spec(mutant.env_id).family
     pytest.importorskip(REFERENCE_LIBRARY[family])
     from jaxenvs.parity import run_parity
-    from jaxenvs.parity.checks import stop_at_first_failure
+    from jaxenvs.parity.verdict import stop_at_first_failure
 
     assert observable_change(mutant, num_envs=16, num_steps=64) is not None, f"{mutant.name} changes nothing"
     env, params = mutant.build()
@@ -48,7 +48,7 @@ def test_mutant_changes_something_and_fails_its_suite(mutant):
 def test_stopping_at_the_first_failure_gives_the_full_runs_verdict():
     pytest.importorskip("bsuite")
     from jaxenvs.parity import run_parity
-    from jaxenvs.parity.checks import stop_at_first_failure
+    from jaxenvs.parity.verdict import stop_at_first_failure
 
     env, params = MUTANTS["deepsea-move-cost"].build()
     full = run_parity("DeepSea-bsuite", scale=SCALES["bsuite"], env=env, params=params)

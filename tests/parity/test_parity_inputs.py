@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 
 import jaxenvs
 from jaxenvs import registry
-from jaxenvs.parity import ParitySpec, Sizes, check, run_parity
-from jaxenvs.parity.reference import JaxReference
+from jaxenvs.parity import JaxReference, ParitySpec, Sizes, check, run_parity
 
 
 @given(

@@ -246,13 +246,13 @@ def test_reference_declared_as_a_lazy_string(monkeypatch):
     """A registered `Reference` is decided by `check`'s two stages alone: never a second
     two-stage decision around (or inside) each of its stages."""
     from jaxenvs import registry
-    from jaxenvs.parity import api, checks
+    from jaxenvs.parity import api, verdict
 
     decisions = []
 
     def counted(run, seed=0):
         decisions.append(seed)
-        return checks.two_stage(run, seed)
+        return verdict.two_stage(run, seed)
 
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     monkeypatch.setattr(api, "two_stage", counted)
@@ -266,8 +266,7 @@ def test_reference_declared_as_a_lazy_string(monkeypatch):
 def test_a_user_declares_checks_as_a_parity_spec(monkeypatch):
     """A user's id with a `ParitySpec`: standard checks chained with one of the user's own."""
     from jaxenvs import registry
-    from jaxenvs.parity import Check, ParitySpec
-    from jaxenvs.parity import spec as p
+    from jaxenvs.parity import Check, ParitySpec, chain, statistics, transitions
 
     def starts_off_the_ends(ctx):  # the user's own rule, as a check: no episode starts finished
         keys = jax.random.split(jax.random.key(ctx.seed), ctx.size(400, 50))
@@ -278,7 +277,7 @@ def test_a_user_declares_checks_as_a_parity_spec(monkeypatch):
     spec = ParitySpec(
         reference=lambda env_id: dm_env_reference(),
         library="dm_env",
-        checks=p.chain(p.transitions("atol", at_one=400), p.statistics(), starts_off_the_ends),
+        checks=chain(transitions("atol", at_one=400), statistics(), starts_off_the_ends),
     )
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     jaxenvs.register("user/LineSpec-v0", Line, parity=spec)

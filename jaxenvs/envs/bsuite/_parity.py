@@ -23,10 +23,9 @@ from typing import Any
 import numpy as np
 
 import jaxenvs
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import ATOL_F32_OBS, Check, error_check
-from jaxenvs.parity.harness import check_episode_statistics, check_resets
-from jaxenvs.parity.reference import DmEnvReference
+from jaxenvs import parity as p
+from jaxenvs.parity import Check, DmEnvReference, check_episode_statistics, check_resets
+from jaxenvs.parity.stats import ATOL_F32_OBS, error_check
 
 # ---------------------------------------------------------------------------------------------
 # the references

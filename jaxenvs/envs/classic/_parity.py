@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from jaxenvs.parity.reference import GymnasiumReference, elapsed_steps, set_elapsed_steps
+from jaxenvs.parity import GymnasiumReference
+from jaxenvs.parity.reference import elapsed_steps, set_elapsed_steps
 
 
 def vector_reference(
@@ -89,7 +90,7 @@ def classic_checks(whole_episodes: bool = True):
     Returns:
         A check function for a `ParitySpec`.
     """
-    from jaxenvs.parity import spec as p
+    from jaxenvs import parity as p
 
     episodes = (p.episodes("f64"),) if whole_episodes else ()
     return p.chain(

@@ -10,10 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from jaxenvs.parity import harness
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, rare_events_check
-from jaxenvs.parity.reference import Reference, Transitions
+from jaxenvs import parity as p
+from jaxenvs.parity import Check, Reference, Transitions, harness
+from jaxenvs.parity.stats import rare_events_check
 
 
 class RecordingRandom:
@@ -338,7 +337,11 @@ def replayed(
         env = getattr(ctx.env, "unwrapped", ctx.env)
         ref, replay = game.reference(), env.act
         out = harness.check_transitions(
-            env, ctx.params, ref, atol=0.0, data=datasets, replay=replay, params_of=params_of, canonical=mask
+            env,
+            ctx.params,
+            ref,
+            fields=p.FieldPolicy(atol=0.0, canonical=mask),
+            collect=p.Collection(data=datasets, replay=replay, params_of=params_of),
         )
         for label in free_running:
             episodes = dict(atol=0.0, data=datasets[label], label=f"{label}, whole episodes", replay=replay)
@@ -407,7 +410,7 @@ def random_play(
 ) -> p.CheckFn:
     """Random play as the agent sees it (sticky actions on), and the sticky draw.
 
-    Episode length and return must agree (`checks.mean_check`), no episode cut at
+    Episode length and return must agree (`stats.mean_check`), no episode cut at
     `max_steps`; from a reference state whose previous action differs from the chosen one, the
     executed action must be one of the two, as often as in MinAtar. The reference plays at
     the id's registered settings, the env under test at the params under test (`overrides`,

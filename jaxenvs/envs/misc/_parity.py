@@ -25,10 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from jaxenvs.parity import harness
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check
-from jaxenvs.parity.reference import JaxReference
+from jaxenvs import parity as p
+from jaxenvs.parity import Check, JaxReference, harness
 
 ATOL = 1e-5  # float32 state, observation and reward, one step
 ATOL_EPISODE = 1e-4  # float32, whole episodes without re-injection
@@ -314,8 +312,9 @@ def suite(
     def transitions(ctx: p.Context) -> list[Check]:
         ref = gymnax(ctx.env_id, **overrides)
         data = ref.transitions(ctx.size(4000, 256), ctx.seed, policy=policy, scramble=_scramble(ref, rare))
+        fields, collected = p.FieldPolicy(atol=ATOL, reward_atol=ATOL), p.Collection(data=data)
         checks = harness.check_transitions(
-            ctx.env, ctx.params.replace(**overrides), ref, atol=ATOL, seed=ctx.seed, data=data, reward_atol=ATOL
+            ctx.env, ctx.params.replace(**overrides), ref, seed=ctx.seed, fields=fields, collect=collected
         )
         if whole_episodes:
             checks += p.episodes("atol", ATOL_EPISODE, at_one=500, least=64)(ctx)

@@ -15,10 +15,10 @@ from unittest import mock
 import jax.numpy as jnp
 import numpy as np
 
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, rows
-from jaxenvs.parity.harness import check_step_distribution, check_transitions
-from jaxenvs.parity.reference import GymnasiumReference, Transitions, elapsed_steps, set_elapsed_steps
+from jaxenvs import parity as p
+from jaxenvs.parity import Check, GymnasiumReference, Transitions, check_step_distribution, check_transitions
+from jaxenvs.parity.reference import elapsed_steps, set_elapsed_steps
+from jaxenvs.parity.stats import rows
 
 # Below this scale (the tests' CI sizes) the random-policy statistics of the option variants
 # (rainy and fickle Taxi, Blackjack's natural rules) are left out: each costs a compile of a
@@ -207,7 +207,8 @@ def every_cell(label: str, ctx: p.Context) -> list[Check]:
     ref = ctx.reference
     ref.reset(0)  # the cells are the reference's, whatever the env under test declares
     cases = [({"s": np.int32(s)}, a) for s in range(ref.env.observation_space.n) for a in range(4)]
-    return check_transitions(ctx.env, ctx.params, ref, data=ref.step_cases(cases), label=label, info_fields=("prob",))
+    fields, collect = p.FieldPolicy(info_fields=("prob",)), p.Collection(data=ref.step_cases(cases))
+    return check_transitions(ctx.env, ctx.params, ref, label=label, fields=fields, collect=collect)
 
 
 def cell_outcomes(ref: GymnasiumReference) -> Callable[[dict, int], set]:

@@ -76,7 +76,7 @@ def test_minatar_rgb_array_agrees_with_render():
 
     from jaxenvs.envs.minatar import asterix
     from jaxenvs.envs.minatar.asterix.parity import GAME
-    from jaxenvs.parity.harness import default_to_jax
+    from jaxenvs.parity.collect import default_to_jax
 
     ref = BaseEnv("asterix", render_mode="rgb_array")
     ref.reset(seed=0)

@@ -4,11 +4,11 @@ random-policy statistics."""
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.bsuite import _parity as b
 from jaxenvs.envs.bsuite.bandit import SimpleBandit, arm_rewards
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import ATOL_F32_OBS, ATOL_F32_STEP, Check
-from jaxenvs.parity.harness import check_transitions
+from jaxenvs.parity import Check, check_transitions
+from jaxenvs.parity.stats import ATOL_F32_OBS, ATOL_F32_STEP
 
 
 def _wrapped(ctx: p.Context, wrapper: str, **options: float) -> p.Context:
@@ -35,8 +35,10 @@ def _wrappers(ctx: p.Context) -> list[Check]:
     checks = noise(_wrapped(ctx, "RewardNoise", noise_scale=1.0))
     scaled = _wrapped(ctx, "RewardScale", reward_scale=30.0)
     data = scaled.reference.step_cases([({"time": 0}, a) for a in range(11)])
+    label = "reward scale (30, every arm)"
+    fields, collect = p.FieldPolicy(reward_atol=1e-5), p.Collection(data=data)
     return checks + check_transitions(
-        scaled.env, scaled.params, scaled.reference, data=data, reward_atol=1e-5, label="reward scale (30, every arm)"
+        scaled.env, scaled.params, scaled.reference, label=label, fields=fields, collect=collect
     )
 
 

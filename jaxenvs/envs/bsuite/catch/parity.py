@@ -3,10 +3,11 @@ it makes, random-policy statistics."""
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.bsuite import _parity as b
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, error_check
-from jaxenvs.parity.harness import sample_jax_resets
+from jaxenvs.parity import Check
+from jaxenvs.parity.collect import sample_jax_resets
+from jaxenvs.parity.stats import error_check
 
 
 def _reset_board(ctx: p.Context) -> list[Check]:

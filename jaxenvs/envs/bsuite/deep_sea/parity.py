@@ -4,10 +4,11 @@ random-policy statistics."""
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.bsuite import _parity as b
 from jaxenvs.envs.bsuite.deep_sea import action_mapping
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, exact_check
+from jaxenvs.parity import Check
+from jaxenvs.parity.stats import exact_check
 
 
 def _action_mappings(ctx: p.Context) -> list[Check]:

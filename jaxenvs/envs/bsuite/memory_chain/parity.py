@@ -1,10 +1,11 @@
 """MemoryChain against bsuite's: per step, the context and query at reset by distribution, the
 same with three bits (memory_size's setting), random-policy statistics."""
 
+from jaxenvs import parity as p
 from jaxenvs.envs.bsuite import _parity as b
 from jaxenvs.envs.bsuite.memory_chain import MemoryChain
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, rows
+from jaxenvs.parity import Check
+from jaxenvs.parity.stats import rows
 
 THREE_BITS = {"memory_length": 2, "num_bits": 3}
 

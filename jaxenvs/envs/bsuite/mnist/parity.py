@@ -11,13 +11,12 @@ from unittest import mock
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.bsuite import _parity as b
 from jaxenvs.envs.bsuite.mnist import MNISTBandit, pixels
-from jaxenvs.parity import env_under_test
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, error_check, exact_check
-from jaxenvs.parity.harness import sample_jax_resets
-from jaxenvs.parity.reference import DmEnvReference
+from jaxenvs.parity import Check, DmEnvReference, env_under_test
+from jaxenvs.parity.collect import sample_jax_resets
+from jaxenvs.parity.stats import error_check, exact_check
 
 
 def _synthetic_mnist(directory: str, num: int = 16, seed: int = 0):

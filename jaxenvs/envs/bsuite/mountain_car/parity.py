@@ -1,9 +1,9 @@
 """MountainCar against bsuite's: per step in float32 and float64, the steps that end an episode,
 whole episodes in float64, resets, random-policy statistics (`_parity.continuous`)."""
 
+from jaxenvs import parity as p
 from jaxenvs.envs.bsuite import _parity as b
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check
+from jaxenvs.parity import Check
 from jaxenvs.parity.harness import near_time_limit
 
 

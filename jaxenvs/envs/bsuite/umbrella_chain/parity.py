@@ -4,9 +4,10 @@ statistics."""
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.bsuite import _parity as b
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, rows
+from jaxenvs.parity import Check
+from jaxenvs.parity.stats import rows
 
 MIDDLE = [({"need_umbrella": 1, "has_umbrella": 0, "time": 3}, 0)]
 

@@ -5,8 +5,8 @@ trajectories part after a few hundred steps. The reference's `torque_noise_max` 
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.classic._parity import classic_checks, push_with_velocity, vector_reference
-from jaxenvs.parity import spec as p
 
 SPEC = p.ParitySpec(
     reference=vector_reference(

@@ -5,8 +5,8 @@ clipped force and the unclipped-action reward)."""
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.classic._parity import classic_checks, vector_reference
-from jaxenvs.parity import spec as p
 
 
 def _pump(ref, rng: np.random.Generator):

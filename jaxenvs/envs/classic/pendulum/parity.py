@@ -4,8 +4,8 @@ clipped torque and speed (torques beyond the limit half the time)."""
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.classic._parity import classic_checks, vector_reference
-from jaxenvs.parity import spec as p
 
 
 def _pump(ref, rng: np.random.Generator):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.minatar import _parity as m
 from jaxenvs.envs.minatar.asterix.env import SpawnDraws
-from jaxenvs.parity import spec as p
 
 INT_FIELDS = (
     "player_x",

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.minatar import _parity as m
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import rows
+from jaxenvs.parity.stats import rows
 
 INT_FIELDS = ("ball_x", "ball_y", "ball_dir", "pos", "last_x", "last_y")
 BOOL_FIELDS = ("strike", "terminal")

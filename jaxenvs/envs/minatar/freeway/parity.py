@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.minatar import _parity as m
 from jaxenvs.envs.minatar.freeway.env import SPEED, CarDraws
-from jaxenvs.parity import spec as p
 
 INT_FIELDS = ("pos", "move_timer", "terminate_timer")
 

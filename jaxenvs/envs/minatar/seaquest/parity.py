@@ -10,10 +10,10 @@ from typing import Any
 import jax
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.minatar import _parity as m
 from jaxenvs.envs.minatar.seaquest.env import NUM_DIVERS, NUM_ENEMIES, NUM_F_BULLETS, Seaquest, SeaquestDraws
-from jaxenvs.parity import harness
-from jaxenvs.parity import spec as p
+from jaxenvs.parity import collect
 
 INT_FIELDS = (
     "oxygen",
@@ -122,7 +122,7 @@ def to_jax(state: dict[str, Any], params: Any):
         records, valid, order = slots(records, capacity)
         fields |= {f"{prefix}_{k}": records[..., i] for i, k in enumerate(columns)}
         fields |= {f"{prefix}_valid": valid, f"{prefix}_order": order}
-    return harness.default_to_jax(Seaquest(), params)(fields, params)
+    return collect.default_to_jax(Seaquest(), params)(fields, params)
 
 
 def _list_from_slots(s: Any, prefix: str, columns: tuple[str, ...], valid: np.ndarray | None = None) -> np.ndarray:

@@ -3,9 +3,9 @@ each arm's pay under both arm orders by distribution; the arm probabilities at r
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.misc import _parity as m
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check
+from jaxenvs.parity import Check
 
 GYMNAX = m.Gymnax(exact=("last_action", "last_reward", "time"), random_fields=("last_reward", "observation", "reward"))
 

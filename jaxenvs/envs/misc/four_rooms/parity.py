@@ -4,10 +4,10 @@ reset, the resampled start and goal (never the same cell)."""
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.misc import _parity as m
-from jaxenvs.parity import harness
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, rows
+from jaxenvs.parity import Check, collect, harness
+from jaxenvs.parity.stats import rows
 
 SLIP_SAMPLES = 4000  # per injected state (8 of them)
 GYMNAX = m.Gymnax(exact=("pos", "goal", "time"))
@@ -32,7 +32,7 @@ def _resets(ctx: p.Context) -> list[Check]:
         checks += harness.check_resets(
             *args, outcome=outcome, discrete=True, support=cells, label=f"resampled reset: {name}"
         )
-    mine, _ = harness.sample_jax_resets(*args)
+    mine, _ = collect.sample_jax_resets(*args)
     theirs, _ = ref.sample_resets(n, seed)
     same = int(np.sum(np.all(mine["pos"] == mine["goal"], axis=1)))
     same_ref = int(np.sum(np.all(theirs["pos"] == theirs["goal"], axis=1)))

@@ -3,9 +3,9 @@ comparison); arm 1's pay by distribution (KS); the arm mean at reset (KS)."""
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.misc import _parity as m
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check
+from jaxenvs.parity import Check
 
 GYMNAX = m.Gymnax(
     exact=("last_action", "time"),

@@ -5,9 +5,10 @@ reset."""
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.misc import _parity as m
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, rows
+from jaxenvs.parity import Check
+from jaxenvs.parity.stats import rows
 
 GYMNAX = m.Gymnax(
     exact=("last_action", "pos", "goal", "time"),

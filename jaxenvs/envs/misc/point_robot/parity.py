@@ -4,9 +4,9 @@ start and goal at reset (the goal on the half circle)."""
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.misc import _parity as m
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check
+from jaxenvs.parity import Check
 
 
 def _within_goal(gparams):

@@ -9,12 +9,11 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.toy_text import _parity as tt
 from jaxenvs.envs.toy_text.blackjack.env import BlackjackState
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, rows
-from jaxenvs.parity.harness import check_transitions
-from jaxenvs.parity.reference import GymnasiumReference, Transitions
+from jaxenvs.parity import Check, GymnasiumReference, Transitions, check_transitions
+from jaxenvs.parity.stats import rows
 
 MAX_CARDS = 21  # a hand never holds more
 # the JAX state's fields, compared exactly: what the rules read of the hands
@@ -74,7 +73,8 @@ def _sticks(ctx: p.Context) -> list[Check]:
     for rule, kwargs in RULES.items():
         ruled = p.variant(_reference, **kwargs)(ctx)
         data = ruled.reference.step_cases(cases)
-        checks += check_transitions(ruled.env, ruled.params, ruled.reference, data=data, label=f"stick ({rule} rules)")
+        label, collect = f"stick ({rule} rules)", p.Collection(data=data)
+        checks += check_transitions(ruled.env, ruled.params, ruled.reference, label=label, collect=collect)
     return checks
 
 

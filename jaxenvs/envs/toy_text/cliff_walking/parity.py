@@ -3,10 +3,10 @@ slippery variant: every (cell, action) by distribution), the start, and random-p
 statistics over the first 1,000 steps (gymnasium registers no time limit, and its random walks
 last ~7,000 steps: both sides stop at the same cap)."""
 
+from jaxenvs import parity as p
 from jaxenvs.envs.toy_text import _parity as tt
 from jaxenvs.envs.toy_text.cliff_walking.env import CliffWalkingState
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check
+from jaxenvs.parity import Check
 
 
 def _reference(env_id: str):

@@ -6,10 +6,10 @@ custom map with its own success rate and reward schedule, and a map with two sta
 
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.toy_text import _parity as tt
 from jaxenvs.envs.toy_text.frozen_lake.env import FrozenLakeState, generate_random_map
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check
+from jaxenvs.parity import Check
 
 # Samples of one slippery (cell, action): a success rate 10% off needs about 15,000 a side
 SLIP_SAMPLES = 20_000

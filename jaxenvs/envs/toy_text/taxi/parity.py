@@ -9,12 +9,12 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs import parity as p
 from jaxenvs.envs.toy_text import _parity as tt
 from jaxenvs.envs.toy_text.taxi.env import Taxi, TaxiState, decode
-from jaxenvs.parity import spec as p
-from jaxenvs.parity.checks import Check, rows
-from jaxenvs.parity.harness import check_transitions
-from jaxenvs.parity.reference import GymnasiumReference, Transitions, elapsed_steps, set_elapsed_steps
+from jaxenvs.parity import Check, GymnasiumReference, Transitions, check_transitions
+from jaxenvs.parity.reference import elapsed_steps, set_elapsed_steps
+from jaxenvs.parity.stats import rows
 
 # the cells where the passenger is aboard (`pass_loc` 4), every taxi position and destination
 ABOARD = [((row * 5 + col) * 5 + 4) * 4 + dest for row in range(5) for col in range(5) for dest in range(4)]
@@ -55,8 +55,8 @@ def _state(s: int, fickle_step: bool = False) -> dict[str, Any]:
 def _every_state(ctx: p.Context) -> list[Check]:
     """Every (state, action) of the dry taxi, with the action mask."""
     data = ctx.reference.step_cases([(_state(s), a) for s in range(500) for a in range(6)])
-    info = ("prob", "action_mask")
-    return check_transitions(ctx.env, ctx.params, ctx.reference, data=data, label="step", info_fields=info)
+    fields, collect = p.FieldPolicy(info_fields=("prob", "action_mask")), p.Collection(data=data)
+    return check_transitions(ctx.env, ctx.params, ctx.reference, label="step", fields=fields, collect=collect)
 
 
 def _rain_outcome(t: Transitions) -> list[tuple]:
