@@ -1,9 +1,12 @@
 """`jaxenvs list | parity | report | bench | fingerprint | render | audit`.
 
-Bad input: every argument is checked before any work starts; a usage error prints one
-`jaxenvs: error: ...` line and exits 2, a runtime error one `error: ...` line and exits 1;
-never a traceback. Nothing printed goes through rich markup (`[brax]` in an install hint
-stays), user-given text in progress lines is escaped.
+Read at 80 columns and in pipes: an id is never cut, a table has only the columns the terminal
+fits, wrapped lines stay indented, and piped output has no escape codes (`jaxenvs list` piped is
+one id a line). Bad input: every argument is checked before any work starts; a usage error
+prints one `jaxenvs: error: ...` line and exits 2, a runtime error one `error: ...` line and
+exits 1; never a traceback; an unknown id names the closest ones and `jaxenvs list`. Nothing
+printed goes through rich markup (`[brax]` in an install hint stays), user-given text in
+progress lines is escaped.
 """
 
 from __future__ import annotations
@@ -12,80 +15,97 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from jaxenvs.cli._common import Parser, UsageError, positive_float, positive_int, seed
+from jaxenvs.cli._common import Parser, UsageError, positive_float, positive_int, seed, unknown_id
 from jaxenvs.cli.audit import cmd_audit
 from jaxenvs.cli.bench import cmd_bench
 from jaxenvs.cli.envs import cmd_fingerprint, cmd_list, cmd_render
 from jaxenvs.cli.parity import cmd_parity
 from jaxenvs.cli.report import cmd_report
+from jaxenvs.registry import UnknownEnvError
 
 __all__ = ["UsageError", "build_parser", "main"]
 
-# Deprecated aliases, kept for one release: `jaxenvs.cli` re-exported the report's internals.
-# Import them from `jaxenvs.cli.report_plan` (the policy and rows) and
-# `jaxenvs.cli.report_print` (the text) instead.
-_DEPRECATED = {
-    **dict.fromkeys(
-        ["BROKEN", "DOWNLOAD", "FULL", "NOT_INSTALLED", "REST", "SMALL", "SMALL_ROLLOUT", "SWEEP"]
-        + ["LeftOut", "ReportRow", "report_policy"],
-        "jaxenvs.cli.report_plan",
-    ),
-    **dict.fromkeys(["print_family", "print_title"], "jaxenvs.cli.report_print"),
-}
-
-
-def __getattr__(name: str):
-    """The deprecated aliases of `_DEPRECATED`, each with a `DeprecationWarning` naming its module."""
-    if name not in _DEPRECATED:
-        raise AttributeError(f"module 'jaxenvs.cli' has no attribute {name!r}")
-    import importlib
-    import warnings
-
-    module = _DEPRECATED[name]
-    warnings.warn(
-        f"jaxenvs.cli.{name} is deprecated and will be removed in the next release: import it from {module}",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return getattr(importlib.import_module(module), name)
+_DESCRIPTION = (
+    "RL environments as pure JAX functions, from the command line: list the ids, check them "
+    "against their reference implementations, time them, fingerprint and record them."
+)
+_EPILOG = (
+    "`jaxenvs COMMAND --help` gives a command's options and their defaults. Exit status: 0 on "
+    "success, 1 when a check fails or nothing could be checked or run, 2 for bad arguments, "
+    "130 when interrupted (Ctrl-C; what finished is printed)."
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The `jaxenvs` argument parser: one subcommand each, its function as `fn`.
+
+    Every option's help names its default; no help text names a file of the repository.
 
     Returns:
         The parser; `parse_args` gives a namespace whose `fn(args)` runs the command.
     """
     from jaxenvs import __version__
 
-    parser = Parser(prog="jaxenvs", description=__doc__)
+    parser = Parser(prog="jaxenvs", description=_DESCRIPTION, epilog=_EPILOG)
     parser.add_argument("--version", action="version", version=f"jaxenvs {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("list", help="list registered environments")
-    p.add_argument("--family")
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+
+    p = command("list", "list the registered ids and which of them can run here")
+    p.add_argument("--family", help="only this family's ids (default: every family)")
+    p.add_argument("--runnable", action="store_true", help="only the ids that can run here as installed")
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="one whole id per line and nothing else, as when the output is not a terminal "
+        "(default on a terminal: a table saying which ids can run here)",
+    )
     p.set_defaults(fn=cmd_list)
 
-    p = sub.add_parser("parity", help="check envs against their reference implementations")
-    p.add_argument("ids", nargs="*")
-    p.add_argument("--scale", type=positive_float, default=1.0, help="multiplies the number of transitions compared")
-    p.add_argument("--seed", type=seed, default=0)
-    p.add_argument("--markdown", help="also write the table as markdown to this path")
-    p.add_argument("-v", "--verbose", action="store_true", help="print every check")
+    p = command("parity", "check envs against their reference implementations")
+    p.add_argument("ids", nargs="*", metavar="ID", help="the ids to check (default: every id with a parity check)")
+    p.add_argument(
+        "--scale",
+        type=positive_float,
+        default=1.0,
+        metavar="X",
+        help="multiplies the number of transitions compared (default: %(default)s, the full size)",
+    )
+    p.add_argument("--seed", type=seed, default=0, help="the seed of both sides' random draws (default: %(default)s)")
+    p.add_argument(
+        "--markdown",
+        metavar="PATH",
+        help="also write the table as a markdown page to PATH, overwriting it but keeping the power "
+        "section it has (default: no page)",
+    )
+    p.add_argument("-v", "--verbose", action="store_true", help="print every check of every env, not only failures")
     p.set_defaults(fn=cmd_parity)
 
-    p = sub.add_parser("report", help="throughput and parity verdict of every env")
+    p = command("report", "throughput and parity verdict of every env, one table per family")
     p.add_argument(
         "ids",
         nargs="*",
+        metavar="ID",
         help="the ids to report (default: every built-in id and each adapted family's representatives)",
     )
-    p.add_argument("--family", help="only this family's ids (`jaxenvs list` names the families)")
-    p.add_argument("--num-envs", type=positive_int, default=1024, help="envs in each rollout")
-    p.add_argument("--num-steps", type=positive_int, default=100, help="steps of each rollout")
-    p.add_argument("--scale", type=positive_float, default=0.25, help="parity size (1.0 = the full suite)")
-    p.add_argument("--seed", type=seed, default=0, help="the parity checks' seed")
-    p.add_argument("--no-parity", action="store_true", help="throughput only")
+    p.add_argument("--family", help="only this family's ids (default: every family; `jaxenvs list` names them)")
+    p.add_argument(
+        "--num-envs", type=positive_int, default=1024, metavar="N", help="envs in each rollout (default: %(default)s)"
+    )
+    p.add_argument(
+        "--num-steps", type=positive_int, default=100, metavar="N", help="steps of each rollout (default: %(default)s)"
+    )
+    p.add_argument(
+        "--scale",
+        type=positive_float,
+        default=0.25,
+        metavar="X",
+        help="parity size, 1.0 being the full suite (default: %(default)s)",
+    )
+    p.add_argument("--seed", type=seed, default=0, help="the parity checks' seed (default: %(default)s)")
+    p.add_argument("--no-parity", action="store_true", help="throughput only, no parity check")
     p.add_argument("--sweeps", action="store_true", help="also roll out every bsuite sweep id")
     p.add_argument(
         "-v", "--verbose", action="store_true", help="every column and full messages, whatever the terminal's width"
@@ -98,38 +118,77 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(fn=cmd_report)
 
-    p = sub.add_parser("bench", help="throughput of chosen envs at several batch sizes")
-    p.add_argument("ids", nargs="*")
-    p.add_argument("--family")
-    p.add_argument("--num-envs", type=positive_int, nargs="+", default=[1, 64, 1024, 8192])
-    p.add_argument("--num-steps", type=positive_int, default=100)
-    p.add_argument("--repeats", type=positive_int, default=5)
+    p = command("bench", "throughput of chosen envs at several batch sizes")
+    p.add_argument(
+        "ids", nargs="*", metavar="ID", help="the ids to time (default: every id of --family, or else every id)"
+    )
+    p.add_argument("--family", help="time this family's ids (default: every family)")
+    p.add_argument(
+        "--num-envs",
+        type=positive_int,
+        nargs="+",
+        default=[1, 64, 1024, 8192],
+        metavar="N",
+        help="the batch sizes, each timed in turn (default: 1 64 1024 8192)",
+    )
+    p.add_argument(
+        "--num-steps",
+        type=positive_int,
+        default=100,
+        metavar="N",
+        help="steps of each timed run (default: %(default)s)",
+    )
+    p.add_argument(
+        "--repeats",
+        type=positive_int,
+        default=5,
+        metavar="N",
+        help="timed runs of each batch size; the median is reported (default: %(default)s)",
+    )
     p.add_argument(
         "--compare",
         action="store_true",
-        help="also time gymnax, gymnasium, envpool and the reference loops where installed "
-        "(benchmarks/throughput.py's comparison), in one process, taking turns",
+        help="also time gymnax, gymnasium, envpool and the reference loops where installed, in one "
+        "process, taking turns (default: jaxenvs' make_vec alone)",
     )
     p.set_defaults(fn=cmd_bench)
 
-    p = sub.add_parser(
-        "fingerprint", help="hash of an id's fixed-key rollout, compared with the pinned one (cite it in a paper)"
-    )
-    p.add_argument("ids", nargs="+")
+    p = command("fingerprint", "hash of an id's fixed-key rollout, compared with the pinned one (cite it in a paper)")
+    p.add_argument("ids", nargs="+", metavar="ID", help="the ids to fingerprint (one or more)")
     p.set_defaults(fn=cmd_fingerprint)
 
-    p = sub.add_parser("audit", help="other libraries' ports of our ids under our parity harness")
-    p.add_argument("peers", nargs="*", help="the peers to audit (default: every one)")
-    p.add_argument("--scale", type=positive_float, default=0.25, help="parity size (1.0 = the full suite)")
-    p.add_argument("--seed", type=seed, default=0)
+    p = command("audit", "other libraries' ports of our ids under our parity harness")
+    p.add_argument("peers", nargs="*", metavar="PEER", help="the peers to audit (default: every one)")
+    p.add_argument(
+        "--scale",
+        type=positive_float,
+        default=0.25,
+        metavar="X",
+        help="parity size, 1.0 being the full suite (default: %(default)s)",
+    )
+    p.add_argument("--seed", type=seed, default=0, help="the parity checks' seed (default: %(default)s)")
     p.set_defaults(fn=cmd_audit)
 
-    p = sub.add_parser("render", help="record a random policy to a GIF or MP4")
-    p.add_argument("id")
-    p.add_argument("--steps", type=positive_int, default=200)
-    p.add_argument("--out", default="run.gif")
-    p.add_argument("--seed", type=seed, default=0)
-    p.add_argument("--fps", type=positive_int, default=30)
+    p = command("render", "record a random policy to a GIF or MP4")
+    p.add_argument("id", metavar="ID", help="the id to record (`jaxenvs list` lists them)")
+    p.add_argument(
+        "--steps", type=positive_int, default=200, metavar="N", help="steps of the rollout (default: %(default)s)"
+    )
+    p.add_argument(
+        "--out",
+        default="run.gif",
+        metavar="PATH",
+        help="the video to write, .gif or .mp4; a file already there is overwritten "
+        "(default: %(default)s in the current directory)",
+    )
+    p.add_argument("--seed", type=seed, default=0, help="the seed of the rollout (default: %(default)s)")
+    p.add_argument(
+        "--fps",
+        type=positive_int,
+        default=30,
+        metavar="N",
+        help="frames per second of the video (default: %(default)s)",
+    )
     p.set_defaults(fn=cmd_render)
     return parser
 
@@ -152,6 +211,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         print(f"{parser.prog} {args.command}: error: {e}", file=sys.stderr)
         return 2
+    except UnknownEnvError as e:  # an id met after the arguments were checked
+        print(f"error: {unknown_id(e)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130

@@ -1,11 +1,12 @@
 """What the `jaxenvs` subcommands share: argument types and checks, the console, the progress
-bar and the wrapped summary lines."""
+bar, the wrapped summary lines and the one-line errors."""
 
 from __future__ import annotations
 
 import argparse
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -83,14 +84,46 @@ def check_family(family: str | None) -> None:
 
 
 def check_ids(ids: Sequence[str]) -> None:
-    """Check that every id is registered."""
+    """Check that every id is registered (a `UsageError` naming the closest ids)."""
     from jaxenvs.registry import UnknownEnvError, spec
 
     for env_id in ids:
         try:
             spec(env_id)
         except UnknownEnvError as e:
-            raise UsageError(str(e)) from None
+            raise UsageError(unknown_id(e)) from None
+
+
+def unknown_id(error) -> str:
+    """An unknown id in the CLI's words: the closest ids, and `jaxenvs list` for the rest.
+
+    Args:
+        error: the `jaxenvs.UnknownEnvError` raised (its `env_id` and `closest`).
+
+    Returns:
+        One line, e.g. "no environment registered as 'CartPole-v2'; did you mean CartPole-v1,
+        CartPole-v0? (`jaxenvs list` lists every id)".
+    """
+    if error.env_id is None:  # raised without its fields: its message is all there is
+        return str(error)
+    text = f"no environment registered as {error.env_id!r}"
+    if error.closest:
+        text += f"; did you mean {', '.join(error.closest)}?"
+    return text + " (`jaxenvs list` lists every id)"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """`count` and `word` agreeing: "1 env", "2 envs", "0 envs".
+
+    Args:
+        count: how many.
+        word: the singular.
+        many: the plural where it is not `word` + "s".
+
+    Returns:
+        The text.
+    """
+    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 def check_output_path(path: str) -> None:
@@ -115,18 +148,49 @@ def select(ids: Sequence[str] | None, family: str | None) -> list[str]:
     return registered_envs(family)
 
 
-def progress(console=None):
-    """A progress bar; what `console` prints while it runs appears above the bar."""
+def progress(console=None, counts: bool = True):
+    """A progress bar; what `console` prints while it runs appears above the bar.
+
+    Args:
+        console: the `rich.console.Console` it draws on (stdout's by default).
+        counts: show "done/total" beside the bar (for ids; not for the stages of one task).
+
+    Returns:
+        A `rich.progress.Progress`, to use in a `with` block.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
         TextColumn("{task.description}", markup=False),
         BarColumn(),
-        MofNCompleteColumn(),
+        *([MofNCompleteColumn()] if counts else []),
         TimeElapsedColumn(),
         console=console,
         transient=False,
     )
+
+
+def print_block(console, text: str, style: str | None = None) -> None:
+    """Print lines wrapped at the terminal's width, each continued one step deeper than it is
+    indented (so a wrapped line never runs back to column 0)."""
+    import textwrap
+
+    width = max(console.width, 40)
+    wrapped = []
+    for line in text.splitlines():
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        wrapped += textwrap.wrap(
+            line, width=width, subsequent_indent=indent + "    ", break_on_hyphens=False, break_long_words=False
+        ) or [""]
+    console.print("\n".join(wrapped), markup=False, highlight=False, soft_wrap=True, style=style)
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+def without_ansi(text: str) -> str:
+    """`text` without its terminal escape codes (colours a library put in its own messages)."""
+    return _ANSI.sub("", text)
 
 
 def print_line(console, parts: Sequence[str], style: str | None = None) -> None:

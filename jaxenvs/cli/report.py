@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from jaxenvs.cli._common import interrupted_line, print_line, progress, select
+from jaxenvs.cli._common import interrupted_line, plural, print_line, progress, select
 from jaxenvs.cli.report_plan import FULL, SMALL, SMALL_ROLLOUT, LeftOut, ReportRow, report_policy
 from jaxenvs.cli.report_print import duration, print_family, print_title, rolled_out
 from jaxenvs.sidetables import parity_of
@@ -37,8 +37,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     warnings.simplefilter("ignore", DeprecationWarning)
     warnings.filterwarnings("ignore", message="Brax System, piplines and environments", category=UserWarning)
 
+    from jaxenvs.cli.parity import run_summary
     from jaxenvs.parity import has_parity, run_parity
-    from jaxenvs.parity.report import run_summary, summary_line
+    from jaxenvs.parity.report import summary_line
     from jaxenvs.registry import spec
 
     start = time.perf_counter()
@@ -109,7 +110,7 @@ def _nothing_checked(rows: list[ReportRow], results: list, left_out: list[str]) 
     """Why a report checked nothing it was asked to (None: it did): no id was rolled out, or
     every parity check that was asked for was skipped."""
     if not rows:
-        return f"error: nothing was rolled out: all {len(left_out)} ids were left out (the lines above say why)"
+        return f"error: nothing was rolled out: {plural(len(left_out), 'id')} left out (the lines above say why)"
     if results and all(r.skipped is not None for r in results):
         first = results[0].skipped
         return (
