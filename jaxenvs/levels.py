@@ -12,6 +12,7 @@ concrete value outside its field's range is a `ValueError` (a traced one is chec
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Callable
 from typing import Any
 
@@ -108,6 +109,42 @@ def _dtype(value: Any) -> np.dtype:
     return np.dtype(value.dtype) if hasattr(value, "dtype") else np.asarray(value).dtype
 
 
+def _check_container(level: Any, where: str) -> None:
+    """A `Level` whose settings are a dict, else a `TypeError` naming what a level is."""
+    if not isinstance(level, Level):
+        raise TypeError(
+            f"{where}: a level must be a jaxenvs.levels.Level(settings={{field: value}}, state=None or a "
+            f"start state), got {type(level).__name__}"
+        )
+    if not isinstance(level.settings, dict):
+        raise TypeError(f"{where}: Level.settings must be a dict {{field: value}}, got {type(level.settings).__name__}")
+
+
+def _check_name(name: Any, params: Any, where: str) -> None:
+    """A field a level may set, else a `ValueError` saying whether the field exists and the nearest valid name."""
+    valid_names = level_fields(params)
+    if name in valid_names:
+        return
+    allowed = f"the fields a level may set are {', '.join(valid_names) or '(none)'}"
+    params_type = type(params)
+    if name in {f.name for f in dataclasses.fields(params_type)}:
+        raise ValueError(
+            f"{where}: {name!r} cannot vary per episode (it is a field of {params_type.__name__}, one value for "
+            f"the whole run: set it with make(id, {name}=...)); {allowed}"
+        )
+    close = difflib.get_close_matches(str(name), valid_names, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(f"{where}: {name!r} is not a field of {params_type.__name__}{hint}; {allowed}")
+
+
+def _check_kind(name: str, value: Any, params: Any, where: str) -> None:
+    """A value of the field's kind (a float for a real field, ...), else a `TypeError`."""
+    kinds, noun = _KINDS.get(declared(type(params), name).kind, ("f", "a float"))
+    if _kind_of(value) not in kinds:
+        got = getattr(value, "dtype", type(value).__name__)
+        raise TypeError(f"{where}: Level.settings[{name!r}] must be {noun}, got {got}")
+
+
 def check_level(level: Any, params: Any, where: str, state_like: Callable[[], Any] | None = None) -> None:
     """Check a level's tree, dtypes and shapes (and, where concrete, its values) against an env.
 
@@ -121,35 +158,22 @@ def check_level(level: Any, params: Any, where: str, state_like: Callable[[], An
     Raises:
         TypeError: `level` is not a `Level`, `settings` not a dict, a value of the wrong dtype,
             or a state of the wrong tree or dtype.
-        ValueError: a setting names a field that may not vary per episode, a value or state
-            leaf has the wrong shape (nothing is broadcast), or a concrete value is out of its
-            field's range.
+        ValueError: a setting names a field that may not vary per episode (saying whether the
+            params have such a field at all, and the nearest field a level may set), a value or
+            state leaf has the wrong shape (nothing is broadcast), or a concrete value is out of
+            its field's range.
     """
-    if not isinstance(level, Level):
-        raise TypeError(
-            f"{where}: a level must be a jaxenvs.levels.Level(settings={{field: value}}, state=None or a "
-            f"start state), got {type(level).__name__}"
-        )
-    if not isinstance(level.settings, dict):
-        raise TypeError(f"{where}: Level.settings must be a dict {{field: value}}, got {type(level.settings).__name__}")
-    valid_names = level_fields(params)
+    _check_container(level, where)
     for name, value in level.settings.items():
-        if name not in valid_names:
-            raise ValueError(
-                f"{where}: {name!r} cannot vary per episode; the fields a level may set are "
-                f"{', '.join(valid_names) or '(none)'}"
-            )
+        _check_name(name, params, where)
         valid = declared(type(params), name)
-        kinds, noun = _KINDS.get(valid.kind, ("f", "a float"))
         shape = np.shape(value)
         if shape != ():
             raise ValueError(
                 f"{where}: Level.settings[{name!r}] must be a scalar (shape ()), got shape {shape}; "
                 "nothing is broadcast (for a batch of levels, give each env its own scalar)"
             )
-        if _kind_of(value) not in kinds:
-            got = getattr(value, "dtype", type(value).__name__)
-            raise TypeError(f"{where}: Level.settings[{name!r}] must be {noun}, got {got}")
+        _check_kind(name, value, params, where)
         if not isinstance(value, jax.core.Tracer) and valid.problem(np.asarray(value).item(), params):
             raise ValueError(
                 f"{where}: Level.settings[{name!r}]={_short(value)} is not valid; "
@@ -171,6 +195,49 @@ def check_level(level: Any, params: Any, where: str, state_like: Callable[[], An
         g_dtype = _dtype(g)
         if g_dtype != w.dtype:
             raise TypeError(f"{where}: Level.state{name} must have dtype {w.dtype}, got {g_dtype}")
+
+
+def check_level_batch(levels: Any, params: Any, where: str, num_levels: int) -> None:
+    """Check a batch of levels (one per env) as `check_level` checks one: each env's concrete values too.
+
+    What `make_vec`'s `reset_to_level` checks before it resets every env; the dtypes, shapes and
+    start states of each env's level are checked by the env's own `reset_to_level`.
+
+    Args:
+        levels: A `Level` whose every leaf has a leading axis of `num_levels`.
+        params: The env's params, shared by the batch.
+        where: The name errors start with (the env's name).
+        num_levels: The batch size.
+
+    Raises:
+        TypeError: `levels` is not a `Level`, `settings` not a dict, or a value of the wrong dtype.
+        ValueError: a leaf has no leading axis of `num_levels` (nothing is broadcast); a setting
+            names a field that may not vary per episode; a concrete value of some env is out of
+            its field's range (naming the env).
+    """
+    _check_container(levels, where)
+    for leaf in jax.tree_util.tree_leaves(levels):
+        if np.ndim(leaf) == 0 or np.shape(leaf)[0] != num_levels:
+            raise ValueError(
+                f"{where}: make_vec's reset_to_level takes one level per env (every leaf with a leading "
+                f"axis of num_envs={num_levels}), got a leaf of shape {np.shape(leaf)}; nothing is broadcast"
+            )
+    for name, values in levels.settings.items():
+        _check_name(name, params, where)
+        _check_kind(name, values, params, where)
+        if isinstance(values, jax.core.Tracer):
+            continue
+        valid = declared(type(params), name)
+        values = np.asarray(values)
+        if not valid.problem(values, params):  # the whole batch at once; env by env only to name one
+            continue
+        for i, value in enumerate(values.reshape(num_levels, -1)):
+            value = value.item() if value.size == 1 else values[i]
+            if valid.problem(value, params):
+                raise ValueError(
+                    f"{where}: Level.settings[{name!r}][{i}]={_short(value)} (env {i} of {num_levels}) is not "
+                    f"valid; valid values: {valid.describe(params)}"
+                )
 
 
 def level_in_range(level: Level, params: Any) -> jax.Array:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs.environment import check_key, defaults_params
@@ -36,6 +37,13 @@ class LevelState:
 
     env_state: Any
     level: Level
+
+
+def _outline(level: Any) -> str:
+    """A level's fields and state leaves with their shapes, for an error."""
+    settings = ", ".join(f"{k}: {tuple(v.shape)}" for k, v in level.settings.items())
+    state = "None" if level.state is None else f"{len(jax.tree_util.tree_leaves(level.state))} leaves"
+    return f"(settings {{{settings}}}, state {state})"
 
 
 class Levels(Wrapper):
@@ -87,7 +95,7 @@ class Levels(Wrapper):
             `(obs, LevelState)`.
         """
         check_key(key, self.name)
-        return self.reset_to_level(key, self.sample_level(key), params)
+        return self._start(key, self.sample_level(key), params)
 
     @defaults_params
     def reset_to_level(self, key, level, params=None):
@@ -95,12 +103,38 @@ class Levels(Wrapper):
 
         Args:
             key: A JAX PRNG key.
-            level: A `jaxenvs.levels.Level`.
+            level: A `jaxenvs.levels.Level`; with a sampler (and no `replay`), of the sampler's
+                tree and shapes, since the sampler's levels follow it in the same state.
             params: The env's params.
 
         Returns:
             `(obs, LevelState)`.
+
+        Raises:
+            TypeError: `level`'s tree or shapes differ from the sampler's; as the env's
+                `reset_to_level`.
         """
+        if self.sample is not None and not self.replay and isinstance(level, Level):
+            self._check_like_sampled(level, key)
+        return self._start(key, level, params)
+
+    def _check_like_sampled(self, level: Level, key: jax.Array) -> None:
+        """A `TypeError` now, where the next sampled level would not fit in `level`'s place."""
+        sampled = jax.eval_shape(self.sample_level, jax.ShapeDtypeStruct(jnp.shape(key), key.dtype))
+        given = jax.tree_util.tree_map(lambda x: jax.ShapeDtypeStruct(jnp.shape(x), jnp.result_type(x)), level)
+        same_tree = jax.tree_util.tree_structure(given) == jax.tree_util.tree_structure(sampled)
+        if not same_tree or any(
+            g.shape != s.shape for g, s in zip(jax.tree_util.tree_leaves(given), jax.tree_util.tree_leaves(sampled))
+        ):
+            raise TypeError(
+                f"{self.name}: reset_to_level's level {_outline(given)} differs from the sampler's "
+                f"{_outline(sampled)}; the sampler's levels replace it in the same state when its episode ends, "
+                "so give levels of the sampler's fields and shapes (or build the env with replay_levels=True, "
+                "or without a sampler, to keep the levels you give)"
+            )
+
+    def _start(self, key, level, params):
+        """The episode from `level`, its level kept beside the env's state."""
         obs, state = self.env.reset_to_level(key, level, params)
         return obs, LevelState(env_state=state, level=level)
 
@@ -120,7 +154,7 @@ class Levels(Wrapper):
             TypeError: A sampled level's tree differs from the state's.
         """
         if self.replay:
-            return self.reset_to_level(key, state.level, params)
+            return self._start(key, state.level, params)
         level = self.sample_level(key)
         if jax.tree_util.tree_structure(level) != jax.tree_util.tree_structure(state.level):
             raise TypeError(
@@ -128,7 +162,7 @@ class Levels(Wrapper):
                 f"running episode's {jax.tree_util.tree_structure(state.level)} (reset_to_level and the sampler "
                 "must give levels of one tree)"
             )
-        return self.reset_to_level(key, level, params)
+        return self._start(key, level, params)
 
     @defaults_params
     def step(self, key, state, action, params=None):
