@@ -13,6 +13,7 @@ from jaxenvs.wrappers.log import LogEnvState, LogWrapper
 from jaxenvs.wrappers.normalize import NormalizeObservation, NormalizeReward
 from jaxenvs.wrappers.observation import FlattenObservation
 from jaxenvs.wrappers.pixel import PixelObservation
+from jaxenvs.wrappers.start import StartWrapper
 from jaxenvs.wrappers.transform import TransformObservation, TransformReward
 from jaxenvs.wrappers.vector import VecEnv
 
@@ -32,6 +33,7 @@ __all__ = [
     "NormalizeReward",
     "PixelObservation",
     "RegisteredDefaults",
+    "StartWrapper",
     "TransformObservation",
     "TransformReward",
     "VecEnv",

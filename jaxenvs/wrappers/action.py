@@ -6,10 +6,10 @@ import jax.numpy as jnp
 
 from jaxenvs import spaces
 from jaxenvs.environment import defaults_params
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.start import StartWrapper
 
 
-class ClipAction(Wrapper):
+class ClipAction(StartWrapper):
     """Continuous actions clipped to the action space's bounds before the step.
 
     Args:

@@ -13,10 +13,12 @@ from jax.experimental import checkify
 
 from jaxenvs import spaces
 from jaxenvs.environment import defaults_params
-from jaxenvs.levels import level_in_range
+from jaxenvs.levels import Level, level_in_range
 from jaxenvs.params import declared
 from jaxenvs.wrappers.base import Wrapper
 from jaxenvs.wrappers.levels import LevelState
+from jaxenvs.wrappers.normalize import batch_shape
+from jaxenvs.wrappers.start import continue_to_level
 
 # what `Checked` and `checked_jit` check: their own `checkify.check`s (the action, and NaN or
 # inf in observations and rewards). Not checkify's `nan_checks` on every operation: those
@@ -79,9 +81,15 @@ class Checked(Wrapper):
         super().__init__(env)
         self._compile()
 
+    @property
+    def _batch(self) -> tuple[int, ...]:
+        """`(num_envs,)` over `make_vec`, else `()`."""
+        return batch_shape(self.env)
+
     def _compile(self) -> None:
         self._jit_step = checked_jit(self._checked_step)
         self._jit_reset = checked_jit(self._checked_reset)
+        self._jit_reset_to_level = checked_jit(self._checked_reset_to_level)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"env": self.env}
@@ -91,14 +99,25 @@ class Checked(Wrapper):
         self._compile()
 
     def _check_level(self, state, params):
-        """A level outside its fields' declared ranges (a sampler's bug) is an error here."""
-        if isinstance(state, LevelState):
-            valid = ", ".join(f"{n}: {declared(type(params), n).describe(params)}" for n in state.level.settings)
-            checkify.check(
-                level_in_range(state.level, params),
-                f"{self.name}: a level's settings are outside their declared ranges ({{settings}}); valid: {valid}",
-                settings=state.level.settings,
-            )
+        """A level outside its fields' declared ranges (a sampler's bug) is an error here.
+
+        The levels are those of every `LevelState` in `state`, under any wrappers' states.
+        """
+        is_level_state = lambda x: isinstance(x, LevelState)  # noqa: E731
+        for node in jax.tree_util.tree_leaves(state, is_leaf=is_level_state):
+            if is_level_state(node):
+                self._check_level_in_range(node.level, params)
+
+    def _check_level_in_range(self, level, params):
+        """A `checkify.check` that every setting of `level` (batched or not) is in its declared range."""
+        valid = ", ".join(
+            f"{n}: {declared(type(params), n).describe(params)}" for n in level.settings if declared(type(params), n)
+        )
+        checkify.check(
+            level_in_range(level, params),
+            f"{self.name}: a level's settings are outside their declared ranges ({{settings}}); valid: {valid}",
+            settings=level.settings,
+        )
 
     def _checked_reset(self, key, params):
         obs, state = self.env.reset(key, params)
@@ -106,11 +125,20 @@ class Checked(Wrapper):
         self._check_level(state, params)
         return obs, state
 
+    def _checked_reset_to_level(self, key, level, params, state=None):
+        if isinstance(level, Level):  # else the env's own check names what a level is
+            self._check_level_in_range(level, params)
+        obs, state = continue_to_level(self.env, key, level, params, state)
+        checkify.check(_all_finite(obs), f"{self.name}: reset_to_level produced a NaN or inf observation")
+        self._check_level(state, params)
+        return obs, state
+
     def _checked_step(self, key, state, action, params):
         space = self.env.action_space(params)
-        spaces.check_action_shape(space, action, self.name)
+        per_env = (lambda f: jax.vmap(f)) if self._batch else (lambda f: f)  # over make_vec: one action per env
+        per_env(lambda a: spaces.check_action_shape(space, a, self.name))(action)
         checkify.check(
-            jnp.all(space.contains(action)),
+            jnp.all(per_env(space.contains)(action)),
             f"{self.name}: invalid action {{action}}; valid actions are {space.describe()}",
             action=jnp.asarray(jax.tree_util.tree_leaves(action)[0]),
         )
@@ -141,6 +169,31 @@ class Checked(Wrapper):
         return self._jit_reset(key, params)
 
     @defaults_params
+    def reset_to_level(self, key, level, params=None, *, state=None):
+        """Start an episode from a level, checking the level's settings and the observation.
+
+        A setting outside its field's declared range, traced or not (a level a sampler or a
+        PLR buffer gave, a batch of them over `make_vec`), is an error, as is a NaN or inf
+        observation. Concrete levels are also checked by the env's own `reset_to_level`.
+
+        Args:
+            key: A JAX PRNG key.
+            level: A `jaxenvs.levels.Level` (batched over `make_vec`: one per env).
+            params: The env's params.
+            state: The run to continue, as the wrapped env's `reset_to_level` takes it (optional).
+
+        Returns:
+            `(obs, state)`.
+
+        Raises:
+            checkify.JaxRuntimeError: If a setting is outside its range, or the observation has
+                a NaN or inf (called from Python).
+        """
+        if _is_tracing((key, level, params, state)):
+            return self._checked_reset_to_level(key, level, params, state)
+        return self._jit_reset_to_level(key, level, params, state)
+
+    @defaults_params
     def step(self, key, state, action, params=None):
         """One transition with the action, the state and the outputs checked.
 
@@ -154,7 +207,7 @@ class Checked(Wrapper):
         if not _is_tracing(params):
             try:
                 # strict: an out-of-range Box action, which the env clips as its reference does, is flagged too
-                spaces.check_action(self.env.action_space(params), action, self.name, strict=True)
+                spaces.check_action(self.env.action_space(params), action, self.name, batch=self._batch, strict=True)
             except ValueError as e:  # the error a checkified step raises (a ValueError too)
                 raise checkify.JaxRuntimeError(str(e)) from None
         return self._jit_step(key, state, action, params)

@@ -15,8 +15,8 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.environment import defaults_params
-from jaxenvs.wrappers.base import Wrapper
 from jaxenvs.wrappers.normalize import batch_shape
+from jaxenvs.wrappers.start import StartWrapper
 
 PADDING_TYPES = ("reset", "zero")
 
@@ -92,12 +92,13 @@ class FrameStackObservationState:
     stack: Any
 
 
-class FrameStackObservation(Wrapper):
+class FrameStackObservation(StartWrapper):
     """Observations stacked along a new leading axis of `stack_size`, oldest first.
 
     Under auto-reset the step that ends an episode returns the new episode's stack, started
     fresh, and `info["final_observation"]` is the finished episode's stack with its terminal
-    observation last. Over `make_vec` each env keeps its own stack.
+    observation last. Over `make_vec` each env keeps its own stack. `reset_to_level` fills a
+    fresh stack from the level's first observation, as `reset` does from its own.
 
     Args:
         env: The env to wrap.
@@ -172,12 +173,14 @@ class FrameStackObservation(Wrapper):
 
         return self._per_env(one)(stack, obs)
 
-    @defaults_params
-    def reset(self, key, params=None):
-        """Start an episode with a fresh stack."""
-        obs, env_state = self.env.reset(key, params)
+    def _start(self, obs, env_state, params, previous=None):
+        """A fresh stack of the first observation (a stack never outlives its episode)."""
         stack = self._fresh(obs)
         return stack, FrameStackObservationState(env_state=env_state, stack=stack)
+
+    def _env_state(self, state):
+        """The wrapped env's state."""
+        return state.env_state
 
     @defaults_params
     def step(self, key, state, action, params=None):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from jaxenvs.environment import defaults_params
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.start import StartWrapper
 
 
-class LegacyStep(Wrapper):
+class LegacyStep(StartWrapper):
     """The step as gymnax before 1.0: `(obs, state, reward, done, info)`.
 
     `done = terminated or truncated`; `info` keeps `discount` (0 only on termination) and gains

@@ -10,7 +10,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from jaxenvs.environment import defaults_params
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.start import StartWrapper
 
 TIMESTEP_MAX = 2**31 - 1  # where the int32 counters stop
 
@@ -41,12 +41,14 @@ class LogEnvState:
     timestep: jax.Array
 
 
-class LogWrapper(Wrapper):
+class LogWrapper(StartWrapper):
     """PureJaxRL's episode statistics in `info`.
 
     Each step adds `returned_episode` (true on the step an episode ends, terminated or
     truncated), `returned_episode_returns`, `returned_episode_lengths` (the last finished
     episode's) and `timestep`. Put it over an auto-resetting env or `make_vec` (one entry per env).
+    `reset` and `reset_to_level` start every counter at zero; `reset_to_level(..., state=s)` (a
+    PLR loop's next rollout) keeps `timestep` and the last finished episode's from `s`.
 
     Args:
         env: The env to wrap.
@@ -63,21 +65,23 @@ class LogWrapper(Wrapper):
         (3, 3, 3.0)
     """
 
-    @defaults_params
-    def reset(self, key, params=None):
-        """Start an episode with the counters at zero."""
-        obs, env_state = self.env.reset(key, params)
+    def _start(self, obs, env_state, params, previous=None):
+        """The running episode's counters at zero; the others kept from `previous`, or zero."""
         batch = (self.env.num_envs,) if hasattr(self.env, "num_envs") else ()
         zero_f, zero_i = jnp.zeros(batch, jnp.float32), jnp.zeros(batch, jnp.int32)
         state = LogEnvState(
             env_state=env_state,
             episode_returns=zero_f,
             episode_lengths=zero_i,
-            returned_episode_returns=zero_f,
-            returned_episode_lengths=zero_i,
-            timestep=zero_i,
+            returned_episode_returns=zero_f if previous is None else previous.returned_episode_returns,
+            returned_episode_lengths=zero_i if previous is None else previous.returned_episode_lengths,
+            timestep=zero_i if previous is None else previous.timestep,
         )
         return obs, state
+
+    def _env_state(self, state):
+        """The wrapped env's state."""
+        return state.env_state
 
     @defaults_params
     def step(self, key, state, action, params=None):

@@ -1,7 +1,9 @@
 """`NormalizeObservation` and `NormalizeReward`: running statistics carried in the env state.
 
 Over `make_vec` the statistics are shared by the batch (PureJaxRL's way); `reset` starts them
-afresh, so put these wrappers over an auto-resetting env. See docs/wrappers.md.
+afresh, so put these wrappers over an auto-resetting env. `reset_to_level` starts them as
+`reset` does, or, given the run's `state=` (a PLR loop's next rollout), keeps them. See
+docs/wrappers.md.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from flax import struct
 
 from jaxenvs import spaces
 from jaxenvs.environment import defaults_params
-from jaxenvs.wrappers.base import Wrapper, find_wrapper
+from jaxenvs.wrappers.base import find_wrapper
+from jaxenvs.wrappers.start import StartWrapper
 from jaxenvs.wrappers.vector import VecEnv
 
 # gymnasium's and PureJaxRL's initial count: the prior (mean 0, variance 1) weighs almost nothing
@@ -99,11 +102,13 @@ class NormalizeObservationState:
     obs_rms: RunningMeanStd
 
 
-class NormalizeObservation(Wrapper):
+class NormalizeObservation(StartWrapper):
     """Observations centred and scaled by running statistics: `(obs - mean) / sqrt(var + epsilon)`.
 
-    The statistics are updated with every observation returned (by `reset`, then by each step)
-    before it is normalized; `info["final_observation"]` is normalized with them but not counted.
+    The statistics are updated with every observation returned (by `reset` or `reset_to_level`,
+    then by each step) before it is normalized; `info["final_observation"]` is normalized with
+    them but not counted. `reset_to_level(..., state=s)` keeps `s`'s statistics (a PLR loop's
+    next rollout); without `state` they start afresh, as in `reset`.
     Observations become float32 in an unbounded Box.
 
     Args:
@@ -143,12 +148,15 @@ class NormalizeObservation(Wrapper):
         # a single env's observation is a batch of one (gymnasium's `update(np.array([obs]))`)
         return rms.update(obs if self._batch else obs[None])
 
-    @defaults_params
-    def reset(self, key, params=None):
-        """Start an episode with fresh statistics, updated with the first observation."""
-        obs, env_state = self.env.reset(key, params)
-        rms = self._update(RunningMeanStd.create(jnp.shape(obs)[len(self._batch) :]), obs)
+    def _start(self, obs, env_state, params, previous=None):
+        """The statistics (`previous`'s, or fresh) updated with the first observation, which is normalized."""
+        rms = RunningMeanStd.create(jnp.shape(obs)[len(self._batch) :]) if previous is None else previous.obs_rms
+        rms = self._update(rms, obs)
         return self._normalize(obs, rms), NormalizeObservationState(env_state=env_state, obs_rms=rms)
+
+    def _env_state(self, state):
+        """The wrapped env's state."""
+        return state.env_state
 
     @defaults_params
     def step(self, key, state, action, params=None):
@@ -187,13 +195,14 @@ class NormalizeRewardState:
     discounted_reward: jax.Array
 
 
-class NormalizeReward(Wrapper):
+class NormalizeReward(StartWrapper):
     """Rewards scaled by the running standard deviation of a discounted sum of rewards.
 
     Each step, `discounted_reward = discounted_reward * gamma * (1 - done) + reward` (with `done`
     this step's end of episode, terminated or truncated, as PureJaxRL's), its running statistics
     are updated, and the reward is returned divided by `sqrt(var + epsilon)` (not centred:
-    shifting rewards would change the task).
+    shifting rewards would change the task). `reset` and `reset_to_level` start the sum at zero
+    and the statistics afresh; `reset_to_level(..., state=s)` keeps `s`'s statistics.
 
     Args:
         env: The env to wrap.
@@ -222,16 +231,18 @@ class NormalizeReward(Wrapper):
         self.epsilon = _check_epsilon("NormalizeReward", epsilon)
         self._batch = batch_shape(env)
 
-    @defaults_params
-    def reset(self, key, params=None):
-        """Start an episode with fresh statistics and a zero sum."""
-        obs, env_state = self.env.reset(key, params)
+    def _start(self, obs, env_state, params, previous=None):
+        """The statistics `previous`'s, or fresh; the discounted sum at zero."""
         state = NormalizeRewardState(
             env_state=env_state,
-            return_rms=RunningMeanStd.create(),
+            return_rms=RunningMeanStd.create() if previous is None else previous.return_rms,
             discounted_reward=jnp.zeros(self._batch, jnp.float32),
         )
         return obs, state
+
+    def _env_state(self, state):
+        """The wrapped env's state."""
+        return state.env_state
 
     @defaults_params
     def step(self, key, state, action, params=None):

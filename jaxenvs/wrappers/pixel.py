@@ -13,7 +13,8 @@ import jax.numpy as jnp
 from jaxenvs import spaces
 from jaxenvs.environment import defaults_params
 from jaxenvs.wrappers.autoreset import AutoReset
-from jaxenvs.wrappers.base import Wrapper, find_wrapper
+from jaxenvs.wrappers.base import find_wrapper
+from jaxenvs.wrappers.start import StartWrapper
 
 
 def resize(image: jax.Array, shape: tuple[int, int]) -> jax.Array:
@@ -32,12 +33,13 @@ def resize(image: jax.Array, shape: tuple[int, int]) -> jax.Array:
     return jnp.clip(jnp.round(out), 0, 255).astype(jnp.uint8)
 
 
-class PixelObservation(Wrapper):
+class PixelObservation(StartWrapper):
     """Observations are `uint8[H, W, 3]` renders of the state, optionally resized to `shape`.
 
     The observation space is `Box(0, 255, (H, W, 3), uint8)`. Under an auto-reset the terminal
     state is gone by the time this wrapper sees the step, so it must wrap an env that does not
     auto-reset: `AutoReset(PixelObservation(jaxenvs.make(id, autoreset=False)[0]))`.
+    `reset_to_level` observes the level's first state as `reset` does its own.
 
     Args:
         env: An env that does not auto-reset and whose `render` is implemented.
@@ -73,11 +75,9 @@ class PixelObservation(Wrapper):
         image = self.env.render(state, params)
         return image if self.shape is None else resize(image, self.shape)
 
-    @defaults_params
-    def reset(self, key, params=None):
-        """Start an episode; the observation is the first state's picture."""
-        _, state = self.env.reset(key, params)
-        return self.pixels(state, params), state
+    def _start(self, obs, env_state, params, previous=None):
+        """The first state's picture (under the level's settings, from `reset_to_level`)."""
+        return self.pixels(env_state, params), env_state
 
     @defaults_params
     def step(self, key, state, action, params=None):

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 
 from jaxenvs import spaces
 from jaxenvs.environment import defaults_params
-from jaxenvs.wrappers.base import Wrapper
+from jaxenvs.wrappers.start import StartWrapper
 
 
 def _check_callable(wrapper: str, func: Any) -> None:
@@ -20,7 +20,7 @@ def _check_callable(wrapper: str, func: Any) -> None:
         raise TypeError(f"{wrapper}: func must be callable (a JAX function), got {type(func).__name__}")
 
 
-class TransformObservation(Wrapper):
+class TransformObservation(StartWrapper):
     """Observations replaced by `func(obs)` (gymnasium's and PureJaxRL's wrapper of the same name).
 
     Unlike gymnasium's, it also transforms `info["final_observation"]` (the terminal observation
@@ -57,11 +57,9 @@ class TransformObservation(Wrapper):
         self.func = func
         self._observation_space = observation_space
 
-    @defaults_params
-    def reset(self, key, params=None):
-        """Start an episode; the observation transformed."""
-        obs, state = self.env.reset(key, params)
-        return self.func(obs), state
+    def _start(self, obs, env_state, params, previous=None):
+        """The first observation transformed (from `reset` and `reset_to_level` alike)."""
+        return self.func(obs), env_state
 
     @defaults_params
     def step(self, key, state, action, params=None):
@@ -79,7 +77,7 @@ class TransformObservation(Wrapper):
         return self.env.observation_space(params)
 
 
-class TransformReward(Wrapper):
+class TransformReward(StartWrapper):
     """Rewards replaced by `func(reward)` (returned as float32).
 
     Args:
