@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -13,7 +14,7 @@ from jax.experimental import checkify
 import jaxenvs
 from jaxenvs.fingerprint import fingerprint
 from jaxenvs.levels import Level, apply_level, default_level, level_fields
-from jaxenvs.wrappers import Checked, LevelState
+from jaxenvs.wrappers import Checked, LevelState, LogWrapper, NormalizeObservation
 from jaxenvs.wrappers.base import Wrapper
 from jaxenvs.wrappers.levels import LEVEL_KEY_DATA, Levels
 from lab.fingerprints import fingerprint_ids
@@ -98,7 +99,7 @@ def test_bad_levels_are_clear_errors():
     key = jax.random.key(0)
     _, state = env.reset(key, params)
     with pytest.raises(
-        ValueError, match="'x_threshold' cannot vary per episode; the fields a level may set are gravity"
+        ValueError, match=r"'x_threshold' cannot vary per episode \(.*\); the fields a level may set are gravity"
     ):
         env.reset_to_level(key, Level(settings={"x_threshold": 1.0}), params)
     with pytest.raises(TypeError, match=r"settings\['length'\] must be a float, got int32"):
@@ -286,3 +287,213 @@ def test_make_vec_levels_lower_for_a_gpu_without_control_flow_of_their_own():
     with_levels = ops(physics)
     assert with_levels["stablehlo.while"] == 0 and with_levels["stablehlo.if"] == 0
     assert with_levels == ops(None)
+
+
+# --- never a silent wrong level (issue 47) -----------------------------------------------------
+
+
+def same(a, b) -> bool:
+    """Equal trees, bit for bit."""
+    return jax.tree_util.tree_structure(a) == jax.tree_util.tree_structure(b) and all(
+        np.array_equal(x, y) for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b))
+    )
+
+
+def test_make_vec_reset_to_level_checks_each_envs_values_as_the_single_env_does():
+    venv, params = jaxenvs.make_vec("CartPole-v1", 4, levels=physics)
+    key = jax.random.key(0)
+    masspole = jnp.full(4, 0.1, jnp.float32)
+    for lengths, bad in (
+        ([-1.0, 0.5, 1e-3, np.nan], r"\[0\]=-1.0 \(env 0 of 4\)"),
+        ([0.5, 0.5, 1e-3, np.nan], r"\[3\]=nan"),
+    ):
+        level = Level(settings={"length": jnp.array(lengths, jnp.float32), "masspole": masspole})
+        with pytest.raises(
+            ValueError, match=r"CartPole: Level.settings\['length'\]" + bad + ".*valid values: a finite real > 0.0"
+        ):
+            venv.reset_to_level(key, level, params)
+    with pytest.raises(ValueError, match=r"'masspole'\]\[2\]=0.0 \(env 2 of 4\)"):
+        venv.reset_to_level(key, Level(settings={"length": jnp.ones(4), "masspole": jnp.array([1.0, 1, 0, 1])}), params)
+    with pytest.raises(TypeError, match=r"settings\['length'\] must be a float, got int32"):
+        venv.reset_to_level(key, Level(settings={"length": jnp.ones(4, jnp.int32), "masspole": masspole}), params)
+    with pytest.raises(TypeError, match="a level must be a jaxenvs.levels.Level"):
+        venv.reset_to_level(key, {"length": jnp.ones(4)}, params)
+    good = Level(settings={"length": jnp.array([0.5, 0.5, 1e-3, 2.0], jnp.float32), "masspole": masspole})
+    obs, state = venv.reset_to_level(key, good, params)
+    assert np.array_equal(state.level.settings["length"], good.settings["length"])
+
+
+def test_make_vec_without_levels_refuses_per_env_settings_it_would_drop():
+    """Without `levels=`, the batch steps every env under the shared params: settings would hold
+    for the reset alone (the first episodes of an always-right policy lasted as at the defaults)."""
+    plain, params = jaxenvs.make_vec("CartPole-v1", 4)
+    lengths = Level(settings={"length": jnp.array([0.2, 0.4, 0.8, 1.6], jnp.float32)})
+    with pytest.raises(ValueError, match=r"no per-env settings.*\('length'\).*replay_levels=True.*levels=sample"):
+        plain.reset_to_level(jax.random.key(0), lengths, params)
+    _, starts = plain.reset(jax.random.key(1), params)
+    obs, state = plain.reset_to_level(jax.random.key(0), Level(state=starts), params)  # a start state needs no levels=
+    assert same(state, starts)
+
+    # what the error points to: each env's episodes run under its own settings
+    replayed, params = jaxenvs.make_vec("CartPole-v1", 4, replay_levels=True)
+    _, state = replayed.reset_to_level(jax.random.key(0), lengths, params)
+    step = jax.jit(replayed.step)
+    lasted, alive = np.zeros(4, int), np.ones(4, bool)
+    for t in range(40):
+        _, state, _, terminated, truncated, _ = step(jax.random.key(t), state, jnp.ones(4, jnp.int32), params)
+        lasted += alive
+        alive &= ~np.asarray(terminated | truncated)
+    assert not alive.any() and np.all(np.diff(lasted) > 0), lasted  # a longer pole falls later
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_a_field_a_level_may_not_set_says_whether_it_exists_and_the_nearest(batched):
+    env, params = jaxenvs.make_vec("CartPole-v1", 2, replay_levels=True) if batched else jaxenvs.make("CartPole-v1")
+    value = jnp.ones(2) if batched else jnp.float32(1.0)
+    valid = "the fields a level may set are gravity, masscart, masspole, length, force_mag, tau"
+    cases = {
+        "lenght": r"'lenght' is not a field of CartPoleParams \(did you mean 'length'\?\); " + valid,
+        "g": r"'g' is not a field of CartPoleParams; " + valid,  # Pendulum's gravity
+        "x_threshold": r"'x_threshold' cannot vary per episode \(it is a field of CartPoleParams, one value for "
+        r"the whole run: set it with make\(id, x_threshold=\.\.\.\)\); " + valid,
+    }
+    for name, message in cases.items():
+        with pytest.raises(ValueError, match="CartPole: " + message):
+            env.reset_to_level(jax.random.key(0), Level(settings={name: value}), params)
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_a_level_unlike_the_samplers_is_an_error_at_reset_to_level(batched):
+    """The sampler's levels take the given level's place in the state when its episode ends: a
+    level of other fields fails there, at the first step, unless reset_to_level refuses it."""
+    if batched:
+        env, params = jaxenvs.make_vec("CartPole-v1", 2, levels=physics)
+        level = Level(settings={"length": jnp.full(2, 0.7, jnp.float32)})
+    else:
+        env, params = jaxenvs.make("CartPole-v1", levels=physics)
+        level = Level(settings={"length": jnp.float32(0.7)})
+    with pytest.raises(
+        TypeError,
+        match=r"level \(settings \{length: \(\)\}, state None\) differs from the sampler's "
+        r"\(settings \{length: \(\), masspole: \(\)\}, state None\)",
+    ):
+        env.reset_to_level(jax.random.key(0), level, params)
+    both = jax.tree_util.tree_map(lambda x: jnp.full(jnp.shape(x), 0.7, jnp.float32), physics(jax.random.key(0)))
+    if batched:
+        both = jax.tree_util.tree_map(lambda x: jnp.stack([x, x]), both)
+    _, state = env.reset_to_level(jax.random.key(0), both, params)
+    env.step(jax.random.key(1), state, jnp.ones(2, jnp.int32) if batched else 1, params)
+    replayed, params = jaxenvs.make_vec("CartPole-v1", 2, levels=physics, replay_levels=True)
+    replayed.reset_to_level(jax.random.key(0), Level(settings={"length": jnp.full(2, 0.7, jnp.float32)}), params)
+
+
+def test_checked_guards_sampled_levels_under_other_wrappers():
+    def bad(key):
+        return Level(settings={"length": jax.random.uniform(key, minval=-1.0, maxval=-0.5)})
+
+    venv, params = jaxenvs.make_vec("CartPole-v1", 4, levels=bad)
+    checked = Checked(LogWrapper(NormalizeObservation(venv)))
+    with pytest.raises(checkify.JaxRuntimeError, match="outside their declared ranges.*length: a finite real > 0.0"):
+        checked.reset(jax.random.key(0), params)
+    good, params = jaxenvs.make_vec("CartPole-v1", 4, levels=physics)
+    checked = Checked(LogWrapper(good))
+    _, state = checked.reset(jax.random.key(0), params)
+    checked.step(jax.random.key(1), state, jnp.ones(4, jnp.int32), params)
+
+
+def test_the_docs_table_of_per_episode_settings_names_registered_ids_and_their_fields():
+    text = (Path(__file__).parents[1] / "docs" / "levels.md").read_text()
+    table = text.split("## What a level may set")[1].split("\n\n")[2]
+    rows = [line.split("|")[1:3] for line in table.splitlines()[2:]]
+    checked = 0
+    for ids, fields in rows:
+        for env_id in re.findall(r"\b[A-Z]\w*-(?:v\d+|misc)\b", ids):
+            params = jaxenvs.make(env_id)[1]  # registered
+            named = [f for f in re.findall(r"`(\w+)`", fields)]
+            assert set(named) <= set(level_fields(params)), (env_id, named, level_fields(params))
+            checked += 1
+    assert checked >= 8
+    frozen_lake = next(fields for ids, fields in rows if "FrozenLake" in ids)
+    assert "moving as chosen" in frozen_lake  # what the env's params say success_rate is
+
+
+# --- done when: PLR over make_vec with the usual stack --------------------------------------------
+
+
+def test_plr_over_make_vec_with_log_and_normalize_logs_the_rewards_the_loop_received(monkeypatch):
+    """JaxUED's LevelSampler (new levels inserted, replayed ones sampled and rescored) drives
+    `LogWrapper(NormalizeObservation(make_vec(..., replay_levels=True)))` on CartPole physics
+    levels: each rollout starts from `reset_to_level(..., state=)`, the statistics go on, and
+    LogWrapper's returns are the per-env sums of the rewards the loop received."""
+    level_sampler_module = pytest.importorskip("jaxued.level_sampler")
+    monkeypatch.setattr(jax, "tree_map", jax.tree_util.tree_map, raising=False)  # JaxUED 0.0.1 (docs/levels.md)
+    num_envs, num_steps = 8, 40
+    venv, params = jaxenvs.make_vec("CartPole-v1", num_envs, replay_levels=True, max_steps_in_episode=25)
+    env = LogWrapper(NormalizeObservation(venv))
+    level_sampler = level_sampler_module.LevelSampler(capacity=16, replay_prob=0.5, staleness_coeff=0.3)
+    placeholder = Level(
+        settings={k: v for k, v in default_level(params).settings.items() if k in ("length", "masspole")}
+    )
+    sampler = level_sampler.initialize(placeholder)
+
+    @jax.jit
+    def rollout(key, levels, previous):
+        reset_key, step_key = jax.random.split(key)
+        obs, state = env.reset_to_level(reset_key, levels, params, state=previous)
+
+        def step(state, key):
+            action_key, env_key = jax.random.split(key)
+            actions = venv.sample_actions(action_key, params)
+            obs, state, reward, terminated, truncated, info = env.step(env_key, state, actions, params)
+            return state, (obs, reward, terminated | truncated, info)
+
+        state, (obs, rewards, dones, infos) = jax.lax.scan(step, state, jax.random.split(step_key, num_steps))
+        episodes = dones.sum(0)
+        scores = jnp.where(episodes > 0, (rewards * dones.cumsum(0)[::-1].astype(bool)[::-1]).sum(0), 0.0)
+        return state, rewards, dones, infos, scores / jnp.maximum(episodes, 1)
+
+    state, counted, logged = None, 0, 0
+    for it in range(4):
+        key = jax.random.fold_in(jax.random.key(9), it)
+        if it % 2 == 0:  # on_new: fresh levels, inserted with their scores
+            indices, levels = None, jax.vmap(physics)(jax.random.split(key, num_envs))
+        else:  # on_replay: levels drawn by score and staleness
+            sampler, (indices, levels) = level_sampler.sample_replay_levels(sampler, key, num_envs)
+        before = None if state is None else state.env_state.obs_rms.count
+        state, rewards, dones, infos, scores = rollout(jax.random.fold_in(key, 1), levels, state)
+        if indices is None:
+            sampler, _ = level_sampler.insert_batch(sampler, levels, scores)
+        else:
+            sampler = level_sampler.update_batch(sampler, indices, scores)
+        assert same(jax.tree_util.tree_map(lambda x: x[-1], infos["level"]), levels)  # each env replays its level
+        rewards, dones = np.asarray(rewards), np.asarray(dones)
+        returned = np.asarray(infos["returned_episode"])
+        np.testing.assert_array_equal(returned, dones)
+        for e in range(num_envs):  # the loop's own sums, episode by episode
+            total, length = 0.0, 0
+            for t in range(num_steps):
+                total, length = total + rewards[t, e], length + 1
+                if dones[t, e]:
+                    assert float(infos["returned_episode_returns"][t, e]) == total, (it, t, e)
+                    assert int(infos["returned_episode_lengths"][t, e]) == length
+                    total, length, counted = 0.0, 0, counted + 1
+        logged += int(returned.sum())
+        count = float(state.env_state.obs_rms.count)
+        if before is not None:  # the statistics went on: the first observations and every step's
+            assert count == pytest.approx(float(before) + num_envs * (num_steps + 1), rel=1e-6)
+        assert int(state.timestep[0]) == num_steps * (it + 1)
+    assert counted == logged > 4 * num_envs
+    assert int(sampler["size"]) == 2 * num_envs
+
+
+def test_the_docs_plr_stack_example_runs(monkeypatch):
+    pytest.importorskip("jaxued")
+    monkeypatch.setattr(jax, "tree_map", jax.tree_util.tree_map, raising=False)  # undone after the test
+    text = (Path(__file__).parents[1] / "docs" / "levels.md").read_text()
+    example = text.split("## PLR with the usual training stack")[1].split("```python\n")[1].split("```")[0]
+    namespace = {}
+    exec(compile(example, "docs/levels.md", "exec"), namespace)
+    assert int(namespace["sampler"]["size"]) == 2 * namespace["num_envs"]
+    assert int(namespace["state"].timestep[0]) == 4 * namespace["num_steps"]
+    ended, returns = namespace["logged"]
+    assert bool(ended.any()) and float(returns.max()) >= 1.0
