@@ -18,7 +18,7 @@ import numpy as np
 
 from jaxenvs.extras import EXTRA_LIBRARIES, install_line, not_installed
 from jaxenvs.params import check_params
-from jaxenvs.sidetables import parity_of, peers_of, record
+from jaxenvs.sidetables import record
 from jaxenvs.wrappers.absorbing import Absorbing
 from jaxenvs.wrappers.autoreset import AutoReset
 from jaxenvs.wrappers.defaults import RegisteredDefaults

@@ -14,8 +14,8 @@ import numpy as np
 from flax import serialization
 
 from jaxenvs import spaces
-from jaxenvs.wrappers.absorbing import Absorbing
 from jaxenvs.environment import resolve_params
+from jaxenvs.wrappers.absorbing import Absorbing
 from jaxenvs.wrappers.base import find_wrapper
 
 

@@ -7,10 +7,10 @@ step that ends it: `unguarded` takes it off an env given to them.
 
 from __future__ import annotations
 
+from typing import Any
+
 import jax
 import jax.numpy as jnp
-
-from typing import Any
 
 from jaxenvs.environment import defaults_params
 from jaxenvs.wrappers.base import Wrapper
