@@ -1,4 +1,5 @@
-"""What every export shares: seeds to keys, values between JAX and numpy, and the jitted batch.
+"""What every export shares: seeds to keys, values between JAX and numpy, the jitted batch,
+pickling by reconstruction and the guard against a forked process.
 
 `Batch` compiles the batched reset and the SAME_STEP, NEXT_STEP and disabled-autoreset
 steps, each one jitted call that also carries the random key (one dispatch per Python call).
@@ -7,6 +8,7 @@ steps, each one jitted call that also carries the random key (one dispatch per P
 from __future__ import annotations
 
 import functools
+import os
 from typing import Any
 
 import jax
@@ -16,6 +18,85 @@ import numpy as np
 from jaxenvs import spaces
 from jaxenvs.environment import resolve_params
 from jaxenvs.tree import where_done
+
+# --- a process forked after JAX started --------------------------------------------------------
+
+try:  # whether JAX's backends (and their threads) have started; no public API says it
+    from jax._src import xla_bridge as _xla_bridge
+except ImportError:  # pragma: no cover - a JAX without it: every fork counts as after the start
+    _xla_bridge = None
+
+# set in a child process forked after JAX started: JAX is multithreaded, and its copy in the
+# child deadlocks on its first computation (gymnasium's AsyncVectorEnv forks its workers by
+# default on Linux, after it made one env in the parent to read the spaces, so JAX has started)
+_forked_after_jax = False
+
+
+def _mark_forked_child() -> None:
+    global _forked_after_jax
+    # runs in the child right after fork: read a plain dict, take no lock, import nothing
+    _forked_after_jax = _xla_bridge is None or bool(getattr(_xla_bridge, "_backends", True))
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_mark_forked_child)
+
+
+def check_not_forked(env: Any) -> None:
+    """Refuse to run JAX in a process forked after JAX started (it would hang, not fail).
+
+    Args:
+        env: The env's id, or the env (its name is in the message).
+
+    Raises:
+        RuntimeError: In such a process, naming `context="spawn"`.
+    """
+    if _forked_after_jax:
+        name = env if isinstance(env, str) else getattr(env, "name", repr(env))
+        raise RuntimeError(
+            f"{name}: a jaxenvs export is used in a process forked after JAX started, and JAX is "
+            "multithreaded: its copy in a forked process deadlocks. gymnasium's AsyncVectorEnv forks its "
+            "workers by default on Linux; start them with spawn: gymnasium.make_vec(id, num_envs, "
+            'vectorization_mode="async", vector_kwargs={"context": "spawn"}) or AsyncVectorEnv(env_fns, '
+            'context="spawn"). The default gymnasium.make_vec(id, num_envs) needs no workers: one jitted '
+            "call steps the whole batch in this process."
+        )
+
+
+# --- pickling ---------------------------------------------------------------------------------
+
+
+class Reconstructs:
+    """Pickling by reconstruction, for the exports (`copy.deepcopy` too).
+
+    An export remembers its constructor's arguments (`remember_arguments`, first thing in its
+    `__init__`: the id or raw env, params and overrides) and names in `PICKLED` the attributes
+    that hold its run: the key, the JAX state, the episode's flags, numpy's generator. A pickle
+    holds those two only, never a compiled function; unpickling calls the constructor again
+    (its jitted functions come from the per-id cache, or compile again in a new process) and
+    puts the run back, so the copy steps on exactly as the original would. JAX arrays pickle
+    as themselves (values, dtypes, weak types, typed keys).
+    """
+
+    PICKLED: tuple[str, ...] = ()
+
+    def remember_arguments(self, *args: Any, **kwargs: Any) -> None:
+        """Record the constructor's arguments for unpickling.
+
+        Args:
+            *args: Its positional arguments.
+            **kwargs: Its keyword arguments.
+        """
+        self._arguments = (args, dict(kwargs))
+
+    def __getstate__(self) -> dict[str, Any]:
+        run = {name: self.__dict__[name] for name in self.PICKLED if name in self.__dict__}
+        return {"arguments": self._arguments, "run": run}
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        args, kwargs = saved["arguments"]
+        self.__init__(*args, **kwargs)
+        self.__dict__.update(saved["run"])
 
 
 def key_from_seed(seed: int) -> jax.Array:

@@ -19,7 +19,7 @@ try:
 except ImportError as e:
     raise missing_extra(e, "export", __name__) from e
 
-from jaxenvs.export._bridge import check_actions, compiled, host, key_from_seed
+from jaxenvs.export._bridge import Reconstructs, check_actions, check_not_forked, compiled, host, key_from_seed
 from jaxenvs.spaces import convert
 from jaxenvs.spaces.convert import cast
 
@@ -34,13 +34,15 @@ def _numpy(x: Any) -> Any:
     return jax.tree_util.tree_map(np.array, host(x))
 
 
-class JaxDmEnv(dm_env.Environment):
+class JaxDmEnv(Reconstructs, dm_env.Environment):
     """One jaxenvs env as a `dm_env.Environment`; reset and step are jitted, observations numpy.
 
     `reset()` gives `StepType.FIRST` (reward and discount None); `step` gives `MID` with
     discount 1, or `LAST` when the episode ends, with discount 0 on termination and 1 on
     truncation (the time limit). A `step` after `LAST` starts a new episode (dm_env's rule), its
-    action ignored.
+    action ignored. It pickles by reconstruction (the id, params and overrides, and its run:
+    key and state), so a copy steps on exactly as the original; in a process forked after JAX
+    started it raises a `RuntimeError` (start worker processes with "spawn").
 
     Args:
         env_id: A registered id, or a raw `jaxenvs.Environment` (with `params`).
@@ -49,7 +51,11 @@ class JaxDmEnv(dm_env.Environment):
         **overrides: Params fields, e.g. `max_steps_in_episode=100`.
     """
 
+    PICKLED = ("_key", "_state", "_ended")
+
     def __init__(self, env_id: Any, params: Any = None, seed: int = 0, **overrides: Any):
+        check_not_forked(env_id)
+        self.remember_arguments(env_id, params=params, seed=seed, **overrides)
         self._fns = compiled(env_id, params, overrides)
         env, params = self.jax_env, self.params = self._fns.env, self._fns.params
         self._obs_space = env.observation_space(params)
@@ -64,6 +70,7 @@ class JaxDmEnv(dm_env.Environment):
         Returns:
             A `FIRST` time step.
         """
+        check_not_forked(self.jax_env.name)
         self._key, obs, self._state = self._fns.reset(self._key)
         self._ended = False
         return dm_env.restart(_numpy(obs))
@@ -82,6 +89,7 @@ class JaxDmEnv(dm_env.Environment):
         Raises:
             ValueError: For an action outside the action space (checked before the step).
         """
+        check_not_forked(self.jax_env.name)
         check_actions(action, self._action_space, self.jax_env.name)
         if self._ended:
             return self.reset()

@@ -23,8 +23,11 @@ try:
 except ImportError as e:
     raise missing_extra(e, "export", __name__) from e
 
+from jaxenvs.export import _bridge
 from jaxenvs.export._bridge import (
+    Reconstructs,
     check_actions,
+    check_not_forked,
     compiled,
     host,
     index,
@@ -251,11 +254,14 @@ def _can_render(render_mode: str | None, state: Any, made: str) -> bool:
     return True
 
 
-class JaxEnv(gymnasium.Env):
+class JaxEnv(Reconstructs, gymnasium.Env):
     """One jaxenvs env as a `gymnasium.Env` (jitted reset/step/render, numpy values out).
 
     Discrete observations are Python ints, like gymnasium's toy-text envs'; `reset(seed=...)`
-    is deterministic.
+    is deterministic. It pickles (and deep-copies) by reconstruction: the id (or raw env),
+    params and overrides, and its run (key, state, numpy generator), so a copy steps on exactly
+    as the original. In a process forked after JAX started it raises a `RuntimeError` (see
+    docs/export.md: gymnasium's `AsyncVectorEnv` needs `context="spawn"`).
 
     Args:
         env_id: A registered id, or a raw `jaxenvs.Environment` (with `params`).
@@ -272,6 +278,7 @@ class JaxEnv(gymnasium.Env):
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
+    PICKLED = ("_carry", "_terminated", "_np_random", "_np_random_seed", "_spec")
 
     def __init__(
         self,
@@ -281,6 +288,10 @@ class JaxEnv(gymnasium.Env):
         truncate_at_time_limit: bool = True,
         **overrides: Any,
     ):
+        check_not_forked(env_id)
+        self.remember_arguments(
+            env_id, params=params, render_mode=render_mode, truncate_at_time_limit=truncate_at_time_limit, **overrides
+        )
         self._truncate_at_time_limit = bool(truncate_at_time_limit)
         if not self._truncate_at_time_limit:
             _refuse_params_time_limit(env_id if isinstance(env_id, str) else env_id.name, overrides)
@@ -315,6 +326,7 @@ class JaxEnv(gymnasium.Env):
             TypeError: If `options` is not a dict, or `seed` is not an int.
             ValueError: If `options` is not empty, or `seed` is negative.
         """
+        check_not_forked(self.jax_env.name)
         _check_options(options, self.jax_env.name)
         if options:
             raise ValueError(
@@ -345,6 +357,8 @@ class JaxEnv(gymnasium.Env):
         """
         if self._carry is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
+        if _bridge._forked_after_jax:
+            check_not_forked(self.jax_env.name)
         bounds = self._discrete_actions
         if (
             bounds is not None
@@ -400,13 +414,14 @@ class JaxEnv(gymnasium.Env):
         self._spec = value
 
 
-class JaxVectorEnv(gymnasium.vector.VectorEnv):
+class JaxVectorEnv(Reconstructs, gymnasium.vector.VectorEnv):
     """`num_envs` copies of a jaxenvs env as a `gymnasium.vector.VectorEnv`.
 
     One jitted, vmapped call per `step`, numpy arrays out. The autoreset mode is in
     `metadata["autoreset_mode"]`: SAME_STEP (the default; the terminal observation in
     `info["final_obs"]`), NEXT_STEP, or DISABLED (reset with `options={"reset_mask": m}`). Step
-    infos are the env's info arrays batched, each with its `_key` mask.
+    infos are the env's info arrays batched, each with its `_key` mask. It pickles by
+    reconstruction, as `JaxEnv` does.
 
     Args:
         env_id: A registered id, or a raw `jaxenvs.Environment` (with `params`).
@@ -425,6 +440,7 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": RENDER_FPS, "autoreset_mode": AutoresetMode.SAME_STEP}
+    PICKLED = ("_key", "_obs", "_state", "_needs_reset", "_pending_obs", "_np_random", "_np_random_seed", "_spec")
 
     def __init__(
         self,
@@ -437,6 +453,17 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         truncate_at_time_limit: bool = True,
         **overrides: Any,
     ):
+        check_not_forked(env_id)
+        self.remember_arguments(
+            env_id,
+            num_envs,
+            params=params,
+            autoreset_mode=autoreset_mode,
+            render_mode=render_mode,
+            max_episode_steps=max_episode_steps,
+            truncate_at_time_limit=truncate_at_time_limit,
+            **overrides,
+        )
         if not truncate_at_time_limit:
             _refuse_params_time_limit(env_id if isinstance(env_id, str) else env_id.name, overrides)
         if max_episode_steps is not None:
@@ -481,6 +508,7 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
             ValueError: For an unknown option, a mask of the wrong shape or with no True, or
                 invalid seeds.
         """
+        check_not_forked(self.jax_env.name)
         _check_options(options, self.jax_env.name)
         per_env = isinstance(seed, (list, tuple)) or (isinstance(seed, np.ndarray) and seed.ndim == 1)
         if seed is not None and not (per_env or isinstance(seed, (int, np.integer))):
@@ -524,6 +552,7 @@ class JaxVectorEnv(gymnasium.vector.VectorEnv):
         """
         if self._state is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
+        check_not_forked(self.jax_env.name)
         if not isinstance(actions, (dict, tuple, list)) and np.ndim(actions) == 0:
             # gymnasium's vector envs iterate over the actions: one action is a TypeError there
             raise TypeError(

@@ -26,7 +26,8 @@ try:
 except ImportError as e:
     raise missing_extra(e, "sb3", __name__) from e
 
-from jaxenvs.export._bridge import Batch, check_actions, compiled, index, key_from_seed
+from jaxenvs.export import _bridge
+from jaxenvs.export._bridge import Batch, Reconstructs, check_actions, check_not_forked, compiled, index, key_from_seed
 from jaxenvs.export._packed import Carry, Observations, layout, pack
 from jaxenvs.spaces.convert import cast, to_gymnasium
 
@@ -96,12 +97,15 @@ def _fused(batch: Batch, obs_space: Any) -> _Fused:
     return fused
 
 
-class JaxSB3VecEnv(VecEnv):
+class JaxSB3VecEnv(Reconstructs, VecEnv):
     """`num_envs` copies of a jaxenvs env for SB3.
 
     `dones` is `terminated | truncated`; each finished env's info holds `terminal_observation`
     and every info holds `TimeLimit.truncated` (`truncated and not terminated`, the flag SB3
-    bootstraps on). Wrap with `VecMonitor` for episode statistics.
+    bootstraps on). Wrap with `VecMonitor` for episode statistics. It pickles by
+    reconstruction (the id, params and overrides, and its run: key, state, seeds), so a copy
+    steps on exactly as the original; in a process forked after JAX started it raises a
+    `RuntimeError` (SB3's `SubprocVecEnv` starts its workers with forkserver by default: safe).
 
     Args:
         env_id: A registered id, or a raw `jaxenvs.Environment` (with `params`).
@@ -116,6 +120,8 @@ class JaxSB3VecEnv(VecEnv):
         ValueError: If `render_mode` is neither None nor "rgb_array", or `num_envs` is invalid.
     """
 
+    PICKLED = ("_key", "_carry", "_actions", "_seeds", "_options", "reset_infos")
+
     def __init__(
         self,
         env_id: Any,
@@ -125,6 +131,8 @@ class JaxSB3VecEnv(VecEnv):
         render_mode: str | None = None,
         **overrides: Any,
     ):
+        check_not_forked(env_id)
+        self.remember_arguments(env_id, num_envs, params=params, seed=seed, render_mode=render_mode, **overrides)
         if render_mode is not None and render_mode != "rgb_array":
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self._batch = compiled(env_id, params, overrides, num_envs)
@@ -168,6 +176,7 @@ class JaxSB3VecEnv(VecEnv):
         Returns:
             The batch's observations (numpy).
         """
+        check_not_forked(self.jax_env.name)
         seeds = None if self._seeds[0] is None else list(self._seeds)
         key, keys = self._batch.keys(self._stream_key(), seeds)
         fused = self._fused
@@ -211,6 +220,8 @@ class JaxSB3VecEnv(VecEnv):
         """
         if self._carry is None:
             raise RuntimeError("call reset() before step()")
+        if _bridge._forked_after_jax:
+            check_not_forked(self.jax_env.name)
         # one jitted call (key split, step, resets of the finished envs, outputs packed), one host copy
         fused, n = self._fused, self.num_envs
         self._carry, raw = fused.carry.host(fused.step(self._carry, self._actions))
