@@ -157,7 +157,8 @@ def run_stage(
 
     Args:
         spec: the checks.
-        name: the registered id whose checks run (`Context.env_id`; it names the result).
+        name: the registered id whose checks run, or a user's env's name (`Context.env_id`; it
+            names the result).
         env: the raw env under test (None where `spec.builds_env` and none was given).
         params: its params.
         scale: the size of the stage (1.0 = the full suite).
