@@ -342,9 +342,10 @@ def make_world(
         max_contacts: Touching contacts solved per body.
 
     Returns:
-        The world, in the default float dtype.
+        The world, its arrays numpy's (constants under `jit`, safe to build once and keep) in
+        the default float dtype (float64 under `jax_enable_x64`).
     """
-    dtype = jnp.result_type(float)
+    dtype = np.dtype(jnp.result_type(float))
     shapes = [box(*b["box"]) if "box" in b else polygon(b["vertices"]) for b in bodies]
     v = max(len(vs) for vs, _, _ in shapes)
 
@@ -366,13 +367,13 @@ def make_world(
     joints = [dict(joint_defaults, **j) for j in joints]
 
     def arr(x, shape=None):
-        x = jnp.asarray(np.asarray(x, np.float64), dtype)
+        x = np.asarray(x, np.float64).astype(dtype)
         return x.reshape(shape) if shape is not None else x
 
     return World(
         vertices=arr([pad(vs) for vs, _, _ in shapes]),
         normals=arr([pad(ns) for _, ns, _ in shapes]),
-        vertex_count=jnp.asarray([len(vs) for vs, _, _ in shapes], jnp.int32),
+        vertex_count=np.asarray([len(vs) for vs, _, _ in shapes], np.int32),
         centroid=arr([c for _, _, c in shapes]),
         local_center=arr([c for _, c, _ in masses]),
         inv_mass=arr([1.0 / m for m, _, _ in masses]),
@@ -383,7 +384,7 @@ def make_world(
         edge_v2=arr([e["v2"] for e in edges], (len(edges), 2)),
         edge_friction=arr([e.get("friction", 0.2) for e in edges]),
         edge_restitution=arr([e.get("restitution", 0.0) for e in edges]),
-        collides=jnp.ones((len(bodies), len(edges)), bool) if collides is None else jnp.asarray(collides, bool),
+        collides=np.ones((len(bodies), len(edges)), bool) if collides is None else np.asarray(collides, bool),
         gravity=arr(gravity),
         joint_anchor_a=arr([j["anchor_a"] for j in joints], (len(joints), 2)),
         joint_anchor_b=arr([j["anchor_b"] for j in joints], (len(joints), 2)),
@@ -677,6 +678,7 @@ def collide(world: World, state: WorldState) -> dict:
         `collide_edge_polygon`'s manifold fields, each with leading axes `[B, E]`; a pair the
         filter excludes has count 0.
     """
+    world = jax.tree.map(jnp.asarray, world)
     position = body_position(world, state)
 
     def per_body(vertices, normals, count, centroid, p, a):
@@ -1107,6 +1109,7 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
         The state after the step: moved bodies, the manifolds found at the start of the step
         (`state.touching`), impulses for warm starting, sleep timers, forces cleared.
     """
+    world = jax.tree.map(jnp.asarray, world)
     dtype = state.center.dtype
     dt = jnp.asarray(dt, dtype)
     b_count = world.num_bodies
