@@ -10,7 +10,6 @@ from collections import defaultdict
 from pathlib import Path
 
 import jaxenvs
-from jaxenvs.sidetables import parity_of
 
 FAMILY_TITLES = {
     "classic": "Classic control",
@@ -63,7 +62,7 @@ def main() -> None:
         for env_id in ids:
             if env_id in sweeps:
                 continue
-            ref = parity_of(env_id).reference or "-"
+            ref = jaxenvs.spec(env_id).reference or "-"
             alias = re.sub(r"-v[01]$", "", env_id)
             verdict = v.get(env_id) or (f"as `{alias}`" if alias != env_id and alias in v else "-")
             print(f"| {title} | `{env_id}` | {ref} | {verdict} |")

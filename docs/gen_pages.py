@@ -27,7 +27,6 @@ import numpy as np
 
 import jaxenvs
 from jaxenvs.registry import BROKEN_UPSTREAM, availability, representatives
-from jaxenvs.sidetables import parity_of
 
 sys.path.insert(0, str(Path(__file__).parent))
 from env_table import ADAPTER_FAMILIES, FAMILY_TITLES  # noqa: E402
@@ -119,7 +118,7 @@ def family_section(family: str, ids: list[str], parity: dict[str, str]) -> list[
         if env_id in sweeps:
             continue
         obs, act = spaces_of(env_id)
-        ref = parity_of(env_id).reference or "-"
+        ref = jaxenvs.spec(env_id).reference or "-"
         if family in ADAPTER_FAMILIES:
             lines.append("| " + " | ".join(cell(c) for c in (f"`{env_id}`", obs, act, ref)) + " |")
             continue

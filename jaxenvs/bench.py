@@ -20,7 +20,7 @@ import numpy as np
 
 
 def peers(env_id: str) -> tuple[Any, str | None, str | None, tuple | None]:
-    """The peers of `env_id` its registration declares (`jaxenvs.sidetables.PEERS`).
+    """The peers of `env_id` its registration declares (`EnvSpec.peers`).
 
     Args:
         env_id: A registered id.
@@ -30,10 +30,8 @@ def peers(env_id: str) -> tuple[Any, str | None, str | None, tuple | None]:
         the library lacks the env.
     """
     from jaxenvs.registry import spec
-    from jaxenvs.sidetables import peers_of
 
-    spec(env_id)  # an unknown id is named
-    p = peers_of(env_id)
+    p = spec(env_id).peers  # an unknown id is named
     return p.get("gymnax"), p.get("gymnasium"), p.get("envpool"), p.get("loop")
 
 
@@ -43,10 +41,10 @@ def peer_ids() -> list[str]:
     Returns:
         The ids, in registration order.
     """
+    import jaxenvs
     from jaxenvs.registry import registered_envs
-    from jaxenvs.sidetables import peers_of
 
-    return [env_id for env_id in registered_envs() if peers_of(env_id)]
+    return [env_id for env_id in registered_envs() if jaxenvs.spec(env_id).peers]
 
 
 # the library name of `make_vec` timed with only rewards and state kept (the observation dead)

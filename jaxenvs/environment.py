@@ -116,14 +116,14 @@ def defaults_params(method):
         The decorated method.
 
     Example:
-        >>> class Env(Environment):
+        >>> class Tiny(Environment):
         ...     @defaults_params
         ...     def action_space(self, params=None):
         ...         return spaces.Discrete(params.max_steps_in_episode)
         ...     @property
         ...     def default_params(self):
         ...         return EnvParams(max_steps_in_episode=3)
-        >>> Env().action_space().n
+        >>> Tiny().action_space().n
         3
     """
     if getattr(method, "_defaults_params", False):
@@ -244,6 +244,9 @@ class Env(Generic[TEnvState, TEnvParams]):
 
         Returns:
             `(obs, state)`.
+
+        Raises:
+            NotImplementedError: In the interface (an env or wrapper implements it).
         """
         raise NotImplementedError
 
@@ -260,6 +263,9 @@ class Env(Generic[TEnvState, TEnvParams]):
 
         Returns:
             `(obs, state, reward, terminated, truncated, info)`.
+
+        Raises:
+            NotImplementedError: In the interface (an env or wrapper implements it).
         """
         raise NotImplementedError
 
@@ -273,6 +279,9 @@ class Env(Generic[TEnvState, TEnvParams]):
 
         Returns:
             `(obs, state)`.
+
+        Raises:
+            NotImplementedError: In the interface (an env or wrapper implements it).
         """
         raise NotImplementedError
 
@@ -284,6 +293,9 @@ class Env(Generic[TEnvState, TEnvParams]):
 
         Returns:
             A `jaxenvs.spaces.Space`.
+
+        Raises:
+            NotImplementedError: In the interface (an env or wrapper implements it).
         """
         raise NotImplementedError
 
@@ -295,6 +307,9 @@ class Env(Generic[TEnvState, TEnvParams]):
 
         Returns:
             A `jaxenvs.spaces.Space`.
+
+        Raises:
+            NotImplementedError: In the interface (an env or wrapper implements it).
         """
         raise NotImplementedError
 

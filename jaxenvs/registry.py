@@ -18,7 +18,6 @@ import numpy as np
 
 from jaxenvs.extras import EXTRA_LIBRARIES, install_line, not_installed
 from jaxenvs.params import check_params
-from jaxenvs.sidetables import record
 from jaxenvs.wrappers.absorbing import Absorbing
 from jaxenvs.wrappers.autoreset import AutoReset
 from jaxenvs.wrappers.defaults import RegisteredDefaults
@@ -69,10 +68,11 @@ class UnknownEnvError(KeyError):
 
 @dataclasses.dataclass(frozen=True)
 class EnvSpec:
-    """What `make(id)` builds and what `availability` reads.
+    """Everything declared about a registered id, in one entry.
 
-    What other parts know about an id lives in their own tables (`jaxenvs.sidetables`): its
-    parity reference and checks (`jaxenvs.parity`), its benchmark peers (`jaxenvs.bench`).
+    What `make(id)` builds and what `availability` reads, and what parity and bench read: its
+    reference and parity checks, its benchmark peers. None of these is imported until used
+    (an entry point, a parity spec are `"module:attribute"` strings).
 
     Args:
         id: the registered id.
@@ -90,6 +90,12 @@ class EnvSpec:
             (it stands for its family, `representatives`: where a family declares some, the
             report rolls out only those by default, the summary line naming the command for the
             rest, and the tests sample them).
+        reference: the reference implementation, in words (None where none is named).
+        parity: its parity checks, read by `jaxenvs.parity`: a `jaxenvs.parity.ParitySpec` or
+            `Reference`, or `"module:attribute"` naming one (or a function of no arguments
+            returning one); None where it declares none.
+        peers: the same env in other libraries, read by `jaxenvs bench --compare` and the
+            gymnasium export: `{"gymnax": ..., "gymnasium": ..., "envpool": ..., "loop": ...}`.
     """
 
     id: str
@@ -99,6 +105,9 @@ class EnvSpec:
     family: str = "user"
     extra: str | None = None
     notes: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    reference: str | None = None
+    parity: Any = None
+    peers: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 NOTE_KINDS = ("needs_download", "broken_upstream", "slow_on_cpu", "representative")
@@ -135,10 +144,10 @@ def register(
         extra: the pip extra that provides the library the entry point needs.
         parity: its parity checks, imported only when a check runs: a `jaxenvs.parity.ParitySpec`
             or `Reference`, or `"module:attribute"` naming one (or a function of no arguments
-            returning one). Kept in `jaxenvs.sidetables.PARITY`, as the reference in words is.
+            returning one).
         peers: the same env in other libraries, for `jaxenvs bench --compare`:
             `{"gymnax": id or (id, kwargs), "gymnasium": id, "envpool": id,
-            "loop": ("minatar", game) or ("bsuite", name, kwargs)}` (`jaxenvs.sidetables.PEERS`).
+            "loop": ("minatar", game) or ("bsuite", name, kwargs)}`.
         notes: run policy, `{kind: why}` (`EnvSpec.notes`; kinds in `NOTE_KINDS`).
         overwrite: replace an id already registered.
 
@@ -193,9 +202,11 @@ def register(
         family=family,
         extra=extra,
         notes=dict(notes or {}),
+        reference=reference,
+        parity=parity,
+        peers=dict(peers or {}),
     )
     _REGISTRY[id] = spec
-    record(id, reference, parity, peers)
     return spec
 
 

@@ -1,4 +1,5 @@
 import dataclasses
+import importlib.util
 import subprocess
 import sys
 
@@ -8,7 +9,6 @@ import pytest
 import jaxenvs
 from jaxenvs import registry
 from jaxenvs.environment import Environment
-from jaxenvs.sidetables import ParityEntry, parity_of, peers_of
 
 
 def test_unknown_id_names_closest():
@@ -111,7 +111,7 @@ def test_registered_envs_are_environments():
     for env_id in jaxenvs.registered_envs("classic"):
         env, params = jaxenvs.make(env_id, autoreset=False)
         assert isinstance(env.unwrapped, Environment)
-        assert parity_of(env_id).reference
+        assert jaxenvs.spec(env_id).reference
 
 
 def test_make_vec_shapes_and_autoreset():
@@ -150,19 +150,18 @@ def test_bad_make_arguments_are_clear_errors():
 def test_each_fact_is_declared_with_the_id():
     from jaxenvs import bench
 
-    assert parity_of("CartPole-v1").target == "jaxenvs.envs.classic.cartpole.parity:SPEC"
-    assert parity_of("Breakout-MinAtar").target == "jaxenvs.envs.minatar.breakout.parity:SPEC"
-    assert parity_of("Breakout-MinAtar-v1").target is None  # checked through its base id
+    assert jaxenvs.spec("CartPole-v1").parity == "jaxenvs.envs.classic.cartpole.parity:SPEC"
+    assert jaxenvs.spec("Breakout-MinAtar").parity == "jaxenvs.envs.minatar.breakout.parity:SPEC"
+    assert jaxenvs.spec("Breakout-MinAtar-v1").parity is None  # checked through its base id
     assert bench.peers("CartPole-v1") == ("CartPole-v1", "CartPole-v1", "CartPole-v1", None)
     assert bench.peers("Breakout-MinAtar")[3] == ("minatar", "breakout")
     assert "needs_download" in jaxenvs.spec("jumanji/Sokoban-v0").notes
     assert "broken_upstream" in jaxenvs.spec("brax/swimmer").notes
-    assert parity_of("GridWorld-misc").target is None and not peers_of("GridWorld-misc")
+    assert jaxenvs.spec("GridWorld-misc").parity is None and not jaxenvs.spec("GridWorld-misc").peers
 
 
-def test_env_spec_holds_what_make_needs_and_reads_the_rest_from_its_owners():
-    """Parity and benchmark metadata live in their owners' tables; EnvSpec has no deprecated
-    attributes reading them (no shims before the first release)."""
+def test_env_spec_holds_every_fact_of_an_id():
+    """One entry per id: what make needs, and what parity and bench read (no side tables)."""
     assert [f.name for f in dataclasses.fields(jaxenvs.EnvSpec)] == [
         "id",
         "entry_point",
@@ -171,11 +170,15 @@ def test_env_spec_holds_what_make_needs_and_reads_the_rest_from_its_owners():
         "family",
         "extra",
         "notes",
+        "reference",
+        "parity",
+        "peers",
     ]
     s = jaxenvs.spec("CartPole-v1")
-    assert not any(hasattr(s, name) for name in ("parity", "reference", "peers"))
-    assert parity_of("CartPole-v1").reference == "gymnasium CartPole-v1 (classic_control)"
-    assert peers_of("CartPole-v1")["gymnax"] == "CartPole-v1"
+    assert s.reference == "gymnasium CartPole-v1 (classic_control)"
+    assert s.parity == "jaxenvs.envs.classic.cartpole.parity:SPEC"
+    assert s.peers["gymnax"] == "CartPole-v1"
+    assert importlib.util.find_spec("jaxenvs.sidetables") is None
 
 
 def test_register_rejects_unknown_notes_and_a_doubled_reference(monkeypatch):
@@ -189,9 +192,10 @@ def test_register_rejects_unknown_notes_and_a_doubled_reference(monkeypatch):
     with pytest.raises(ValueError, match="once"):
         jaxenvs.register("user/X-v0", "m:a", reference="pkg.refs:ref", parity="pkg.refs:other")
     jaxenvs.register("user/X-v0", "m:a", reference="pkg.refs:ref", peers={"gymnax": "X-v0"})
-    assert parity_of("user/X-v0").target == "pkg.refs:ref" and peers_of("user/X-v0")["gymnax"] == "X-v0"
+    assert jaxenvs.spec("user/X-v0").parity == "pkg.refs:ref" and jaxenvs.spec("user/X-v0").peers["gymnax"] == "X-v0"
     jaxenvs.register("user/X-v0", "m:a", reference="a reference in words", overwrite=True)
-    assert parity_of("user/X-v0") == ParityEntry("a reference in words", None) and not peers_of("user/X-v0")
+    s = jaxenvs.spec("user/X-v0")
+    assert (s.reference, s.parity, s.peers) == ("a reference in words", None, {})
 
 
 def test_register_checks_its_arguments_at_once():

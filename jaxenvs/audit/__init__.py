@@ -14,10 +14,10 @@ import importlib
 import importlib.util
 from typing import Any, Protocol, runtime_checkable
 
+import jaxenvs
 from jaxenvs.parity import ParityResult
 from jaxenvs.parity.scale import check_scale
 from jaxenvs.parity.verdict import two_stage
-from jaxenvs.sidetables import parity_of
 
 
 @runtime_checkable
@@ -174,7 +174,7 @@ def run_spec_on_peer(
     from jaxenvs.parity.spec import run_stage
 
     env, params = env_under_test(env_id, env, params)
-    described = parity_of(env_id).reference or spec.description or env_id
+    described = jaxenvs.spec(env_id).reference or spec.description or env_id
     result = run_stage(spec, env_id, env, params, scale, seed, described)
     result.env_id = f"{peer}/{peer_id}"
     if not has_float64_path(env, params):
@@ -292,7 +292,7 @@ def audit(peers: list[str] | None = None, scale: float = 0.25, seed: int = 0, pr
     jobs = [(peer, env_id) for peer in peers for env_id in peer_ids(peer)]
     rows: list[AuditRow] = []
     for i, (peer, env_id) in enumerate(jobs):
-        if env_id in jaxenvs.registered_envs() and parity_of(env_id).target is not None:  # the control
+        if env_id in jaxenvs.registered_envs() and jaxenvs.spec(env_id).parity is not None:  # the control
             rows.append(row("jaxenvs", env_id, run_parity(env_id, scale=scale, seed=seed), scale, seed))
         rows.append(row(peer, env_id, audit_one(peer, env_id, scale, seed), scale, seed))
         if progress is not None:

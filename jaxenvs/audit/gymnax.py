@@ -153,10 +153,9 @@ def audit(env_id: str, scale: float, seed: int) -> Any:
     import jaxenvs
     from jaxenvs.audit import run_spec_on_peer
     from jaxenvs.registry import resolve
-    from jaxenvs.sidetables import parity_of
 
     jaxenvs.spec(env_id)
-    spec = resolve(parity_of(env_id).target)
+    spec = resolve(jaxenvs.spec(env_id).parity)
     env, params = peer_env(TRANSLATED[env_id])
     renames = RENAMES.get(env_id, {})
     audited = dataclasses.replace(spec, reference=lambda i: translating(spec.reference(i), env, params, renames))

@@ -7,9 +7,9 @@ import argparse
 import os
 import sys
 
+import jaxenvs
 from jaxenvs.cli._common import UsageError, check_family, check_ids, console, plural, print_line, progress
 from jaxenvs.registry import BROKEN_UPSTREAM, MISSING_EXTRA, NEEDS_DOWNLOAD
-from jaxenvs.sidetables import parity_of
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -86,7 +86,7 @@ def _id_table(rows, width: int):
         for env_id, family, a in rows:
             cells = [env_id, family, "yes" if a.runnable else _KINDS.get(a.kind, ("no",))[0]]
             if reference_width is not None:
-                cells.append(parity_of(env_id).reference or "-")
+                cells.append(jaxenvs.spec(env_id).reference or "-")
             t.add_row(*cells)
         return t
 

@@ -81,8 +81,7 @@ def _check(env_id: str, scale: float, seed: int):
     """`run_parity(env_id)`, or a skipped result where the id has no check or cannot run here
     (`jaxenvs.registry.availability`: a missing extra, a download, a failure upstream)."""
     from jaxenvs.parity import ParityResult, has_parity, run_parity
-    from jaxenvs.registry import availability
-    from jaxenvs.sidetables import parity_of
+    from jaxenvs.registry import availability, spec
 
     if not has_parity(env_id):
         return ParityResult(
@@ -93,7 +92,7 @@ def _check(env_id: str, scale: float, seed: int):
     available = availability(env_id)
     if not available.runnable:
         why = available.reason + (f": {available.install}" if available.install else "")
-        return ParityResult(env_id, parity_of(env_id).reference or "-", skipped=f"cannot run here ({why})")
+        return ParityResult(env_id, spec(env_id).reference or "-", skipped=f"cannot run here ({why})")
     return run_parity(env_id, scale=scale, seed=seed)
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
+import jaxenvs
 from jaxenvs.cli._common import interrupted_line, plural, print_line, progress, select
 from jaxenvs.cli.report_plan import FULL, SMALL, SMALL_ROLLOUT, LeftOut, ReportRow, report_policy
 from jaxenvs.cli.report_print import duration, print_family, print_title, rolled_out
-from jaxenvs.sidetables import parity_of
 
 __all__ = ["cmd_report"]
 
@@ -146,7 +146,7 @@ def _rollout_row(env_id: str, policy: str, args: argparse.Namespace) -> ReportRo
         s.family,
         rollout,
         small=rollout != (args.num_envs, args.num_steps),
-        reference=parity_of(env_id).reference or "-",
+        reference=jaxenvs.spec(env_id).reference or "-",
         seconds=time.perf_counter() - start,
         **measured,
     )

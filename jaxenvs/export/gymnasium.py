@@ -136,10 +136,8 @@ def _declared_time_limit(env_id: str) -> int | None:
 def _peer_reward_threshold(env_id: str) -> float | None:
     """The `reward_threshold` of the id's gymnasium peer (`peers["gymnasium"]`), where it has one."""
     from jaxenvs.registry import spec
-    from jaxenvs.sidetables import peers_of
 
-    spec(env_id)  # an unknown id is named
-    peer = peers_of(env_id).get("gymnasium")
+    peer = spec(env_id).peers.get("gymnasium")  # an unknown id is named
     if not isinstance(peer, str) or peer not in gymnasium.registry:
         return None
     return gymnasium.registry[peer].reward_threshold

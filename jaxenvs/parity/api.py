@@ -20,7 +20,6 @@ from jaxenvs.parity.scale import Sizes, check_scale
 from jaxenvs.parity.spec import ParitySpec, Standard, run_stage
 from jaxenvs.parity.subject import env_under_test, require_raw_env
 from jaxenvs.parity.verdict import FirstFailure, ParityResult, two_stage
-from jaxenvs.sidetables import parity_of
 
 __all__ = ["assert_parity", "check", "has_parity", "parity_ids", "run_parity"]
 
@@ -31,9 +30,9 @@ def parity_ids() -> list[str]:
     Returns:
         The ids, in registration order.
     """
-    from jaxenvs.registry import registered_envs
+    from jaxenvs.registry import registered_envs, spec
 
-    return [env_id for env_id in registered_envs() if parity_of(env_id).target is not None]
+    return [env_id for env_id in registered_envs() if spec(env_id).parity is not None]
 
 
 def has_parity(env_id: str) -> bool:
@@ -51,7 +50,7 @@ def has_parity(env_id: str) -> bool:
     from jaxenvs.registry import spec
 
     spec(env_id)  # an unknown id is named
-    return parity_of(env_id).target is not None
+    return spec(env_id).parity is not None
 
 
 def run_parity(
@@ -161,10 +160,10 @@ def _of_id(env_id: str, scale: float | Sizes, env: Any, params: Any) -> _Run | P
 
     if env is not None:
         env, params = env_under_test(env_id, env, params)
-    s, declared = spec(env_id), parity_of(env_id)
-    if declared.target is None:
+    declared = spec(env_id)
+    if declared.parity is None:
         return ParityResult(env_id, declared.reference or "-", skipped="no reference declared")
-    target = _load_parity(env_id, declared.target)
+    target = _load_parity(env_id, declared.parity)
     if isinstance(target, Reference):
         if env is None:
             env, params = env_under_test(env_id, None, params)
@@ -172,7 +171,7 @@ def _of_id(env_id: str, scale: float | Sizes, env: Any, params: Any) -> _Run | P
     if isinstance(scale, Sizes):
         raise TypeError(f"run_parity({env_id!r}): scale must be a number for an id with a ParitySpec")
     described = declared.reference or target.description or env_id
-    return _Run(target, env_id, described, env, params, float(scale), install_line(s.extra or "parity"))
+    return _Run(target, env_id, described, env, params, float(scale), install_line(declared.extra or "parity"))
 
 
 def _of_users(target: ParitySpec | Reference, scale: float | Sizes, env: Any, params: Any) -> _Run:
