@@ -60,6 +60,8 @@ MAX_ANGULAR_CORRECTION = 8.0 / 180.0 * math.pi
 MAX_TRANSLATION = 2.0
 MAX_ROTATION = 0.5 * math.pi
 BAUMGARTE = 0.2
+TOI_BAUMGARTE = 0.75
+MAX_SUB_STEPS = 8
 VELOCITY_THRESHOLD = 1.0
 TIME_TO_SLEEP = 0.5
 LINEAR_SLEEP_TOLERANCE = 0.01
@@ -225,6 +227,8 @@ class World:
         joint_enable_limit, joint_enable_motor: Static. One bool per joint.
         velocity_iterations, position_iterations: Static. `world.Step`'s iteration counts.
         max_contacts: Static. Touching contacts solved per body.
+        continuous: Static. Continuous collision (Box2D's `continuousPhysics`, on by default).
+        max_toi_events: Static. Time-of-impact events handled per step at most.
     """
 
     vertices: jax.Array
@@ -255,6 +259,8 @@ class World:
     velocity_iterations: int = struct.field(pytree_node=False, default=8)
     position_iterations: int = struct.field(pytree_node=False, default=3)
     max_contacts: int = struct.field(pytree_node=False, default=2)
+    continuous: bool = struct.field(pytree_node=False, default=True)
+    max_toi_events: int = struct.field(pytree_node=False, default=8)
 
     @property
     def num_bodies(self) -> int:
@@ -280,14 +286,17 @@ class WorldState:
         torque: `[B]` torque accumulated for the next step (N m), cleared by `step`.
         sleep_time: `[B]` seconds each body has been under the sleep tolerances.
         awake: bool scalar, whether the island is awake.
-        manifold_count: `[B, E]` int32, points in each pair's manifold from the last step's
-            narrow phase (> 0: touching).
+        manifold_count: `[B, E]` int32, points in each pair's manifold from the last narrow
+            phase of the last step (> 0: touching).
         manifold_key: `[B, E, 2]` int32, each point's contact feature id (`b2ContactID::key`).
         normal_impulse, tangent_impulse: `[B, E, 2]` each point's accumulated impulses, kept
             to warm start the next step.
         joint_impulse: `[J, 3]` each joint's point (x, y) and limit (z) impulse.
         joint_motor_impulse: `[J]`.
         joint_limit_state: `[J]` int32, `INACTIVE_LIMIT`, `AT_LOWER_LIMIT`, ...
+        began, ended: `[B, E]` bool, the pairs whose touching began or ended during the last
+            step (Box2D's `BeginContact` / `EndContact` calls, at its start or at a time of
+            impact).
         inv_dt0: scalar, 1 / the previous step's dt (0 before the first: Box2D's `m_inv_dt0`).
     """
 
@@ -306,6 +315,8 @@ class WorldState:
     joint_impulse: jax.Array
     joint_motor_impulse: jax.Array
     joint_limit_state: jax.Array
+    began: jax.Array
+    ended: jax.Array
     inv_dt0: jax.Array
 
     @property
@@ -323,6 +334,7 @@ def make_world(
     velocity_iterations: int = 8,
     position_iterations: int = 3,
     max_contacts: int = 2,
+    continuous: bool = True,
 ) -> World:
     """A `World` from Box2D-style definitions, with Box2D's defaults.
 
@@ -340,6 +352,7 @@ def make_world(
         collides: `[B, E]` bools, or None (every pair collides).
         velocity_iterations, position_iterations: `world.Step`'s counts.
         max_contacts: Touching contacts solved per body.
+        continuous: Continuous collision (Box2D's `continuousPhysics`).
 
     Returns:
         The world, its arrays numpy's (constants under `jit`, safe to build once and keep) in
@@ -399,6 +412,7 @@ def make_world(
         velocity_iterations=velocity_iterations,
         position_iterations=position_iterations,
         max_contacts=max_contacts,
+        continuous=continuous,
     )
 
 
@@ -436,6 +450,8 @@ def init_state(world: World, position, angle, linear_velocity=None, angular_velo
         joint_impulse=jnp.zeros((j, 3), dtype),
         joint_motor_impulse=jnp.zeros((j,), dtype),
         joint_limit_state=jnp.zeros((j,), jnp.int32),
+        began=jnp.zeros((b, e), bool),
+        ended=jnp.zeros((b, e), bool),
         inv_dt0=jnp.zeros((), dtype),
     )
 
@@ -834,8 +850,12 @@ def _solve_contact_velocity(c, normal_impulse, tangent_impulse, v, w, inv_mass, 
     return normal_impulse, tangent_impulse, v, w
 
 
-def _solve_contact_position(slot, center, angle, inv_mass, inv_inertia, local_center):
+def _solve_contact_position(slot, center, angle, inv_mass, inv_inertia, local_center, baumgarte=BAUMGARTE):
     """`b2ContactSolver::SolvePositionConstraints` for one contact of one body.
+
+    Args:
+        baumgarte: The fraction of the overlap corrected (`SolveTOIPositionConstraints` uses
+            `TOI_BAUMGARTE`).
 
     Returns:
         `(center, angle, min_separation)` after pushing each manifold point out, Baumgarte
@@ -860,7 +880,7 @@ def _solve_contact_position(slot, center, angle, inv_mass, inv_inertia, local_ce
         separation = jnp.where(face_b, sep_b, sep_a)
         r_b = point - center
         min_separation = jnp.where(active, jnp.minimum(min_separation, separation), min_separation)
-        correction = jnp.clip(BAUMGARTE * (separation + LINEAR_SLOP), -MAX_LINEAR_CORRECTION, 0.0)
+        correction = jnp.clip(baumgarte * (separation + LINEAR_SLOP), -MAX_LINEAR_CORRECTION, 0.0)
         rn = _cross(r_b, normal)
         k = inv_mass + inv_inertia * rn * rn
         impulse = jnp.where(k > 0, -correction / k, 0.0)
@@ -1048,22 +1068,311 @@ def _solve_joint_position(world, j, jc, center, angle):
 
 
 # ---------------------------------------------------------------------------------------------
+# Continuous collision (b2World::SolveTOI, b2TimeOfImpact, b2Island::SolveTOI)
+# ---------------------------------------------------------------------------------------------
+
+# b2TimeOfImpact's target distance between the cores (the skins overlapping by 3 slops) and
+# its tolerance.
+TOI_TARGET = max(LINEAR_SLOP, 2.0 * POLYGON_RADIUS - 3.0 * LINEAR_SLOP)
+TOI_TOLERANCE = 0.25 * LINEAR_SLOP
+_FLT_EPSILON = 1.1920929e-07
+
+
+def _point_segment_distance(p, a, b):
+    """Distance from point(s) `p` to the segment from `a` to `b`."""
+    ab = b - a
+    t = jnp.clip(_dot(p - a, ab) / jnp.maximum(_dot(ab, ab), 1e-30), 0.0, 1.0)
+    d = p - (a + t[..., None] * ab)
+    return jnp.sqrt(_dot(d, d))
+
+
+def segment_polygon_distance(v1, v2, verts, normals, count):
+    """The distance between a segment and a convex polygon, cores only (`b2Distance` without
+    radii): 0 when they overlap.
+
+    Args:
+        v1, v2: `[2]` the segment.
+        verts, normals: `[V, 2]` the polygon in the same frame (padded past `count`).
+        count: Its vertices.
+
+    Returns:
+        The distance.
+    """
+    valid = jnp.arange(verts.shape[0]) < count
+    # Separating axes: the polygon's normals and the segment's normal.
+    face = jnp.minimum(_dot(normals, v1 - verts), _dot(normals, v2 - verts))
+    edge = v2 - v1
+    n = jnp.stack([edge[1], -edge[0]])
+    side = _dot(n, verts - v1)
+    separated = jnp.any(valid & (face > 0)) | jnp.all(~valid | (side > 0)) | jnp.all(~valid | (side < 0))
+    # Disjoint convex shapes: the closest pair has a vertex of one on the other.
+    to_segment = jnp.where(valid, _point_segment_distance(verts, v1, v2), jnp.inf)
+    nxt = jnp.where(jnp.arange(verts.shape[0]) + 1 < count, jnp.arange(verts.shape[0]) + 1, 0)
+    to_edges = jnp.minimum(
+        _point_segment_distance(v1, verts, verts[nxt]), _point_segment_distance(v2, verts, verts[nxt])
+    )
+    to_edges = jnp.where(valid, to_edges, jnp.inf)
+    return jnp.where(separated, jnp.minimum(jnp.min(to_segment), jnp.min(to_edges)), 0.0)
+
+
+def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a1, samples=16, bisections=20):
+    """`b2TimeOfImpact` of a static edge and a body swept from `(c0, a0)` to `(c1, a1)`.
+
+    Box2D advances conservatively along separating axes to the first time the cores come within
+    `TOI_TARGET` (to `TOI_TOLERANCE`). Here the same first time is found by sampling the
+    distance along the sweep and bisecting the first step that reaches the target; the times
+    agree to within Box2D's tolerance, not bit for bit.
+
+    Args:
+        v1, v2: `[2]` the edge.
+        vertices, normals: `[V, 2]` the body's polygon in its frame.
+        count: Its vertices.
+        local_center: `[2]` its centre of mass in its frame.
+        c0, a0: The sweep's start (centre of mass, angle).
+        c1, a1: Its end.
+        samples: Distances sampled along the sweep.
+        bisections: Bisection steps in the first sampled interval that reaches the target.
+
+    Returns:
+        `(touching, t)`: whether the cores come within the target, and when (a fraction of the
+        sweep); an overlap at the start is no impact, as in Box2D.
+    """
+
+    def distance(t):
+        c = c0 + t * (c1 - c0)
+        a = a0 + t * (a1 - a0)
+        p = c - rotate(a, local_center)
+        return segment_polygon_distance(v1, v2, p + rotate(a, vertices), rotate(a, normals), count)
+
+    target, tolerance = TOI_TARGET, TOI_TOLERANCE
+    d_start = distance(jnp.zeros_like(a0))
+    ts = (jnp.arange(1, samples + 1) / samples).astype(c0.dtype)
+    ds = jax.vmap(distance)(ts)
+    reached = ds <= target
+    k = jnp.argmax(reached)
+
+    def bisect(_, bounds):
+        lo, hi = bounds
+        mid = 0.5 * (lo + hi)
+        inside = distance(mid) <= target
+        return jnp.where(inside, lo, mid), jnp.where(inside, mid, hi)
+
+    lo = jnp.where(k > 0, ts[jnp.maximum(k - 1, 0)], 0.0)
+    _, t_reached = jax.lax.fori_loop(0, bisections, bisect, (lo, ts[k]))
+    near = ds < target + tolerance
+    t_near = ts[jnp.argmax(near)]
+    touching_now = (d_start > 0) & (d_start < target + tolerance)
+    touching = (d_start > 0) & (touching_now | jnp.any(near))
+    t = jnp.where(touching_now, 0.0, jnp.where(jnp.any(reached), t_reached, t_near))
+    return touching, jnp.where(touching, t, 1.0)
+
+
+def _solve_toi_island(world, b, slots, center, angle, v, w, h):
+    """`b2Island::SolveTOI` for body `b` and its touching contacts with the ground.
+
+    Returns:
+        `(safe_center, safe_angle, center, angle, v, w)`: the pose the position solve reached
+        (the sweep's new start), then the pose and velocities after the remaining `h` seconds.
+    """
+    inv_mass, inv_inertia, local_center = world.inv_mass[b], world.inv_inertia[b], world.local_center[b]
+    k = slots["count"].shape[0]
+
+    def position_iteration(carry):
+        i, _, center, angle = carry
+        min_sep = jnp.zeros((), center.dtype)
+        for s in range(k):
+            slot = jax.tree.map(lambda x, s=s: x[s], slots)
+            center, angle, sep = _solve_contact_position(
+                slot, center, angle, inv_mass, inv_inertia, local_center, baumgarte=TOI_BAUMGARTE
+            )
+            min_sep = jnp.minimum(min_sep, sep)
+        return i + 1, min_sep >= -1.5 * LINEAR_SLOP, center, angle
+
+    _, _, center, angle = jax.lax.while_loop(
+        lambda c: (c[0] < 20) & ~c[1], position_iteration, (jnp.int32(0), jnp.zeros((), bool), center, angle)
+    )
+    safe_center, safe_angle = center, angle
+
+    # No warm starting: the discrete solve already applied those impulses.
+    cons = [
+        _contact_velocity_constraint(
+            jax.tree.map(lambda x, s=s: x[s], slots), center, angle, v, w, inv_mass, inv_inertia, local_center
+        )
+        for s in range(k)
+    ]
+    zeros = jnp.zeros((k, 2), center.dtype)
+
+    def velocity_iteration(_, carry):
+        normal, tangent, v, w = carry
+        for s in range(k):
+            n_s, t_s, v, w = _solve_contact_velocity(cons[s], normal[s], tangent[s], v, w, inv_mass, inv_inertia)
+            normal, tangent = normal.at[s].set(n_s), tangent.at[s].set(t_s)
+        return normal, tangent, v, w
+
+    _, _, v, w = jax.lax.fori_loop(0, world.velocity_iterations, velocity_iteration, (zeros, zeros, v, w))
+    v, w = _clamp_motion(v, w, h)
+    return safe_center, safe_angle, center + h * v, angle + h * w, v, w
+
+
+def _clamp_motion(v, w, h):
+    """Box2D's caps on one step's translation (`MAX_TRANSLATION`) and rotation."""
+    translation = h * v
+    t2 = _dot(translation, translation)
+    v = jnp.where((t2 > MAX_TRANSLATION**2)[..., None], v * (MAX_TRANSLATION / jnp.sqrt(t2))[..., None], v)
+    rotation = h * w
+    w = jnp.where(rotation * rotation > MAX_ROTATION**2, w * (MAX_ROTATION / jnp.abs(rotation)), w)
+    return v, w
+
+
+def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int):
+    """`b2World::SolveTOI`: handle time-of-impact events, earliest first, until none is left.
+
+    Each event moves its body back to the time its core came within `TOI_TARGET` of an edge,
+    updates the body's contacts there (their begin and end events count), pushes it out and
+    solves its contacts' velocities (no joints: Box2D's TOI island holds the body and the
+    ground), then integrates the rest of the step.
+
+    Args:
+        world: The world.
+        sweep_start: `(center, angle)` at the start of the step (the sweeps' `c0`, `a0`).
+        state: The state after the discrete solve (the sweeps' ends), its manifolds and the
+            step's `began` / `ended` events so far.
+        dt: The step.
+        max_events: The most events handled in one step.
+
+    Returns:
+        The state after the events.
+    """
+    b_count, e_count = world.num_bodies, world.num_edges
+    dtype = state.center.dtype
+
+    def toi_pair(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a1):
+        return time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a1)
+
+    per_edge = jax.vmap(toi_pair, in_axes=(0, 0, None, None, None, None, None, None, None, None))
+    per_body = jax.vmap(per_edge, in_axes=(None, None, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    def body(carry):
+        i, _, sweep, st, enabled, toi_count = carry
+        c0, a0, alpha0 = sweep
+        touching, beta = per_body(
+            world.edge_v1,
+            world.edge_v2,
+            world.vertices,
+            world.normals,
+            world.vertex_count,
+            world.local_center,
+            c0,
+            a0,
+            st.center,
+            st.angle,
+        )
+        alpha = jnp.where(touching, jnp.minimum(alpha0[:, None] + (1.0 - alpha0[:, None]) * beta, 1.0), 1.0)
+        alpha = jnp.where(world.collides & enabled & (toi_count <= MAX_SUB_STEPS), alpha, 1.0)
+        pair = jnp.argmin(alpha)
+        min_alpha = alpha.reshape(-1)[pair]
+        done = min_alpha >= 1.0 - 10.0 * _FLT_EPSILON
+        b, e = pair // e_count, pair % e_count
+
+        # Advance body b to the time of impact and update its contacts there.
+        frac = (min_alpha - alpha0[b]) / (1.0 - alpha0[b])
+        pose_c = c0[b] + frac * (st.center[b] - c0[b])
+        pose_a = a0[b] + frac * (st.angle[b] - a0[b])
+        p = pose_c - rotate(pose_a, world.local_center[b])
+        m = jax.vmap(
+            lambda v1, v2: collide_edge_polygon(
+                v1, v2, world.vertices[b], world.normals[b], world.vertex_count[b], world.centroid[b], p, pose_a
+            )
+        )(world.edge_v1, world.edge_v2)
+        m["count"] = jnp.where(world.collides[b], m["count"], 0)
+        normal, tangent = _carry_impulses(
+            m["count"],
+            m["keys"],
+            st.manifold_count[b],
+            st.manifold_key[b],
+            st.normal_impulse[b],
+            st.tangent_impulse[b],
+        )
+        hit = m["count"][e] > 0
+        # The event's contact is updated; the body's others only when it touches.
+        updated = jnp.where(hit, jnp.ones((e_count,), bool), jnp.arange(e_count) == e) & ~done
+        was = st.manifold_count[b] > 0
+        now = m["count"] > 0
+        row = lambda old, new: old.at[b].set(jnp.where(updated.reshape((-1,) + (1,) * (new.ndim - 1)), new, old[b]))  # noqa: E731
+        st = st.replace(
+            manifold_count=row(st.manifold_count, m["count"]),
+            manifold_key=row(st.manifold_key, m["keys"]),
+            normal_impulse=row(st.normal_impulse, normal),
+            tangent_impulse=row(st.tangent_impulse, tangent),
+            began=st.began.at[b].set(st.began[b] | (updated & now & ~was)),
+            ended=st.ended.at[b].set(st.ended[b] | (updated & was & ~now)),
+        )
+        toi_count = toi_count.at[b, e].add(jnp.where(done, 0, 1))
+        enabled = enabled.at[b, e].set(enabled[b, e] & (done | hit))
+
+        # The island: the event's contact first, then the body's other touching contacts.
+        rank = jnp.where(jnp.arange(e_count) == e, -1, e_count - 1 - jnp.arange(e_count))
+        order = jnp.argsort(jnp.where(now, rank, e_count + 1))[: world.max_contacts]
+        slots = {key: val[order] for key, val in m.items()}
+        slots["count"] = jnp.where(now[order], slots["count"], 0)
+        slots["friction"] = jnp.sqrt(world.friction[b] * world.edge_friction[order])
+        slots["restitution"] = jnp.maximum(world.restitution[b], world.edge_restitution[order])
+        h = (1.0 - min_alpha) * dt
+        safe_c, safe_a, new_c, new_a, v, w = _solve_toi_island(
+            world, b, slots, pose_c, pose_a, st.linear_velocity[b], st.angular_velocity[b], h
+        )
+        solved = hit & ~done
+        st = st.replace(
+            center=st.center.at[b].set(jnp.where(solved, new_c, st.center[b])),
+            angle=st.angle.at[b].set(jnp.where(solved, new_a, st.angle[b])),
+            linear_velocity=st.linear_velocity.at[b].set(jnp.where(solved, v, st.linear_velocity[b])),
+            angular_velocity=st.angular_velocity.at[b].set(jnp.where(solved, w, st.angular_velocity[b])),
+        )
+        sweep = (
+            c0.at[b].set(jnp.where(solved, safe_c, c0[b])),
+            a0.at[b].set(jnp.where(solved, safe_a, a0[b])),
+            alpha0.at[b].set(jnp.where(solved, min_alpha, alpha0[b])),
+        )
+        return i + 1, done, sweep, st, enabled, toi_count
+
+    sweep = (sweep_start[0], sweep_start[1], jnp.zeros((b_count,), dtype))
+    init = (
+        jnp.int32(0),
+        jnp.zeros((), bool),
+        sweep,
+        state,
+        jnp.ones((b_count, e_count), bool),
+        jnp.zeros((b_count, e_count), jnp.int32),
+    )
+    return jax.lax.while_loop(lambda c: (c[0] < max_events) & ~c[1], body, init)[3]
+
+
+# ---------------------------------------------------------------------------------------------
 # The step (b2World::Step)
 # ---------------------------------------------------------------------------------------------
+
+
+def _carry_impulses(count, keys, old_count, old_keys, old_normal, old_tangent):
+    """`b2Contact::Update`'s warm-start matching: each new point takes the impulses of the old
+    point with its feature key, or 0. Broadcasts over leading axes; points on the last."""
+    slot = jnp.arange(2)
+    new_valid = slot < count[..., None]
+    old_valid = slot < old_count[..., None]
+    # [..., new point, old point]
+    match = (keys[..., :, None] == old_keys[..., None, :]) & old_valid[..., None, :]
+    first = jnp.argmax(match, axis=-1)
+    found = jnp.any(match, axis=-1) & new_valid
+    normal = jnp.where(found, jnp.take_along_axis(old_normal, first, axis=-1), 0.0)
+    tangent = jnp.where(found, jnp.take_along_axis(old_tangent, first, axis=-1), 0.0)
+    return normal, tangent
 
 
 def _update_contacts(world: World, state: WorldState):
     """`b2ContactManager::Collide`: new manifolds, with matching old points' impulses."""
     m = collide(world, state)
-    slot = jnp.arange(2)
-    new_valid = slot < m["count"][..., None]
-    old_valid = slot < state.manifold_count[..., None]
-    # [B, E, new point, old point]
-    match = (m["keys"][..., :, None] == state.manifold_key[..., None, :]) & old_valid[..., None, :]
-    first = jnp.argmax(match, axis=-1)
-    found = jnp.any(match, axis=-1) & new_valid
-    normal = jnp.where(found, jnp.take_along_axis(state.normal_impulse, first, axis=-1), 0.0)
-    tangent = jnp.where(found, jnp.take_along_axis(state.tangent_impulse, first, axis=-1), 0.0)
+    normal, tangent = _carry_impulses(
+        m["count"], m["keys"], state.manifold_count, state.manifold_key, state.normal_impulse, state.tangent_impulse
+    )
     return m, normal, tangent
 
 
@@ -1255,7 +1564,19 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
         joint_impulse=joint_impulse,
         joint_motor_impulse=joint_motor,
         joint_limit_state=joint_limit,
+        began=(m["count"] > 0) & ~state.touching,
+        ended=state.touching & (m["count"] == 0),
         inv_dt0=1.0 / dt,
     )
-    asleep = state.replace(force=jnp.zeros_like(state.force), torque=jnp.zeros_like(state.torque), inv_dt0=1.0 / dt)
+    if world.continuous:
+        after_toi = _solve_toi(world, (state.center, state.angle), stepped, dt, world.max_toi_events)
+        stepped = jax.tree.map(lambda x, y: jnp.where(falls_asleep, x, y), stepped, after_toi)
+    no_events = jnp.zeros_like(state.began)
+    asleep = state.replace(
+        force=jnp.zeros_like(state.force),
+        torque=jnp.zeros_like(state.torque),
+        began=no_events,
+        ended=no_events,
+        inv_dt0=1.0 / dt,
+    )
     return jax.tree.map(lambda x, y: jnp.where(state.awake, x, y), stepped, asleep)

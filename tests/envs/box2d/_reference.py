@@ -113,6 +113,7 @@ def run_both(bodies, edges, joints, steps, gravity=(0.0, -10.0), dt=1 / 50, iter
         gravity=gravity,
         velocity_iterations=iterations[0],
         position_iterations=iterations[1],
+        continuous=continuous,
     )
     state = physics.init_state(
         world,
