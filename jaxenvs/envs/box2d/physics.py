@@ -297,6 +297,10 @@ class WorldState:
         began, ended: `[B, E]` bool, the pairs whose touching began or ended during the last
             step (Box2D's `BeginContact` / `EndContact` calls, at its start or at a time of
             impact).
+        event_rank: `[B, E]` int32, when each pair's last event of the last step came (-1:
+            none): 0 a begin at the start, 1 an end at the start (Box2D's contact list order
+            is taken as begins before ends), 2 + i at the step's i-th time of impact.
+        last_began: `[B, E]` bool, whether that last event was a begin.
         inv_dt0: scalar, 1 / the previous step's dt (0 before the first: Box2D's `m_inv_dt0`).
     """
 
@@ -317,6 +321,8 @@ class WorldState:
     joint_limit_state: jax.Array
     began: jax.Array
     ended: jax.Array
+    event_rank: jax.Array
+    last_began: jax.Array
     inv_dt0: jax.Array
 
     @property
@@ -452,6 +458,8 @@ def init_state(world: World, position, angle, linear_velocity=None, angular_velo
         joint_limit_state=jnp.zeros((j,), jnp.int32),
         began=jnp.zeros((b, e), bool),
         ended=jnp.zeros((b, e), bool),
+        event_rank=jnp.full((b, e), -1, jnp.int32),
+        last_began=jnp.zeros((b, e), bool),
         inv_dt0=jnp.zeros((), dtype),
     )
 
@@ -1306,6 +1314,8 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
             tangent_impulse=row(st.tangent_impulse, tangent),
             began=st.began.at[b].set(st.began[b] | (updated & now & ~was)),
             ended=st.ended.at[b].set(st.ended[b] | (updated & was & ~now)),
+            event_rank=st.event_rank.at[b].set(jnp.where(updated & (now != was), 2 + i, st.event_rank[b])),
+            last_began=st.last_began.at[b].set(jnp.where(updated & (now != was), now, st.last_began[b])),
         )
         toi_count = toi_count.at[b, e].add(jnp.where(done, 0, 1))
         enabled = enabled.at[b, e].set(enabled[b, e] & (done | hit))
@@ -1548,6 +1558,8 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
         joint_motor = joint_motor.at[j].set(joint_cons[j]["motor"])
         joint_limit = joint_limit.at[j].set(joint_cons[j]["limit"])
 
+    began = (m["count"] > 0) & ~state.touching
+    ended = state.touching & (m["count"] == 0)
     stepped = WorldState(
         center=center,
         angle=angle,
@@ -1564,8 +1576,10 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
         joint_impulse=joint_impulse,
         joint_motor_impulse=joint_motor,
         joint_limit_state=joint_limit,
-        began=(m["count"] > 0) & ~state.touching,
-        ended=state.touching & (m["count"] == 0),
+        began=began,
+        ended=ended,
+        event_rank=jnp.where(began, 0, jnp.where(ended, 1, -1)),
+        last_began=began,
         inv_dt0=1.0 / dt,
     )
     if world.continuous:
@@ -1577,6 +1591,8 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
         torque=jnp.zeros_like(state.torque),
         began=no_events,
         ended=no_events,
+        event_rank=jnp.full_like(state.event_rank, -1),
+        last_began=no_events,
         inv_dt0=1.0 / dt,
     )
     return jax.tree.map(lambda x, y: jnp.where(state.awake, x, y), stepped, asleep)

@@ -337,13 +337,15 @@ def advance(state: LunarLanderState, action, dispersion, params: LunarLanderPara
     world = world.replace(gravity=jnp.stack([jnp.zeros_like(gravity), gravity]))
     wstate, wind_idx, torque_idx = wind(state.world, state, params)
     wstate, m_power, s_power = engines(world, wstate, action, jnp.asarray(dispersion, wstate.center.dtype), continuous)
-    before = wstate.touching
     wstate = physics.step(world, wstate, 1.0 / FPS)
-    began = wstate.touching & ~before
-    ended = before & ~wstate.touching
-    game_over = state.game_over | jnp.any(began[LANDER])
+    # The contact listener: the lander's BeginContact ends the game; a leg's BeginContact sets
+    # its flag and its EndContact clears it, so a leg's flag is its last event's.
+    game_over = state.game_over | jnp.any(wstate.began[LANDER])
     legs = jnp.array(LEGS)
-    leg_contact = (state.leg_contact | jnp.any(began[legs], axis=1)) & ~jnp.any(ended[legs], axis=1)
+    rank = wstate.event_rank[legs]
+    last = jnp.argmax(rank, axis=1)
+    last_began = jnp.take_along_axis(wstate.last_began[legs], last[:, None], axis=1)[:, 0]
+    leg_contact = jnp.where(jnp.any(rank >= 0, axis=1), last_began, state.leg_contact)
     state = state.replace(
         world=wstate,
         leg_contact=leg_contact,
