@@ -12,8 +12,12 @@
 - `LibraryParams` / `LibraryTruncatedState`: the params of an adapter whose library has
   params of its own, and a state that keeps the library's own truncation flag;
 - `side_view`: the picture the brax and Playground adapters render (bodies and their links);
-- `AdapterEnvironment`: the id `<family>/<the library's id>`, and truncation by the time limit
-  or by the library's own flag, which each adapter keeps in its state.
+- `friction_scale` / `mass_scale` / `gravity_scale` and `scale_physics`: the per-episode physics
+  of the brax and Playground adapters (their libraries' own domain randomisation swaps the
+  physics model the same way);
+- `AdapterEnvironment`: the id `<family>/<the library's id>`, truncation by the time limit or
+  by the library's own flag, which each adapter keeps in its state, and `reset_to_level`'s clear
+  error for a family whose library has no per-episode settings.
 """
 
 from __future__ import annotations
@@ -30,9 +34,10 @@ import numpy as np
 from flax import serialization, struct
 
 from jaxenvs import rendering, spaces
-from jaxenvs.environment import Environment, EnvParams, EnvState
+from jaxenvs.environment import Environment, EnvParams, EnvState, resolve_params
 from jaxenvs.extras import not_installed
-from jaxenvs.params import custom
+from jaxenvs.levels import Level, level_fields
+from jaxenvs.params import custom, positive, real
 
 # An episode limit no counter reaches: the library's own end of episode applies.
 NO_LIMIT = 2**31 - 1
@@ -151,6 +156,53 @@ def side_view(pos: jax.Array, parents: list[int], ground: Any = 0.0) -> jax.Arra
     return img
 
 
+def friction_scale() -> Any:
+    """A params field: every geom's sliding friction is multiplied by it (>= 0), per episode."""
+    return real(1.0, 0.0, per_episode=True)
+
+
+def mass_scale() -> Any:
+    """A params field: every body's mass and inertia are multiplied by it (> 0), per episode."""
+    return positive(1.0, per_episode=True)
+
+
+def gravity_scale() -> Any:
+    """A params field: gravity is multiplied by it (>= 0), per episode."""
+    return real(1.0, 0.0, per_episode=True)
+
+
+def scale_physics(model: Any, friction: Any, mass: Any, gravity: Any) -> Any:
+    """A physics model with its friction, masses and gravity scaled.
+
+    What brax's and Playground's domain randomisation change (`geom_friction`, `body_mass`,
+    `body_inertia`, `opt.gravity` of an MJX `Model`); brax's `System`, an MJX `Model` too, has
+    its own pipelines read the links' inertia and its `gravity`, scaled alike. At scales of 1
+    every value is the model's own, bit for bit.
+
+    Args:
+        model: An MJX `Model` (Playground's `mjx_model`) or brax's `System`.
+        friction: The factor of every geom's sliding friction (its first coefficient).
+        mass: The factor of every body's mass and inertia.
+        gravity: The factor of gravity.
+
+    Returns:
+        The model, scaled.
+    """
+    friction, mass, gravity = (jnp.asarray(x, jnp.float32) for x in (friction, mass, gravity))
+    geom_friction = jnp.asarray(model.geom_friction)
+    model = model.replace(
+        geom_friction=geom_friction.at[:, 0].multiply(friction.astype(geom_friction.dtype)),
+        body_mass=jnp.asarray(model.body_mass) * mass,
+        body_inertia=jnp.asarray(model.body_inertia) * mass,
+        opt=model.opt.replace(gravity=jnp.asarray(model.opt.gravity) * gravity),
+    )
+    if hasattr(model, "link"):  # brax's System: its spring, positional and generalized pipelines
+        inertia = model.link.inertia
+        link = model.link.replace(inertia=inertia.replace(mass=inertia.mass * mass, i=inertia.i * mass))
+        model = model.replace(link=link, gravity=model.gravity * gravity)
+    return model
+
+
 @struct.dataclass
 class LibraryParams(EnvParams):
     """No time limit of jaxenvs' own by default, and the library's own params.
@@ -190,9 +242,12 @@ class AdapterEnvironment(Environment):
 
     Attributes:
         family: The jaxenvs family of the adapter's ids (`"navix"` for `navix/<id>`).
+        settings_note: Added to the error for a level with settings on an env without
+            per-episode settings (where others of the family have some).
     """
 
     family: str = ""
+    settings_note: str = ""
     _env_id: str = ""  # the library's id of the env
 
     @property
@@ -229,6 +284,40 @@ class AdapterEnvironment(Environment):
             A bool scalar.
         """
         return jnp.logical_or(super().truncation(state, params), self.library_truncated(state))
+
+    @property
+    def family_name(self) -> str:
+        """The family of the id (`"navix"` for `navix/<id>`), for messages."""
+        return self.family or self.name.partition("/")[0]
+
+    def reset_to_level(self, key: jax.Array, level: Level, params: Any = None) -> tuple[Any, Any]:
+        """Start an episode from a level (`Environment.reset_to_level`).
+
+        A family whose library has nothing that varies per episode declares no per-episode
+        params fields; a level that sets one is then an error that says so and names what a
+        level of this family can be: a start state.
+
+        Args:
+            key: A JAX PRNG key.
+            level: A `jaxenvs.levels.Level`.
+            params: The env's params; None means `default_params`.
+
+        Returns:
+            `(obs, state)`.
+
+        Raises:
+            ValueError: The level has settings and this env's params declare no per-episode field.
+            TypeError, ValueError: As `Environment.reset_to_level`.
+        """
+        resolved = resolve_params(self, params)
+        settings = level.settings if isinstance(level, Level) else None
+        if isinstance(settings, dict) and settings and not level_fields(resolved):
+            raise ValueError(
+                f"{self.name}: this {self.family_name} env has no per-episode settings{self.settings_note} "
+                f"(a level cannot set {', '.join(map(repr, settings))}); its levels are start states, "
+                "Level(state=s), s a state of this env (from its reset or step)"
+            )
+        return super().reset_to_level(key, level, params)
 
 
 def rebuild(cls: type, args: tuple, kwargs: dict) -> Any:

@@ -1,11 +1,13 @@
 """brax tasks through the jaxenvs interface: `brax/<name>` for every env in brax's registry.
 
 brax's env is used bare (none of its training wrappers); `params.backend` picks the physics
-pipeline. See docs/adapters.md.
+pipeline; a level may scale friction, masses and gravity per episode (the physics tasks'
+`BraxPhysicsParams`). See docs/adapters.md and docs/levels.md.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import jax
@@ -18,9 +20,13 @@ from jaxenvs.adapters._common import (
     AdapterEnvironment,
     float_obs,
     float_obs_space,
+    friction_scale,
+    gravity_scale,
     import_library,
     library_key,
+    mass_scale,
     rebuild,
+    scale_physics,
     side_view,
     strong,
 )
@@ -49,6 +55,27 @@ class BraxParams(EnvParams):
 
     max_steps_in_episode: int = 1000
     backend: str = choice(DEFAULT_BACKEND, BACKENDS)
+
+
+@struct.dataclass
+class BraxPhysicsParams(BraxParams):
+    """Params of a brax task with physics (every brax env but `fast`): per-episode physics.
+
+    The scales multiply the values of brax's `System` (`sys`) for an episode, as brax's own
+    domain randomisation replaces `sys` (`DomainRandomizationVmapWrapper`); a level may set
+    each (`Level(settings={"friction_scale": jnp.float32(0.8)})`).
+
+    Attributes:
+        max_steps_in_episode: The time limit (brax's `episode_length`).
+        backend: The physics pipeline (static).
+        friction_scale: Multiplies every geom's sliding friction (>= 0).
+        mass_scale: Multiplies every body's mass and inertia (> 0).
+        gravity_scale: Multiplies gravity (>= 0).
+    """
+
+    friction_scale: float = friction_scale()
+    mass_scale: float = mass_scale()
+    gravity_scale: float = gravity_scale()
 
 
 @struct.dataclass
@@ -114,8 +141,28 @@ class BraxEnv(AdapterEnvironment):
 
     @property
     def default_params(self) -> BraxParams:
-        """The default `BraxParams`."""
-        return BraxParams(backend=ONLY_BACKEND.get(self._env_id, DEFAULT_BACKEND))
+        """The default params: `BraxPhysicsParams` for a task with physics, `BraxParams` for `fast`."""
+        backend = ONLY_BACKEND.get(self._env_id, DEFAULT_BACKEND)
+        if getattr(self.brax_env(backend), "sys", None) is None:
+            return BraxParams(backend=backend)
+        return BraxPhysicsParams(backend=backend)
+
+    def physics_env(self, params: BraxParams) -> Any:
+        """The brax env that runs an episode under `params`: for a task with physics, a copy
+        whose `sys` has the params' friction, mass and gravity scales.
+
+        Args:
+            params: The env's params.
+
+        Returns:
+            A brax env (the shared one is never changed).
+        """
+        env = self.brax_env(params.backend)
+        if not isinstance(params, BraxPhysicsParams):
+            return env
+        env = copy.copy(env)  # brax's envs read their physics from `self.sys`
+        env.sys = scale_physics(env.sys, params.friction_scale, params.mass_scale, params.gravity_scale)
+        return env
 
     # --- spaces -----------------------------------------------------------------------
     def _obs_shape(self, backend: str) -> Any:
@@ -143,14 +190,26 @@ class BraxEnv(AdapterEnvironment):
         return spaces.Box(ctrl[:, 0], ctrl[:, 1], shape=(size,), dtype=jnp.float32)
 
     # --- transitions ------------------------------------------------------------------
-    @staticmethod
-    def _observe(brax_state: Any) -> Any:
-        return float_obs(brax_state.obs)
+    def observe(self, state: BraxState, params: BraxParams | None = None) -> Any:
+        """The observation of `state`: brax's, which its state keeps (`State.obs`), in float32.
+
+        What `reset` and `step` return with the state, so `reset_to_level(key, Level(state=s))`
+        starts exactly where `s` is.
+
+        Args:
+            state: A `BraxState`.
+            params: The env's params (unused: brax keeps the observation in its state).
+
+        Returns:
+            The observation (an array, or a dict of arrays).
+        """
+        return float_obs(state.brax_state.obs)
 
     def reset_env(self, key: jax.Array, params: BraxParams) -> tuple[Any, BraxState]:
         """Start an episode with brax's reset, from the key given."""
-        brax_state = strong(self.brax_env(params.backend).reset(library_key(key)))
-        return self._observe(brax_state), BraxState(time=jnp.zeros((), jnp.int32), brax_state=brax_state)
+        brax_state = strong(self.physics_env(params).reset(library_key(key)))
+        state = BraxState(time=jnp.zeros((), jnp.int32), brax_state=brax_state)
+        return self.observe(state, params), state
 
     def step_env(
         self, key: jax.Array, state: BraxState, action: jax.Array, params: BraxParams
@@ -162,12 +221,12 @@ class BraxEnv(AdapterEnvironment):
         action = spaces.clip_action(jnp.asarray(action, jnp.float32), space.low, space.high)
         # a copy of `metrics`: brax's step updates that dict in place
         previous = state.brax_state.replace(metrics=dict(state.brax_state.metrics))
-        brax_state = self.brax_env(params.backend).step(previous, action)
+        brax_state = self.physics_env(params).step(previous, action)
         brax_state = cast_like(brax_state, state.brax_state, f"{self.name}: the library's state")
         state = BraxState(time=state.time + 1, brax_state=brax_state)
         terminated = brax_state.done > 0.5
         info = {"metrics": dict(brax_state.metrics)}
-        return self._observe(brax_state), state, brax_state.reward.astype(jnp.float32), terminated, info
+        return self.observe(state, params), state, brax_state.reward.astype(jnp.float32), terminated, info
 
     # --- rendering --------------------------------------------------------------------
     @defaults_params

@@ -35,7 +35,8 @@ def make_craftax_env(env_id: str) -> GymnaxEnv:
         env_id: A Craftax env name (`Craftax-Classic-Symbolic-v1`, ...).
 
     Returns:
-        The raw jaxenvs env, with Craftax's pixel renderer as `render`.
+        The raw jaxenvs env, with Craftax's pixel renderer as `render` and its `get_obs` (so it
+        starts from a given state: `reset_to_level(key, Level(state=s))`).
 
     Raises:
         ValueError: If Craftax has no such env.
@@ -55,6 +56,15 @@ def make_craftax_env(env_id: str) -> GymnaxEnv:
     def render(state: Any, params: Any) -> Any:
         return jnp.clip(draw(state), 0, 255).astype(jnp.uint8)
 
+    def get_obs(state: Any, params: Any) -> Any:
+        return env.get_obs(state)  # what Craftax's reset_env returns with its state
+
     return from_gymnax(
-        env, env.default_params, name=f"craftax/{env_id}", api="0.x", time_limit=craftax_time_limit, render=render
+        env,
+        env.default_params,
+        name=f"craftax/{env_id}",
+        api="0.x",
+        time_limit=craftax_time_limit,
+        render=render,
+        get_obs=get_obs,
     )

@@ -84,6 +84,9 @@ class GymnaxEnv(AdapterEnvironment):
         render: A jit-able `fn(env_state, env_params) -> uint8[H, W, 3]`.
         clip_actions: Clip a continuous action outside the action space (NaN taken as 0) before
             the library sees it; False passes every action as given.
+        get_obs: `fn(env_state, env_params) -> obs`, the library's observation of a state (what
+            its `reset_env` returns with it); with it the env starts from a given state
+            (`reset_to_level(key, Level(state=s))`), without it it cannot.
 
     Raises:
         TypeError: If `env` lacks one of gymnax's methods.
@@ -100,6 +103,7 @@ class GymnaxEnv(AdapterEnvironment):
         time_limit: Callable[[Any, Any], jax.Array] | None = None,
         render: Callable[[Any, Any], jax.Array] | None = None,
         clip_actions: bool = True,
+        get_obs: Callable[[Any, Any], Any] | None = None,
     ):
         for method in ("reset_env", "step_env", "observation_space", "action_space"):
             if not callable(getattr(env, method, None)):
@@ -113,6 +117,7 @@ class GymnaxEnv(AdapterEnvironment):
         self._time_limit = time_limit
         self._render = render
         self.clip_actions = bool(clip_actions)
+        self._get_obs = get_obs
         self._obs_space: spaces.Space | None = None
 
     @property
@@ -180,6 +185,23 @@ class GymnaxEnv(AdapterEnvironment):
             self._obs_space = self.observation_space()
         return convert.cast(obs, self._obs_space, jnp)
 
+    @property
+    def start_observation(self) -> Callable[[jax.Array, GymnaxState, GymnaxParams], Any] | None:
+        """The first observation of an episode started at a given state: the library's `get_obs`
+        of it (`from_gymnax(get_obs=...)`), or None where none was given.
+
+        Not `observe`: the library builds observations in its step (Craftax renders its map), and a
+        batch with `observe` would build every env's observation a second time each step.
+        """
+        if self._get_obs is None:
+            return None
+
+        def start_observation(key: jax.Array, state: GymnaxState, params: GymnaxParams) -> Any:
+            del key  # the library's observation is a function of its state
+            return self._observe(self._get_obs(state.env_state, params.env_params))
+
+        return start_observation
+
     def reset_env(self, key: jax.Array, params: GymnaxParams) -> tuple[Any, GymnaxState]:
         """Start an episode with the library's reset, from the key given."""
         obs, env_state = self.gymnax_env.reset_env(library_key(key), params.env_params)
@@ -238,6 +260,7 @@ def from_gymnax(
     time_limit: Callable[[Any, Any], jax.Array] | None = None,
     render: Callable[[Any, Any], jax.Array] | None = None,
     clip_actions: bool = True,
+    get_obs: Callable[[Any, Any], Any] | None = None,
 ) -> GymnaxEnv:
     """`env` (gymnax's interface, 0.x or 1.x) as a raw jaxenvs env.
 
@@ -255,11 +278,23 @@ def from_gymnax(
         clip_actions: Clip a continuous action outside the action space (NaN taken as 0)
             before the library sees it, as jaxenvs' own continuous envs do; False passes every
             action as given (`jaxenvs.audit` does, to check the library itself).
+        get_obs: `fn(env_state, env_params) -> obs`, the library's observation of a state, so
+            that the env can start from a given state (`reset_to_level`); gymnax's envs have
+            `env.get_obs(state, params)`.
 
     Returns:
         A `GymnaxEnv`.
     """
-    return GymnaxEnv(env, params, name=name, api=api, time_limit=time_limit, render=render, clip_actions=clip_actions)
+    return GymnaxEnv(
+        env,
+        params,
+        name=name,
+        api=api,
+        time_limit=time_limit,
+        render=render,
+        clip_actions=clip_actions,
+        get_obs=get_obs,
+    )
 
 
 def make_gymnax_env(env_id: str, clip_actions: bool = True, **kwargs: Any) -> GymnaxEnv:
@@ -283,7 +318,32 @@ def make_gymnax_env(env_id: str, clip_actions: bool = True, **kwargs: Any) -> Gy
         raise no_such_env("gymnax", env_id, own)
     env, env_params = gymnax.make(env_id, **kwargs)
     api = "1.x" if _is_gymnax_1(env) else "0.x"
-    return from_gymnax(env, env_params, name=f"gymnax/{env_id}", api=api, clip_actions=clip_actions)
+    get_obs = None if env_id in OBSERVATION_NOISE else gymnax_get_obs(env)
+    return from_gymnax(env, env_params, name=f"gymnax/{env_id}", api=api, clip_actions=clip_actions, get_obs=get_obs)
+
+
+# gymnax ids whose observation holds noise drawn from the key, which the state does not keep:
+# they cannot start from a given state
+OBSERVATION_NOISE = ("UmbrellaChain-bsuite",)
+
+
+def gymnax_get_obs(env: Any) -> Callable[[Any, Any], Any]:
+    """A gymnax env's observation of a state, `fn(env_state, env_params) -> obs`.
+
+    gymnax 1.0.1 has `observe(key, state, action, params)` (which calls the older
+    `get_obs(state, params, key)` where an env has only that); before, `get_obs`. The key is
+    None: only envs listed in `OBSERVATION_NOISE` draw from it.
+
+    Args:
+        env: A gymnax env.
+
+    Returns:
+        The function.
+    """
+    observe = getattr(env, "observe", None)
+    if callable(observe):
+        return lambda state, env_params: observe(None, state, None, env_params)
+    return lambda state, env_params: env.get_obs(state, env_params)
 
 
 def _is_gymnax_1(env: Any) -> bool:

@@ -61,6 +61,9 @@ class JumanjiState(EnvState):
         jumanji_state: jumanji's state (a chex dataclass; holds jumanji's own key).
         library_truncated: bool[], whether jumanji ended the episode by its time limit.
         action_mask: jumanji's action mask of the current observation (None if the task has none).
+        observation: The current observation, as a dict of arrays without the action mask and
+            before `flat` (jumanji builds it in `reset` and `step` and keeps no copy: `observe`
+            reads it here).
     """
 
     jumanji_state: Any
@@ -68,6 +71,8 @@ class JumanjiState(EnvState):
     library_truncated: jax.Array = False
     # bool[...]: jumanji's action mask of the current observation (None if the task has none)
     action_mask: Any = None
+    # the current observation (dicts of arrays, no action mask, not flattened)
+    observation: Any = None
 
 
 def _spec(env: Any, name: str) -> Any:
@@ -220,14 +225,28 @@ class JumanjiEnv(AdapterEnvironment):
         return spaces.Discrete(n, dtype=space.dtype)
 
     # --- observations, actions and masks ------------------------------------------------
-    def _observe(self, observation: Any, params: JumanjiParams) -> tuple[Any, Any]:
-        """(the jaxenvs observation, jumanji's action mask or None)."""
+    def _split_observation(self, observation: Any) -> tuple[Any, Any]:
+        """(jumanji's observation as dicts of arrays without the mask, cast to the space; the mask or None)."""
         obs = to_dict(observation)
         mask = jnp.asarray(obs.pop("action_mask"), jnp.bool_) if self._has_mask else None
-        obs = convert.cast(obs, self._obs_space, jnp)
-        if params.flat:
-            obs = spaces.flatten(obs)
-        return obs, mask
+        return convert.cast(obs, self._obs_space, jnp), mask
+
+    @defaults_params
+    def observe(self, state: JumanjiState, params: JumanjiParams | None = None) -> Any:
+        """The observation of `state`, what `reset` and `step` return with it.
+
+        jumanji builds its observations in `reset` and `step` only; the state keeps the last one
+        (`JumanjiState.observation`), so `reset_to_level(key, Level(state=s))` starts exactly
+        where `s` is.
+
+        Args:
+            state: A `JumanjiState`.
+            params: The env's params (`flat` gives one float32 vector).
+
+        Returns:
+            The observation.
+        """
+        return spaces.flatten(state.observation) if params.flat else state.observation
 
     @defaults_params
     def action_mask(self, state: JumanjiState, params: JumanjiParams | None = None) -> jax.Array | None:
@@ -274,14 +293,15 @@ class JumanjiEnv(AdapterEnvironment):
     def reset_env(self, key: jax.Array, params: JumanjiParams) -> tuple[Any, JumanjiState]:
         """Start an episode with jumanji's reset, from the key given."""
         jumanji_state, timestep = self.jumanji_env.reset(library_key(key))
-        obs, mask = self._observe(timestep.observation, params)
+        obs, mask = self._split_observation(timestep.observation)
         state = JumanjiState(
             time=jnp.zeros((), jnp.int32),
             jumanji_state=strong(jumanji_state),
             library_truncated=jnp.zeros((), jnp.bool_),
             action_mask=mask,
+            observation=obs,
         )
-        return obs, state
+        return self.observe(state, params), state
 
     def step_env(
         self, key: jax.Array, state: JumanjiState, action: Any, params: JumanjiParams
@@ -290,7 +310,7 @@ class JumanjiEnv(AdapterEnvironment):
         del key  # jumanji draws from the key in its state
         jumanji_state, timestep = self.jumanji_env.step(state.jumanji_state, self._to_jumanji_action(action, params))
         jumanji_state = cast_like(jumanji_state, state.jumanji_state, f"{self.name}: the library's state")
-        obs, mask = self._observe(timestep.observation, params)
+        obs, mask = self._split_observation(timestep.observation)
         is_last = timestep.step_type == self._types.StepType.LAST
         terminated, truncated = episode_end(is_last, timestep.discount)
         if params.time_limit_truncates and self._time_limit is not None:
@@ -306,7 +326,8 @@ class JumanjiEnv(AdapterEnvironment):
             jumanji_state=jumanji_state,
             library_truncated=jnp.asarray(truncated, jnp.bool_),
             action_mask=mask,
+            observation=obs,
         )
         if mask is not None:
             info["action_mask"] = self.action_mask(state, params)
-        return obs, state, reward, terminated, info
+        return self.observe(state, params), state, reward, terminated, info

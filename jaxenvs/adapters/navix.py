@@ -100,12 +100,27 @@ class NavixEnv(AdapterEnvironment):
         """The action space, translated from navix's."""
         return translate_space(self.navix_env.action_space)
 
+    def observe(self, state: NavixState, params: NavixParams | None = None) -> Any:
+        """The observation of `state`: navix's, which its `Timestep` keeps.
+
+        What `reset` and `step` return with the state, so `reset_to_level(key, Level(state=s))`
+        starts exactly where `s` is.
+
+        Args:
+            state: A `NavixState`.
+            params: The env's params (unused: navix keeps the observation in its timestep).
+
+        Returns:
+            The observation.
+        """
+        return state.timestep.observation
+
     def reset_env(self, key: jax.Array, params: NavixParams) -> tuple[Any, NavixState]:
         """Start an episode with navix's reset, from the key given."""
         timestep = strong(self.navix_env.reset(library_key(key)))
         timestep = timestep.replace(info={})
         state = NavixState(time=jnp.zeros((), jnp.int32), library_truncated=jnp.zeros((), jnp.bool_), timestep=timestep)
-        return timestep.observation, state
+        return self.observe(state, params), state
 
     def step_env(
         self, key: jax.Array, state: NavixState, action: Any, params: NavixParams
@@ -117,7 +132,7 @@ class NavixEnv(AdapterEnvironment):
         terminated = timestep.step_type == TERMINATION
         truncated = timestep.t >= self.navix_env.max_steps
         state = NavixState(time=state.time + 1, library_truncated=truncated, timestep=timestep)
-        return timestep.observation, state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
+        return self.observe(state, params), state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
 
     @defaults_params
     def render(self, state: NavixState, params: NavixParams | None = None) -> jax.Array:

@@ -133,6 +133,24 @@ class PgxEnv(AdapterEnvironment):
         """
         return state.pgx_state.legal_action_mask
 
+    @defaults_params
+    def observe(self, state: PgxState, params: PgxParams | None = None) -> jax.Array:
+        """The observation of `state`, what `reset` and `step` return with it.
+
+        pgx keeps the observation of the player to act in its state ("actor" and "all" modes);
+        under "opponent" it is the agent's view of the state, built from it.
+
+        Args:
+            state: A `PgxState`.
+            params: The env's params (`reward_mode` and `agent_player` say whose view).
+
+        Returns:
+            The observation.
+        """
+        if params.reward_mode == "opponent":
+            return self._observe_as(state.pgx_state, jnp.asarray(params.agent_player, jnp.int32))
+        return state.pgx_state.observation
+
     # --- pieces -----------------------------------------------------------------------
     def _observe_as(self, pgx_state: Any, player: jax.Array) -> jax.Array:
         """The observation from `player`'s view (pgx deprecates the argument, not the view)."""
@@ -180,12 +198,11 @@ class PgxEnv(AdapterEnvironment):
         self._check_mode(params)
         k_init, k_opponent = jax.random.split(library_key(key))
         pgx_state = strong(self.pgx_env.init(k_init))
-        obs = pgx_state.observation
         if params.reward_mode == "opponent":
             agent = jnp.asarray(params.agent_player, jnp.int32)
             pgx_state, _ = self._play_opponent(k_opponent, pgx_state, agent)
-            obs = self._observe_as(pgx_state, agent)
-        return obs, PgxState(time=jnp.zeros((), jnp.int32), pgx_state=pgx_state)
+        state = PgxState(time=jnp.zeros((), jnp.int32), pgx_state=pgx_state)
+        return self.observe(state, params), state
 
     def step_env(
         self, key: jax.Array, state: PgxState, action: jax.Array, params: PgxParams
@@ -212,13 +229,11 @@ class PgxEnv(AdapterEnvironment):
         action = jnp.clip(jnp.asarray(action, jnp.int32), 0, self.pgx_env.num_actions - 1)
         pgx_state = strong(self.pgx_env.step(state.pgx_state, action, k_step))
         rewards = pgx_state.rewards.astype(jnp.float32)
-        obs = pgx_state.observation
         if params.reward_mode == "opponent":
             agent = jnp.asarray(params.agent_player, jnp.int32)
             pgx_state, opponent_rewards = self._play_opponent(k_opponent, pgx_state, agent)
             rewards = rewards + opponent_rewards
             reward = rewards[agent]
-            obs = self._observe_as(pgx_state, agent)
         elif params.reward_mode == "all":
             reward = rewards
         else:
@@ -229,7 +244,7 @@ class PgxEnv(AdapterEnvironment):
             "rewards": rewards,
         }
         state = PgxState(time=state.time + 1, pgx_state=pgx_state)
-        return obs, state, reward, pgx_state.terminated, info
+        return self.observe(state, params), state, reward, pgx_state.terminated, info
 
     def library_truncated(self, state: PgxState) -> jax.Array:
         """Whether pgx itself truncated the episode of `state` (its own time limit).

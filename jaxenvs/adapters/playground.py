@@ -1,10 +1,11 @@
 """MuJoCo Playground through the jaxenvs interface: `playground/<name>` for its DM Control
-Suite, locomotion and manipulation envs, used bare (none of its training wrappers). See
-docs/adapters.md.
+Suite, locomotion and manipulation envs, used bare (none of its training wrappers); a level may
+scale friction, masses and gravity per episode. See docs/adapters.md and docs/levels.md.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import jax
@@ -17,9 +18,13 @@ from jaxenvs.adapters._common import (
     AdapterEnvironment,
     float_obs,
     float_obs_space,
+    friction_scale,
+    gravity_scale,
     import_library,
     library_key,
+    mass_scale,
     register_dataclass_serialization,
+    scale_physics,
     side_view,
     strong,
 )
@@ -33,11 +38,21 @@ DEFAULT_IMPL = "jax"
 class PlaygroundParams(EnvParams):
     """Params of a Playground env.
 
+    The scales multiply the values of the env's MJX model for an episode, as Playground's own
+    domain randomisation replaces the model (`BraxDomainRandomizationVmapWrapper`); a level may
+    set each (`Level(settings={"mass_scale": jnp.float32(1.2)})`).
+
     Attributes:
         max_steps_in_episode: The time limit in env steps (the env's `config.episode_length`).
+        friction_scale: Multiplies every geom's sliding friction (>= 0).
+        mass_scale: Multiplies every body's mass and inertia (> 0).
+        gravity_scale: Multiplies gravity (>= 0).
     """
 
     max_steps_in_episode: int = 1000
+    friction_scale: float = friction_scale()
+    mass_scale: float = mass_scale()
+    gravity_scale: float = gravity_scale()
 
 
 @struct.dataclass
@@ -101,15 +116,43 @@ class PlaygroundEnv(AdapterEnvironment):
         return spaces.Box(-1.0, 1.0, shape=(int(self.playground_env.action_size),), dtype=jnp.float32)
 
     # --- transitions ------------------------------------------------------------------
-    @staticmethod
-    def _observe(pg_state: Any) -> Any:
-        return float_obs(pg_state.obs)
+    def physics_env(self, params: PlaygroundParams) -> Any:
+        """The Playground env that runs an episode under `params`: a copy whose MJX model has the
+        params' friction, mass and gravity scales.
+
+        Args:
+            params: The env's params.
+
+        Returns:
+            A Playground env (the shared one is never changed).
+        """
+        env = copy.copy(self.playground_env)
+        # Playground's envs read their physics from `self.mjx_model`, i.e. `_mjx_model`, which
+        # its own domain randomisation replaces the same way
+        env._mjx_model = scale_physics(env.mjx_model, params.friction_scale, params.mass_scale, params.gravity_scale)
+        return env
+
+    def observe(self, state: PlaygroundState, params: PlaygroundParams | None = None) -> Any:
+        """The observation of `state`: Playground's, which its state keeps (`State.obs`), in float32.
+
+        What `reset` and `step` return with the state, so `reset_to_level(key, Level(state=s))`
+        starts exactly where `s` is.
+
+        Args:
+            state: A `PlaygroundState`.
+            params: The env's params (unused: Playground keeps the observation in its state).
+
+        Returns:
+            The observation (an array, or a dict of arrays).
+        """
+        return float_obs(state.playground_state.obs)
 
     def reset_env(self, key: jax.Array, params: PlaygroundParams) -> tuple[Any, PlaygroundState]:
         """Start an episode with Playground's reset, from the key given."""
-        pg_state = strong(self.playground_env.reset(library_key(key)))
+        pg_state = strong(self.physics_env(params).reset(library_key(key)))
         register_dataclass_serialization(pg_state)  # MJX's Data is a plain dataclass
-        return self._observe(pg_state), PlaygroundState(time=jnp.zeros((), jnp.int32), playground_state=pg_state)
+        state = PlaygroundState(time=jnp.zeros((), jnp.int32), playground_state=pg_state)
+        return self.observe(state, params), state
 
     def step_env(
         self, key: jax.Array, state: PlaygroundState, action: jax.Array, params: PlaygroundParams
@@ -122,11 +165,11 @@ class PlaygroundEnv(AdapterEnvironment):
         # an invalid action inside jit: NaN taken as 0, the rest clipped to the action space
         space = self.action_space(params)
         action = spaces.clip_action(jnp.asarray(action, jnp.float32), space.low, space.high)
-        pg_state = self.playground_env.step(previous, action)
+        pg_state = self.physics_env(params).step(previous, action)
         pg_state = cast_like(pg_state, state.playground_state, f"{self.name}: the library's state")
         state = PlaygroundState(time=state.time + 1, playground_state=pg_state)
         info = {"metrics": dict(pg_state.metrics)}
-        return self._observe(pg_state), state, pg_state.reward.astype(jnp.float32), pg_state.done > 0.5, info
+        return self.observe(state, params), state, pg_state.reward.astype(jnp.float32), pg_state.done > 0.5, info
 
     # --- rendering --------------------------------------------------------------------
     @defaults_params

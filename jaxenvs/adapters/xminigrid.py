@@ -1,7 +1,8 @@
 """XLand-MiniGrid through the jaxenvs interface: `xminigrid/<id>` for every id it registers.
 
 XLand ids come with xminigrid's empty default ruleset; set `params.env_params` to train on
-tasks. See docs/adapters.md.
+one task, or `params.benchmark` (xminigrid's `Benchmark`, many rulesets) and a level's
+`ruleset_id` to pick each episode's. See docs/adapters.md and docs/levels.md.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from jaxenvs.adapters._common import (
     strong,
 )
 from jaxenvs.environment import defaults_params
-from jaxenvs.params import custom
+from jaxenvs.params import Valid, custom, integer
 from jaxenvs.tree import cast_like
 
 # xminigrid.core.constants: 13 tiles, 12 colours (ids from 0)
@@ -50,6 +51,57 @@ class XMiniGridParams(LibraryParams):
 
     # xminigrid's EnvParams (static fields; XLand's ruleset is a pytree); None: its defaults
     env_params: Any = custom(None, library_params, "xminigrid's EnvParams (a pytree) or None")
+
+
+def benchmark_problem(value: Any) -> str | None:
+    """What is wrong with `value` as `XLandParams.benchmark` (None, or xminigrid's `Benchmark`)."""
+    if value is None:
+        return None
+    if all(hasattr(value, name) for name in ("goals", "rules", "init_tiles")):
+        return None
+    return f"got a {type(value).__name__}, not rulesets (xminigrid's Benchmark: goals, rules, init_tiles)"
+
+
+@struct.dataclass
+class XLandParams(XMiniGridParams):
+    """Params of an XLand-MiniGrid id (`xminigrid/XLand-MiniGrid-*`): rulesets to choose from.
+
+    The ruleset is the level: with `benchmark` set, each episode plays its `ruleset_id`-th
+    ruleset, which a level may set (`Level(settings={"ruleset_id": jnp.int32(i)})`), as
+    xminigrid's own training samples one per episode (`benchmark.sample_ruleset`). A ruleset
+    is used at reset only (the grid's objects, the goal and rules the episode's state keeps).
+
+    Attributes:
+        max_steps_in_episode: jaxenvs' own time limit; never fires by default.
+        env_params: xminigrid's `XLandEnvParams` (its `ruleset` is played when `benchmark` is None).
+        benchmark: xminigrid's `Benchmark` (`xminigrid.load_benchmark(name)`: rulesets stacked on
+            a leading axis, one shape for all), or None.
+        ruleset_id: The episode's ruleset, an index into `benchmark` (0 without one: the
+            ruleset of `env_params`); per episode.
+    """
+
+    # `custom` with None valid too (`custom` itself has no `optional`)
+    benchmark: Any = struct.field(
+        default=None,
+        metadata={"valid": Valid("custom", check=benchmark_problem, text="xminigrid's Benchmark", optional=True)},
+    )
+    ruleset_id: int = integer(0, low=0, high="num_rulesets", high_open=True, per_episode=True)
+
+    @property
+    def num_rulesets(self) -> int:
+        """How many rulesets `ruleset_id` chooses from (1 without a benchmark)."""
+        return 1 if self.benchmark is None else int(self.benchmark.goals.shape[0])
+
+    def episode_env_params(self) -> Any:
+        """xminigrid's params of an episode: `env_params` with the `ruleset_id`-th ruleset of `benchmark`.
+
+        Returns:
+            xminigrid's `XLandEnvParams`.
+        """
+        if self.benchmark is None:
+            return self.env_params
+        ruleset = self.benchmark.get_ruleset(jnp.asarray(self.ruleset_id, jnp.int32))
+        return self.env_params.replace(ruleset=ruleset)
 
 
 @struct.dataclass
@@ -80,6 +132,7 @@ class XMiniGridEnv(AdapterEnvironment):
     """
 
     family = "xminigrid"
+    settings_note = " (XLand-MiniGrid ids have one: the ruleset, ruleset_id)"
 
     def __init__(self, env_id: str, **kwargs: Any):
         xminigrid = import_library("xminigrid", "xminigrid")
@@ -87,8 +140,15 @@ class XMiniGridEnv(AdapterEnvironment):
         self.xminigrid_env, self._env_params = xminigrid.make(env_id, **kwargs)
 
     @property
+    def has_rulesets(self) -> bool:
+        """Whether the env plays rulesets (the XLand ids), so that a level may choose one."""
+        return hasattr(self._env_params, "ruleset")
+
+    @property
     def default_params(self) -> XMiniGridParams:
-        """The default `XMiniGridParams`."""
+        """The default params: `XLandParams` for an XLand id, else `XMiniGridParams`."""
+        if self.has_rulesets:
+            return XLandParams(env_params=self._env_params)
         return XMiniGridParams(env_params=self._env_params)
 
     # --- spaces -----------------------------------------------------------------------
@@ -105,13 +165,31 @@ class XMiniGridEnv(AdapterEnvironment):
         return spaces.Discrete(int(self.xminigrid_env.num_actions(params.env_params)))
 
     # --- transitions ------------------------------------------------------------------
+    @defaults_params
+    def observe(self, state: XMiniGridState, params: XMiniGridParams | None = None) -> jax.Array:
+        """The observation of `state`: xminigrid's view, which its `TimeStep` keeps.
+
+        What `reset` and `step` return with the state, so `reset_to_level(key, Level(state=s))`
+        starts exactly where `s` is.
+
+        Args:
+            state: An `XMiniGridState`.
+            params: The env's params (unused: xminigrid keeps the observation in its timestep).
+
+        Returns:
+            `uint8[view, view, 2]`.
+        """
+        return jnp.asarray(state.timestep.observation, jnp.uint8)
+
     def reset_env(self, key: jax.Array, params: XMiniGridParams) -> tuple[jax.Array, XMiniGridState]:
-        """Start an episode with xminigrid's reset, from the key given."""
-        timestep = strong(self.xminigrid_env.reset(params.env_params, library_key(key)))
+        """Start an episode with xminigrid's reset, from the key given (an XLand id: under the
+        episode's ruleset, `XLandParams.episode_env_params`)."""
+        env_params = params.episode_env_params() if isinstance(params, XLandParams) else params.env_params
+        timestep = strong(self.xminigrid_env.reset(env_params, library_key(key)))
         state = XMiniGridState(
             time=jnp.zeros((), jnp.int32), library_truncated=jnp.zeros((), jnp.bool_), timestep=timestep
         )
-        return jnp.asarray(timestep.observation, jnp.uint8), state
+        return self.observe(state, params), state
 
     def step_env(
         self, key: jax.Array, state: XMiniGridState, action: Any, params: XMiniGridParams
@@ -124,8 +202,7 @@ class XMiniGridEnv(AdapterEnvironment):
         terminated = last & (timestep.discount == 0)
         truncated = last & (timestep.state.step_num >= params.env_params.max_steps)
         state = XMiniGridState(time=state.time + 1, library_truncated=truncated, timestep=timestep)
-        obs = jnp.asarray(timestep.observation, jnp.uint8)
-        return obs, state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
+        return self.observe(state, params), state, jnp.asarray(timestep.reward, jnp.float32), terminated, {}
 
     # --- rendering --------------------------------------------------------------------
     @defaults_params
