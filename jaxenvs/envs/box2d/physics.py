@@ -15,7 +15,11 @@ pybox2d 2.3.10 wraps, runs them in `b2World::Step`); it is not a general engine.
   manifolds by Box2D's block solver), positions integrated with Box2D's translation and rotation
   caps, the position iterations (contacts, then joints) stopping early once both are within slop,
   and the sleep timers (an island that rested `TIME_TO_SLEEP` seconds, positions solved, sleeps);
-  finally forces are cleared.
+  then continuous collision (`b2World::SolveTOI`): a body whose core would come within
+  `TOI_TARGET` of an edge during the step is moved back to that time of impact, its contacts
+  updated there, pushed out and its velocity solved against them alone (no joints, as in Box2D's
+  TOI island), then moved on for the rest of the step, earliest event first; finally forces are
+  cleared. Contact begin and end events (Box2D's listener calls) are kept in order.
 
 Everything is a fixed-size array, so `step` jits and vmaps. The contact and joint impulses, the
 joints' limit states, the sleep timers and the time-step ratio Box2D keeps between steps
@@ -23,9 +27,11 @@ joints' limit states, the sleep timers and the time-step ratio Box2D keeps betwe
 
 Where it differs from Box2D, and why:
 
-- no continuous collision (`b2World::SolveTOI`): a body that would sink more than
-  `3 * LINEAR_SLOP` into an edge within one step is not moved back to its time of impact. Box2D
-  does that at every hard landing; this module's steps match it with `continuousPhysics` off;
+- the time of impact is found by sampling the distance along the body's sweep and bisecting,
+  not by Box2D's separating-axis root finder (`b2TimeOfImpact`); both stop within Box2D's
+  tolerance of the same time, so positions after an impact agree to about a millimetre, not to
+  float32 rounding. Every (body, edge) pair is a candidate (Box2D: those whose fat AABBs
+  overlap, which includes every pair that can reach the target within a step);
 - no broad phase: every (body, edge) pair is tested each step. A contact exists in Box2D only
   while the pair's fat AABBs overlap, which they always do while the shapes touch, so the
   manifolds are the same; the order of two contacts of one body in its contact list (newest
