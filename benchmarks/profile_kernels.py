@@ -34,7 +34,7 @@ STEPS = 50
 
 # Where a kernel's innermost frame lies decides its part of the step.
 PARTS = (
-    ("reset", ("wrappers/batched_reset.py", "wrappers/autoreset.py", "wrappers/vector.py")),
+    ("reset", ("wrappers/autoreset.py", "wrappers/vector.py")),
     ("benchmark", ("jaxenvs/bench.py",)),
     ("env", ("jaxenvs/envs/", "jaxenvs/environment.py")),
 )

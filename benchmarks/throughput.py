@@ -395,19 +395,24 @@ def profile_misses(rows, prints: list[Footprint], bandwidth: float | None, log=p
     return out
 
 
-def profile_section(profiles: list[dict]) -> list[str]:
-    """Markdown of `profile_misses`' results."""
+def profile_section(profiles: list[dict], reprofiled: str | None = None) -> list[str]:
+    """Markdown of `profile_misses`' results (`reprofiled`: the date they were profiled again, `--reprofile`)."""
     sys.path.insert(0, str(Path(__file__).parent))
     import profile_kernels as kernels_profile
 
     lines = [
         "## Where the time goes in each miss",
         "",
-        "Each env that misses a target above, profiled in the same run after the measurements"
-        " (`benchmarks/profile_kernels.py`: `make_vec`'s timed rollout under `jax.profiler.trace`, each XLA kernel"
+        (
+            f"Each env that misses a target above, profiled again on {reprofiled} (`--reprofile`) with the code"
+            " of that day, pinned to one core as the measurements were"
+            if reprofiled
+            else "Each env that misses a target above, profiled in the same run after the measurements"
+        )
+        + " (`benchmarks/profile_kernels.py`: `make_vec`'s timed rollout under `jax.profiler.trace`, each XLA kernel"
         " named by the source line its op was traced from, and its self time: its duration less the"
         " kernels it ran inside it). The parts: *env* (the env's step, reset and observation code),"
-        " *reset* (the batched auto-reset: `wrappers/batched_reset.py`), *benchmark* (the random"
+        " *reset* (the batched auto-reset: `wrappers/autoreset.py`, `wrappers/vector.py`), *benchmark* (the random"
         " actions and the observation's read, the same work for every library), *scan* (the timed scan's own"
         " loop). A `while` or `cond` kernel's self time is the runtime's: running the loop or branch"
         " and dispatching the kernels inside it, which on XLA:CPU costs microseconds per kernel. Wall-clock"
@@ -495,7 +500,7 @@ def markdown(
     if section:
         lines += ["", *section]
     if "profiles" in extras:
-        lines += ["", *profile_section(extras["profiles"])]
+        lines += ["", *profile_section(extras["profiles"], extras.get("reprofiled"))]
     if "single_env" in extras:
         lines += ["", *single_env_section(extras["single_env"], extras.get("clock", "wall"))]
     if prints:
@@ -603,6 +608,12 @@ def main(argv=None):
     p.add_argument("--import-time", action="store_true", help="also measure import times (benchmarks/import_time.py)")
     p.add_argument("--from-json", help="render the markdown and plot again from a run's saved <out>.json")
     p.add_argument(
+        "--reprofile",
+        action="store_true",
+        help="with --from-json: profile the saved run's misses again with this checkout's code (after a "
+        "refactor moved the source lines the tables name) and save them into the json",
+    )
+    p.add_argument(
         "--single-env",
         action="store_true",
         help="also measure the single-env ways out (benchmarks/single_env.py) after the table",
@@ -629,6 +640,12 @@ def main(argv=None):
         prints = [Footprint(**f) for f in saved.get("footprints", [])]
         bandwidth = saved.get("bandwidth")
         extras = saved.get("extras", {})
+        if args.reprofile:
+            if hasattr(os, "sched_setaffinity"):
+                pin_to_one_core()
+            extras["profiles"] = profile_misses(rows, prints, bandwidth)
+            extras["reprofiled"] = time.strftime("%Y-%m-%d")
+            _save(Path(args.from_json).with_suffix(""), header, rows, prints, bandwidth, extras)
     else:
         if args.processes > 1:
             rows, header, bandwidth, prints = measure_in_processes(args, argv)
