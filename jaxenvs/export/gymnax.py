@@ -223,6 +223,15 @@ class GymnaxExport(gymnax_environment.Environment):
             return f"GymnaxExport({self._name!r}, step_api={self.step_api!r})"
         return f"GymnaxExport({self._name!r}, settings='gymnax', step_api={self.step_api!r})"
 
+    # --- pickling (and copying): by reconstruction ------------------------------------------
+    def __reduce__(self) -> tuple:
+        """Pickle by reconstruction: the constructor's arguments (the raw env, its params, the
+        step API, name, identity and task) and whether transition gradients are enabled, never
+        the compiled reset rule; `copy.copy` (gymnax's `with_transition_gradients`) builds the
+        same way."""
+        arguments = (self._env, self._params, self.step_api, self._name, self._identity, self.task)
+        return type(self), arguments, {"_transition_gradients_enabled": self.transition_gradients_enabled}
+
     # --- gymnax's interface --------------------------------------------------------------
     @property
     def default_params(self) -> Any:

@@ -112,6 +112,35 @@ def test_the_dm_env_pickles_mid_episode(how):
     assert data_equivalence(tuple(env.reset()), tuple(twin.reset()), exact=True)
 
 
+@pytest.mark.parametrize("how", COPY_IDS)
+@pytest.mark.parametrize(
+    "env_id, step_api",
+    [("CartPole-v1", "gymnax1"), ("Breakout-MinAtar", "gymnax0"), ("MountainCarContinuous-v0", "gymnax1")],
+)
+def test_the_gymnax_export_pickles_after_it_stepped(how, env_id, step_api):
+    pytest.importorskip("gymnax")
+    import jax
+
+    from jaxenvs.export import gymnax as jaxenvs_gymnax
+
+    env, params = jaxenvs_gymnax.make(env_id, step_api=step_api)
+    if env.supports_transition_gradients:  # gymnax's copy.copy: its flag travels in the pickle
+        env = env.with_transition_gradients()
+    key = jax.random.key(0)
+    _, state = env.reset(key, params)
+    actions = [env.action_space(params).sample(jax.random.key(i)) for i in range(4)]
+    env.step(key, state, actions[0], params)  # builds (and caches) its compiled reset rule
+    twin = COPIES[how](env)
+    assert twin == env and hash(twin) == hash(env) and repr(twin) == repr(env)
+    assert twin.transition_gradients_enabled == env.transition_gradients_enabled
+    for i in range(1, 4):
+        k = jax.random.fold_in(key, i)
+        ours, theirs = env.step(k, state, actions[i], params), twin.step(k, state, actions[i], params)
+        leaves = zip(jax.tree_util.tree_leaves(ours), jax.tree_util.tree_leaves(theirs))
+        assert all(np.array_equal(a, b) for a, b in leaves), i
+        state = ours[1]
+
+
 # --- processes ------------------------------------------------------------------------------------
 
 RUN = os.path.join(os.path.dirname(__file__), "async_run.py")
