@@ -135,21 +135,27 @@ class PgxEnv(AdapterEnvironment):
 
     @defaults_params
     def observe(self, state: PgxState, params: PgxParams | None = None) -> jax.Array:
-        """The observation of `state`, what `reset` and `step` return with it.
+        """The observation of `state`, what `reset` and `step` return with it: pgx's, which its
+        state keeps (`State.observation`).
 
-        pgx keeps the observation of the player to act in its state ("actor" and "all" modes);
-        under "opponent" it is the agent's view of the state, built from it.
+        pgx's is the view of the player to act; under "opponent" the agent's view is kept there
+        instead (the same but at the end of a game, where pgx's may be another player's).
 
         Args:
             state: A `PgxState`.
-            params: The env's params (`reward_mode` and `agent_player` say whose view).
+            params: The env's params (unused: the state keeps the observation).
 
         Returns:
             The observation.
         """
-        if params.reward_mode == "opponent":
-            return self._observe_as(state.pgx_state, jnp.asarray(params.agent_player, jnp.int32))
         return state.pgx_state.observation
+
+    def _as_agents(self, pgx_state: Any, params: PgxParams) -> Any:
+        """Under "opponent", `pgx_state` with the agent's view as its observation (pgx computes the
+        observation afresh in each step, and the opponent moves from its own)."""
+        if params.reward_mode != "opponent":
+            return pgx_state
+        return pgx_state.replace(observation=self._observe_as(pgx_state, jnp.asarray(params.agent_player, jnp.int32)))
 
     # --- pieces -----------------------------------------------------------------------
     def _observe_as(self, pgx_state: Any, player: jax.Array) -> jax.Array:
@@ -201,7 +207,7 @@ class PgxEnv(AdapterEnvironment):
         if params.reward_mode == "opponent":
             agent = jnp.asarray(params.agent_player, jnp.int32)
             pgx_state, _ = self._play_opponent(k_opponent, pgx_state, agent)
-        state = PgxState(time=jnp.zeros((), jnp.int32), pgx_state=pgx_state)
+        state = PgxState(time=jnp.zeros((), jnp.int32), pgx_state=self._as_agents(pgx_state, params))
         return self.observe(state, params), state
 
     def step_env(
@@ -243,7 +249,7 @@ class PgxEnv(AdapterEnvironment):
             "current_player": pgx_state.current_player.astype(jnp.int32),
             "rewards": rewards,
         }
-        state = PgxState(time=state.time + 1, pgx_state=pgx_state)
+        state = PgxState(time=state.time + 1, pgx_state=self._as_agents(pgx_state, params))
         return self.observe(state, params), state, reward, pgx_state.terminated, info
 
     def library_truncated(self, state: PgxState) -> jax.Array:
