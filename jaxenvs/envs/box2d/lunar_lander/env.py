@@ -306,8 +306,15 @@ def wind(wstate, state: LunarLanderState, params: LunarLanderParams):
     blowing = jnp.asarray(params.enable_wind, bool) & ~(state.leg_contact[0] | state.leg_contact[1])
 
     def magnitude(idx):
-        t = idx.astype(wstate.center.dtype)
-        return jnp.tanh(jnp.sin(0.02 * t) + jnp.sin(math.pi * 0.01 * t))
+        # tanh(sin(0.02 idx) + sin(0.01 pi idx)), which the reference takes in float64 with idx
+        # up to 10^4: the integer parts are split off exactly so that float32 keeps the phase
+        # (0.02 idx = 2 q + 0.02 r with idx = 100 q + r; sin(0.01 pi idx) has period 200).
+        dtype = wstate.center.dtype
+        q, r = jnp.divmod(idx, 100)
+        a, b = (2 * q).astype(dtype), 0.02 * r.astype(dtype)
+        first = jnp.sin(a) * jnp.cos(b) + jnp.cos(a) * jnp.sin(b)
+        second = jnp.sin(math.pi * 0.01 * jnp.mod(idx, 200).astype(dtype))
+        return jnp.tanh(first + second)
 
     wind_mag = magnitude(state.wind_idx) * params.wind_power
     torque_mag = magnitude(state.torque_idx) * params.turbulence_power
