@@ -222,6 +222,16 @@ def collect_classes(tree: ast.Module) -> None:
                 for n in node.body
                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and ast.get_docstring(n) is not None
             }
+            # an optional hook declared as an annotated attribute (`observe: Callable | None = None`)
+            # and described in the class docstring's `Attributes:` documents the methods that fill it
+            described = ast.get_docstring(node) or ""
+            documented |= {
+                n.target.id
+                for n in node.body
+                if isinstance(n, ast.AnnAssign)
+                and isinstance(n.target, ast.Name)
+                and re.search(rf"^\s+{n.target.id}:", described, re.M)
+            }
             bases, known = CLASSES.get(node.name, ([], set()))
             CLASSES[node.name] = (bases + [base_name(b) for b in node.bases], known | documented)
 

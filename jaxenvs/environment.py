@@ -384,6 +384,8 @@ class Environment(Env[TEnvState, TEnvParams]):
     (the classes named in `Environment[State, Params]`; subclasses pass).
 
     Attributes:
+        start_observation: `start_observation(key, state, params) -> obs`, the first observation
+            of an episode started at a given state, or None (`observe` then).
         default_params: The env's default params.
         name: The env's name (its class name).
         num_actions: The number of discrete actions (the flattened size for a continuous one).

@@ -233,7 +233,11 @@ class ResetRule:
 
     @functools.cached_property
     def reset_if_done(self) -> Callable:
-        """Step 2 of the module's rule, with its batching rule (`reset_if_done_fn`), built once."""
+        """Step 2 of the module's rule, with its batching rule, built once.
+
+        Returns:
+            `reset_if_done_fn(self)`.
+        """
         return reset_if_done_fn(self)
 
 
