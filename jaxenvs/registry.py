@@ -432,8 +432,8 @@ def build(id: str, env_kwargs: Mapping[str, Any] | None = None, **overrides: Any
 
     Reads everything the registration says of the id (entry point, constructor arguments,
     registered params, extra) and applies the overrides, checked. The env's `default_params`
-    are the params built (`wrappers.RegisteredDefaults` where they differ from the class's). No
-    layer is added: `apply_layers` adds them.
+    are the params built (through `wrappers.RegisteredDefaults`, which changes nothing else,
+    where they differ from the class's); the layers that change behaviour are `apply_layers`'.
 
     Args:
         id: a registered id.
