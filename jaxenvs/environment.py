@@ -88,7 +88,7 @@ def check_key(key: Any, where: str) -> None:
 def resolve_params(env: Any, params: Any) -> Any:
     """What `params=None` means everywhere in jaxenvs: `env.default_params`.
 
-    The one rule: `Env.reset`, `step` and `reset_to_level`, every method decorated with
+    The one rule: `Environment.reset`, `step` and `reset_to_level`, every method decorated with
     `defaults_params`, and the exports call this.
 
     Args:
