@@ -8,7 +8,7 @@ import pytest
 import jaxenvs
 from jaxenvs import cli
 from jaxenvs.adapters import registration
-from jaxenvs.cli.report_plan import BROKEN, DOWNLOAD, FULL, NOT_INSTALLED, REST, SMALL, SWEEP, report_policy
+from jaxenvs.cli.report_plan import BROKEN, DOWNLOAD, FULL, NOT_INSTALLED, REST, SMALL, SMALL_ROLLOUT, SWEEP, report_policy
 from tests.conftest import CONFORMANCE_SAMPLE
 
 ADAPTED = list(dict.fromkeys(entry["family"] for entry in registration.REGISTRATIONS))
@@ -60,7 +60,7 @@ def test_compile_dominated_representatives_roll_out_smaller(monkeypatch, capsys)
     monkeypatch.setattr(jaxenvs.bench, "rollout_throughput", fake_rollout)
     monkeypatch.setenv("COLUMNS", "80")
     assert cli.main(["report", "--family", "brax", "--no-parity"]) == 0
-    assert sizes == {"brax/fast": (1024, 100), "brax/inverted_pendulum": cli.SMALL_ROLLOUT}
+    assert sizes == {"brax/fast": (1024, 100), "brax/inverted_pendulum": SMALL_ROLLOUT}
     out = capsys.readouterr().out
     assert "1k *" in out and "compile:\n  brax/inverted_pendulum 42 s" in out
     assert "not rolled out: 9 more brax ids: `jaxenvs report --family brax --all`" in out
