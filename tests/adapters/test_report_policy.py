@@ -8,7 +8,17 @@ import pytest
 import jaxenvs
 from jaxenvs import cli
 from jaxenvs.adapters import registration
-from jaxenvs.cli.report_plan import BROKEN, DOWNLOAD, FULL, NOT_INSTALLED, REST, SMALL, SMALL_ROLLOUT, SWEEP, report_policy
+from jaxenvs.cli.report_plan import (
+    BROKEN,
+    DOWNLOAD,
+    FULL,
+    NOT_INSTALLED,
+    REST,
+    SMALL,
+    SMALL_ROLLOUT,
+    SWEEP,
+    report_policy,
+)
 from tests.conftest import CONFORMANCE_SAMPLE
 
 ADAPTED = list(dict.fromkeys(entry["family"] for entry in registration.REGISTRATIONS))
