@@ -427,7 +427,9 @@ def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any], where: 
     return new
 
 
-def build(id: str, env_kwargs: Mapping[str, Any] | None = None, **overrides: Any) -> tuple[Any, Any]:
+def build(
+    id: str, env_kwargs: Mapping[str, Any] | None = None, registered_params: bool = True, **overrides: Any
+) -> tuple[Any, Any]:
     """The env of an id and its params: what every door to an env starts from.
 
     Reads everything the registration says of the id (entry point, constructor arguments,
@@ -439,6 +441,9 @@ def build(id: str, env_kwargs: Mapping[str, Any] | None = None, **overrides: Any
         id: a registered id.
         env_kwargs: constructor arguments over the registration's own (the gymnax export's
             tasks use them).
+        registered_params: apply the registration's params (its time limit, ...); False keeps
+            the constructed env's own defaults (an env built with other constructor arguments,
+            as gymnax's FrozenLake with `map_name="8x8"` gets the 8x8 map's time limit).
         **overrides: params fields to change.
 
     Returns:
@@ -458,7 +463,7 @@ def build(id: str, env_kwargs: Mapping[str, Any] | None = None, **overrides: Any
             f"{id}: its entry point returned {type(env).__name__}, not an environment (expected an object with "
             "reset(key, params), step(key, state, action, params) and default_params, e.g. a jaxenvs.Environment)"
         )
-    changes = {**s.params, **overrides}
+    changes = {**(s.params if registered_params else {}), **overrides}
     params = apply_overrides(env, env.default_params, changes, where=id)
     check_params(params, env=env, where=id)
     if changes:

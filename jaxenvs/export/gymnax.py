@@ -25,6 +25,7 @@ from jaxenvs.environment import check_key, resolve_params
 from jaxenvs.export import missing_extra
 from jaxenvs.export._gymnax_tasks import GYMNAX_TASKS, GymnaxTask
 from jaxenvs.extras import install_line
+from jaxenvs.levels import Level, apply_level
 from jaxenvs.registry import UnknownEnvError
 from jaxenvs.spaces import convert
 
@@ -254,6 +255,22 @@ class GymnaxExport(gymnax_environment.Environment):
         """The jaxenvs env inside (raw: it never resets by itself)."""
         return self._env
 
+    @property
+    def obs_shape(self) -> tuple[int, ...]:
+        """The observation's shape (gymnax's MinAtar envs' attribute, which its visualizer reads)."""
+        return tuple(self.observation_space(self._params).shape)
+
+    def __getattr__(self, name: str) -> Any:
+        # gymnax's public helpers (its visualizer) read an env's own attributes, as Catch's
+        # `rows` and `columns`: the jaxenvs env's, where it has them
+        env = self.__dict__.get("_env")
+        if env is None or name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return getattr(env.unwrapped, name)
+        except AttributeError:
+            raise AttributeError(f"{type(self).__name__} ({self._name}) has no attribute {name!r}") from None
+
     # --- the boundary: gymnax's layout <-> the env's -------------------------------------
     def _obs(self, obs: Any) -> Any:
         task = self.task
@@ -401,6 +418,36 @@ class GymnaxExport(gymnax_environment.Environment):
     @functools.partial(jax.jit, static_argnames=("self",))
     def _reset(self, key: jax.Array, params: Any = None) -> tuple[Any, Any]:
         return self.reset_env(key, resolve_params(self, params))
+
+    def reset_to_level(self, key: jax.Array, level: Level, params: Any = None) -> tuple[Any, Any]:
+        """A new episode from a level: settings, a start state, or both (`jaxenvs.levels`).
+
+        The env's own `reset_to_level`, in gymnax's layout: a start state may be the export's,
+        or gymnax's own `EnvState` of the id (translated by field name, as `step` translates
+        it). As with the env's, the settings hold for this reset only: step the episode with
+        `jaxenvs.levels.apply_level(params, level)`, as gymnax's envs take their params at every
+        call (the auto-reset of `step` then starts the next episode under them too).
+
+        Args:
+            key: A JAX PRNG key.
+            level: A `jaxenvs.levels.Level`.
+            params: The env's params; `default_params` when None.
+
+        Returns:
+            `(obs, state)`.
+
+        Raises:
+            TypeError: If `key` is not one PRNG key; as the env's `reset_to_level` (a level that
+                is not a `Level`, a value or state of the wrong dtype or tree).
+            ValueError: As the env's `reset_to_level`: a field that may not vary per episode, a
+                wrong shape, a concrete value outside its field's range.
+        """
+        check_key(key, f"{self._name}.reset_to_level")
+        params = resolve_params(self, params)
+        if isinstance(level, Level) and level.state is not None:
+            level = Level(settings=level.settings, state=self.env_state(level.state))
+        obs, env_state = self._env.reset_to_level(key, level, params)
+        return self._obs(obs), self._wrap(obs, env_state, False, params=apply_level(params, level))
 
     def step(self, key: jax.Array, state: Any, action: Any, params: Any = None) -> tuple:
         """One step with auto-reset, as gymnax 1.x's `Environment.step`.
@@ -587,7 +634,9 @@ def _check_settings(settings: Any, where: str) -> str:
 def _build(env_id: str, task: GymnaxTask | None, overrides: dict[str, Any]) -> tuple[Any, Any]:
     """The env and params of `env_id` (the jaxenvs id's, or gymnax's task of it), by the registry's
     one builder. As `gymnax.make` passes its keyword arguments to the env's constructor, an
-    override that names a constructor argument of the env (FrozenLake's `map_name`) goes there."""
+    override that names a constructor argument of the env (FrozenLake's `map_name`) goes there,
+    and the env then keeps its own default params, as gymnax's constructor gives them (the 8x8
+    map's time limit of 200, not `FrozenLake-v1`'s registered 100)."""
     from jaxenvs.registry import build, resolve, spec
 
     jaxenvs_id = env_id if task is None else task.jaxenvs_id
@@ -597,10 +646,11 @@ def _build(env_id: str, task: GymnaxTask | None, overrides: dict[str, Any]) -> t
         accepted = {}
     env_kwargs = {k: v for k, v in overrides.items() if k in accepted}
     params = {k: v for k, v in overrides.items() if k not in accepted}
+    registered = not env_kwargs
     if task is not None:
         env_kwargs = {**task.env_kwargs, **(task.data() if task.data is not None else {}), **env_kwargs}
         params = {**task.params, **params}
-    return build(jaxenvs_id, env_kwargs=env_kwargs, **params)
+    return build(jaxenvs_id, env_kwargs=env_kwargs, registered_params=registered, **params)
 
 
 def make(

@@ -342,7 +342,31 @@ def test_gymnax_constructor_arguments_are_accepted():
 
     env, params = jaxenvs_gymnax.make("FrozenLake-misc", map_name="8x8")
     assert int(env.observation_space(params).n) == 64
+    assert params.max_steps_in_episode == 200  # the 8x8 map's own limit, as gymnax's constructor sets it
+    assert jaxenvs_gymnax.make("FrozenLake-misc")[1].max_steps_in_episode == 100
     env, params = jaxenvs_gymnax.make("FrozenLake-v1", map_name="8x8", is_slippery=False)
     assert int(env.observation_space(params).n) == 64 and not params.is_slippery
     with pytest.raises(TypeError, match="unknown parameter.*'map_nam'"):
         jaxenvs_gymnax.make("FrozenLake-misc", map_nam="8x8")
+
+
+def test_gymnax_visualizer_reads_the_envs_attributes(tmp_path):
+    """gymnax's public visualizer reads an env's own attributes (Catch's `rows` and `columns`,
+    MinAtar's `obs_shape`): the export answers with the jaxenvs env's."""
+    pytest.importorskip("matplotlib")
+    from gymnax.visualize import Visualizer
+
+    for env_id in ("Catch-bsuite", "Breakout-MinAtar"):
+        env, params = jaxenvs_gymnax.make(env_id)
+        assert env.obs_shape == tuple(env.observation_space(params).shape)
+        obs, state = env.reset(jax.random.key(0), params)
+        states = [state]
+        for t in range(3):
+            obs, state, *_ = env.step(jax.random.key(t + 1), state, 0, params)
+            states.append(state)
+        Visualizer(env, params, states).animate(str(tmp_path / f"{env_id}.gif"))
+        assert (tmp_path / f"{env_id}.gif").stat().st_size > 0
+    env, _ = jaxenvs_gymnax.make("Catch-bsuite")
+    assert (env.rows, env.columns) == (10, 5)
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_field'"):
+        env.no_such_field  # noqa: B018
