@@ -73,3 +73,24 @@ def test_every_public_docstring_is_complete(capsys):
     status = check.main([str(DOCS.parent / "jaxenvs")])
     problems = [line for line in capsys.readouterr().out.splitlines() if "problems" not in line]
     assert status == 0, "incomplete docstrings:\n" + "\n".join(problems)
+
+
+def test_the_wrapper_example_of_docs_wrappers_passes_check_env():
+    """docs/wrappers.md's "Writing a wrapper" example runs, passes `check_env`, and starts from a
+    level as its `reset` starts (its `_start`, written once)."""
+    import jax
+    import jax.numpy as jnp
+
+    import jaxenvs
+    from jaxenvs.levels import Level
+    from jaxenvs.testing import check_env
+
+    text = (DOCS / "wrappers.md").read_text()
+    code = re.search(r"```python\n(.*?)```", text[text.index("## Writing a wrapper") :], re.S).group(1)
+    scope: dict = {}
+    exec(code, scope)  # noqa: S102 - the page's own example
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    wrapped = scope["StepPenalty"](env, 0.01)
+    check_env(wrapped, params)
+    _, state = wrapped.reset_to_level(jax.random.key(0), Level(settings={"length": jnp.float32(0.7)}), params)
+    assert int(state.steps) == 0
