@@ -75,7 +75,7 @@ def test_every_public_docstring_is_complete(capsys):
     assert status == 0, "incomplete docstrings:\n" + "\n".join(problems)
 
 
-def test_the_wrapper_example_of_docs_wrappers_passes_check_env():
+def test_the_wrapper_example_of_docs_wrappers_passes_check_env(tmp_path):
     """docs/wrappers.md's "Writing a wrapper" example runs, passes `check_env`, and starts from a
     level as its `reset` starts (its `_start`, written once)."""
     import jax
@@ -87,10 +87,12 @@ def test_the_wrapper_example_of_docs_wrappers_passes_check_env():
 
     text = (DOCS / "wrappers.md").read_text()
     code = re.search(r"```python\n(.*?)```", text[text.index("## Writing a wrapper") :], re.S).group(1)
-    scope: dict = {}
-    exec(code, scope)  # noqa: S102 - the page's own example
+    (tmp_path / "wrapper_example.py").write_text(code)  # a module: chex reads its functions' source
+    spec = importlib.util.spec_from_file_location("wrapper_example", tmp_path / "wrapper_example.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
     env, params = jaxenvs.make("CartPole-v1", autoreset=False)
-    wrapped = scope["StepPenalty"](env, 0.01)
+    wrapped = example.StepPenalty(env, 0.01)
     check_env(wrapped, params)
     _, state = wrapped.reset_to_level(jax.random.key(0), Level(settings={"length": jnp.float32(0.7)}), params)
     assert int(state.steps) == 0
