@@ -1266,8 +1266,8 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
     per_edge = jax.vmap(toi_pair, in_axes=(0, 0, None, None, None, None, None, None, None, None))
     per_body = jax.vmap(per_edge, in_axes=(None, None, 0, 0, 0, 0, 0, 0, 0, 0))
 
-    def body(carry):
-        i, _, sweep, st, enabled, toi_count = carry
+    def next_event(sweep, st, enabled, toi_count):
+        """The earliest time of impact over every pair: `(done, b, e, alpha)`."""
         c0, a0, alpha0 = sweep
         touching, beta = per_body(
             world.edge_v1,
@@ -1286,7 +1286,11 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
         pair = jnp.argmin(alpha)
         min_alpha = alpha.reshape(-1)[pair]
         done = min_alpha >= 1.0 - 10.0 * _FLT_EPSILON
-        b, e = pair // e_count, pair % e_count
+        return done, pair // e_count, pair % e_count, min_alpha
+
+    def body(carry):
+        i, (done, b, e, min_alpha), sweep, st, enabled, toi_count = carry
+        c0, a0, alpha0 = sweep
 
         # Advance body b to the time of impact and update its contacts there.
         frac = (min_alpha - alpha0[b]) / (1.0 - alpha0[b])
@@ -1349,18 +1353,14 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
             a0.at[b].set(jnp.where(solved, safe_a, a0[b])),
             alpha0.at[b].set(jnp.where(solved, min_alpha, alpha0[b])),
         )
-        return i + 1, done, sweep, st, enabled, toi_count
+        return i + 1, next_event(sweep, st, enabled, toi_count), sweep, st, enabled, toi_count
 
     sweep = (sweep_start[0], sweep_start[1], jnp.zeros((b_count,), dtype))
-    init = (
-        jnp.int32(0),
-        jnp.zeros((), bool),
-        sweep,
-        state,
-        jnp.ones((b_count, e_count), bool),
-        jnp.zeros((b_count, e_count), jnp.int32),
-    )
-    return jax.lax.while_loop(lambda c: (c[0] < max_events) & ~c[1], body, init)[3]
+    enabled = jnp.ones((b_count, e_count), bool)
+    toi_count = jnp.zeros((b_count, e_count), jnp.int32)
+    init = (jnp.int32(0), next_event(sweep, state, enabled, toi_count), sweep, state, enabled, toi_count)
+    # The loop runs only while there is an event: a step without one pays for the search alone.
+    return jax.lax.while_loop(lambda c: (c[0] < max_events) & ~c[1][0], body, init)[3]
 
 
 # ---------------------------------------------------------------------------------------------
