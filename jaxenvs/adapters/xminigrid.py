@@ -54,7 +54,15 @@ class XMiniGridParams(LibraryParams):
 
 
 def benchmark_problem(value: Any) -> str | None:
-    """What is wrong with `value` as `XLandParams.benchmark` (None, or xminigrid's `Benchmark`)."""
+    """What is wrong with `value` as `XLandParams.benchmark` (None, or xminigrid's `Benchmark`).
+
+    Args:
+        value: The proposed `benchmark`: None, or anything with `goals`, `rules` and `init_tiles`
+            (xminigrid's `Benchmark`).
+
+    Returns:
+        None if `value` is acceptable, else a sentence saying what it got instead.
+    """
     if value is None:
         return None
     if all(hasattr(value, name) for name in ("goals", "rules", "init_tiles")):

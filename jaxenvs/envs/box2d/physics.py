@@ -133,6 +133,14 @@ def box(hx: float, hy: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     SetAsBox skips the hull search, so its vertices start at the lower left, not where
     `polygon` of the same points would start.
+
+    Args:
+        hx: Half the box's width (x), metres.
+        hy: Half the box's height (y), metres.
+
+    Returns:
+        `(vertices, normals, centroid)`: `(4, 2)` corners counter-clockwise from `(-hx, -hy)`,
+        `(4, 2)` each edge's outward unit normal, and `(2,)` zeros. float32.
     """
     vertices = np.array([(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)], np.float32)
     normals = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)], np.float32)
@@ -221,17 +229,24 @@ class World:
         inv_inertia: `[B]` 1 / rotational inertia about the centre of mass.
         friction: `[B]` each body's fixture friction.
         restitution: `[B]` each body's fixture restitution.
-        edge_v1, edge_v2: `[E, 2]` the edges' end points (world frame).
-        edge_friction, edge_restitution: `[E]`.
+        edge_v1: `[E, 2]` each edge's first end point (world frame).
+        edge_v2: `[E, 2]` each edge's second end point (world frame).
+        edge_friction: `[E]` each edge's fixture friction.
+        edge_restitution: `[E]` each edge's fixture restitution.
         collides: `[B, E]` bool, Box2D's filter (category and mask bits) for each pair.
         gravity: `[2]` m/s^2.
-        joint_anchor_a, joint_anchor_b: `[J, 2]` each joint's anchor in body A's and B's frame.
-        joint_reference_angle, joint_lower, joint_upper: `[J]` radians.
+        joint_anchor_a: `[J, 2]` each joint's anchor in body A's frame.
+        joint_anchor_b: `[J, 2]` each joint's anchor in body B's frame.
+        joint_reference_angle: `[J]` radians, B's angle minus A's in the joint's zero pose.
+        joint_lower: `[J]` radians, the lower limit of the joint angle.
+        joint_upper: `[J]` radians, the upper limit of the joint angle.
         joint_motor_speed: `[J]` rad/s.
         joint_max_motor_torque: `[J]` N m.
         joint_bodies: Static. `(body_a, body_b)` of each joint, in creation order.
-        joint_enable_limit, joint_enable_motor: Static. One bool per joint.
-        velocity_iterations, position_iterations: Static. `world.Step`'s iteration counts.
+        joint_enable_limit: Static. One bool per joint, whether its limit is on.
+        joint_enable_motor: Static. One bool per joint, whether its motor is on.
+        velocity_iterations: Static. `world.Step`'s velocity iteration count.
+        position_iterations: Static. `world.Step`'s position iteration count.
         max_contacts: Static. Touching contacts solved per body.
         continuous: Static. Continuous collision (Box2D's `continuousPhysics`, on by default).
         max_toi_events: Static. Time-of-impact events handled per step at most.
@@ -295,14 +310,16 @@ class WorldState:
         manifold_count: `[B, E]` int32, points in each pair's manifold from the last narrow
             phase of the last step (> 0: touching).
         manifold_key: `[B, E, 2]` int32, each point's contact feature id (`b2ContactID::key`).
-        normal_impulse, tangent_impulse: `[B, E, 2]` each point's accumulated impulses, kept
-            to warm start the next step.
+        normal_impulse: `[B, E, 2]` each point's accumulated normal impulse, kept to warm
+            start the next step.
+        tangent_impulse: `[B, E, 2]` each point's accumulated friction impulse, likewise.
         joint_impulse: `[J, 3]` each joint's point (x, y) and limit (z) impulse.
         joint_motor_impulse: `[J]`.
         joint_limit_state: `[J]` int32, `INACTIVE_LIMIT`, `AT_LOWER_LIMIT`, ...
-        began, ended: `[B, E]` bool, the pairs whose touching began or ended during the last
-            step (Box2D's `BeginContact` / `EndContact` calls, at its start or at a time of
-            impact).
+        began: `[B, E]` bool, the pairs whose touching began during the last step (Box2D's
+            `BeginContact` calls, at its start or at a time of impact).
+        ended: `[B, E]` bool, the pairs whose touching ended during the last step (Box2D's
+            `EndContact` calls, likewise).
         event_rank: `[B, E]` int32, when each pair's last event of the last step came (-1:
             none): 0 a begin at the start, 1 an end at the start (Box2D's contact list order
             is taken as begins before ends), 2 + i at the step's i-th time of impact.
@@ -362,7 +379,8 @@ def make_world(
             `b2RevoluteJointDef` defaults for those left out).
         gravity: m/s^2.
         collides: `[B, E]` bools, or None (every pair collides).
-        velocity_iterations, position_iterations: `world.Step`'s counts.
+        velocity_iterations: `world.Step`'s velocity iteration count.
+        position_iterations: `world.Step`'s position iteration count.
         max_contacts: Touching contacts solved per body.
         continuous: Continuous collision (Box2D's `continuousPhysics`).
 
@@ -476,7 +494,15 @@ def init_state(world: World, position, angle, linear_velocity=None, angular_velo
 
 
 def rotate(angle, v):
-    """`b2Mul(b2Rot(angle), v)`, broadcast over leading axes."""
+    """`b2Mul(b2Rot(angle), v)`, broadcast over leading axes.
+
+    Args:
+        angle: `[...]` radians.
+        v: `[..., 2]` vectors.
+
+    Returns:
+        `[..., 2]` each `v` rotated counter-clockwise by its `angle`.
+    """
     c, s = jnp.cos(angle)[..., None], jnp.sin(angle)[..., None]
     return jnp.concatenate([c * v[..., :1] - s * v[..., 1:], s * v[..., :1] + c * v[..., 1:]], axis=-1)
 
@@ -501,7 +527,15 @@ def _dot(a, b):
 
 
 def body_position(world: World, state: WorldState) -> jax.Array:
-    """`[B, 2]` each body's origin (`b2Body::GetPosition`), from its centre of mass."""
+    """Each body's origin (`b2Body::GetPosition`), from its centre of mass.
+
+    Args:
+        world: The world (each body's centre of mass in its frame).
+        state: The state (each body's centre of mass and angle in the world).
+
+    Returns:
+        `[B, 2]` each body's origin, world frame.
+    """
     return state.center - rotate(state.angle, world.local_center)
 
 
@@ -511,12 +545,30 @@ def body_position(world: World, state: WorldState) -> jax.Array:
 
 
 def apply_force_to_center(state: WorldState, body: int, force) -> WorldState:
-    """`b2Body::ApplyForceToCenter(force, wake=True)`: accumulated until the next step."""
+    """`b2Body::ApplyForceToCenter(force, wake=True)`: accumulated until the next step.
+
+    Args:
+        state: The state.
+        body: The body's index.
+        force: `[2]` N, world frame.
+
+    Returns:
+        The state with `force` added to the body's accumulated force and the island awake.
+    """
     return _wake(state).replace(force=state.force.at[body].add(jnp.asarray(force, state.force.dtype)))
 
 
 def apply_torque(state: WorldState, body: int, torque) -> WorldState:
-    """`b2Body::ApplyTorque(torque, wake=True)`."""
+    """`b2Body::ApplyTorque(torque, wake=True)`: accumulated until the next step.
+
+    Args:
+        state: The state.
+        body: The body's index.
+        torque: N m, counter-clockwise.
+
+    Returns:
+        The state with `torque` added to the body's accumulated torque and the island awake.
+    """
     return _wake(state).replace(torque=state.torque.at[body].add(torque))
 
 
@@ -592,8 +644,10 @@ def collide_edge_polygon(v1, v2, vertices, normals, count, centroid, position, a
     """`b2CollideEdgeAndPolygon` for an edge of the static ground (A) and a body's polygon (B).
 
     Args:
-        v1, v2: `[2]` the edge's end points (world frame, the ground at the origin).
-        vertices, normals: `[V, 2]` the polygon in its body frame (padded past `count`).
+        v1: `[2]` the edge's first end point (world frame, the ground at the origin).
+        v2: `[2]` the edge's second end point.
+        vertices: `[V, 2]` the polygon's vertices in its body frame (padded past `count`).
+        normals: `[V, 2]` the polygon's outward edge normals in its body frame.
         count: int, its vertices.
         centroid: `[2]` its area centroid (body frame).
         position: `[2]` the body's origin.
@@ -703,6 +757,10 @@ def collide_edge_polygon(v1, v2, vertices, normals, count, centroid, position, a
 
 def collide(world: World, state: WorldState) -> dict:
     """The narrow phase for every (body, edge) pair at the state's positions.
+
+    Args:
+        world: The world (the bodies' polygons, the edges and the collision filter).
+        state: The state (each body's centre of mass and angle).
 
     Returns:
         `collide_edge_polygon`'s manifold fields, each with leading axes `[B, E]`; a pair the
@@ -1105,8 +1163,10 @@ def segment_polygon_distance(v1, v2, verts, normals, count):
     radii): 0 when they overlap.
 
     Args:
-        v1, v2: `[2]` the segment.
-        verts, normals: `[V, 2]` the polygon in the same frame (padded past `count`).
+        v1: `[2]` the segment's first end point.
+        v2: `[2]` the segment's second end point.
+        verts: `[V, 2]` the polygon's vertices in the same frame (padded past `count`).
+        normals: `[V, 2]` the polygon's outward edge normals in that frame.
         count: Its vertices.
 
     Returns:
@@ -1138,12 +1198,16 @@ def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a
     agree to within Box2D's tolerance, not bit for bit.
 
     Args:
-        v1, v2: `[2]` the edge.
-        vertices, normals: `[V, 2]` the body's polygon in its frame.
+        v1: `[2]` the edge's first end point (world frame).
+        v2: `[2]` the edge's second end point.
+        vertices: `[V, 2]` the body's polygon's vertices in its frame (padded past `count`).
+        normals: `[V, 2]` the polygon's outward edge normals in its frame.
         count: Its vertices.
         local_center: `[2]` its centre of mass in its frame.
-        c0, a0: The sweep's start (centre of mass, angle).
-        c1, a1: Its end.
+        c0: `[2]` the sweep's start: the centre of mass (world frame).
+        a0: The sweep's start angle, radians.
+        c1: `[2]` the sweep's end: the centre of mass.
+        a1: The sweep's end angle.
         samples: Distances sampled along the sweep.
         bisections: Bisection steps in the first sampled interval that reaches the target.
 

@@ -141,7 +141,15 @@ class LunarLanderParams(EnvParams):
 
 
 def terrain_edges(world: physics.World, terrain_y: jax.Array) -> physics.World:
-    """The world with its ten terrain edges at `terrain_y` (the first edge stays at y = 0)."""
+    """The world with its ten terrain edges at `terrain_y` (the first edge stays at y = 0).
+
+    Args:
+        world: The lander's world (`lander_world()`), its edges 1 to 10 the terrain's.
+        terrain_y: `[11]` the terrain's height at each chunk's x (`terrain`).
+
+    Returns:
+        The world with edge i (1 to 10) from chunk i - 1's point `(x, terrain_y)` to chunk i's.
+    """
     dtype = world.edge_v1.dtype
     x = jnp.asarray(CHUNK_X, dtype)
     y = terrain_y.astype(dtype)
@@ -174,7 +182,8 @@ def start(height: jax.Array, push: jax.Array, wind_idx: jax.Array, torque_idx: j
     Args:
         height: `[12]` the drawn terrain heights (`terrain`).
         push: `[2]` the random force on the lander's centre, uniform in +-`INITIAL_RANDOM`.
-        wind_idx, torque_idx: int32, the wind's and turbulence's phases, in [-9999, 9999).
+        wind_idx: int32, the wind's phase, in [-9999, 9999).
+        torque_idx: int32, the turbulence's phase, in [-9999, 9999).
 
     Returns:
         The lander at the top centre, its legs beside it, the push applied, no contact.
@@ -200,13 +209,26 @@ def start(height: jax.Array, push: jax.Array, wind_idx: jax.Array, torque_idx: j
 
 
 def lander_world() -> physics.World:
-    """The physics world of the default float dtype, its terrain edges still unplaced."""
+    """The physics world of the default float dtype, its terrain edges still unplaced.
+
+    Returns:
+        The lander, its two legs and their joints, the moon's flat first edge and ten terrain
+        edges to be placed by `terrain_edges`; built once per dtype.
+    """
     return _world(jnp.result_type(float))
 
 
 def observation_values(state: LunarLanderState) -> jax.Array:
     """The reference's 8 numbers in the state's float dtype: position and velocity scaled to
-    the viewport, angle, angular velocity (times 20 / FPS), the legs' contact flags."""
+    the viewport, angle, angular velocity (times 20 / FPS), the legs' contact flags.
+
+    Args:
+        state: The env state.
+
+    Returns:
+        `[8]` x, y (0 at the pad), x and y velocity, angle, angular velocity, left and right
+        leg contact (0 or 1).
+    """
     pos = physics.body_position(lander_world(), state.world)[LANDER]
     vel = state.world.linear_velocity[LANDER]
     return jnp.stack(
@@ -224,13 +246,27 @@ def observation_values(state: LunarLanderState) -> jax.Array:
 
 
 def observation(state: LunarLanderState) -> jax.Array:
-    """`float32[8]`, `observation_values` as the reference returns them."""
+    """`observation_values` as the reference returns them.
+
+    Args:
+        state: The env state.
+
+    Returns:
+        `float32[8]`.
+    """
     return observation_values(state).astype(jnp.float32)
 
 
 def shaping(s: jax.Array) -> jax.Array:
     """The reference's potential of observation values `s`: distance, speed and tilt
-    penalties, 10 per leg down."""
+    penalties, 10 per leg down.
+
+    Args:
+        s: `[8]` observation values (`observation_values`).
+
+    Returns:
+        The scalar potential, in `s`'s dtype.
+    """
     return (
         -100 * jnp.sqrt(s[0] * s[0] + s[1] * s[1])
         - 100 * jnp.sqrt(s[2] * s[2] + s[3] * s[3])
@@ -241,7 +277,14 @@ def shaping(s: jax.Array) -> jax.Array:
 
 
 def is_terminal(state: LunarLanderState) -> jax.Array:
-    """Crashed (the body touched the ground), flown off (|x| >= 1) or asleep."""
+    """Crashed (the body touched the ground), flown off (|x| >= 1) or asleep.
+
+    Args:
+        state: The env state.
+
+    Returns:
+        bool scalar, whether the episode has ended.
+    """
     x = observation_values(state)[0]
     return state.game_over | (jnp.abs(x) >= 1.0) | ~state.world.awake
 
@@ -300,8 +343,14 @@ def engines(world, wstate, action, dispersion, continuous: bool):
 def wind(wstate, state: LunarLanderState, params: LunarLanderParams):
     """The reference's wind (a force) and turbulence (a torque) while no leg touches ground.
 
+    Args:
+        wstate: The physics state to apply them to.
+        state: The env state (its legs' contact flags and the wind's and turbulence's phases).
+        params: The settings (`enable_wind`, `wind_power`, `turbulence_power`).
+
     Returns:
-        `(wstate, wind_idx, torque_idx)`.
+        `(wstate, wind_idx, torque_idx)`: the physics state with the force and torque applied
+        on the lander, and both phases one further, if the wind blew; else all unchanged.
     """
     blowing = jnp.asarray(params.enable_wind, bool) & ~(state.leg_contact[0] | state.leg_contact[1])
 
@@ -367,6 +416,11 @@ def advance(state: LunarLanderState, action, dispersion, params: LunarLanderPara
 def reward_and_termination(state: LunarLanderState, m_power, s_power):
     """The reference's reward for the step into `state`, and whether the episode ended.
 
+    Args:
+        state: The state after the step (`advance`), its `prev_shaping` the previous step's.
+        m_power: The main engine's power this step (0 when off), from `engines`.
+        s_power: The side engines' power this step (0 when off), from `engines`.
+
     Returns:
         `(reward, terminated, shaping)`: float32 reward, bool, and the new shaping value.
     """
@@ -381,7 +435,15 @@ def reward_and_termination(state: LunarLanderState, m_power, s_power):
 
 
 def draw_dispersion(key: jax.Array, dtype) -> jax.Array:
-    """The engines' dispersion the reference draws every step: 2 uniform(-1, 1) / SCALE."""
+    """The engines' dispersion the reference draws every step: 2 uniform(-1, 1) / SCALE.
+
+    Args:
+        key: The PRNG key to draw with.
+        dtype: The float dtype of the draw.
+
+    Returns:
+        `[2]` in [-1 / SCALE, 1 / SCALE).
+    """
     return jax.random.uniform(key, (2,), dtype, -1.0, 1.0) / SCALE
 
 
