@@ -125,11 +125,12 @@ def test_is_terminal_is_the_terminated_flag_and_wrappers_do_not_expose_it():
     _, state = raw.reset(jax.random.key(0), params)
     assert not bool(raw.is_terminal(state, params))
     assert bool(raw.is_terminal(state.replace(theta=jnp.float32(0.5)), params))
-    # a layer that keeps states (the guard, auto-reset) answers with the raw env's; one that
-    # changes observations declares none
+    # a layer that keeps states (the guard) answers with the raw env's; auto-reset, whose
+    # returned state starts the next episode where the flags ended one, and a layer that changes
+    # observations declare none
     assert bool(env.is_terminal(state.replace(theta=jnp.float32(0.5)), params))
     auto, _ = jaxenvs.make("CartPole-v1")
-    assert bool(auto.is_terminal(state.replace(theta=jnp.float32(0.5)), params))
+    assert auto.is_terminal is None and auto.truncation is None and auto.observe is None
     pixels = jaxenvs.wrappers.PixelObservation(env)
     assert pixels.is_terminal is None and pixels.observe is None and pixels.truncation is None
 

@@ -466,8 +466,6 @@ class AutoReset(Wrapper):
         True
     """
 
-    keeps_observation = True  # its states and observations are the env's (a new episode's after a reset)
-
     def __init__(self, env: Any, reset_strategy: str = "auto", reset_capacity: int | None = None):
         super().__init__(unguarded(env))
         self.reset_strategy = check_strategy(reset_strategy, self.env.name)
@@ -475,6 +473,13 @@ class AutoReset(Wrapper):
 
     def __getstate__(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k != "_rule"}  # closures, built again
+
+    @property
+    def action_mask(self):
+        """The wrapped env's `action_mask` (its states are the env's; `info["action_mask"]` is the
+        returned state's). `is_terminal` and `truncation` stay None: a returned state starts the
+        next episode where the step's flags ended one."""
+        return self.env.action_mask
 
     @property
     def rule(self) -> ResetRule:
