@@ -1,12 +1,15 @@
 """What every export shares: seeds to keys, values between JAX and numpy, the jitted batch,
-pickling by reconstruction and the guard against a forked process.
+levels, pickling by reconstruction and the guard against a forked process.
 
 `Batch` compiles the batched reset and the SAME_STEP, NEXT_STEP and disabled-autoreset
 steps, each one jitted call that also carries the random key (one dispatch per Python call).
+`Leveled` is an export's env under `wrappers.Levels`: what runs once a reset is given a level
+(or the export a `levels=` sampler).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from typing import Any
@@ -97,6 +100,10 @@ class Reconstructs:
         args, kwargs = saved["arguments"]
         self.__init__(*args, **kwargs)
         self.__dict__.update(saved["run"])
+        self.restored()
+
+    def restored(self) -> None:
+        """Called once the run is back: an export picks what its run needs (its program with levels)."""
 
 
 def key_from_seed(seed: int) -> jax.Array:
@@ -179,6 +186,169 @@ def index(tree: Any, i: int) -> Any:
     return tree[i]
 
 
+# --- levels ---------------------------------------------------------------------------------
+
+
+def _key_like() -> jax.ShapeDtypeStruct:
+    """A key's abstract value, for `jax.eval_shape` (made when asked: importing an export must
+    not start JAX, or a process forked from the importer could not use it)."""
+    return jax.ShapeDtypeStruct((), jax.random.key(0).dtype)
+
+
+class Leveled:
+    """An export's env under `wrappers.Levels`, and how a level given to a reset starts its episode.
+
+    With a sampler (the export's `levels=`) it is `Levels(env, sample)`, as `make_vec` builds it:
+    a reset without a level samples one, and a level given to a reset must have the sampler's
+    fields and shapes (`Levels.reset_to_level` checks). Without one, a level given to a reset
+    holds for that episode: the state keeps every per-episode field (the params' own values
+    where the level sets none), its start state is where the episode starts, and the episodes
+    after it (an auto-reset's) start and run at the params' own values.
+
+    Args:
+        env: The export's env (no auto-reset).
+        params: Its params.
+        sample: The export's `levels=` sampler, or None.
+    """
+
+    def __init__(self, env: Any, params: Any, sample: Any = None):
+        from jaxenvs.levels import Level, default_level
+        from jaxenvs.wrappers.levels import Levels
+
+        self.base, self.params, self.sample = env, params, sample
+        self._defaults = default_level(params)
+        if sample is None:
+            defaults = self._defaults
+            self.env = Levels(env, lambda key: defaults)
+        else:
+            self.env = Levels(env, sample)
+        sampled = jax.eval_shape(self.env.sample_level, _key_like())
+        # the settings the state keeps (the sampler's, or every per-episode field): their dtypes
+        self._kept = dict(sampled.settings) if isinstance(sampled, Level) else {}
+        # the trees, shapes and dtypes of the levels whose reset the env has checked (traced)
+        self._checked: set = set()
+        self._state_like: Any = None
+
+    def prepare(self, level: Any, num_envs: int | None = None) -> Any:
+        """A level given to a reset, checked as the env checks one, in the dtypes the state keeps.
+
+        One env's level goes through the env's own `reset_to_level` (abstractly evaluated, the
+        level concrete: every check, values included), once per tree, shapes and dtypes; later
+        levels like it through `check_level`, what the env's `reset_to_level` checks values
+        with. A batch's is checked as `make_vec`'s `reset_to_level` checks it (each env's
+        values, naming the first bad one), and the rest (trees, dtypes, start states) when its
+        reset is traced.
+
+        Args:
+            level: A `jaxenvs.levels.Level`; for a batch, every leaf with a leading axis of
+                `num_envs`.
+            num_envs: The batch size, or None for one env.
+
+        Returns:
+            The level `start` takes: its settings cast to the dtypes the state keeps, and
+            without a sampler the params' own values of the fields it does not set.
+
+        Raises:
+            TypeError, ValueError: As the env's `reset_to_level` (one env) or `make_vec`'s (a
+                batch): a wrong tree, dtype or shape, a field that may not vary per episode, a
+                value outside its field's range.
+        """
+        from jaxenvs.levels import Level, check_level, check_level_batch
+
+        if num_envs is not None:
+            check_level_batch(level, self.params, self.base.name, num_envs)
+        elif (like := _outline(level)) in self._checked:  # its tree passed: its values now
+            check_level(level, self.params, self.base.name, self._start_state_like)
+        else:
+            checker = self.env if self.sample is not None else self.base
+            jax.eval_shape(lambda k: checker.reset_to_level(k, level, self.params), _key_like())
+            self._checked.add(like)
+        settings = {  # numpy: cast on the host, no dispatch per value
+            name: np.asarray(value, self._kept[name].dtype) if name in self._kept else value
+            for name, value in level.settings.items()
+        }
+        if self.sample is None:
+            defaults = self._defaults.settings
+            if num_envs is not None:
+                defaults = {name: jnp.broadcast_to(v, (num_envs, *v.shape)) for name, v in defaults.items()}
+            settings = {**defaults, **settings}
+        return Level(settings=settings, state=level.state)
+
+    def _start_state_like(self) -> Any:
+        """The abstract start state of the env (what a level's state must match)."""
+        if self._state_like is None:
+            self._state_like = jax.eval_shape(lambda k: self.base.reset(k, self.params)[1], _key_like())
+        return self._state_like
+
+    def start(self, key: jax.Array, level: Any, params: Any) -> tuple[Any, Any]:
+        """The episode a reset given `level` (from `prepare`) starts; traced.
+
+        Returns:
+            `(obs, LevelState)`.
+        """
+        from jaxenvs.levels import Level
+        from jaxenvs.wrappers.levels import LevelState
+
+        if self.sample is not None:
+            return self.env.reset_to_level(key, level, params)
+        obs, state = self.base.reset_to_level(key, level, params)
+        return obs, LevelState(env_state=state, level=Level(settings=level.settings))
+
+    def lift(self, state: Any) -> Any:
+        """A state of the env without levels as one at the params' own values (traced)."""
+        from jaxenvs.wrappers.levels import LevelState
+
+        return LevelState(env_state=state, level=self._defaults)
+
+
+def _outline(level: Any) -> tuple | None:
+    """A level's tree, shapes and dtypes (what decides its structural checks), or None if it
+    cannot be read so (not a `Level`: the env's check names the error)."""
+    from jaxenvs.levels import Level
+
+    if not isinstance(level, Level) or not isinstance(level.settings, dict):
+        return None
+    leaves, tree = jax.tree_util.tree_flatten(level)
+    return tree, tuple((np.shape(x), getattr(x, "dtype", type(x))) for x in leaves)
+
+
+def as_dicts(tree: Any) -> Any:
+    """`tree` with its dataclasses as dicts of their array fields (None ones left out), as
+    gymnasium's infos hold values (its `data_equivalence` compares dicts, not dataclasses)."""
+    if dataclasses.is_dataclass(tree) and not isinstance(tree, type):
+        fields = [f.name for f in dataclasses.fields(tree) if f.metadata.get("pytree_node", True)]
+        return {k: as_dicts(getattr(tree, k)) for k in fields if getattr(tree, k) is not None}
+    if isinstance(tree, dict):
+        return {k: as_dicts(v) for k, v in tree.items()}
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(as_dicts(v) for v in tree)
+    return tree
+
+
+def gymnasium_info(info: dict) -> dict:
+    """A step's info for gymnasium: `info["level"]` (under levels) as dicts (`as_dicts`)."""
+    if "level" not in info:
+        return info
+    return {**info, "level": as_dicts(info["level"])}
+
+
+def check_level_option(options: dict | None, name: str) -> Any:
+    """`options["level"]`, or None where there is none (or it is None).
+
+    Raises:
+        TypeError: For a level that is not a `jaxenvs.levels.Level`.
+    """
+    from jaxenvs.levels import Level
+
+    level = (options or {}).get("level")
+    if level is not None and not isinstance(level, Level):
+        raise TypeError(
+            f"{name}: options['level'] must be a jaxenvs.levels.Level(settings={{field: value}}, state=None or a "
+            f"start state), got {type(level).__name__}"
+        )
+    return level
+
+
 # --- the batch ------------------------------------------------------------------------------
 
 
@@ -186,18 +356,25 @@ class Batch:
     """`num_envs` copies of a raw env behind jitted, vmapped numpy-friendly functions.
 
     Its attributes `reset`, `reset_where`, `step_same_step`, `step_next_step`, `step_disabled`
-    and `render` are jitted functions; the steps take and return the random key.
+    and `render` are jitted functions; the steps take and return the random key. Under
+    `leveled` the batch is its env's (states are `LevelState`s), and `start`, `start_where`
+    (resets from given levels, one per env) and `lift` (states without levels at the params'
+    own values) are jitted too.
 
     Args:
         env: A raw env (no auto-reset).
         params: Its params.
         num_envs: The batch size.
+        leveled: The env under levels (`Leveled`), or None.
     """
 
-    def __init__(self, env: Any, params: Any, num_envs: int):
+    def __init__(self, env: Any, params: Any, num_envs: int, leveled: Leveled | None = None):
         from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 
-        self.env, self.params, self.num_envs = env, params, check_num_envs(num_envs, where=env.name)
+        num_envs = check_num_envs(num_envs, where=env.name)
+        if leveled is not None:
+            env = leveled.env
+        self.env, self.params, self.num_envs, self.leveled = env, params, num_envs, leveled
         venv = VecEnv(env, self.num_envs)
         v_reset = jax.vmap(env.reset, in_axes=(0, None))
         v_step = jax.vmap(env.step, in_axes=(0, 0, 0, None))
@@ -216,7 +393,7 @@ class Batch:
             final_obs = info.pop("final_observation")
             for name in ("final_terminated", "final_truncated"):
                 info.pop(name)
-            return key, obs, state, reward, terminated, truncated, final_obs, info
+            return key, obs, state, reward, terminated, truncated, final_obs, gymnasium_info(info)
 
         def step_next_step(key, state, actions, needs_reset, pending_obs):
             # gymnasium's NEXT_STEP: an env that ended on the last call is reset now, its
@@ -234,12 +411,12 @@ class Batch:
             terminated = terminated & ~needs_reset
             truncated = truncated & ~needs_reset
             done = terminated | truncated
-            return key, obs, state, reward, terminated, truncated, done, reset_obs, info
+            return key, obs, state, reward, terminated, truncated, done, reset_obs, gymnasium_info(info)
 
         def step_disabled(key, state, actions):
             key, k = jax.random.split(key)
             obs, state, reward, terminated, truncated, info = v_step(jax.random.split(k, n), state, actions, params)
-            return key, obs, state, reward, terminated, truncated, info
+            return key, obs, state, reward, terminated, truncated, gymnasium_info(info)
 
         self.reset = jax.jit(reset)
         self.reset_where = jax.jit(reset_where)
@@ -247,6 +424,19 @@ class Batch:
         self.step_next_step = jax.jit(step_next_step)
         self.step_disabled = jax.jit(step_disabled)
         self.render = jax.jit(jax.vmap(lambda s: env.render(s, params)))
+        if leveled is not None:
+            v_start = jax.vmap(leveled.start, in_axes=(0, 0, None))
+
+            def start(keys, levels):
+                return v_start(keys, levels, params)
+
+            def start_where(keys, mask, levels, obs, state):
+                new_obs, new_state = v_start(keys, levels, params)
+                return where_done(mask, new_obs, obs), where_done(mask, new_state, state)
+
+            self.start = jax.jit(start)
+            self.start_where = jax.jit(start_where)
+            self.lift = jax.jit(jax.vmap(leveled.lift))
 
     def keys(self, key: jax.Array | None, seeds: Any = None) -> tuple[jax.Array, jax.Array]:
         """The next key and one reset key per env.
@@ -281,10 +471,13 @@ class Single:
     Args:
         env: A raw env (no auto-reset).
         params: Its params.
+        leveled: The env under levels (`Leveled`: its sampler starts every episode), or None.
     """
 
-    def __init__(self, env: Any, params: Any):
-        self.env, self.params = env, params
+    def __init__(self, env: Any, params: Any, leveled: Leveled | None = None):
+        if leveled is not None:
+            env = leveled.env
+        self.env, self.params, self.leveled = env, params, leveled
 
         def reset(key):
             key, k = jax.random.split(key)
@@ -301,27 +494,68 @@ class Single:
         self.render = jax.jit(lambda state: env.render(state, params))
 
 
-# Exports of the same id and overrides share their compiled functions (a SyncVectorEnv of
-# JaxEnvs, or a second gymnasium.make of one id, compiles once).
+# Exports of the same id, overrides and levels share their compiled functions (a SyncVectorEnv
+# of JaxEnvs, or a second gymnasium.make of one id, compiles once).
 @functools.lru_cache(maxsize=32)
-def _cached(kind: str, env_id: str, overrides: tuple, num_envs: int) -> Any:
+def _cached(kind: str, env_id: str, overrides: tuple, num_envs: int, levels: Any, leveled: bool) -> Any:
     from jaxenvs.registry import make
 
     env, params = make(env_id, autoreset=False, **dict(overrides))
-    return Single(env, params) if kind == "single" else Batch(env, params, num_envs)
+    return _build(kind, env, params, num_envs, levels, leveled)
 
 
-def compiled(env: Any, params: Any, overrides: dict[str, Any], num_envs: int | None = None) -> Any:
-    """The jitted functions of an id (cached per id, overrides and batch size) or of a raw env."""
+def _build(kind: str, env: Any, params: Any, num_envs: int, levels: Any, leveled: bool) -> Any:
+    under = Leveled(env, params, levels) if leveled else None
+    return Single(env, params, under) if kind == "single" else Batch(env, params, num_envs, under)
+
+
+def reject_replay_levels(env: Any, overrides: dict[str, Any]) -> None:
+    """Refuse `replay_levels=` (make_vec's option): an export would pass it on to `make` unseen.
+
+    Raises:
+        ValueError: If `overrides` holds it.
+    """
+    if "replay_levels" in overrides:
+        name = env if isinstance(env, str) else env.name
+        raise ValueError(
+            f"{name}: replay_levels is make_vec's option, not an export's: an export starts an episode from a "
+            "level given to its reset (gymnasium: reset(options={'level': level}); SB3: set_options({'level': "
+            "level})) or from levels=sample, a sampler of one level per episode"
+        )
+
+
+def compiled(
+    env: Any,
+    params: Any,
+    overrides: dict[str, Any],
+    num_envs: int | None = None,
+    levels: Any = None,
+    leveled: bool = False,
+) -> Any:
+    """The jitted functions of an id (cached per id, overrides, batch size and levels) or of a raw env.
+
+    Args:
+        env: An id, or a raw env.
+        params: The raw env's params (None: its defaults).
+        overrides: Params fields.
+        num_envs: The batch size (a `Batch`), or None (a `Single`).
+        levels: The export's `levels=` sampler, or None.
+        leveled: Whether the env runs under `Leveled` (always with a sampler).
+
+    Returns:
+        A `Single` or a `Batch`.
+    """
     kind = "single" if num_envs is None else "batch"
+    leveled = bool(leveled) or levels is not None
+    reject_replay_levels(env, overrides)
     if num_envs is not None:  # before the cache key reads it: 2.5 must not become 2
         from jaxenvs.wrappers.vector import check_num_envs
 
         num_envs = check_num_envs(num_envs, where=env if isinstance(env, str) else env.name)
     if isinstance(env, str):
         try:
-            return _cached(kind, env, tuple(sorted(overrides.items())), int(num_envs or 0))
+            return _cached(kind, env, tuple(sorted(overrides.items())), int(num_envs or 0), levels, leveled)
         except TypeError:  # an unhashable override value: build afresh
             pass
     env, params = env_and_params(env, params, overrides)
-    return Single(env, params) if num_envs is None else Batch(env, params, num_envs)
+    return _build(kind, env, params, num_envs, levels, leveled)

@@ -8,7 +8,9 @@ pytree is flattened or built in Python on the way but the info dict, the key sta
 typed-key objects made per step), its split is written out straight (bit for bit
 `jax.random.split`'s), and the time-limit correction that `JaxEnv` needs where gymnasium's
 `TimeLimit` applies the limit is computed inside the same call. The buffers' layout (`Carry`,
-`Observations`, `pack`) is `_packed`'s, which the SB3 VecEnv's fused step shares.
+`Observations`, `pack`) is `_packed`'s, which the SB3 VecEnv's fused step shares. Under levels
+(`_bridge.Leveled`) the state is a `LevelState` and a reset may start from a given level, in
+its own program: the env without levels keeps its own.
 """
 
 from __future__ import annotations
@@ -21,10 +23,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxenvs.export._bridge import Leveled, gymnasium_info
 from jaxenvs.export._packed import Carry, Observations, layout, pack
 from jaxenvs.spaces.convert import to_gymnasium
+from jaxenvs.wrappers.levels import LevelState
 
 _SCALARS = struct.Struct("<f?3x?3x")  # reward (float32), terminated, truncated: three 32-bit words
+
+
+def _time(state: Any) -> Any:
+    """The steps taken in the episode of `state` (under levels: of its env's state)."""
+    return state.env_state.time if isinstance(state, LevelState) else state.time
 
 
 class Fused:
@@ -41,16 +50,20 @@ class Fused:
         obs_space: The gymnasium observation space the observations are returned in.
         drop_time_limit: Whether the env's own time-limit truncation is dropped from `truncated`
             (where gymnasium's `TimeLimit` applies the limit instead).
+        leveled: The env under levels (`_bridge.Leveled`: the state a `LevelState`, and resets
+            from a given level), or None.
     """
 
-    def __init__(self, env: Any, params: Any, obs_space: Any, drop_time_limit: bool):
-        self.env, self.params = env, params
+    def __init__(self, env: Any, params: Any, obs_space: Any, drop_time_limit: bool, leveled: Leveled | None = None):
+        if leveled is not None:
+            env = leveled.env
+        self.env, self.params, self.leveled = env, params, leveled
         key = jax.random.key(0)
         obs, state = jax.eval_shape(lambda k: env.reset(k, params), key)
         action = jax.eval_shape(env.action_space(params).sample, key)
         out = jax.eval_shape(lambda k, s, a: env.step(k, s, a, params), key, state, action)
         obs_leaves, obs_tree = jax.tree_util.tree_flatten(out[0])
-        info_leaves, info_tree = jax.tree_util.tree_flatten(out[5])
+        info_leaves, info_tree = jax.tree_util.tree_flatten(gymnasium_info(out[5]))
         # the carry: the key's data, then the state's leaves
         self._carry_layout = carry = Carry(key, state)
         self.joined = joined = carry.joined
@@ -67,9 +80,9 @@ class Fused:
         blank_outputs = 3 + sum(leaf.words for leaf in self._info)  # what a reset does not fill
         self._read = self._plain_reader() or self._read_outputs
 
-        def reset(words):
+        def first(words, start):
             words, k = carry.split(words)
-            obs, state = env.reset(k, params)
+            obs, state = start(k)
             outputs = pack(jax.tree_util.tree_leaves(obs))
             if joined:  # the buffer has one shape whatever made it
                 # padded, not concatenated with zeros: XLA:CPU runs that concatenation as its own
@@ -77,12 +90,18 @@ class Fused:
                 outputs = jnp.pad(outputs, (0, blank_outputs))
             return carry.result(words, state, outputs)
 
+        def reset(words):
+            return first(words, lambda k: env.reset(k, params))
+
+        def reset_to_level(words, level):
+            return first(words, lambda k: leveled.start(k, level, params))
+
         def step(buf, action):
             words, k = carry.split(buf)
             obs, state, reward, terminated, truncated, info = env.step(k, carry.state(buf), action, params)
             if drop_time_limit:  # gymnasium's TimeLimit is the limit: drop the env's own
-                truncated = truncated & ~(state.time >= params.max_steps_in_episode)
-            outputs = jax.tree_util.tree_leaves(obs) + jax.tree_util.tree_leaves(info)
+                truncated = truncated & ~(_time(state) >= params.max_steps_in_episode)
+            outputs = jax.tree_util.tree_leaves(obs) + jax.tree_util.tree_leaves(gymnasium_info(info))
             outputs += [jnp.asarray(reward, jnp.float32), terminated, truncated]
             return carry.result(words, state, pack(outputs))
 
@@ -90,6 +109,10 @@ class Fused:
         self._reset_from_carry = jax.jit(reset, donate_argnums=carry.donate)
         self._step = jax.jit(step, donate_argnums=carry.donate)
         self._state = jax.jit(carry.state)
+        self.render = jax.jit(lambda state: env.render(state, params))
+        if leveled is not None:
+            self._reset_level_from_key = jax.jit(reset_to_level)
+            self._reset_level_from_carry = jax.jit(reset_to_level, donate_argnums=carry.donate)
 
     def reset_from_key(self, key_data: jax.Array) -> tuple[jax.Array, Any]:
         """Start an episode from a key.
@@ -112,6 +135,41 @@ class Fused:
             `(carry, obs)`.
         """
         return self._reset(self._reset_from_carry(carry))
+
+    def reset_to_level_from_key(self, key_data: jax.Array, level: Any) -> tuple[jax.Array, Any]:
+        """Start an episode from a level (`Leveled.prepare`'s), with a key (under levels only).
+
+        Args:
+            key_data: The key's data.
+            level: The level.
+
+        Returns:
+            `(carry, obs)`.
+        """
+        return self._reset(self._reset_level_from_key(key_data, level))
+
+    def reset_to_level_from_carry(self, carry: jax.Array, level: Any) -> tuple[jax.Array, Any]:
+        """Start an episode from a level, with the key the carry holds (under levels only).
+
+        Args:
+            carry: The carry (consumed where joined).
+            level: The level.
+
+        Returns:
+            `(carry, obs)`.
+        """
+        return self._reset(self._reset_level_from_carry(carry, level))
+
+    def key_data(self, carry: jax.Array) -> jax.Array:
+        """The data of the key a carry holds (where another program's carry goes on from).
+
+        Args:
+            carry: The carry (not consumed).
+
+        Returns:
+            The key's data.
+        """
+        return carry[: self._carry_layout.key_words]
 
     def _reset(self, result: Any) -> tuple[jax.Array, Any]:
         carry, raw = self._carry_layout.host(result)
@@ -177,20 +235,44 @@ class Fused:
 
 
 @functools.lru_cache(maxsize=32)
-def _cached(env_id: str, overrides: tuple, drop_time_limit: bool) -> Fused:
+def _cached(env_id: str, overrides: tuple, drop_time_limit: bool, levels: Any, leveled: bool) -> Fused:
     from jaxenvs.registry import make
 
     env, params = make(env_id, autoreset=False, **dict(overrides))
-    return Fused(env, params, to_gymnasium(env.observation_space(params)), drop_time_limit)
+    under = Leveled(env, params, levels) if leveled else None
+    return Fused(env, params, to_gymnasium(env.observation_space(params)), drop_time_limit, under)
 
 
 def fused(
-    env_id: Any, overrides: dict[str, Any], env: Any, params: Any, obs_space: Any, drop_time_limit: bool
+    env_id: Any,
+    overrides: dict[str, Any],
+    env: Any,
+    params: Any,
+    obs_space: Any,
+    drop_time_limit: bool,
+    levels: Any = None,
+    leveled: bool = False,
 ) -> Fused:
-    """The fused functions of an id (cached per id, overrides and `drop_time_limit`) or of a raw env."""
+    """The fused functions of an id (cached per id, overrides, `drop_time_limit` and levels) or of a raw env.
+
+    Args:
+        env_id: The export's id or raw env.
+        overrides: Its params fields.
+        env: The raw env (`_bridge.compiled`'s, without levels).
+        params: Its params.
+        obs_space: The gymnasium observation space.
+        drop_time_limit: Whether gymnasium's `TimeLimit` applies the time limit instead.
+        levels: The export's `levels=` sampler, or None.
+        leveled: Whether the env runs under `_bridge.Leveled` (always with a sampler).
+
+    Returns:
+        The `Fused` functions.
+    """
+    leveled = bool(leveled) or levels is not None
     if isinstance(env_id, str):
         try:
-            return _cached(env_id, tuple(sorted(overrides.items())), bool(drop_time_limit))
+            return _cached(env_id, tuple(sorted(overrides.items())), bool(drop_time_limit), levels, leveled)
         except TypeError:  # an unhashable override value: build afresh
             pass
-    return Fused(env, params, obs_space, bool(drop_time_limit))
+    under = Leveled(env, params, levels) if leveled else None
+    return Fused(env, params, obs_space, bool(drop_time_limit), under)

@@ -1,7 +1,8 @@
 """A jaxenvs env as a `dm_env.Environment` (the API Acme and other DeepMind code consume).
 
 Discount 0 on termination and 1 on truncation; a `step` after `LAST` starts a new episode.
-See docs/export.md.
+dm_env's `reset()` takes no argument, so levels come only from a sampler given when the env is
+made (`levels=`). See docs/export.md.
 """
 
 from __future__ import annotations
@@ -44,19 +45,29 @@ class JaxDmEnv(Reconstructs, dm_env.Environment):
     key and state), so a copy steps on exactly as the original; in a process forked after JAX
     started it raises a `RuntimeError` (start worker processes with "spawn").
 
+    dm_env's `reset()` takes no argument: a level cannot be given to one. Every episode starts
+    from a level of a sampler given here (`levels=`, as `make_vec(levels=...)`), or use the
+    gymnasium export (`reset(options={"level": level})`).
+
     Args:
         env_id: A registered id, or a raw `jaxenvs.Environment` (with `params`).
         params: The raw env's params; its `default_params` when None.
         seed: The seed of the key stream (every reset and step draws from it).
+        levels: `sample(key) -> Level`: every episode starts from its own sampled level and runs
+            under it (the state a `wrappers.LevelState`). Define it at module level for the env
+            to pickle.
         **overrides: Params fields, e.g. `max_steps_in_episode=100`.
+
+    Raises:
+        ValueError: If `replay_levels` is given (make_vec's option).
     """
 
     PICKLED = ("_key", "_state", "_ended")
 
-    def __init__(self, env_id: Any, params: Any = None, seed: int = 0, **overrides: Any):
+    def __init__(self, env_id: Any, params: Any = None, seed: int = 0, levels: Any = None, **overrides: Any):
         check_not_forked(env_id)
-        self.remember_arguments(env_id, params=params, seed=seed, **overrides)
-        self._fns = compiled(env_id, params, overrides)
+        self.remember_arguments(env_id, params=params, seed=seed, levels=levels, **overrides)
+        self._fns = compiled(env_id, params, overrides, levels=levels)
         env, params = self.jax_env, self.params = self._fns.env, self._fns.params
         self._obs_space = env.observation_space(params)
         self._action_space = env.action_space(params)

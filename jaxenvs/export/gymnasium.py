@@ -27,6 +27,7 @@ from jaxenvs.export import _bridge
 from jaxenvs.export._bridge import (
     Reconstructs,
     check_actions,
+    check_level_option,
     check_not_forked,
     compiled,
     host,
@@ -256,10 +257,14 @@ class JaxEnv(Reconstructs, gymnasium.Env):
     """One jaxenvs env as a `gymnasium.Env` (jitted reset/step/render, numpy values out).
 
     Discrete observations are Python ints, like gymnasium's toy-text envs'; `reset(seed=...)`
-    is deterministic. It pickles (and deep-copies) by reconstruction: the id (or raw env),
-    params and overrides, and its run (key, state, numpy generator), so a copy steps on exactly
-    as the original. In a process forked after JAX started it raises a `RuntimeError` (see
-    docs/export.md: gymnasium's `AsyncVectorEnv` needs `context="spawn"`).
+    is deterministic. `reset(options={"level": level})` starts the episode from a
+    `jaxenvs.levels.Level` (settings, a start state, or both), checked as the env's
+    `reset_to_level` checks it, and the episode runs under its settings; the env then steps
+    under `wrappers.Levels` (its `state` a `LevelState`, `info["level"]` the episode's level)
+    until a reset without a level. It pickles (and deep-copies) by reconstruction: the id (or
+    raw env), params, overrides and sampler, and its run (key, state, numpy generator), so a
+    copy steps on exactly as the original. In a process forked after JAX started it raises a
+    `RuntimeError` (see docs/export.md: gymnasium's `AsyncVectorEnv` needs `context="spawn"`).
 
     Args:
         env_id: A registered id, or a raw `jaxenvs.Environment` (with `params`).
@@ -268,15 +273,19 @@ class JaxEnv(Reconstructs, gymnasium.Env):
         truncate_at_time_limit: Whether the env's own `params.max_steps_in_episode` truncates;
             False where gymnasium's `TimeLimit` applies the limit instead (what the registration
             of an id with a declared limit passes).
+        levels: `sample(key) -> Level`: every episode starts from its own sampled level
+            (`wrappers.Levels`, as `make_vec(levels=...)`); a level given to a reset must have
+            the sampler's fields. Define it at module level for the env to pickle.
         **overrides: Params fields, e.g. `max_steps_in_episode=100`.
 
     Raises:
-        ValueError: If `render_mode` is not one the env supports, or `max_steps_in_episode` is
-            given where gymnasium's `TimeLimit` sets the limit (`truncate_at_time_limit=False`).
+        ValueError: If `render_mode` is not one the env supports, `max_steps_in_episode` is
+            given where gymnasium's `TimeLimit` sets the limit (`truncate_at_time_limit=False`),
+            or `replay_levels` is given (make_vec's option).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": RENDER_FPS}
-    PICKLED = ("_carry", "_terminated", "_np_random", "_np_random_seed", "_spec")
+    PICKLED = ("_carry", "_terminated", "_np_random", "_np_random_seed", "_spec", "_levels_on")
 
     def __init__(
         self,
@@ -284,11 +293,17 @@ class JaxEnv(Reconstructs, gymnasium.Env):
         params: Any = None,
         render_mode: str | None = None,
         truncate_at_time_limit: bool = True,
+        levels: Any = None,
         **overrides: Any,
     ):
         check_not_forked(env_id)
         self.remember_arguments(
-            env_id, params=params, render_mode=render_mode, truncate_at_time_limit=truncate_at_time_limit, **overrides
+            env_id,
+            params=params,
+            render_mode=render_mode,
+            truncate_at_time_limit=truncate_at_time_limit,
+            levels=levels,
+            **overrides,
         )
         self._truncate_at_time_limit = bool(truncate_at_time_limit)
         if not self._truncate_at_time_limit:
@@ -301,8 +316,12 @@ class JaxEnv(Reconstructs, gymnasium.Env):
         self._jax_action_space = env.action_space(params)
         self.observation_space = to_gymnasium(self._jax_obs_space)
         self.action_space = to_gymnasium(self._jax_action_space)
-        # reset and step, each one jitted call on buffers of 32-bit words (see _gymnasium_step)
-        self._fused = fused(env_id, overrides, env, params, self.observation_space, not self._truncate_at_time_limit)
+        # reset and step, each one jitted call on buffers of 32-bit words (see _gymnasium_step):
+        # one program without levels, one under them (built when first needed)
+        self._build = (env_id, overrides, levels)
+        self._programs: dict[bool, Any] = {}
+        self._levels_on = levels is not None
+        self._fused = self._program(self._levels_on)
         self._discrete_actions = _discrete_range(self._jax_action_space)
         if self._discrete_actions is not None:  # each action already on the device: no transfer per step
             dtype = np.dtype(self._jax_action_space.dtype)
@@ -310,33 +329,74 @@ class JaxEnv(Reconstructs, gymnasium.Env):
         self._carry: jax.Array | None = None  # the key and the state, on the device
         self._terminated: tuple[Any, Any] | None = None  # (observation, info) the episode ended on
 
+    def _program(self, levels_on: bool) -> Any:
+        """The fused reset and step without levels, or under them (built on first use)."""
+        program = self._programs.get(levels_on)
+        if program is None:
+            env_id, overrides, levels = self._build
+            drop = not self._truncate_at_time_limit
+            program = self._programs[levels_on] = fused(
+                env_id, overrides, self.jax_env, self.params, self.observation_space, drop, levels, levels_on
+            )
+        return program
+
+    def restored(self) -> None:
+        """After unpickling: the program the run's state belongs to."""
+        self._fused = self._program(self._levels_on)
+
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """Start an episode.
+        """Start an episode, from a level where `options={"level": level}`.
 
         Args:
             seed: A non-negative int seed; None continues the key stream.
-            options: Must be None or empty: a jaxenvs env draws its start from its params.
+            options: None, or `{"level": level}`: a `jaxenvs.levels.Level` (settings for the
+                fields the env declares per-episode, a start state, or both) the episode starts
+                from and runs under. Without a `levels=` sampler it holds for this episode; with
+                one it must have the sampler's fields and shapes.
 
         Returns:
             `(obs, info)`.
 
         Raises:
-            TypeError: If `options` is not a dict, or `seed` is not an int.
-            ValueError: If `options` is not empty, or `seed` is negative.
+            TypeError: If `options` is not a dict, `seed` is not an int, or the level is not a
+                `Level` or has a wrong tree or dtype (as the env's `reset_to_level`).
+            ValueError: If `options` has another key, `seed` is negative, or the level sets a
+                field that may not vary per episode, or a value outside its field's range
+                (naming the field and its valid values).
         """
-        check_not_forked(self.jax_env.name)
-        _check_options(options, self.jax_env.name)
-        if options:
+        name = self.jax_env.name
+        check_not_forked(name)
+        _check_options(options, name)
+        unknown = sorted(set(options or {}) - {"level"})
+        if unknown:
             raise ValueError(
-                f"{self.jax_env.name}: reset options are not supported (got {sorted(options)}); a jaxenvs env draws "
-                "its start from its params: pass them when making it, e.g. gymnasium.make(id, <param>=...)"
+                f"{name}: reset options are not supported (got {unknown}) but 'level', a jaxenvs.levels.Level to "
+                "start from (docs/levels.md); a jaxenvs env draws its start from its params: pass them when making "
+                "it, e.g. gymnasium.make(id, <param>=...)"
             )
+        level = check_level_option(options, name)
+        levels_on = level is not None or self._build[2] is not None
+        program = self._program(levels_on)
+        if level is not None:
+            level = program.leveled.prepare(level)
         super().reset(seed=seed)
         if seed is not None or self._carry is None:
             seed = int(self.np_random.integers(2**63)) if seed is None else seed
-            self._carry, obs = self._fused.reset_from_key(jax.random.key_data(key_from_seed(seed)))
-        else:  # continue the key stream
-            self._carry, obs = self._fused.reset_from_carry(self._carry)
+            start = jax.random.key_data(key_from_seed(seed))
+        elif program is not self._fused:  # the key stream goes on in the other program
+            start = self._fused.key_data(self._carry)
+        else:
+            start = None  # the carry holds the key
+        self._fused, self._levels_on = program, levels_on
+        if level is not None:
+            if start is None:
+                self._carry, obs = program.reset_to_level_from_carry(self._carry, level)
+            else:
+                self._carry, obs = program.reset_to_level_from_key(start, level)
+        elif start is None:
+            self._carry, obs = program.reset_from_carry(self._carry)
+        else:
+            self._carry, obs = program.reset_from_key(start)
         self._terminated = None
         return obs, {}
 
@@ -391,11 +451,12 @@ class JaxEnv(Reconstructs, gymnasium.Env):
         """
         if not _can_render(self.render_mode, self._carry, "the env"):
             return None
-        return np.array(self._fns.render(self.state))
+        return np.array(self._fused.render(self.state))
 
     @property
     def state(self) -> Any:
-        """The current JAX state (for inspection; do not mutate); None before `reset()`."""
+        """The current JAX state (for inspection; do not mutate); None before `reset()`; under
+        levels a `wrappers.LevelState` (the env's state and the episode's level)."""
         return None if self._carry is None else self._fused.state(self._carry)
 
     @property
@@ -418,8 +479,11 @@ class JaxVectorEnv(Reconstructs, gymnasium.vector.VectorEnv):
     One jitted, vmapped call per `step`, numpy arrays out. The autoreset mode is in
     `metadata["autoreset_mode"]`: SAME_STEP (the default; the terminal observation in
     `info["final_obs"]`), NEXT_STEP, or DISABLED (reset with `options={"reset_mask": m}`). Step
-    infos are the env's info arrays batched, each with its `_key` mask. It pickles by
-    reconstruction, as `JaxEnv` does.
+    infos are the env's info arrays batched, each with its `_key` mask. `reset(options={"level":
+    levels})` starts each env (each masked one, with `reset_mask`) from its own level (one per
+    env, every leaf with a leading axis of `num_envs`), and its episode runs under it; the batch
+    then steps under `wrappers.Levels` (`info["level"]`) until a reset of every env without
+    levels. It pickles by reconstruction, as `JaxEnv` does.
 
     Args:
         env_id: A registered id, or a raw `jaxenvs.Environment` (with `params`).
@@ -430,15 +494,29 @@ class JaxVectorEnv(Reconstructs, gymnasium.vector.VectorEnv):
         max_episode_steps: Sets `params.max_steps_in_episode` (what `gymnasium.make_vec` passes).
         truncate_at_time_limit: False (what the registration of an id with a declared limit
             passes) refuses `max_steps_in_episode=` beside `max_episode_steps`: one way to say it.
+        levels: `sample(key) -> Level`: every episode starts from its own sampled level, as
+            `make_vec(levels=...)`; levels given to a reset must have the sampler's fields.
+            Define it at module level for the env to pickle.
         **overrides: Params fields.
 
     Raises:
-        ValueError: For an unknown autoreset mode or render mode, an invalid `num_envs`, or
-            `max_steps_in_episode` where `max_episode_steps` sets the limit.
+        ValueError: For an unknown autoreset mode or render mode, an invalid `num_envs`,
+            `max_steps_in_episode` where `max_episode_steps` sets the limit, or `replay_levels`
+            (make_vec's option).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": RENDER_FPS, "autoreset_mode": AutoresetMode.SAME_STEP}
-    PICKLED = ("_key", "_obs", "_state", "_needs_reset", "_pending_obs", "_np_random", "_np_random_seed", "_spec")
+    PICKLED = (
+        "_key",
+        "_obs",
+        "_state",
+        "_needs_reset",
+        "_pending_obs",
+        "_np_random",
+        "_np_random_seed",
+        "_spec",
+        "_levels_on",
+    )
 
     def __init__(
         self,
@@ -449,6 +527,7 @@ class JaxVectorEnv(Reconstructs, gymnasium.vector.VectorEnv):
         render_mode: str | None = None,
         max_episode_steps: int | None = None,
         truncate_at_time_limit: bool = True,
+        levels: Any = None,
         **overrides: Any,
     ):
         check_not_forked(env_id)
@@ -460,16 +539,23 @@ class JaxVectorEnv(Reconstructs, gymnasium.vector.VectorEnv):
             render_mode=render_mode,
             max_episode_steps=max_episode_steps,
             truncate_at_time_limit=truncate_at_time_limit,
+            levels=levels,
             **overrides,
         )
         if not truncate_at_time_limit:
             _refuse_params_time_limit(env_id if isinstance(env_id, str) else env_id.name, overrides)
         if max_episode_steps is not None:
             overrides["max_steps_in_episode"] = int(max_episode_steps)
-        self._batch = compiled(env_id, params, overrides, num_envs)
-        env, params = self.jax_env, self.params = self._batch.env, self._batch.params
+        params_given = params
+        plain = compiled(env_id, params, overrides, num_envs)
+        env, params = self.jax_env, self.params = plain.env, plain.params
+        # the batch without levels, and under them (built when first needed)
+        self._build = (env_id, params_given, overrides, levels)
+        self._batches: dict[bool, Any] = {False: plain}
+        self._levels_on = levels is not None
         self.autoreset_mode = AutoresetMode(autoreset_mode)
         self.num_envs = int(num_envs)
+        self._batch = self._batches_for(self._levels_on)
         self.render_mode = _render_mode(env, params, render_mode)
         self.metadata = dict(
             self.metadata,
@@ -490,21 +576,40 @@ class JaxVectorEnv(Reconstructs, gymnasium.vector.VectorEnv):
         self._pending_obs: Any = None
         self._all = np.ones(self.num_envs, np.bool_)
 
+    def _batches_for(self, levels_on: bool) -> Any:
+        """The batch without levels, or under them (built on first use)."""
+        batch = self._batches.get(levels_on)
+        if batch is None:
+            env_id, params, overrides, levels = self._build
+            batch = self._batches[levels_on] = compiled(env_id, params, overrides, self.num_envs, levels, True)
+        return batch
+
+    def restored(self) -> None:
+        """After unpickling: the batch the run's state belongs to."""
+        self._batch = self._batches_for(self._levels_on)
+
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
         """Reset the batch (or, with `options={"reset_mask": m}`, the envs where `m` is true).
 
         Args:
             seed: One non-negative int, one per env, or None (continue the key stream).
-            options: None, or `{"reset_mask": bool[num_envs]}`.
+            options: None, or a dict of `"reset_mask"`: `bool[num_envs]`, the envs to reset,
+                and `"level"`: a `jaxenvs.levels.Level` batched along a leading axis of
+                `num_envs` (one level per env; only the reset envs start from theirs, but every
+                env's is checked). Without a `levels=` sampler each level holds for the episode
+                it starts; the episodes after it start as without levels.
 
         Returns:
             `(obs, info)`, batched.
 
         Raises:
             TypeError: If `seed` is neither an int nor a list of them, `options` is not a dict,
-                or the mask is not a numpy bool array.
-            ValueError: For an unknown option, a mask of the wrong shape or with no True, or
-                invalid seeds.
+                the mask is not a numpy bool array, or the levels are not a `Level` or have a
+                wrong tree or dtype.
+            ValueError: For an unknown option, a mask of the wrong shape or with no True,
+                invalid seeds, or levels without a leading axis of `num_envs`, setting a field
+                that may not vary per episode, or with a value outside its field's range
+                (naming the env, the field and its valid values).
         """
         check_not_forked(self.jax_env.name)
         _check_options(options, self.jax_env.name)
@@ -514,24 +619,41 @@ class JaxVectorEnv(Reconstructs, gymnasium.vector.VectorEnv):
                 f"{self.jax_env.name}: seed must be a non-negative int or a list of {self.num_envs} of them, "
                 f"got {seed!r} ({type(seed).__name__})"
             )
-        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
-        if self._key is None and seed is None:
-            self._key = key_from_seed(int(self.np_random.integers(2**63)))
-        self._key, keys = self._batch.keys(self._key, seed)
-        unknown = sorted(set(options or {}) - {"reset_mask"})
+        unknown = sorted(set(options or {}) - {"reset_mask", "level"})
         if unknown:
-            raise ValueError(f"{self.jax_env.name}: the only reset option is 'reset_mask', got {unknown}")
+            raise ValueError(
+                f"{self.jax_env.name}: the only reset option is 'reset_mask' (which envs to reset), with 'level' "
+                f"(the levels they start from), got {unknown}"
+            )
         mask = None if options is None else options.get("reset_mask")
         if mask is not None:
             mask = _reset_mask(mask, self.num_envs, self.jax_env.name)
+        level = check_level_option(options, self.jax_env.name)
+        levels_on = level is not None or self._build[3] is not None
+        batch = self._batches_for(levels_on or (mask is not None and self._levels_on))
+        if level is not None:
+            level = batch.leveled.prepare(level, self.num_envs)
+        super().reset(seed=seed if isinstance(seed, (int, np.integer)) else None)
+        if self._key is None and seed is None:
+            self._key = key_from_seed(int(self.np_random.integers(2**63)))
+        self._key, keys = batch.keys(self._key, seed)
         if mask is None or self._state is None:
-            self._obs, self._state = self._batch.reset(keys)
+            if level is None:
+                self._obs, self._state = batch.reset(keys)
+            else:
+                self._obs, self._state = batch.start(keys, level)
             self._needs_reset = jnp.zeros(self.num_envs, jnp.bool_)
             self._pending_obs = self._obs
         else:
             jmask = jnp.asarray(mask)
-            self._obs, self._state = self._batch.reset_where(keys, jmask, self._obs, self._state)
+            if batch is not self._batch:  # the running episodes go on under the params' own values
+                self._state = batch.lift(self._state)
+            if level is None:
+                self._obs, self._state = batch.reset_where(keys, jmask, self._obs, self._state)
+            else:
+                self._obs, self._state = batch.start_where(keys, jmask, level, self._obs, self._state)
             self._needs_reset = self._needs_reset & ~jmask
+        self._batch, self._levels_on = batch, batch is not self._batches[False]
         return to_numpy(self._obs, self.observation_space, batched=True), {}
 
     def step(self, actions):

@@ -4,7 +4,8 @@ One jitted, vmapped call per `step`; finished envs reset in the same step, as SB
 `DummyVecEnv` does. The call works on buffers of 32-bit words, as the single gymnasium env's
 (`_packed`): the key and the batched state stay on the device, and what SB3 returns
 (observations, each env's final observation, rewards, both flags) comes to the host as one
-array, cut into numpy views there. See docs/export.md.
+array, cut into numpy views there. `set_options({"level": level})` starts the envs from levels at
+the next `reset()`, as SB3's options apply. See docs/export.md.
 """
 
 from __future__ import annotations
@@ -27,9 +28,19 @@ except ImportError as e:
     raise missing_extra(e, "sb3", __name__) from e
 
 from jaxenvs.export import _bridge
-from jaxenvs.export._bridge import Batch, Reconstructs, check_actions, check_not_forked, compiled, index, key_from_seed
+from jaxenvs.export._bridge import (
+    Batch,
+    Reconstructs,
+    check_actions,
+    check_level_option,
+    check_not_forked,
+    compiled,
+    index,
+    key_from_seed,
+)
 from jaxenvs.export._packed import Carry, Observations, layout, pack
 from jaxenvs.spaces.convert import cast, to_gymnasium
+from jaxenvs.tree import where_done
 
 __all__ = ["JaxSB3VecEnv"]
 
@@ -41,7 +52,8 @@ class _Fused:
     outputs are the observations, then the final observations (`VecEnv`'s
     `info["final_observation"]`: the observation each env stepped to, before any reset), then
     the rewards as float32, then SB3's `dones` (`terminated | truncated`) and its
-    `TimeLimit.truncated` (`truncated & ~terminated`), one word per env each.
+    `TimeLimit.truncated` (`truncated & ~terminated`), one word per env each. A batch under
+    levels (`batch.leveled`) also resets from given levels (`reset_to_level`).
 
     Args:
         batch: The `Batch` (its env, params and batch size).
@@ -66,12 +78,19 @@ class _Fused:
         self.reward_at, self.flags_at = end, end + n
         blank_outputs = end + 3 * n - obs_end  # what a reset does not fill
 
-        def reset(words, keys):
-            obs, state = v_reset(keys, params)
+        def first(words, obs, state):
             outputs = pack(jax.tree_util.tree_leaves(obs))
             if carry.joined:  # the buffer has one shape whatever made it
                 outputs = jnp.pad(outputs, (0, blank_outputs))  # as the gymnasium env's reset (faster)
             return carry.result(words, state, outputs)
+
+        def reset(words, keys):
+            return first(words, *v_reset(keys, params))
+
+        def reset_to_level(words, keys, levels, given):
+            # the envs given no level start as a reset starts them
+            started = jax.vmap(batch.leveled.start, in_axes=(0, 0, None))(keys, levels, params)
+            return first(words, *where_done(given, started, v_reset(keys, params)))
 
         def step(buf, actions):
             words, k = carry.split(buf)
@@ -81,6 +100,8 @@ class _Fused:
             return carry.result(words, state, pack(outputs))
 
         self.reset = jax.jit(reset)
+        if batch.leveled is not None:
+            self.reset_to_level = jax.jit(reset_to_level)
         self.step = jax.jit(step, donate_argnums=carry.donate)
         self.state = jax.jit(carry.state)
         self.key = jax.jit(lambda buf: jax.random.wrap_key_data(buf[: carry.key_words], impl=carry.impl))
@@ -102,10 +123,14 @@ class JaxSB3VecEnv(Reconstructs, VecEnv):
 
     `dones` is `terminated | truncated`; each finished env's info holds `terminal_observation`
     and every info holds `TimeLimit.truncated` (`truncated and not terminated`, the flag SB3
-    bootstraps on). Wrap with `VecMonitor` for episode statistics. It pickles by
-    reconstruction (the id, params and overrides, and its run: key, state, seeds), so a copy
-    steps on exactly as the original; in a process forked after JAX started it raises a
-    `RuntimeError` (SB3's `SubprocVecEnv` starts its workers with forkserver by default: safe).
+    bootstraps on). Wrap with `VecMonitor` for episode statistics. `set_options({"level":
+    level})` starts every env from `level` (a `jaxenvs.levels.Level`) at the next `reset()`, and
+    `set_options([{"level": l0}, {}, ...])` each env from its own (or as usual, given none): the
+    episodes run under their levels, and the episodes after them (the auto-resets) start as
+    without levels, or from the `levels=` sampler. It pickles by reconstruction (the id,
+    params, overrides and sampler, and its run: key, state, seeds, options), so a copy steps on
+    exactly as the original; in a process forked after JAX started it raises a `RuntimeError`
+    (SB3's `SubprocVecEnv` starts its workers with forkserver by default: safe).
 
     Args:
         env_id: A registered id, or a raw `jaxenvs.Environment` (with `params`).
@@ -114,13 +139,17 @@ class JaxSB3VecEnv(Reconstructs, VecEnv):
         seed: The seed of the first `reset()` (later resets continue the key stream); a random
             one when None.
         render_mode: None or `"rgb_array"` (`get_images()` / `render()`).
+        levels: `sample(key) -> Level`: every episode starts from its own sampled level, as
+            `make_vec(levels=...)`; levels set by `set_options` must have the sampler's fields.
+            Define it at module level for the env to pickle.
         **overrides: Params fields, e.g. `max_steps_in_episode=200`.
 
     Raises:
-        ValueError: If `render_mode` is neither None nor "rgb_array", or `num_envs` is invalid.
+        ValueError: If `render_mode` is neither None nor "rgb_array", `num_envs` is invalid, or
+            `replay_levels` is given (make_vec's option).
     """
 
-    PICKLED = ("_key", "_carry", "_actions", "_seeds", "_options", "reset_infos")
+    PICKLED = ("_key", "_carry", "_actions", "_seeds", "_options", "reset_infos", "_levels_on")
 
     def __init__(
         self,
@@ -129,14 +158,21 @@ class JaxSB3VecEnv(Reconstructs, VecEnv):
         params: Any = None,
         seed: int | None = None,
         render_mode: str | None = None,
+        levels: Any = None,
         **overrides: Any,
     ):
         check_not_forked(env_id)
-        self.remember_arguments(env_id, num_envs, params=params, seed=seed, render_mode=render_mode, **overrides)
+        self.remember_arguments(
+            env_id, num_envs, params=params, seed=seed, render_mode=render_mode, levels=levels, **overrides
+        )
         if render_mode is not None and render_mode != "rgb_array":
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
-        self._batch = compiled(env_id, params, overrides, num_envs)
-        env, params = self.jax_env, self.params = self._batch.env, self._batch.params
+        # the batch without levels, and under them (built when first needed)
+        self._build = (env_id, params, overrides, levels)
+        plain = compiled(env_id, params, overrides, num_envs)
+        self._batches: dict[bool, Batch] = {False: plain}
+        self._levels_on = levels is not None
+        env, params = self.jax_env, self.params = plain.env, plain.params
         self.render_mode = render_mode
         self._jax_obs_space = env.observation_space(params)
         self._jax_action_space = env.action_space(params)
@@ -144,7 +180,7 @@ class JaxSB3VecEnv(Reconstructs, VecEnv):
         self._batched_obs_space = batch_space(observation_space, num_envs)
         super().__init__(num_envs, observation_space, to_gymnasium(self._jax_action_space))
         self._key: Any = key_from_seed(seed if seed is not None else int(np.random.randint(2**31)))
-        self._fused = _fused(self._batch, self._batched_obs_space)
+        self.restored()
         self._carry: Any = None  # the key and the batched state, on the device (holds the key once reset)
         self._actions: Any = None
         space = self._jax_action_space
@@ -171,20 +207,87 @@ class JaxSB3VecEnv(Reconstructs, VecEnv):
         return super().seed(seed)
 
     def reset(self):
-        """Reset every env (with the seeds set by `seed`, if any).
+        """Reset every env (with the seeds and options set by `seed` and `set_options`, if any).
+
+        The only option is `"level"`: a `jaxenvs.levels.Level` the env starts from and its
+        episode runs under, checked as `make_vec`'s `reset_to_level` checks levels (each env's
+        values, naming the first bad one).
 
         Returns:
             The batch's observations (numpy).
+
+        Raises:
+            TypeError: A level is not a `Level`, the levels of the envs differ in tree, or one
+                has a wrong dtype.
+            ValueError: An option other than `"level"`; a level sets a field that may not vary
+                per episode, or a value outside its field's range.
         """
         check_not_forked(self.jax_env.name)
+        levels, given = self._option_levels()
+        batch = self._batches_for(levels is not None or self._build[3] is not None)
+        if levels is not None:
+            levels = batch.leveled.prepare(levels, self.num_envs)
         seeds = None if self._seeds[0] is None else list(self._seeds)
-        key, keys = self._batch.keys(self._stream_key(), seeds)
-        fused = self._fused
-        self._carry, raw = fused.carry.host(fused.reset(jax.random.key_data(key), keys))
+        key, keys = batch.keys(self._stream_key(), seeds)
+        fused = _fused(batch, self._batched_obs_space)
+        if levels is None:
+            result = fused.reset(jax.random.key_data(key), keys)
+        else:
+            result = fused.reset_to_level(jax.random.key_data(key), keys, levels, given)
+        self._carry, raw = fused.carry.host(result)
+        self._batch, self._fused, self._levels_on = batch, fused, batch is not self._batches[False]
         self._key = None  # the carry holds it
         self._reset_seeds()
         self._reset_options()
         return fused.observations(raw)
+
+    def _option_levels(self) -> tuple[Any, Any]:
+        """The levels `set_options` gave, one per env (stacked), and which envs were given one.
+
+        Returns:
+            `(levels, given)`: None and None where no env was given a level; an env given none
+            holds a copy of another's, unused.
+
+        Raises:
+            TypeError: A level is not a `Level`, or the levels differ in tree.
+            ValueError: An option other than `"level"`.
+        """
+        name = self.jax_env.name
+        levels = []
+        for options in self._options:
+            unknown = sorted(set(options or {}) - {"level"})
+            if unknown:
+                raise ValueError(
+                    f"{name}: the only reset option is 'level' (a jaxenvs.levels.Level to start from), got {unknown}"
+                )
+            levels.append(check_level_option(options, name))
+        given = [level is not None for level in levels]
+        if not any(given):
+            return None, None
+        first = levels[given.index(True)]
+        tree = jax.tree_util.tree_structure(first)
+        for i, level in enumerate(levels):
+            if level is not None and jax.tree_util.tree_structure(level) != tree:
+                raise TypeError(
+                    f"{name}: the levels of one reset must have one tree (the same settings fields, each with a start "
+                    f"state or none): env {i}'s is {jax.tree_util.tree_structure(level)}, another's {tree}"
+                )
+        rows = [first if level is None else level for level in levels]
+        stacked = jax.tree_util.tree_map(lambda *xs: jnp.stack([jnp.asarray(x) for x in xs]), *rows)
+        return stacked, jnp.asarray(given)
+
+    def _batches_for(self, levels_on: bool) -> Batch:
+        """The batch without levels, or under them (built on first use)."""
+        batch = self._batches.get(levels_on)
+        if batch is None:
+            env_id, params, overrides, levels = self._build
+            batch = self._batches[levels_on] = compiled(env_id, params, overrides, self.num_envs, levels, True)
+        return batch
+
+    def restored(self) -> None:
+        """The batch and fused functions the run's state belongs to (after unpickling too)."""
+        self._batch = self._batches_for(self._levels_on)
+        self._fused = _fused(self._batch, self._batched_obs_space)
 
     def step_async(self, actions: np.ndarray) -> None:
         """Check and keep the actions for `step_wait`.
