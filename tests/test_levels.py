@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import chex
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -497,3 +498,17 @@ def test_the_docs_plr_stack_example_runs(monkeypatch):
     assert int(namespace["state"].timestep[0]) == 4 * namespace["num_steps"]
     ended, returns = namespace["logged"]
     assert bool(ended.any()) and float(returns.max()) >= 1.0
+
+
+def test_the_guard_holds_a_finished_episode_still_under_levels():
+    """`make(id, autoreset=False, levels=...)`: `Absorbing` reads a `LevelState`'s end through
+    `Levels`' `is_terminal` and `truncation`, under the episode's level."""
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False, levels=physics, max_steps_in_episode=3)
+    _, state = env.reset(jax.random.key(0), params)
+    for t in range(3):
+        obs, state, reward, terminated, truncated, _ = env.step(jax.random.key(t), state, 1, params)
+    assert bool(truncated)
+    again = env.step(jax.random.key(9), state, 1, params)
+    assert float(again[2]) == 0.0 and bool(again[4])
+    assert np.array_equal(again[0], obs)
+    chex.assert_trees_all_equal(again[1], state)

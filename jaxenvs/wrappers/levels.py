@@ -46,6 +46,13 @@ def _outline(level: Any) -> str:
     return f"(settings {{{settings}}}, state {state})"
 
 
+def _under_level(fn):
+    """`fn(state, params)` of an env, as a function of a `LevelState` under its level (None stays None)."""
+    if fn is None:
+        return None
+    return lambda state, params: fn(state.env_state, apply_level(params, state.level))
+
+
 class Levels(Wrapper):
     """Starts every episode from a level: sampled per episode, or replayed.
 
@@ -193,10 +200,21 @@ class Levels(Wrapper):
         None where the wrapped env has no `observe` (its observations come only from `reset`
         and `step`).
         """
-        observe = self.env.observe
-        if observe is None:
-            return None
-        return lambda state, params: observe(state.env_state, apply_level(params, state.level))
+        return _under_level(self.env.observe)
+
+    @property
+    def is_terminal(self):
+        """The wrapped env's `is_terminal` of a `LevelState`, under its level; None where it has none.
+
+        (What lets `make(id, autoreset=False, levels=...)`'s `Absorbing` guard hold a finished
+        episode still.)
+        """
+        return _under_level(self.env.is_terminal)
+
+    @property
+    def truncation(self):
+        """The wrapped env's `truncation` of a `LevelState`, under its level; None where it has none."""
+        return _under_level(self.env.truncation)
 
     @defaults_params
     def render(self, state, params=None):
