@@ -34,7 +34,7 @@ def cmd_parity(args: argparse.Namespace) -> int:
         is written).
     """
     from jaxenvs.parity import parity_ids
-    from jaxenvs.parity.report import markdown_table, summary_line
+    from jaxenvs.parity.report import markdown_table, run_summary, summary_line
 
     check_ids(args.ids)
     if args.markdown:
@@ -111,32 +111,6 @@ def _print_results(out, results, verbose: bool) -> None:
             print_block(out, r.summary())
         elif compact and r.skipped is not None:
             print_block(out, f"{r.env_id}: skipped: {r.skipped}", style="dim")
-
-
-def run_summary(results) -> str:
-    """A run's false-alarm budget in one sentence, counted in words that agree with their numbers.
-
-    Args:
-        results: the run's `ParityResult`s, one per id.
-
-    Returns:
-        How many envs and p-values it decided, at which level each env, and the bound on a
-        false alarm anywhere in the run.
-    """
-    from jaxenvs.parity import ALPHA_ENV, ALPHA_RUN, ENVS_PER_RUN
-
-    ran = [r for r in results if r.skipped is None]
-    two = sum(r.first_stage is not None for r in ran)
-    text = (
-        f"{plural(len(ran), 'env')} checked, {plural(sum(r.num_tests for r in ran), 'p-value')} (decided "
-        f"together per env at family-wise level {ALPHA_ENV:.2g}, Holm, two stages), so a false alarm "
-        f"anywhere in this run has probability <= {min(1.0, len(ran) * ALPHA_ENV):.2%}"
-    )
-    if len(ran) > ENVS_PER_RUN:
-        text += f" (more than {ENVS_PER_RUN} envs: above the {ALPHA_RUN:.0%} budget)"
-    if two:
-        text += f"; {plural(two, 'borderline first stage')} decided by a second"
-    return text + "."
 
 
 def nothing_checked(results) -> str:

@@ -37,9 +37,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     warnings.simplefilter("ignore", DeprecationWarning)
     warnings.filterwarnings("ignore", message="Brax System, piplines and environments", category=UserWarning)
 
-    from jaxenvs.cli.parity import run_summary
     from jaxenvs.parity import has_parity, run_parity
-    from jaxenvs.parity.report import summary_line
+    from jaxenvs.parity.report import run_summary, summary_line
     from jaxenvs.registry import spec
 
     start = time.perf_counter()

@@ -45,8 +45,14 @@ def summary_line(results: Sequence[ParityResult]) -> str:
     return "parity: " + (", ".join(f"{n} {v}" for v, n in counts.items() if n) or "no ids checked")
 
 
+def _plural(count: int, word: str) -> str:
+    """`count` and `word` agreeing: "1 env", "2 envs"."""
+    return f"{count} {word if count == 1 else word + 's'}"
+
+
 def run_summary(results: Sequence[ParityResult]) -> str:
-    """One line on a run's false-alarm budget.
+    """One line on a run's false-alarm budget, counted in words that agree with their numbers
+    (`jaxenvs parity`, `jaxenvs report` and docs/parity.md print it).
 
     Args:
         results: the run's results, one per id.
@@ -56,18 +62,16 @@ def run_summary(results: Sequence[ParityResult]) -> str:
         false alarm anywhere in the run.
     """
     ran = [r for r in results if r.skipped is None]
-    tests = sum(r.num_tests for r in ran)
     two = sum(r.first_stage is not None for r in ran)
-    bound = min(1.0, len(ran) * ALPHA_ENV)
     text = (
-        f"{len(ran)} envs checked, {tests} p-values: each env's decided together at family-wise level "
-        f"{ALPHA_ENV:.2g} (Holm, two stages), so a false alarm anywhere in this run has probability "
-        f"<= {bound:.2%}"
+        f"{_plural(len(ran), 'env')} checked, {_plural(sum(r.num_tests for r in ran), 'p-value')} (decided "
+        f"together per env at family-wise level {ALPHA_ENV:.2g}, Holm, two stages), so a false alarm "
+        f"anywhere in this run has probability <= {min(1.0, len(ran) * ALPHA_ENV):.2%}"
     )
     if len(ran) > ENVS_PER_RUN:
         text += f" (more than {ENVS_PER_RUN} envs: above the {ALPHA_RUN:.0%} budget)"
     if two:
-        text += f"; {two} borderline first stage{'s' if two > 1 else ''} decided by a second"
+        text += f"; {_plural(two, 'borderline first stage')} decided by a second"
     return text + "."
 
 
