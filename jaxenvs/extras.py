@@ -19,6 +19,7 @@ EXTRA_LIBRARIES = {
     "playground": "mujoco_playground",
     "xminigrid": "xminigrid",
     "navix": "navix",
+    "ale": "ale_py",
 }
 
 

@@ -96,6 +96,9 @@ class EnvSpec:
             returning one); None where it declares none.
         peers: the same env in other libraries, read by `jaxenvs bench --compare` and the
             gymnasium export: `{"gymnax": ..., "gymnasium": ..., "envpool": ..., "loop": ...}`.
+        batch_native: the entry point builds a whole batch (emulators of its own, as the ALE
+            family's): `build` passes it `num_envs`, so only `make_vec` makes it and `make`
+            refuses it, naming `make_vec`. Its env declares `reset_rows`.
     """
 
     id: str
@@ -108,6 +111,7 @@ class EnvSpec:
     reference: str | None = None
     parity: Any = None
     peers: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    batch_native: bool = False
 
 
 NOTE_KINDS = ("needs_download", "broken_upstream", "slow_on_cpu", "representative")
@@ -129,6 +133,7 @@ def register(
     peers: Mapping[str, Any] | None = None,
     notes: Mapping[str, str] | None = None,
     overwrite: bool = False,
+    batch_native: bool = False,
 ) -> EnvSpec:
     """Register `id`, so that `make(id)` builds it.
 
@@ -150,6 +155,8 @@ def register(
             "loop": ("minatar", game) or ("bsuite", name, kwargs)}`.
         notes: run policy, `{kind: why}` (`EnvSpec.notes`; kinds in `NOTE_KINDS`).
         overwrite: replace an id already registered.
+        batch_native: the entry point takes `num_envs` and builds the whole batch
+            (`EnvSpec.batch_native`).
 
     Returns:
         The new `EnvSpec`.
@@ -205,6 +212,7 @@ def register(
         reference=reference,
         parity=parity,
         peers=dict(peers or {}),
+        batch_native=bool(batch_native),
     )
     _REGISTRY[id] = spec
     return spec
@@ -428,7 +436,11 @@ def apply_overrides(env: Any, params: Any, overrides: Mapping[str, Any], where: 
 
 
 def build(
-    id: str, env_kwargs: Mapping[str, Any] | None = None, registered_params: bool = True, **overrides: Any
+    id: str,
+    env_kwargs: Mapping[str, Any] | None = None,
+    registered_params: bool = True,
+    num_envs: int | None = None,
+    **overrides: Any,
 ) -> tuple[Any, Any]:
     """The env of an id and its params: what every door to an env starts from.
 
@@ -444,6 +456,8 @@ def build(
         registered_params: apply the registration's params (its time limit, ...); False keeps
             the constructed env's own defaults (an env built with other constructor arguments,
             as gymnax's FrozenLake with `map_name="8x8"` gets the 8x8 map's time limit).
+        num_envs: the batch size, passed to the entry point of a batch-native id
+            (`EnvSpec.batch_native`), which needs it; ignored for any other id.
         **overrides: params fields to change.
 
     Returns:
@@ -452,12 +466,20 @@ def build(
     Raises:
         UnknownEnvError: `id` is not registered (naming the closest ids).
         TypeError: an override names no params field; the entry point does not return an
-            environment.
+            environment; a batch-native id without `num_envs` (naming `make_vec`).
         ValueError: a params value is outside what its field declares valid.
         ImportError: the library the env needs is not installed (naming the extra).
     """
     s = spec(id)
-    env = _resolve(s.entry_point, s.extra, id)(**{**s.env_kwargs, **(env_kwargs or {})})
+    kwargs = {**s.env_kwargs, **(env_kwargs or {})}
+    if s.batch_native:
+        if num_envs is None:
+            raise TypeError(
+                f"{id} is a batch of emulators on the host, not one env: make it with "
+                f"jaxenvs.make_vec({id!r}, num_envs) (a batch of one: num_envs=1)"
+            )
+        kwargs["num_envs"] = num_envs
+    env = _resolve(s.entry_point, s.extra, id)(**kwargs)
     if not (callable(getattr(env, "reset", None)) and callable(getattr(env, "step", None))):
         raise TypeError(
             f"{id}: its entry point returned {type(env).__name__}, not an environment (expected an object with "
@@ -612,7 +634,7 @@ def make_vec(
             f"{id}: make_vec always auto-resets the envs that finished (autoreset= is make()'s option); "
             "for raw envs in a batch, jax.vmap the env of make(id, autoreset=False)"
         )
-    env, params = build(id, **overrides)
+    env, params = build(id, num_envs=num_envs, **overrides)
     layered = apply_layers(
         env,
         num_envs=num_envs,

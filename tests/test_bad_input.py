@@ -56,6 +56,8 @@ COUNTS: collections.Counter = collections.Counter()
 def _scope() -> list[str]:
     ids, experiments = [], set()
     for env_id in jaxenvs.registered_envs():
+        if registry.spec(env_id).batch_native:
+            continue  # a batch of emulators, make_vec only: tests/adapters/test_ale.py checks its bad input
         if env_id.startswith("bsuite/"):
             experiment = env_id.split("/")[1]
             if experiment in experiments:

@@ -50,6 +50,8 @@ def _ids() -> list:
     ids, experiments, builds = [], set(), set()
     for env_id in jaxenvs.registered_envs():
         s = jaxenvs.spec(env_id)
+        if s.batch_native:
+            continue  # a batch of emulators, make_vec only: tests/adapters/test_ale.py
         marks = []
         if env_id.startswith("bsuite/"):
             experiment = s.env_kwargs["experiment"]

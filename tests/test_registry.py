@@ -173,6 +173,7 @@ def test_env_spec_holds_every_fact_of_an_id():
         "reference",
         "parity",
         "peers",
+        "batch_native",
     ]
     s = jaxenvs.spec("CartPole-v1")
     assert s.reference == "gymnasium CartPole-v1 (classic_control)"

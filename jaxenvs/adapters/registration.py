@@ -1,7 +1,8 @@
 """Adapter ids, as data: `"module:attr"` strings, the libraries imported only by `make`.
 
 The name lists are written out (generated once from brax 0.14.2, jumanji 1.1.2, pgx 2.6.0,
-gymnax 1.0.1, craftax 1.6.1, xminigrid 0.9.3, navix 0.7.4 and playground 0.2.0)
+gymnax 1.0.1, craftax 1.6.1, xminigrid 0.9.3, navix 0.7.4, playground 0.2.0 and, for ALE,
+gymnasium 1.3.0's `ALE/*-v5` ids with ale-py 0.12.1)
 so that `import jaxenvs` and `registered_envs()` import none of the libraries;
 tests/adapters/test_adapter_registration.py checks them against the installed libraries.
 """
@@ -268,6 +269,115 @@ PLAYGROUND_MANIPULATION = (
     "AeroCubeRotateZAxis",
 )
 
+# gymnasium's `ALE/<Name>-v5` ids (registered by ale-py) and the ROM each plays, `(Name, rom)`:
+# `ale/<Name>-v5` is a batch of those emulators (`jaxenvs.adapters.ale`, make_vec only)
+ALE_GAMES = (
+    ("Adventure", "adventure"),
+    ("AirRaid", "air_raid"),
+    ("Alien", "alien"),
+    ("Amidar", "amidar"),
+    ("Assault", "assault"),
+    ("Asterix", "asterix"),
+    ("Asteroids", "asteroids"),
+    ("Atlantis2", "atlantis2"),
+    ("Atlantis", "atlantis"),
+    ("Backgammon", "backgammon"),
+    ("BankHeist", "bank_heist"),
+    ("BasicMath", "basic_math"),
+    ("BattleZone", "battle_zone"),
+    ("BeamRider", "beam_rider"),
+    ("Berzerk", "berzerk"),
+    ("Blackjack", "blackjack"),
+    ("Bowling", "bowling"),
+    ("Boxing", "boxing"),
+    ("Breakout", "breakout"),
+    ("Carnival", "carnival"),
+    ("Casino", "casino"),
+    ("Centipede", "centipede"),
+    ("ChopperCommand", "chopper_command"),
+    ("CrazyClimber", "crazy_climber"),
+    ("Crossbow", "crossbow"),
+    ("Darkchambers", "darkchambers"),
+    ("Defender", "defender"),
+    ("DemonAttack", "demon_attack"),
+    ("DonkeyKong", "donkey_kong"),
+    ("DoubleDunk", "double_dunk"),
+    ("Earthworld", "earthworld"),
+    ("ElevatorAction", "elevator_action"),
+    ("Enduro", "enduro"),
+    ("Entombed", "entombed"),
+    ("Et", "et"),
+    ("FishingDerby", "fishing_derby"),
+    ("FlagCapture", "flag_capture"),
+    ("Freeway", "freeway"),
+    ("Frogger", "frogger"),
+    ("Frostbite", "frostbite"),
+    ("Galaxian", "galaxian"),
+    ("Gopher", "gopher"),
+    ("Gravitar", "gravitar"),
+    ("Hangman", "hangman"),
+    ("HauntedHouse", "haunted_house"),
+    ("Hero", "hero"),
+    ("HumanCannonball", "human_cannonball"),
+    ("IceHockey", "ice_hockey"),
+    ("Jamesbond", "jamesbond"),
+    ("JourneyEscape", "journey_escape"),
+    ("Kaboom", "kaboom"),
+    ("Kangaroo", "kangaroo"),
+    ("KeystoneKapers", "keystone_kapers"),
+    ("KingKong", "king_kong"),
+    ("Klax", "klax"),
+    ("Koolaid", "koolaid"),
+    ("Krull", "krull"),
+    ("KungFuMaster", "kung_fu_master"),
+    ("LaserGates", "laser_gates"),
+    ("LostLuggage", "lost_luggage"),
+    ("MarioBros", "mario_bros"),
+    ("MiniatureGolf", "miniature_golf"),
+    ("MontezumaRevenge", "montezuma_revenge"),
+    ("MrDo", "mr_do"),
+    ("MsPacman", "ms_pacman"),
+    ("NameThisGame", "name_this_game"),
+    ("Othello", "othello"),
+    ("Pacman", "pacman"),
+    ("Phoenix", "phoenix"),
+    ("Pitfall2", "pitfall2"),
+    ("Pitfall", "pitfall"),
+    ("Pong", "pong"),
+    ("Pooyan", "pooyan"),
+    ("PrivateEye", "private_eye"),
+    ("Qbert", "qbert"),
+    ("Riverraid", "riverraid"),
+    ("RoadRunner", "road_runner"),
+    ("Robotank", "robotank"),
+    ("Seaquest", "seaquest"),
+    ("SirLancelot", "sir_lancelot"),
+    ("Skiing", "skiing"),
+    ("Solaris", "solaris"),
+    ("SpaceInvaders", "space_invaders"),
+    ("SpaceWar", "space_war"),
+    ("StarGunner", "star_gunner"),
+    ("Superman", "superman"),
+    ("Surround", "surround"),
+    ("Tennis", "tennis"),
+    ("Tetris", "tetris"),
+    ("TicTacToe3D", "tic_tac_toe_3d"),
+    ("TimePilot", "time_pilot"),
+    ("Trondead", "trondead"),
+    ("Turmoil", "turmoil"),
+    ("Tutankham", "tutankham"),
+    ("UpNDown", "up_n_down"),
+    ("Venture", "venture"),
+    ("VideoCheckers", "video_checkers"),
+    ("VideoChess", "video_chess"),
+    ("VideoCube", "video_cube"),
+    ("VideoPinball", "video_pinball"),
+    ("WizardOfWor", "wizard_of_wor"),
+    ("WordZapper", "word_zapper"),
+    ("YarsRevenge", "yars_revenge"),
+    ("Zaxxon", "zaxxon"),
+)
+
 # The ids that stand for their family (`registry.representatives`): `jaxenvs report` rolls out
 # only these of a family that declares some (its summary line names the command for the rest),
 # and the tests sample them. The smallest of each family, plus, where the family's tasks are each
@@ -293,6 +403,8 @@ REPRESENTATIVE = {
     "playground/CartpoleBalance": _SAME_ADAPTER,
     "xminigrid/MiniGrid-Empty-5x5": _SAME_ADAPTER,
     "navix/Navix-Empty-5x5-v0": _SAME_ADAPTER,
+    "ale/Pong-v5": "the game every Atari agent is first tried on; every ALE id runs the same adapter code",
+    "ale/Breakout-v5": "lives, a FIRE to start, the PPO example's game",
 }
 
 # Ids whose construction downloads data: tests leave them out; `jaxenvs report` names them in
@@ -376,8 +488,27 @@ def _entry(family: str, entry_point: str, keyword: str, reference: str, name: st
     return entry
 
 
+
+
+def _ale_entry(name: str, rom: str) -> dict:
+    """`ale/<Name>-v5`: a batch-native id (`make_vec` only), `game` its ROM."""
+    env_id = f"ale/{name}-v5"
+    entry = dict(
+        id=env_id,
+        entry_point="jaxenvs.adapters.ale:AleVectorEnv",
+        env_kwargs={"game": rom, "env_id": f"{name}-v5"},
+        reference=f"gymnasium.make('ALE/{name}-v5')'s settings on ale_py.AtariVectorEnv({rom!r}, num_envs)",
+        family="ale",
+        extra="ale",
+        batch_native=True,
+    )
+    if env_id in REPRESENTATIVE:
+        entry["notes"] = {"representative": REPRESENTATIVE[env_id]}
+    return entry
+
+
 REGISTRATIONS: list[dict] = [
     _entry(family, entry_point, keyword, reference, name)
     for family, (entry_point, keyword, reference, names) in FAMILIES.items()
     for name in names
-]
+] + [_ale_entry(name, rom) for name, rom in ALE_GAMES]
