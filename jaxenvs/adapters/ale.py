@@ -4,7 +4,9 @@ Each `jaxenvs.make_vec("ale/Pong-v5", n)` owns a batch of `n` emulators on the h
 (ale-py's `ALEVectorInterface`, what `ale_py.AtariVectorEnv` drives), called from XLA through
 ale-py's FFI targets. The env is batch-native: it declares `reset_rows`, so the builder adds
 no batch layer and the one auto-reset step resets the finished rows inside the jitted step,
-one FFI reset call per finished row, each seeded from `fold_in(key_reset, row)`.
+one FFI reset call per finished row. `reset(key)` seeds row `i` from `fold_in(key, i)`; a
+finished row restarts on its emulator's own random stream (or, with `reseed_finished`, reseeded
+from `fold_in(key_reset, row)`), so a run is reproducible from its keys.
 
 Where it differs from a pure env: the state is a handle to emulators that live on the host,
 so a state is used once (stepping an older state again raises), `jax.vmap` over it and
@@ -88,6 +90,11 @@ class AleParams(EnvParams):
         episodic_life: A lost life ends the episode (`terminated`); the next one starts a new game.
         reward_clipping: Rewards clipped to [-1, 1].
         use_fire_reset: Press FIRE at a reset, in games that have it.
+        reseed_finished: Reseed each finished row's emulator from `fold_in(key_reset, row)`
+            at its auto-reset. Off by default: `reset(key)` seeds every emulator from the key,
+            and a finished row restarts on its emulator's own random stream, as ale-py's and
+            envpool's auto-resets do (a run is reproducible from its keys either way); a reseed
+            reloads the ROM, which costs about 25 plain resets.
     """
 
     max_steps_in_episode: int = integer(NO_LIMIT, low=1)
@@ -104,13 +111,17 @@ class AleParams(EnvParams):
     episodic_life: bool = flag(False, static=True)
     reward_clipping: bool = flag(False, static=True)
     use_fire_reset: bool = flag(False, static=True)
+    reseed_finished: bool = flag(False, static=True)
+
+
+# the params fields that are jaxenvs' own, not the emulators' settings
+JAXENVS_FIELDS = ("max_steps_in_episode", "reseed_finished")
 
 
 def emulator_settings(params: AleParams) -> tuple[tuple[str, Any], ...]:
-    """The static settings of `params`, as `(name, value)` pairs: what fixes a batch's emulators."""
-    return tuple(
-        (f.name, getattr(params, f.name)) for f in dataclasses.fields(params) if f.name != "max_steps_in_episode"
-    )
+    """The emulators' settings in `params`, as `(name, value)` pairs (ale-py's names): what fixes a
+    batch's emulators."""
+    return tuple((f.name, getattr(params, f.name)) for f in dataclasses.fields(params) if f.name not in JAXENVS_FIELDS)
 
 
 @struct.dataclass
@@ -119,8 +130,9 @@ class AleState:
 
     Attributes:
         handle: uint8[8], the address of ale-py's vectorizer on the host (what its FFI calls take).
-        count: int32 scalar, the batch's resets and steps so far; the host keeps its own, so a
-            state stepped a second time (an older one) is caught.
+        count: int32 scalar, the batch's resets and steps, counted from a random start of the
+            batch's own; the host keeps its own count, so a state stepped a second time (an older
+            one) or another batch's state is caught.
         time: int32[num_envs], steps in each row's episode.
         lives: int32[num_envs], each row's lives, as ALE reports them.
         episode_frame_number: int32[num_envs], emulator frames in each row's episode.
@@ -181,9 +193,10 @@ def _register_targets() -> None:
 class Emulators:
     """One batch of ALE emulators on the host (ale-py's `ALEVectorInterface`) and its count.
 
-    The count is the number of resets and steps the batch has taken; each state carries the
-    count it was made at, and a step checks the two agree (a host callback, before the
-    emulators move), so an older state cannot be stepped again.
+    The count goes up by one at each reset and step of the batch, from a random start; each
+    state carries the count it was made at, and a step checks the two agree (a host callback
+    of one int32 each way, before the emulators move), so an older state cannot be stepped
+    again.
 
     Args:
         name: The env's id, for errors.
@@ -227,35 +240,37 @@ class Emulators:
         self.num_actions = len(self.interface.get_action_set())
         frame = (s["img_height"], s["img_width"]) + (() if s["grayscale"] else (3,))
         self.obs_shape = (s["stack_num"], *frame)
-        self.count = 0
+        # each batch counts from its own random start, so that under `jit` (where only the count
+        # is checked) a state of another batch does not pass for this one's
+        self.count = int(np.random.default_rng().integers(0, SEED_LIMIT))
 
-    def restart(self) -> tuple[np.ndarray, np.ndarray]:
-        """Host side of a reset: every older state becomes stale. Returns `(handle, count)`."""
+    def restart(self) -> np.ndarray:
+        """Host side of a reset: every older state becomes stale. Returns the new count."""
         self.count = (self.count + 1) % SEED_LIMIT
-        return self.handle, np.int32(self.count)
+        return np.int32(self.count)
 
     def why_not(self, handle: Any, count: Any) -> str | None:
         """Why a state of this handle and count cannot be stepped, or None where it can."""
-        if not np.array_equal(np.asarray(handle), self.handle):
+        if handle is not None and not np.array_equal(np.asarray(handle), self.handle):
             return (
                 f"{self.name}: this state belongs to another batch of emulators (another make_vec, or other "
                 "emulator settings); step each batch with its own states"
             )
         if int(count) != self.count:
             return (
-                f"{self.name}: this state is stale: the emulators have moved on since it was made (state count "
-                f"{int(count)}, emulators at {self.count}). Its state is a handle to emulators on the host, "
-                "used once: step the state the last reset or step returned"
+                f"{self.name}: this state is stale (or another batch's): the emulators have moved on since it "
+                f"was made (state count {int(count)}, emulators at {self.count}). Its state is a handle to "
+                "emulators on the host, used once: step the state the last reset or step returned"
             )
         return None
 
-    def advance(self, handle: Any, count: Any) -> tuple[np.ndarray, np.ndarray]:
+    def advance(self, count: Any) -> np.ndarray:
         """Host side of a step: check the state is the current one, then count the step."""
-        why = self.why_not(handle, count)
+        why = self.why_not(None, count)
         if why is not None:
             raise ValueError(why)
         self.count = (self.count + 1) % SEED_LIMIT
-        return self.handle, np.int32(self.count)
+        return np.int32(self.count)
 
     def ffi_reset(self, handle: jax.Array, rows: jax.Array, seeds: jax.Array) -> tuple:
         """ale-py's reset target: rows `rows` (int32[k]) reset with `seeds` (int32[k]).
@@ -314,9 +329,9 @@ class AleVectorEnv(Env):
     action is clipped into the set. Reward: the game's score change over the step's frames,
     float32 (clipped with `reward_clipping`).
 
-    `reset` and `step` take and return the whole batch (`num_envs` rows); `reset_rows` resets
-    the finished rows (one FFI call per row, seeded from `fold_in(key, row)`), which the
-    auto-reset layer calls in the step that ends an episode. `info` holds ALE's `lives`,
+    `reset` and `step` take and return the whole batch (`num_envs` rows); `reset` seeds row `i`
+    from `fold_in(key, i)`; `reset_rows` resets the finished rows (one FFI call per row), which
+    the auto-reset layer calls in the step that ends an episode. `info` holds ALE's `lives`,
     `frame_number` and `episode_frame_number` of the step (before any reset) and `discount`.
 
     Args:
@@ -423,8 +438,9 @@ class AleVectorEnv(Env):
         emulators = self.emulators(params)
         key = _refuse_vmap(self.name, "reset")(key)
         seeds = reset_seeds(key, self.num_envs)
-        shapes = (jax.ShapeDtypeStruct((8,), jnp.uint8), jax.ShapeDtypeStruct((), jnp.int32))
-        handle, count = io_callback(emulators.restart, shapes)
+        count = io_callback(emulators.restart, jax.ShapeDtypeStruct((), jnp.int32))
+        # the handle is read after the count moved: a reset makes every older state stale first
+        handle, count = jax.lax.optimization_barrier((jnp.asarray(emulators.handle), count))
         rows = jnp.arange(self.num_envs, dtype=jnp.int32)
         handle, obs, _, lives, _, episode_frame = emulators.ffi_reset(handle, rows, seeds)
         state = AleState(
@@ -473,9 +489,10 @@ class AleVectorEnv(Env):
             if why is not None:
                 raise ValueError(why)
         key, state, action = _refuse_vmap(self.name, "step")((key, state, jnp.asarray(action)))
-        shapes = (jax.ShapeDtypeStruct((8,), jnp.uint8), jax.ShapeDtypeStruct((), jnp.int32))
-        # the check runs on the host before the emulators move: the step reads the handle it returns
-        handle, count = io_callback(emulators.advance, shapes, state.handle, state.count)
+        # the check runs on the host before the emulators move (the barrier: the step reads the
+        # handle only once the count is back); one int32 each way keeps the callback cheap
+        count = io_callback(emulators.advance, jax.ShapeDtypeStruct((), jnp.int32), state.count)
+        handle, count = jax.lax.optimization_barrier((state.handle, count))
         action = jnp.clip(action.astype(jnp.int32), 0, emulators.num_actions - 1)
         handle, obs, reward, terminated, truncated, _, lives, frame, episode_frame = emulators.ffi_step(handle, action)
         time = state.time + 1
@@ -492,10 +509,12 @@ class AleVectorEnv(Env):
     def reset_rows(
         self, done: jax.Array, key: jax.Array, obs: jax.Array, state: AleState, params: AleParams | None = None
     ) -> tuple[jax.Array, AleState]:
-        """Reset the rows where `done`, row `i` seeded from `fold_in(key, i)`; keep the others.
+        """Reset the rows where `done`, keep the others.
 
         One FFI reset call per finished row, in a `while_loop` over them (ale-py's reset takes
-        a list of rows whose length is static: a traced mask cannot be one call).
+        a list of rows whose length is static: a traced mask cannot be one call). A row goes on
+        with its emulator's own random stream, or, with `params.reseed_finished`, is reseeded
+        from `fold_in(key, row)` (`reset_seeds`).
 
         Args:
             done: bool[num_envs].
@@ -509,7 +528,10 @@ class AleVectorEnv(Env):
         """
         params = self.default_params if params is None else params
         emulators = self.emulators(params)
-        seeds = reset_seeds(key, self.num_envs)
+        if params.reseed_finished:
+            seeds = reset_seeds(key, self.num_envs)
+        else:  # -1: ale-py keeps the emulator's seed
+            seeds = jnp.full((self.num_envs,), -1, jnp.int32)
         index, finished = finished_index(done, 0)
 
         def one(carry):

@@ -434,6 +434,8 @@ _MJX = "MJX physics: compiling the step dominates on a CPU"
 _BRAX_PHYSICS = "brax physics: compiling the step dominates on a CPU"
 _BOARD = "a large board game: compiling its step dominates on a CPU"
 _PACKING = "a large packing task: compiling its step dominates on a CPU"
+# every ALE id: its step is ALE's emulators on the host's CPU cores, whatever the platform
+_ALE_EMULATORS = "each step emulates every env of the batch on the host's CPU cores"
 SLOW_ON_CPU = {
     **{f"brax/{name}": _BRAX_PHYSICS for name in BRAX_ENVS if name not in ("fast", "swimmer")},
     **{f"pgx/{name}": _BOARD for name in ("chess", "gardner_chess", "go_19x19", "shogi")},
@@ -502,8 +504,9 @@ def _ale_entry(name: str, rom: str) -> dict:
         extra="ale",
         batch_native=True,
     )
+    entry["notes"] = {"slow_on_cpu": _ALE_EMULATORS}
     if env_id in REPRESENTATIVE:
-        entry["notes"] = {"representative": REPRESENTATIVE[env_id]}
+        entry["notes"]["representative"] = REPRESENTATIVE[env_id]
     return entry
 
 

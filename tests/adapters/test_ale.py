@@ -109,7 +109,7 @@ def _jax_rollout(env_id, num_envs, actions, key, **settings):
 
 
 def _ale_settings(params):
-    return {k: v for k, v in ale.emulator_settings(params)}
+    return dict(ale.emulator_settings(params))
 
 
 def _assert_same_as_python(game, env_id, num_envs, steps, seed, **settings):
@@ -134,7 +134,9 @@ def _assert_same_as_python(game, env_id, num_envs, steps, seed, **settings):
         done = terminated | truncated
         if done.any():
             ended += int(done.sum())
-            obs, info = reference.reset(seed=seeds[t][done], options={"reset_mask": done})
+            # a reseed from the step's key, or (by default) the emulator's own stream: seed None
+            seed = seeds[t][done] if params.reseed_finished else None
+            obs, info = reference.reset(seed=seed, options={"reset_mask": done})
         np.testing.assert_array_equal(obs, out["obs"][t], err_msg=where)  # the next episode's first
         np.testing.assert_array_equal(info["lives"], out["state_lives"][t], err_msg=where)
     reference.close()
@@ -173,6 +175,35 @@ def test_terminations_by_lost_lives_reset_in_the_step_that_ends_them():
     settings = {**ale.TRAINING_SETTINGS, **SMALL}
     ended, out = _assert_same_as_python("breakout", "ale/Breakout-v5", 2, 100, seed=5, **settings)
     assert out["terminated"].sum() >= 3 and ended == out["terminated"].sum() + out["truncated"].sum()
+
+
+def test_reseeded_resets_are_ale_reset_with_seeds_from_the_steps_key():
+    """`reseed_finished`: each finished row reseeded from `fold_in(key_reset, row)`, as
+    `AtariVectorEnv.reset(seed=seeds, options={"reset_mask": done})`."""
+    settings = dict(SMALL, max_num_frames_per_episode=120, noop_max=30, reseed_finished=True)
+    ended, _ = _assert_same_as_python("seaquest", "ale/Seaquest-v5", 2, 70, seed=4, **settings)
+    assert ended >= 4
+
+
+def test_a_run_is_reproducible_from_its_keys_and_reseeding_changes_the_next_episodes():
+    actions = np.zeros((40, 2), np.int32)
+    runs = [
+        _jax_rollout("ale/Pong-v5", 2, actions, jax.random.key(7), max_num_frames_per_episode=80, noop_max=30, **SMALL)
+        for _ in range(2)
+    ]
+    np.testing.assert_array_equal(runs[0][1]["obs"], runs[1][1]["obs"])
+    reseeded = _jax_rollout(
+        "ale/Pong-v5",
+        2,
+        actions,
+        jax.random.key(7),
+        max_num_frames_per_episode=80,
+        noop_max=30,
+        reseed_finished=True,
+        **SMALL,
+    )
+    np.testing.assert_array_equal(reseeded[1]["obs"][:19], runs[0][1]["obs"][:19])  # the first episode
+    assert not np.array_equal(reseeded[1]["obs"][19:], runs[0][1]["obs"][19:])  # the next ones: other no-ops
 
 
 @pytest.mark.slow
