@@ -8,15 +8,17 @@ random actions, at each batch size:
 - `jaxenvs scan`: a jitted `lax.scan` of `--steps` steps of make_vec's step (jaxenvs' auto-reset:
   finished rows reset in the step that ends them, `info["final_observation"]` kept), the actions
   drawn inside the scan; compiled once before timing.
+- `scan unchecked`: the same with `check_state=False` (no host callback a step: no check that
+  the state is the batch's current one).
 - `ale-py python`: `AtariVectorEnv.step` in a Python loop (its own NEXT_STEP auto-reset: the
   cheapest way to drive it from Python), actions drawn by numpy beforehand.
 - `envpool xla`: envpool's `xla()` step in a jitted `lax.scan` (its own auto-reset), envpool's
   defaults otherwise. It runs in a child process under a timeout (`--envpool-timeout`): with jax
   0.10 its jitted loop sometimes never returns, and the row then says so.
 
-Each repeat runs the first two back to back, in alternating order (paired: load on a shared machine
-falls on both), and the script prints the median steps/s (env steps: batch x steps) of each and the
-median of the per-pair ratio scan / python. docs/ale.md quotes it.
+Each repeat runs the first three back to back, in alternating order (paired: load on a shared
+machine falls on all), and the script prints the median steps/s (env steps: batch x steps) of each
+and the medians of the per-repeat ratios scan / python. docs/ale.md quotes it.
 
     python benchmarks/ale.py [--game Pong] [--sizes 8 32 128] [--steps 200] [--repeats 3]
 """
@@ -53,9 +55,9 @@ SETTINGS = dict(
 )
 
 
-def jaxenvs_scan(game: str, num_envs: int, steps: int):
+def jaxenvs_scan(game: str, num_envs: int, steps: int, check_state: bool = True):
     """A function that runs one timed scan of `steps` steps and returns its seconds (compiled first)."""
-    venv, params = jaxenvs.make_vec(f"ale/{game}-v5", num_envs, **SETTINGS)
+    venv, params = jaxenvs.make_vec(f"ale/{game}-v5", num_envs, check_state=check_state, **SETTINGS)
 
     @jax.jit
     def run(state, key):
@@ -165,35 +167,36 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"ale/{args.game}-v5 on {jax.devices()[0].platform}, jax {jax.__version__}, {args.steps} steps x {args.repeats}"
     )
-    print(f"{'envs':>5}  {'jaxenvs scan':>13}  {'ale-py python':>13}  {'scan/python':>11}  {'envpool xla':>12}")
+    names = ("jaxenvs scan", "scan unchecked", "ale-py python")
+    header = "".join(f"{name:>16}" for name in names)
+    print(f"{'envs':>5}{header}{'scan/python':>13}{'unchecked/py':>14}  envpool xla")
     rows = []
     for n in args.sizes:
-        scan, python = jaxenvs_scan(args.game, n, args.steps), ale_python(args.game, n, args.steps)
-        scan_s, python_s, ratios = [], [], []
-        for r in range(args.repeats):
-            pair = (scan, python) if r % 2 == 0 else (python, scan)
-            seconds = {f: f() for f in pair}
-            scan_s.append(seconds[scan])
-            python_s.append(seconds[python])
-            ratios.append(seconds[python] / seconds[scan])
-        steps = n * args.steps
-        row = {
-            "num_envs": n,
-            "jaxenvs_scan": steps / statistics.median(scan_s),
-            "ale_py_python": steps / statistics.median(python_s),
-            "scan_over_python": statistics.median(ratios),
+        runs = {
+            "jaxenvs scan": jaxenvs_scan(args.game, n, args.steps),
+            "scan unchecked": jaxenvs_scan(args.game, n, args.steps, check_state=False),
+            "ale-py python": ale_python(args.game, n, args.steps),
         }
+        seconds = {name: [] for name in runs}
+        for r in range(args.repeats):
+            for name in names if r % 2 == 0 else names[::-1]:  # paired: the order alternates
+                seconds[name].append(runs[name]())
+        steps = n * args.steps
+        row = {"num_envs": n}
+        row.update({name: steps / statistics.median(seconds[name]) for name in names})
+        for name, key in (("jaxenvs scan", "scan_over_python"), ("scan unchecked", "unchecked_over_python")):
+            row[key] = statistics.median(p / s for p, s in zip(seconds["ale-py python"], seconds[name]))
         envpool_text = "skipped"
         if not args.no_envpool:
-            seconds, why = envpool_xla(args.game, n, args.steps, args.repeats, args.envpool_timeout)
-            row["envpool_xla"] = steps / statistics.median(seconds) if seconds else None
+            envpool_s, why = envpool_xla(args.game, n, args.steps, args.repeats, args.envpool_timeout)
+            row["envpool xla"] = steps / statistics.median(envpool_s) if envpool_s else None
             row["envpool_note"] = why
-            envpool_text = f"{row['envpool_xla']:,.0f}" if seconds else "-"
+            envpool_text = f"{row['envpool xla']:,.0f}" if envpool_s else "-"
             envpool_text += f" ({why})" if why else ""
         rows.append(row)
+        cells = "".join(f"{row[name]:>16,.0f}" for name in names)
         print(
-            f"{n:>5}  {row['jaxenvs_scan']:>13,.0f}  {row['ale_py_python']:>13,.0f}  "
-            f"{row['scan_over_python']:>11.2f}  {envpool_text:>12}",
+            f"{n:>5}{cells}{row['scan_over_python']:>13.2f}{row['unchecked_over_python']:>14.2f}  {envpool_text}",
             flush=True,
         )
     if args.json:

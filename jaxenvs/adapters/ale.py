@@ -47,9 +47,11 @@ STEP_TARGET = "jaxenvs_ale_vector_step"
 SEED_LIMIT = 2**31 - 1  # an emulator seed is an int32 >= 0 (-1 means "keep the current one")
 
 # The "PPO on Atari" preprocessing (Mnih et al. 2015, Machado et al. 2018; CleanRL's and
-# envpool's `ppo_atari`): 84x84 grayscale, 4 frames stacked, the last two frames max-pooled,
-# up to 30 no-ops and FIRE at reset, rewards clipped to [-1, 1], a lost life ends the episode.
-# Sticky actions stay v5's 0.25. `make_vec("ale/Breakout-v5", n, **TRAINING_SETTINGS)`.
+# envpool's `ppo_atari`): 84x84 grayscale, 4 frames stacked, the last two frames max-pooled, up
+# to 30 no-ops and FIRE at reset, rewards clipped to [-1, 1]. Sticky actions stay v5's 0.25.
+# Not `episodic_life`: ale-py's starts a new game after a lost life, where DeepMind's
+# EpisodicLifeEnv (and envpool's) plays on with the lives left (docs/ale.md).
+# `make_vec("ale/Breakout-v5", n, **TRAINING_SETTINGS)`.
 TRAINING_SETTINGS = dict(
     img_height=84,
     img_width=84,
@@ -59,7 +61,6 @@ TRAINING_SETTINGS = dict(
     noop_max=30,
     use_fire_reset=True,
     reward_clipping=True,
-    episodic_life=True,
 )
 
 
@@ -87,7 +88,8 @@ class AleParams(EnvParams):
         stack_num: Frames stacked in an observation (a leading axis).
         maxpool: Each frame the max of the last two frames of a step.
         noop_max: Up to `noop_max - 1` no-op frames at a reset, drawn by the emulator's seed.
-        episodic_life: A lost life ends the episode (`terminated`); the next one starts a new game.
+        episodic_life: A lost life ends the episode (`terminated`), and the next one starts a
+            new game (ale-py's meaning: not DeepMind's EpisodicLifeEnv, which plays on).
         reward_clipping: Rewards clipped to [-1, 1].
         use_fire_reset: Press FIRE at a reset, in games that have it.
         reseed_finished: Reseed each finished row's emulator from `fold_in(key_reset, row)`
@@ -95,6 +97,10 @@ class AleParams(EnvParams):
             and a finished row restarts on its emulator's own random stream, as ale-py's and
             envpool's auto-resets do (a run is reproducible from its keys either way); a reseed
             reloads the ROM, which costs about 25 plain resets.
+        check_state: Check, on the host, that each step's state is the batch's current one (a
+            host callback before the emulators move). Off, a step saves that callback (it counts
+            at small batches) and an older state steps the emulators from where they are,
+            unnoticed. Choose one value for a batch.
     """
 
     max_steps_in_episode: int = integer(NO_LIMIT, low=1)
@@ -112,15 +118,22 @@ class AleParams(EnvParams):
     reward_clipping: bool = flag(False, static=True)
     use_fire_reset: bool = flag(False, static=True)
     reseed_finished: bool = flag(False, static=True)
+    check_state: bool = flag(True, static=True)
 
 
 # the params fields that are jaxenvs' own, not the emulators' settings
-JAXENVS_FIELDS = ("max_steps_in_episode", "reseed_finished")
+JAXENVS_FIELDS = ("max_steps_in_episode", "reseed_finished", "check_state")
 
 
 def emulator_settings(params: AleParams) -> tuple[tuple[str, Any], ...]:
-    """The emulators' settings in `params`, as `(name, value)` pairs (ale-py's names): what fixes a
-    batch's emulators."""
+    """The emulators' settings in `params`: what fixes a batch's emulators.
+
+    Args:
+        params: An `AleParams`.
+
+    Returns:
+        `((name, value), ...)`, every field but `JAXENVS_FIELDS`, named as ale-py names them.
+    """
     return tuple((f.name, getattr(params, f.name)) for f in dataclasses.fields(params) if f.name not in JAXENVS_FIELDS)
 
 
@@ -245,12 +258,24 @@ class Emulators:
         self.count = int(np.random.default_rng().integers(0, SEED_LIMIT))
 
     def restart(self) -> np.ndarray:
-        """Host side of a reset: every older state becomes stale. Returns the new count."""
+        """Host side of a reset: every older state becomes stale.
+
+        Returns:
+            The new count (int32).
+        """
         self.count = (self.count + 1) % SEED_LIMIT
         return np.int32(self.count)
 
     def why_not(self, handle: Any, count: Any) -> str | None:
-        """Why a state of this handle and count cannot be stepped, or None where it can."""
+        """Why a state cannot be stepped.
+
+        Args:
+            handle: The state's handle (None: not checked, as under `jit`).
+            count: The state's count.
+
+        Returns:
+            The message of the error, or None where the state is the batch's current one.
+        """
         if handle is not None and not np.array_equal(np.asarray(handle), self.handle):
             return (
                 f"{self.name}: this state belongs to another batch of emulators (another make_vec, or other "
@@ -265,7 +290,17 @@ class Emulators:
         return None
 
     def advance(self, count: Any) -> np.ndarray:
-        """Host side of a step: check the state is the current one, then count the step."""
+        """Host side of a step: check the state is the current one, then count the step.
+
+        Args:
+            count: The state's count.
+
+        Returns:
+            The new count (int32).
+
+        Raises:
+            ValueError: The state is stale (or another batch's).
+        """
         why = self.why_not(None, count)
         if why is not None:
             raise ValueError(why)
@@ -273,10 +308,16 @@ class Emulators:
         return np.int32(self.count)
 
     def ffi_reset(self, handle: jax.Array, rows: jax.Array, seeds: jax.Array) -> tuple:
-        """ale-py's reset target: rows `rows` (int32[k]) reset with `seeds` (int32[k]).
+        """ale-py's reset target.
 
-        Returns `(handle, obs, env_ids, lives, frame_number, episode_frame_number)`, every row's:
-        a row not reset reports what it last reported.
+        Args:
+            handle: uint8[8], the vectorizer's address.
+            rows: int32[k], the rows to reset (distinct).
+            seeds: int32[k], their seeds (-1: keep the emulator's own).
+
+        Returns:
+            `(handle, obs, env_ids, lives, frame_number, episode_frame_number)`, every row's: a
+            row not reset reports what it last reported.
         """
         n = self.num_envs
         row = jax.ShapeDtypeStruct((n,), jnp.int32)
@@ -288,8 +329,16 @@ class Emulators:
         return call(handle, rows.astype(jnp.int32), seeds.astype(jnp.int32))
 
     def ffi_step(self, handle: jax.Array, actions: jax.Array) -> tuple:
-        """ale-py's step target. Returns `(handle, obs, reward, terminated, truncated, env_ids,
-        lives, frame_number, episode_frame_number)`."""
+        """ale-py's step target.
+
+        Args:
+            handle: uint8[8], the vectorizer's address.
+            actions: int[num_envs], indices into the action set.
+
+        Returns:
+            `(handle, obs, reward, terminated, truncated, env_ids, lives, frame_number,
+            episode_frame_number)`, every row's.
+        """
         n = self.num_envs
         row, flags = jax.ShapeDtypeStruct((n,), jnp.int32), jax.ShapeDtypeStruct((n,), jnp.bool_)
         call = jax.ffi.ffi_call(
@@ -438,9 +487,12 @@ class AleVectorEnv(Env):
         emulators = self.emulators(params)
         key = _refuse_vmap(self.name, "reset")(key)
         seeds = reset_seeds(key, self.num_envs)
-        count = io_callback(emulators.restart, jax.ShapeDtypeStruct((), jnp.int32))
-        # the handle is read after the count moved: a reset makes every older state stale first
-        handle, count = jax.lax.optimization_barrier((jnp.asarray(emulators.handle), count))
+        if params.check_state:
+            count = io_callback(emulators.restart, jax.ShapeDtypeStruct((), jnp.int32))
+            # the handle is read after the count moved: a reset makes every older state stale first
+            handle, count = jax.lax.optimization_barrier((jnp.asarray(emulators.handle), count))
+        else:
+            handle, count = jnp.asarray(emulators.handle), jnp.int32(0)
         rows = jnp.arange(self.num_envs, dtype=jnp.int32)
         handle, obs, _, lives, _, episode_frame = emulators.ffi_reset(handle, rows, seeds)
         state = AleState(
@@ -473,9 +525,9 @@ class AleVectorEnv(Env):
         Raises:
             TypeError: `key` is not one PRNG key; `params` are not `AleParams`; `state` is not an
                 `AleState`.
-            ValueError: (eagerly) the action is not `num_envs` ints in the action set; the state is
-                stale or another batch's (under `jit`, the same message comes as XLA's runtime
-                error); under `jax.vmap`.
+            ValueError: (eagerly) the action is not `num_envs` ints in the action set; with
+                `params.check_state`, the state is stale or another batch's (under `jit`, the same
+                message comes as XLA's runtime error); under `jax.vmap`.
         """
         check_key(key, self.name)
         emulators = self.emulators(params)
@@ -484,15 +536,19 @@ class AleVectorEnv(Env):
                 f"{self.name}: state must be an AleState, got a {type(state).__name__}: another env's state?"
             )
         self._check_action(action, emulators)
-        if not any(isinstance(x, jax.core.Tracer) for x in (state.handle, state.count)):
+        concrete = not any(isinstance(x, jax.core.Tracer) for x in (state.handle, state.count))
+        if params.check_state and concrete:
             why = emulators.why_not(state.handle, state.count)
             if why is not None:
                 raise ValueError(why)
         key, state, action = _refuse_vmap(self.name, "step")((key, state, jnp.asarray(action)))
-        # the check runs on the host before the emulators move (the barrier: the step reads the
-        # handle only once the count is back); one int32 each way keeps the callback cheap
-        count = io_callback(emulators.advance, jax.ShapeDtypeStruct((), jnp.int32), state.count)
-        handle, count = jax.lax.optimization_barrier((state.handle, count))
+        if params.check_state:
+            # the check runs on the host before the emulators move (the barrier: the step reads
+            # the handle only once the count is back); one int32 each way keeps the callback cheap
+            count = io_callback(emulators.advance, jax.ShapeDtypeStruct((), jnp.int32), state.count)
+            handle, count = jax.lax.optimization_barrier((state.handle, count))
+        else:
+            handle, count = state.handle, state.count
         action = jnp.clip(action.astype(jnp.int32), 0, emulators.num_actions - 1)
         handle, obs, reward, terminated, truncated, _, lives, frame, episode_frame = emulators.ffi_step(handle, action)
         time = state.time + 1

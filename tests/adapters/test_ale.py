@@ -171,10 +171,12 @@ def test_a_jitted_rollout_is_ale_step_for_step(game, env_id, sticky):
 
 
 def test_terminations_by_lost_lives_reset_in_the_step_that_ends_them():
-    """Breakout with episodic lives, fire at reset and clipped rewards: terminations, ALE's."""
-    settings = {**ale.TRAINING_SETTINGS, **SMALL}
+    """Breakout with episodic lives, fire at reset and clipped rewards: terminations, ALE's (the
+    next episode a new game, lives back at 5)."""
+    settings = {**ale.TRAINING_SETTINGS, **SMALL, "episodic_life": True}
     ended, out = _assert_same_as_python("breakout", "ale/Breakout-v5", 2, 100, seed=5, **settings)
     assert out["terminated"].sum() >= 3 and ended == out["terminated"].sum() + out["truncated"].sum()
+    assert (out["lives"][out["terminated"]] == 4).all() and (out["state_lives"][out["terminated"]] == 5).all()
 
 
 def test_reseeded_resets_are_ale_reset_with_seeds_from_the_steps_key():
@@ -297,6 +299,18 @@ def test_a_stale_state_is_caught_eagerly_and_under_jit():
     with pytest.raises(Exception, match="stale"):
         jax.block_until_ready(step(jax.random.key(3), new, actions, params))
     venv.step(jax.random.key(4), newer, actions, params)  # the refused step moved nothing
+
+
+def test_without_check_state_a_stale_state_steps_unchecked():
+    """`check_state=False` saves the host callback: an older state then steps the emulators from
+    where they are, as documented, and nothing counts on the host."""
+    venv, params = jaxenvs.make_vec("ale/Pong-v5", 2, check_state=False, **SMALL)
+    _, old = venv.reset(jax.random.key(0), params)
+    actions = jnp.zeros(2, jnp.int32)
+    first = venv.step(jax.random.key(1), old, actions, params)
+    again = jax.jit(venv.step)(jax.random.key(1), old, actions, params)
+    assert int(first[1].time[0]) == int(again[1].time[0]) == 1
+    assert int(again[1].episode_frame_number[0]) > int(first[1].episode_frame_number[0])  # the emulators moved on
 
 
 def test_bad_actions_and_unknown_games_name_what_is_valid():
