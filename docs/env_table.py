@@ -25,10 +25,11 @@ FAMILY_TITLES = {
     "playground": "MuJoCo Playground (adapter)",
     "xminigrid": "XLand-MiniGrid (adapter)",
     "navix": "NAVIX (adapter)",
+    "ale": "Atari (ALE adapter)",
 }
 
 # adapter families: one row each, the library named by its extra's module
-ADAPTER_FAMILIES = ("brax", "jumanji", "pgx", "gymnax", "craftax", "playground", "xminigrid", "navix")
+ADAPTER_FAMILIES = ("brax", "jumanji", "pgx", "gymnax", "craftax", "playground", "xminigrid", "navix", "ale")
 
 
 def verdicts() -> dict[str, str]:

@@ -86,7 +86,10 @@ def spaces_of(env_id: str) -> tuple[str, str]:
         return f"not built here: it {available.reason}", "-"
     try:
         with quiet():
-            env, params = jaxenvs.make(env_id, autoreset=False)
+            if jaxenvs.spec(env_id).batch_native:  # a batch of its own (ALE): one env's spaces
+                env, params = jaxenvs.make_vec(env_id, 1)
+            else:
+                env, params = jaxenvs.make(env_id, autoreset=False)
             return space_text(env.observation_space(params)), space_text(env.action_space(params))
     except ImportError as e:
         return f"needs `{e}`", "-"
@@ -182,7 +185,10 @@ def envs_page(families: list[str] | None = None) -> str:
             if family in ADAPTER_FAMILIES:
                 sample = representatives(family) or None
                 checked = (
-                    "every id passes `jaxenvs.testing.check_env` in the tests"
+                    "a batch of emulators, `make_vec` only: the tests compare its jitted rollouts step for "
+                    "step with the library driven from Python ([Atari (ALE)](ale.md))"
+                    if jaxenvs.spec(ids[0]).batch_native
+                    else "every id passes `jaxenvs.testing.check_env` in the tests"
                     if sample is None
                     else "the tests run `jaxenvs.testing.check_env` on "
                     + ", ".join(f"`{i}`" for i in sample)
