@@ -57,7 +57,12 @@ def main() -> None:
         if family in ADAPTER_FAMILIES:
             ids_cell = f"{len(ids)} ids: `{ids[0]}` ... `{ids[-1]}`"
             library = jaxenvs.spec(ids[0]).extra or family
-            print(f"| {title} | {ids_cell} | the {library} library | adapted; `check_env` in tests |")
+            checked = (
+                "adapted, `make_vec` only; step for step against the library in tests"
+                if jaxenvs.spec(ids[0]).batch_native
+                else "adapted; `check_env` in tests"
+            )
+            print(f"| {title} | {ids_cell} | the {library} library | {checked} |")
             continue
         sweeps = [i for i in ids if i.startswith("bsuite/")]
         for env_id in ids:
