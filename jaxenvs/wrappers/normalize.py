@@ -77,10 +77,14 @@ def batch_shape(env) -> tuple[int, ...]:
         env: An env, raw or wrapped.
 
     Returns:
-        `(num_envs,)` for a batched env (a `VecEnv` in the stack: `make_vec`), `()` for a single one.
+        `(num_envs,)` for a batched env (a `VecEnv` in the stack: `make_vec`, or a raw env that is
+        a batch of its own, declaring `reset_rows`: ALE's), `()` for a single one.
     """
     vec = find_wrapper(env, VecEnv)
-    return () if vec is None else (vec.num_envs,)
+    if vec is not None:
+        return (vec.num_envs,)
+    raw = env.unwrapped
+    return (raw.num_envs,) if raw.reset_rows is not None else ()
 
 
 def _check_epsilon(wrapper: str, epsilon: float) -> float:

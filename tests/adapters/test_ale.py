@@ -301,6 +301,23 @@ def test_a_stale_state_is_caught_eagerly_and_under_jit():
     venv.step(jax.random.key(4), newer, actions, params)  # the refused step moved nothing
 
 
+def test_checked_sees_the_batch_and_catches_a_stale_state_and_a_bad_action():
+    """`wrappers.Checked` (checkify, jitted) over the batch: the action checked per env, a stale
+    state refused before the emulators move."""
+    from jaxenvs.wrappers import Checked
+
+    venv, params = jaxenvs.make_vec("ale/Pong-v5", 2, **SMALL)
+    env = Checked(venv)
+    _, old = env.reset(jax.random.key(0), params)
+    actions = jnp.zeros(2, jnp.int32)
+    _, new, *_ = env.step(jax.random.key(1), old, actions, params)
+    with pytest.raises(Exception, match="stale"):
+        env.step(jax.random.key(2), old, actions, params)
+    with pytest.raises(Exception, match=r"invalid action \[0, 9\]"):
+        env.step(jax.random.key(2), new, jnp.array([0, 9]), params)
+    assert env.step(jax.random.key(3), new, actions, params)[2].shape == (2,)
+
+
 def test_without_check_state_a_stale_state_steps_unchecked():
     """`check_state=False` saves the host callback: an older state then steps the emulators from
     where they are, as documented, and nothing counts on the host."""
