@@ -23,7 +23,7 @@ $(BIN)/python:
 # versions pyproject.toml names as tested together). --no-compile: Python compiles a module to
 # bytecode when it is first imported, not every module of every package at install (40 s of 2.5
 # minutes of a fresh install here).
-DEMO_EXTRAS := parity,brax,jumanji,pgx,gymnax,craftax,playground,xminigrid,navix
+DEMO_EXTRAS := parity,brax,jumanji,pgx,gymnax,craftax,playground,xminigrid,navix,ale
 $(VENV)/.demo-installed: pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 	$(BIN)/pip install --quiet --no-compile $(PIP_CONSTRAINTS) -e ".[$(DEMO_EXTRAS)]"
 	touch $@
