@@ -17,6 +17,7 @@ FAMILY_TITLES = {
     "minatar": "MinAtar",
     "bsuite": "bsuite",
     "misc": "gymnax misc",
+    "box2d": "Box2D",
     "brax": "brax (adapter)",
     "jumanji": "jumanji (adapter)",
     "pgx": "pgx (adapter)",

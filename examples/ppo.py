@@ -322,6 +322,8 @@ def make_train(args):
             return (state, env_state, obs, key), metrics
 
         (state, _, _, key), metrics = jax.lax.scan(update, (state, env_state, obs, key), jnp.arange(num_updates))
+        if args.save:
+            metrics["params"] = state.params
         if eval_levels:
             metrics["eval_return"] = jnp.stack(
                 [evaluate(state.params, jax.random.fold_in(key, i), level) for i, (_, level) in enumerate(eval_levels)]
@@ -390,6 +392,11 @@ def main(argv=None):
     )
     p.add_argument("--eval-episodes", type=int, default=64, help="episodes per evaluation level")
     p.add_argument("--quiet", dest="verbose", action="store_false", help="no progress line per update")
+    p.add_argument(
+        "--save",
+        metavar="PATH",
+        help="write the first seed's trained network to PATH (flax msgpack) and its settings to PATH.json",
+    )
     args = p.parse_args(argv)
     for name, (discrete, continuous) in DEFAULTS.items():
         if getattr(args, name) is None:
@@ -397,6 +404,8 @@ def main(argv=None):
     if (args.num_envs * args.num_steps) % args.num_minibatches:
         p.error("--num-minibatches must divide num_envs * num_steps")
 
+    if args.continuous and args.save:
+        p.error("--save: --continuous's observation normalization is not saved with the network")
     if args.continuous and args.eval_levels:
         p.error("--eval-levels needs the observation normalization's statistics under --continuous: not supported")
     try:
@@ -419,7 +428,45 @@ def main(argv=None):
     for label, values in zip(eval_labels, np.asarray(metrics.get("eval_return", np.zeros((0, 0)))).T):
         print(f"eval[{label}] mean={float(values.mean()):.1f} per_seed={[round(float(v), 1) for v in values]}")
     print(f"mean_return={float(np.nanmean(final)):.2f}")
+    if args.save:
+        save(args, jax.tree_util.tree_map(lambda x: x[0], metrics.pop("params")))
     return metrics
+
+
+def save(args, net_params) -> None:
+    """Write a trained network (`--save PATH`): its weights, and the settings that rebuild it."""
+    import json
+
+    from flax import serialization
+
+    with open(args.save, "wb") as f:
+        f.write(serialization.to_bytes(net_params))
+    settings = dict(env=args.env, continuous=args.continuous, hidden=args.hidden, seed=args.seed)
+    with open(args.save + ".json", "w") as f:
+        json.dump(settings, f)
+    print(f"saved {args.save}")
+
+
+def load(path):
+    """`(network, weights, settings)` of a network written by `--save PATH`."""
+    import json
+
+    from flax import serialization
+
+    with open(path + ".json") as f:
+        settings = json.load(f)
+    if settings["continuous"]:
+        raise ValueError(f"{path}: trained with --continuous, whose observation normalization is not saved")
+    env, params = jaxenvs.make(settings["env"], autoreset=False)
+    act_space = env.action_space(params)
+    continuous = isinstance(act_space, spaces.Box)
+    action_dim = int(np.prod(act_space.shape)) if continuous else act_space.n
+    network = ActorCritic(action_dim, continuous, hidden=settings["hidden"])
+    obs, _ = env.reset(jax.random.key(0), params)
+    template = network.init(jax.random.key(0), obs[None])
+    with open(path, "rb") as f:
+        weights = serialization.from_bytes(template, f.read())
+    return network, weights, settings
 
 
 if __name__ == "__main__":

@@ -24,15 +24,10 @@ from jaxenvs.wrappers.defaults import RegisteredDefaults
 from jaxenvs.wrappers.levels import Levels
 from jaxenvs.wrappers.vector import VecEnv, check_num_envs
 
+# The families whose envs are jaxenvs' own (`jaxenvs/envs/<family>/`), in registration order.
+BUILT_IN_FAMILIES = ("classic", "toy_text", "minatar", "bsuite", "misc", "box2d")
 # Data-only modules whose `REGISTRATIONS` are registered at import time.
-_FAMILY_MODULES = (
-    "jaxenvs.envs.classic.registration",
-    "jaxenvs.envs.toy_text.registration",
-    "jaxenvs.envs.minatar.registration",
-    "jaxenvs.envs.bsuite.registration",
-    "jaxenvs.envs.misc.registration",
-    "jaxenvs.adapters.registration",
-)
+_FAMILY_MODULES = (*(f"jaxenvs.envs.{f}.registration" for f in BUILT_IN_FAMILIES), "jaxenvs.adapters.registration")
 
 
 class UnknownEnvError(KeyError):

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from jaxenvs.fingerprint import PINNED_PATH, fingerprint, pinned
+from jaxenvs.registry import BUILT_IN_FAMILIES as FAMILIES
 
-FAMILIES = ("classic", "toy_text", "minatar", "bsuite", "misc")
 DATA_DEPENDENT = ("MNISTBandit-bsuite",)  # its images are the user's MNIST files
 
 

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from jaxenvs.registry import BUILT_IN_FAMILIES
+
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-BUILT_IN = ["classic", "toy_text", "minatar", "bsuite", "misc"]
+BUILT_IN = list(BUILT_IN_FAMILIES)
 
 
 def load(name):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import jaxenvs
+from jaxenvs.registry import BUILT_IN_FAMILIES
 
 
 def test_integer_actions_are_checked_exactly_eagerly():
@@ -238,10 +239,7 @@ def test_default_params_defaults_to_the_declared_params_class():
             _ = env.default_params
 
 
-_BUILT_IN = ("classic", "toy_text", "minatar", "bsuite", "misc")
-
-
-@pytest.mark.parametrize("env_id", [i for f in _BUILT_IN for i in jaxenvs.registered_envs(f)])
+@pytest.mark.parametrize("env_id", [i for f in BUILT_IN_FAMILIES for i in jaxenvs.registered_envs(f)])
 def test_params_none_is_the_defaults_on_the_spaces(env_id):
     """`params=None` (or left out) is `default_params` on the spaces, raw and wrapped, by the one
     rule (`environment.resolve_params`)."""

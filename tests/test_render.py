@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 import jaxenvs
+from jaxenvs.registry import BUILT_IN_FAMILIES
 
-FAMILIES = ("classic", "toy_text", "minatar", "bsuite", "misc")
+FAMILIES = BUILT_IN_FAMILIES
 STEPS = 12
 
 

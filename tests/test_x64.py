@@ -8,9 +8,9 @@ import pytest
 
 import jaxenvs
 from jaxenvs import registry
-from jaxenvs.registry import registered_envs, spec
+from jaxenvs.registry import BUILT_IN_FAMILIES, registered_envs, spec
 
-BUILT_IN = ("classic", "toy_text", "minatar", "bsuite", "misc")
+BUILT_IN = BUILT_IN_FAMILIES
 
 
 def _distinct_builtin_ids():

@@ -24,6 +24,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.environment import float_dtype
+from jaxenvs.envs.box2d.lunar_lander import env as lunar_lander
+from jaxenvs.envs.box2d.lunar_lander.env import LunarLander
 from jaxenvs.envs.bsuite.catch import Catch
 from jaxenvs.envs.classic.cartpole import CartPole, CartPoleState
 from jaxenvs.envs.minatar.asterix import Asterix
@@ -60,6 +62,25 @@ class AsterixFastSpawns(Asterix):
         return self.observe(state, params), state
 
 
+def _lander(name: str, doc: str, **constants: float) -> type:
+    """A LunarLander whose dynamics' constants (`lunar_lander.Constants`) are `constants`."""
+    wrong = dataclasses.replace(lunar_lander.REFERENCE, **constants)
+    return type(name, (LunarLander,), {"constants": wrong, "__doc__": doc, "__module__": __name__})
+
+
+LanderMainEngine = _lander(
+    "LanderMainEngine", "LunarLander whose main engine is 1% strong (13.13).", main_engine_power=13.13
+)
+LanderSideEngine = _lander(
+    "LanderSideEngine", "LunarLander whose side engines are 5% strong (0.63).", side_engine_power=0.63
+)
+LanderLegSpring = _lander(
+    "LanderLegSpring", "LunarLander whose legs' motor torque is 10% high (44).", leg_spring_torque=44.0
+)
+LanderDensity = _lander("LanderDensity", "LunarLander whose body is 1% dense (5.05).", lander_density=5.05)
+LanderPush = _lander("LanderPush", "LunarLander whose initial push is 10% strong (1100).", initial_random=1100.0)
+
+
 # ---------------------------------------------------------------------------------------------
 # the mutants
 
@@ -77,6 +98,9 @@ class Mutant:
             settings; None for a params-only mutant.
         needs: For a deviation too small for the report's and the tests' sizes, the size that
             catches it (such a mutant is measured, not required to fail); "" otherwise.
+        seen_with: Params fields under which the bug shows (set on both sides by
+            `observable_change`), for a bug in a setting the id leaves off (LunarLander's wind
+            power, checked by its spec's wind variant).
     """
 
     name: str
@@ -85,6 +109,7 @@ class Mutant:
     overrides: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     env_class: Callable[..., Any] | None = None
     needs: str = ""
+    seen_with: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def build(self) -> tuple[Any, Any]:
         """The mutant's `(env, params)`: the built-in raw env object (shared, so its compiled
@@ -171,6 +196,26 @@ _ALL = (
     Mutant("bernoulli-reward-prob", "BernoulliBandit-misc", "arm probability 10% high (0.11)", {"reward_prob": 0.11}),
     Mutant("reacher-dt", "Reacher-misc", "time step 1% long", {"dt": 0.0505}),
     Mutant("swimmer-dt", "Swimmer-misc", "time step 1% long", {"dt": 0.0505}),
+    # Box2D
+    Mutant("lunarlander-main-engine", "LunarLander-v3", "main engine 1% strong", env_class=LanderMainEngine),
+    Mutant("lunarlander-side-engine", "LunarLander-v3", "side engines 5% strong", env_class=LanderSideEngine),
+    Mutant("lunarlander-leg-spring", "LunarLander-v3", "legs' motor torque 10% high", env_class=LanderLegSpring),
+    Mutant("lunarlander-density", "LunarLander-v3", "lander 1% dense", env_class=LanderDensity),
+    Mutant("lunarlander-push", "LunarLander-v3", "initial push 10% strong", env_class=LanderPush),
+    Mutant(
+        "lunarlander-wind",
+        "LunarLander-v3",
+        "wind 10% strong (16.5)",
+        {"wind_power": 16.5},
+        seen_with={"enable_wind": True},
+    ),
+    Mutant(
+        "lunarlandercontinuous-turbulence",
+        "LunarLanderContinuous-v3",
+        "turbulence 10% strong (1.65)",
+        {"turbulence_power": 1.65},
+        seen_with={"enable_wind": True},
+    ),
 )
 MUTANTS: dict[str, Mutant] = {m.name: m for m in _ALL}
 
@@ -210,6 +255,7 @@ def observable_change(mutant: Mutant, num_envs: int = 32, num_steps: int = 200, 
 
     env0, params0 = builtin_env(mutant.env_id)
     env1, params1 = mutant.build()
+    params0, params1 = params0.replace(**mutant.seen_with), params1.replace(**mutant.seen_with)
     reset = [compiled(e, "reset", lambda e=e: jax.jit(jax.vmap(e.reset, in_axes=(0, None)))) for e in (env0, env1)]
     axes = (0, 0, 0, None)
     step = [compiled(e, f"step{axes}", lambda e=e: jax.jit(jax.vmap(e.step, in_axes=axes))) for e in (env0, env1)]

@@ -19,10 +19,10 @@ import jaxenvs  # noqa: E402
 from jaxenvs import spaces  # noqa: E402
 from jaxenvs.export import gymnax as jaxenvs_gymnax  # noqa: E402
 from jaxenvs.export.gymnax import GymnaxExport, gymnax_space  # noqa: E402
+from jaxenvs.registry import BUILT_IN_FAMILIES  # noqa: E402
 from jaxenvs.wrappers import LogWrapper as JaxenvsLogWrapper  # noqa: E402
 from tests.conftest import run_under_xla_defaults, xla_exact  # noqa: E402
 
-BUILT_IN_FAMILIES = ("classic", "toy_text", "minatar", "bsuite", "misc")
 # the built-in ids (bsuite's sweep ids are the base envs with other settings: left out)
 BUILT_IN = [
     i for i in jaxenvs.registered_envs() if jaxenvs.spec(i).family in BUILT_IN_FAMILIES and not i.startswith("bsuite/")

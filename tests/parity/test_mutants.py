@@ -6,17 +6,19 @@ from __future__ import annotations
 import pytest
 
 import jaxenvs
+from jaxenvs.registry import BUILT_IN_FAMILIES
 from lab.power.mutants import MUTANTS, observable_change
 from tests.parity.test_parity import SCALES
 
 # the size each family's parity tests run at (tests/parity/test_parity.py)
-TEST_SCALE = {family: SCALES[family] for family in ("classic", "toy_text", "minatar", "bsuite", "misc")}
+TEST_SCALE = {family: SCALES[family] for family in BUILT_IN_FAMILIES}
 REFERENCE_LIBRARY = {
     "classic": "gymnasium",
     "toy_text": "gymnasium",
     "minatar": "minatar",
     "bsuite": "bsuite",
     "misc": "gymnax",
+    "box2d": "Box2D",
 }
 
 # grouped by id, so that a worker runs one id's mutants one after the other (shared compiles)

@@ -9,13 +9,24 @@ import pytest
 
 import jaxenvs
 from jaxenvs.parity import parity_ids, run_parity
+from jaxenvs.registry import BUILT_IN_FAMILIES
 
-_FAMILIES = ("classic", "toy_text", "minatar", "bsuite", "misc")
+_FAMILIES = BUILT_IN_FAMILIES
 IDS = [i for i in parity_ids() if jaxenvs.spec(i).family in _FAMILIES]
 
 # scale per family, and per id where it differs
-SCALES = {"classic": 0.25, "toy_text": 0.05, "minatar": 0.05, "bsuite": 0.01, "misc": 0.02, "CartPole-v0": 0.02}
+SCALES = {
+    "classic": 0.25,
+    "toy_text": 0.05,
+    "minatar": 0.05,
+    "bsuite": 0.01,
+    "misc": 0.02,
+    "box2d": 0.05,
+    "CartPole-v0": 0.02,
+}
 SLOW = {
+    "LunarLander-v3",
+    "LunarLanderContinuous-v3",
     "Asterix-MinAtar",
     "Breakout-MinAtar",
     "Freeway-MinAtar",
@@ -32,6 +43,10 @@ MINATAR = {"names": {"rare events reached"}, "transitions": 1500}
 MUST_HAVE = {
     "Taxi-v4": {"names": {"step action_mask", "rainy step frequencies", "fickle step frequencies"}},
     **{f"{game}-MinAtar": MINATAR for game in ("Asterix", "Breakout", "Freeway", "Seaquest", "SpaceInvaders")},
+    **{
+        i: {"names": {"wind observation", "heuristic controller episode ending frequencies"}, "transitions": 150}
+        for i in ("LunarLander-v3", "LunarLanderContinuous-v3")
+    },
 }
 
 

@@ -15,7 +15,7 @@ import pytest
 from jax._src.interpreters import mlir
 
 import jaxenvs
-from jaxenvs.registry import registered_envs, spec
+from jaxenvs.registry import BUILT_IN_FAMILIES, registered_envs, spec
 
 BATCH = 64
 
@@ -53,7 +53,7 @@ def _one_id_per_entry_point() -> list[str]:
     seen, ids = set(), []
     for env_id in registered_envs():
         s = spec(env_id)
-        if s.family not in ("classic", "toy_text", "minatar", "bsuite", "misc") or s.notes:
+        if s.family not in BUILT_IN_FAMILIES or s.notes:
             continue
         variant = (str(s.entry_point), repr(sorted(s.env_kwargs.items())))
         if variant not in seen and "/" not in env_id:

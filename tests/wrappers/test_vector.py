@@ -22,7 +22,7 @@ import pytest
 import jaxenvs
 from jaxenvs.parity.collect import jax_episode_statistics
 from jaxenvs.parity.stats import chi_square_check, ks_check, mean_check
-from jaxenvs.registry import registered_envs
+from jaxenvs.registry import BUILT_IN_FAMILIES, registered_envs
 from jaxenvs.wrappers import AutoReset, VecEnv, Wrapper
 
 MAX_STEPS = 60  # CartPole truncated at 60 steps: both ways an episode ends are exercised
@@ -228,7 +228,7 @@ def test_reset_ignores_key_is_declared_where_the_reset_ignores_it(mnist_data_dir
     seen = {}
     for env_id in registered_envs():
         s = spec(env_id)
-        if s.family not in ("classic", "toy_text", "minatar", "bsuite", "misc") or "/" in env_id or s.notes:
+        if s.family not in BUILT_IN_FAMILIES or "/" in env_id or s.notes:
             continue
         env, params = jaxenvs.make(env_id, autoreset=False)
         raw = env.unwrapped

@@ -14,14 +14,16 @@ iterations at 50 Hz, warm starting, continuous collision, sleeping). Given the r
 draws, episodes follow gymnasium's step by step (tests/envs/box2d/test_lunar_lander.py states the
 measured agreement). Differs: the time of impact at a hard landing is found to Box2D's tolerance
 rather than by its own root finder (a millimetre, which can grow over the following steps);
-the random draws follow the reference's distributions, not numpy's generator. Not yet
-registered (`LunarLander-v3` needs its parity spec, fingerprint and registry entry). Invalid
-action: a discrete action other than 1, 2, 3 does nothing; a continuous one is clipped to
-[-1, 1] (NaN taken as 0).
+the random draws follow the reference's distributions, not numpy's generator. Its parity
+checks (`parity.py`) compare cold-started steps from the reference's states with its draws
+replayed, the reset distribution, and whole-episode statistics under random actions and under
+the reference's controller. Invalid action: a discrete action other than 1, 2, 3 does nothing;
+a continuous one is clipped to [-1, 1] (NaN taken as 0).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 
@@ -60,15 +62,36 @@ HELIPAD_X2 = CHUNK_X[CHUNKS // 2 + 1]
 HELIPAD_Y = H / 4
 # Bodies, in creation order: the lander, the left leg (i = -1), the right leg (i = +1).
 LANDER, LEGS = 0, (1, 2)
+LANDER_DENSITY = 5.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Constants:
+    """The reference's module constants that shape the dynamics (its own names, lower-cased).
+
+    They are not gymnasium's constructor arguments, so they are no params fields; an env class
+    holds them (`LunarLander.constants`), so that a deliberately wrong copy (a parity mutant)
+    is a subclass with other values.
+    """
+
+    main_engine_power: float = MAIN_ENGINE_POWER
+    side_engine_power: float = SIDE_ENGINE_POWER
+    leg_spring_torque: float = LEG_SPRING_TORQUE
+    lander_density: float = LANDER_DENSITY
+    initial_random: float = INITIAL_RANDOM
+
+
+REFERENCE = Constants()
 
 
 @functools.cache
-def _world(dtype) -> physics.World:
+def _world(dtype, constants: Constants = REFERENCE) -> physics.World:
     """The lander, its legs and their joints, on 1 + 10 edges (placed by `terrain_edges`).
 
-    Built once per float dtype (float64 under `jax_enable_x64`).
+    Built once per float dtype (float64 under `jax_enable_x64`) and constants.
     """
-    bodies = [dict(vertices=[(x / SCALE, y / SCALE) for x, y in LANDER_POLY], density=5.0, friction=0.1)]
+    density = constants.lander_density
+    bodies = [dict(vertices=[(x / SCALE, y / SCALE) for x, y in LANDER_POLY], density=density, friction=0.1)]
     joints = []
     for i in (-1, 1):
         bodies.append(dict(box=(LEG_W / SCALE, LEG_H / SCALE), density=1.0))
@@ -81,7 +104,7 @@ def _world(dtype) -> physics.World:
                 reference_angle=i * 0.05,
                 enable_motor=True,
                 enable_limit=True,
-                max_motor_torque=LEG_SPRING_TORQUE,
+                max_motor_torque=constants.leg_spring_torque,
                 motor_speed=0.3 * i,
                 lower=0.9 - 0.5 if i == -1 else -0.9,
                 upper=0.9 if i == -1 else -0.9 + 0.5,
@@ -173,10 +196,15 @@ def terrain(height: jax.Array) -> jax.Array:
     """
     height = height.at[CHUNKS // 2 - 2 : CHUNKS // 2 + 3].set(HELIPAD_Y)
     # smooth_y[i] reads height[i - 1]: height[-1] for the first chunk, as Python indexes.
-    return 0.33 * (jnp.roll(height, 1)[:CHUNKS] + height[:CHUNKS] + height[1 : CHUNKS + 1])
+    smooth = 0.33 * (jnp.roll(height, 1)[:CHUNKS] + height[:CHUNKS] + height[1 : CHUNKS + 1])
+    # Under the pad the reference's float64 sum rounds once, to Box2D's float32 vertex; in
+    # float32 the sum would round up a unit in the last place, on every episode.
+    return smooth.at[CHUNKS // 2 - 1 : CHUNKS // 2 + 2].set(0.33 * 3 * HELIPAD_Y)
 
 
-def start(height: jax.Array, push: jax.Array, wind_idx: jax.Array, torque_idx: jax.Array) -> LunarLanderState:
+def start(
+    height: jax.Array, push: jax.Array, wind_idx: jax.Array, torque_idx: jax.Array, constants: Constants = REFERENCE
+) -> LunarLanderState:
     """The reference's world after `reset` built it, before its first step.
 
     Args:
@@ -184,11 +212,12 @@ def start(height: jax.Array, push: jax.Array, wind_idx: jax.Array, torque_idx: j
         push: `[2]` the random force on the lander's centre, uniform in +-`INITIAL_RANDOM`.
         wind_idx: int32, the wind's phase, in [-9999, 9999).
         torque_idx: int32, the turbulence's phase, in [-9999, 9999).
+        constants: The dynamics' constants.
 
     Returns:
         The lander at the top centre, its legs beside it, the push applied, no contact.
     """
-    world = lander_world()
+    world = lander_world(constants)
     dtype = world.inv_mass.dtype
     x0, y0 = W / 2, H
     # The legs, i = -1 then +1, at x0 - i * LEG_AWAY / SCALE and angle i * 0.05.
@@ -208,14 +237,17 @@ def start(height: jax.Array, push: jax.Array, wind_idx: jax.Array, torque_idx: j
     )
 
 
-def lander_world() -> physics.World:
+def lander_world(constants: Constants = REFERENCE) -> physics.World:
     """The physics world of the default float dtype, its terrain edges still unplaced.
+
+    Args:
+        constants: The dynamics' constants (the lander's density, the legs' motor torque).
 
     Returns:
         The lander, its two legs and their joints, the moon's flat first edge and ten terrain
-        edges to be placed by `terrain_edges`; built once per dtype.
+        edges to be placed by `terrain_edges`; built once per dtype and constants.
     """
-    return _world(jnp.result_type(float))
+    return _world(jnp.result_type(float), constants)
 
 
 def observation_values(state: LunarLanderState) -> jax.Array:
@@ -289,7 +321,7 @@ def is_terminal(state: LunarLanderState) -> jax.Array:
     return state.game_over | (jnp.abs(x) >= 1.0) | ~state.world.awake
 
 
-def engines(world, wstate, action, dispersion, continuous: bool):
+def engines(world, wstate, action, dispersion, continuous: bool, constants: Constants = REFERENCE):
     """Fire the engines as the reference does: impulses at points off the lander's centre.
 
     Args:
@@ -298,6 +330,7 @@ def engines(world, wstate, action, dispersion, continuous: bool):
         action: int (discrete) or `[2]` (continuous, already clipped).
         dispersion: `[2]` uniform(-1, 1) / SCALE, drawn every step.
         continuous: Whether `action` is continuous.
+        constants: The engines' powers.
 
     Returns:
         `(wstate, m_power, s_power)`.
@@ -326,7 +359,7 @@ def engines(world, wstate, action, dispersion, continuous: bool):
     ox = tip[0] * (MAIN_ENGINE_Y_LOCATION / SCALE + 2 * d0) + side[0] * d1
     oy = -tip[1] * (MAIN_ENGINE_Y_LOCATION / SCALE + 2 * d0) - side[1] * d1
     point = pos + jnp.stack([ox, oy])
-    impulse = jnp.stack([-ox, -oy]) * MAIN_ENGINE_POWER * m_power
+    impulse = jnp.stack([-ox, -oy]) * constants.main_engine_power * m_power
     fired = physics.apply_linear_impulse(world, wstate, LANDER, impulse, point)
     wstate = jax.tree.map(lambda a, b: jnp.where(main_on, a, b), fired, wstate)
 
@@ -334,7 +367,7 @@ def engines(world, wstate, action, dispersion, continuous: bool):
     ox = tip[0] * d0 + side[0] * lateral
     oy = -tip[1] * d0 - side[1] * lateral
     point = pos + jnp.stack([ox - tip[0] * 17 / SCALE, oy + tip[1] * SIDE_ENGINE_HEIGHT / SCALE])
-    impulse = jnp.stack([-ox, -oy]) * SIDE_ENGINE_POWER * s_power
+    impulse = jnp.stack([-ox, -oy]) * constants.side_engine_power * s_power
     fired = physics.apply_linear_impulse(world, wstate, LANDER, impulse, point)
     wstate = jax.tree.map(lambda a, b: jnp.where(side_on, a, b), fired, wstate)
     return wstate, m_power, s_power
@@ -374,7 +407,14 @@ def wind(wstate, state: LunarLanderState, params: LunarLanderParams):
     return wstate, state.wind_idx + step, state.torque_idx + step
 
 
-def advance(state: LunarLanderState, action, dispersion, params: LunarLanderParams, continuous: bool):
+def advance(
+    state: LunarLanderState,
+    action,
+    dispersion,
+    params: LunarLanderParams,
+    continuous: bool,
+    constants: Constants = REFERENCE,
+):
     """One reference step with its random draw given: wind, engines, `world.Step(1/50, 180,
     60)`, then the contact listener's events.
 
@@ -384,16 +424,18 @@ def advance(state: LunarLanderState, action, dispersion, params: LunarLanderPara
         dispersion: `[2]` the engines' dispersion, uniform(-1, 1) / SCALE, drawn every step.
         params: The settings.
         continuous: Whether `action` is continuous.
+        constants: The dynamics' constants.
 
     Returns:
         `(state, m_power, s_power)`: the new state (its `prev_shaping` and `time` unchanged)
         and the engines' powers, charged by the reward.
     """
-    world = terrain_edges(lander_world(), state.terrain_y)
+    world = terrain_edges(lander_world(constants), state.terrain_y)
     gravity = jnp.asarray(params.gravity, world.gravity.dtype)
     world = world.replace(gravity=jnp.stack([jnp.zeros_like(gravity), gravity]))
     wstate, wind_idx, torque_idx = wind(state.world, state, params)
-    wstate, m_power, s_power = engines(world, wstate, action, jnp.asarray(dispersion, wstate.center.dtype), continuous)
+    dispersion = jnp.asarray(dispersion, wstate.center.dtype)
+    wstate, m_power, s_power = engines(world, wstate, action, dispersion, continuous, constants)
     wstate = physics.step(world, wstate, 1.0 / FPS)
     # The contact listener: the lander's BeginContact ends the game; a leg's BeginContact sets
     # its flag and its EndContact clears it, so a leg's flag is its last event's.
@@ -460,7 +502,12 @@ class LunarLander(Environment[LunarLanderState, LunarLanderParams]):
     Args:
         continuous: Continuous throttles instead of four discrete actions (the reference's
             constructor argument).
+
+    Attributes:
+        constants: The dynamics' constants, the reference's (a class attribute).
     """
+
+    constants: Constants = REFERENCE
 
     def __init__(self, continuous: bool = False):
         self.continuous = bool(continuous)
@@ -476,25 +523,44 @@ class LunarLander(Environment[LunarLanderState, LunarLanderParams]):
     def reset_env(self, key, params):
         dtype = jnp.result_type(float)
         k_terrain, k_push, k_wind, k_torque, k_step = jax.random.split(key, 5)
+        # The wind's phases are drawn only with wind on (the reference's are 0 otherwise).
+        windy = jnp.asarray(params.enable_wind, bool)
         state = start(
             jax.random.uniform(k_terrain, (CHUNKS + 1,), dtype, 0.0, H / 2),
-            jax.random.uniform(k_push, (2,), dtype, -INITIAL_RANDOM, INITIAL_RANDOM),
-            jax.random.randint(k_wind, (), -9999, 9999, jnp.int32),
-            jax.random.randint(k_torque, (), -9999, 9999, jnp.int32),
+            jax.random.uniform(k_push, (2,), dtype, -1.0, 1.0) * self.constants.initial_random,
+            jnp.where(windy, jax.random.randint(k_wind, (), -9999, 9999, jnp.int32), 0),
+            jnp.where(windy, jax.random.randint(k_torque, (), -9999, 9999, jnp.int32), 0),
+            self.constants,
         )
         # The reference's reset ends with one no-op step; its reward is not returned.
         noop = jnp.zeros((2,), dtype) if self.continuous else jnp.int32(0)
-        state, _, _ = advance(state, noop, draw_dispersion(k_step, dtype), params, self.continuous)
+        state, _, _ = advance(state, noop, draw_dispersion(k_step, dtype), params, self.continuous, self.constants)
         return observation(state), state.replace(prev_shaping=shaping(observation_values(state)))
 
     def step_env(self, key, state, action, params):
+        dispersion = draw_dispersion(key, state.prev_shaping.dtype)
+        obs, state, reward, terminated = self.transition(state, action, dispersion, params)
+        return obs, state, reward, terminated, {}
+
+    def transition(self, state, action, dispersion, params):
+        """The step given its one random draw, the engines' dispersion (`draw_dispersion`).
+
+        Args:
+            state: The state before the step.
+            action: The action (a continuous one is clipped to [-1, 1], NaN taken as 0).
+            dispersion: `[2]` uniform(-1, 1) / SCALE.
+            params: The settings.
+
+        Returns:
+            `(obs, state, reward, terminated)`.
+        """
         dtype = state.prev_shaping.dtype
         if self.continuous:
             action = spaces.clip_action(jnp.asarray(action, dtype), -1.0, 1.0)
-        state, m_power, s_power = advance(state, action, draw_dispersion(key, dtype), params, self.continuous)
+        state, m_power, s_power = advance(state, action, dispersion, params, self.continuous, self.constants)
         reward, terminated, new_shaping = reward_and_termination(state, m_power, s_power)
         state = state.replace(time=state.time + 1, prev_shaping=new_shaping)
-        return observation(state), state, reward, terminated, {}
+        return observation(state), state, reward, terminated
 
     @defaults_params
     def observation_space(self, params=None):

@@ -1,0 +1,471 @@
+"""LunarLander against gymnasium's Box2D LunarLander-v3 and LunarLanderContinuous-v3.
+
+pybox2d cannot set the solver's warm-start impulses, a body's sleep timer or a contact's state,
+so a state is injected by building the reference's world afresh (`write_state`: a new
+`b2World` with the moon, the lander and its legs created in `reset`'s order, then placed and
+set moving). Each compared step is therefore a cold-started one on both sides (our side's
+state starts with no contacts and no impulses, as `physics.init_state` builds it), taken from a
+state the reference reached (its own play, re-injected before every step) with the
+reference's engine dispersion replayed (`LanderReference` records the two numbers each step
+draws). Compared: every body's centre of mass, angle and velocities, the legs' contact flags,
+the crash flag, the reward, the termination and the observation.
+
+Warm starting and sleeping as they really occur are left to whole-episode statistics: episode
+length, return, and how episodes end (crash or off screen, asleep on the ground, cut at the time
+limit), under uniform random actions and under the reference's own controller
+(`gymnasium.envs.box2d.lunar_lander.heuristic`, written again here in JAX as `heuristic`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs import parity as p
+from jaxenvs.envs.box2d import physics
+from jaxenvs.envs.box2d.lunar_lander import env as ll
+from jaxenvs.parity import stats
+from jaxenvs.parity.reference import elapsed_steps, set_elapsed_steps
+
+# The bodies' fields, `[3, ...]` in creation order (lander, left leg, right leg).
+BODY_FIELDS = ("center", "angle", "linear_velocity", "angular_velocity")
+# Per-step tolerance of a cold-started step's float values (metres, radians, m/s, rad/s, and
+# the observation): float32 against Box2D's float32, after 180 + 60 solver iterations.
+STEP_ATOL = 2e-4
+# Rewards are 100 x shaping differences of such values (and -100 / +100 at the end).
+REWARD_ATOL = 5e-2
+
+
+def _bodies(env: Any) -> list[Any]:
+    u = env.unwrapped
+    return [u.lander, u.legs[0], u.legs[1]]
+
+
+def read_state(env: Any) -> dict[str, Any]:
+    """The reference's state, named like `state_dict`'s fields."""
+    u = env.unwrapped
+    bodies = _bodies(env)
+    edges = [f.shape.vertices for f in u.moon.fixtures[1:]]
+    return {
+        "center": np.array([tuple(b.worldCenter) for b in bodies], np.float64),
+        "angle": np.array([b.angle for b in bodies], np.float64),
+        "linear_velocity": np.array([tuple(b.linearVelocity) for b in bodies], np.float64),
+        "angular_velocity": np.array([b.angularVelocity for b in bodies], np.float64),
+        "awake": np.bool_(u.lander.awake),
+        "terrain_y": np.array([e[0][1] for e in edges] + [edges[-1][1][1]], np.float64),
+        "leg_contact": np.array([u.legs[0].ground_contact, u.legs[1].ground_contact], bool),
+        "game_over": np.bool_(u.game_over),
+        "prev_shaping": np.float64(u.prev_shaping if u.prev_shaping is not None else 0.0),
+        "wind_idx": np.int32(getattr(u, "wind_idx", 0)),
+        "torque_idx": np.int32(getattr(u, "torque_idx", 0)),
+        "time": np.int32(elapsed_steps(env)),
+    }
+
+
+def write_state(env: Any, state: dict[str, Any]) -> None:
+    """Build the reference's world afresh at `state` (cold: no contacts, impulses or timers).
+
+    The bodies, fixtures and joints are gymnasium's `reset`'s, created in its order; the legs'
+    joints take the reference angle `reset` gives them (the legs' angle relative to the lander
+    at creation, +-0.05), whatever the bodies' angles now.
+    """
+    import Box2D
+    from gymnasium.envs.box2d.lunar_lander import ContactDetector
+
+    u = env.unwrapped
+    u._destroy()
+    u.world = Box2D.b2World(gravity=(0, u.gravity))
+    u.world.contactListener_keepref = ContactDetector(u)
+    u.world.contactListener = u.world.contactListener_keepref
+    y = [float(v) for v in state["terrain_y"]]
+    x = [float(v) for v in ll.CHUNK_X]
+    u.moon = u.world.CreateStaticBody(shapes=Box2D.b2EdgeShape(vertices=[(0, 0), (ll.W, 0)]))
+    for i in range(ll.CHUNKS - 1):
+        u.moon.CreateEdgeFixture(vertices=[(x[i], y[i]), (x[i + 1], y[i + 1])], density=0, friction=0.1)
+    u.lander = u.world.CreateDynamicBody(
+        fixtures=Box2D.b2FixtureDef(
+            shape=Box2D.b2PolygonShape(vertices=[(a / ll.SCALE, b / ll.SCALE) for a, b in ll.LANDER_POLY]),
+            density=5.0,
+            friction=0.1,
+            categoryBits=0x0010,
+            maskBits=0x001,
+            restitution=0.0,
+        )
+    )
+    u.legs = []
+    for i in (-1, 1):
+        leg = u.world.CreateDynamicBody(
+            fixtures=Box2D.b2FixtureDef(
+                shape=Box2D.b2PolygonShape(box=(ll.LEG_W / ll.SCALE, ll.LEG_H / ll.SCALE)),
+                density=1.0,
+                restitution=0.0,
+                categoryBits=0x0020,
+                maskBits=0x001,
+            )
+        )
+        joint = Box2D.b2RevoluteJointDef()
+        joint.bodyA, joint.bodyB = u.lander, leg
+        joint.localAnchorA = (0, 0)
+        joint.localAnchorB = (i * ll.LEG_AWAY / ll.SCALE, ll.LEG_DOWN / ll.SCALE)
+        joint.referenceAngle = i * 0.05
+        joint.enableMotor, joint.enableLimit = True, True
+        joint.maxMotorTorque, joint.motorSpeed = ll.LEG_SPRING_TORQUE, 0.3 * i
+        joint.lowerAngle, joint.upperAngle = (0.4, 0.9) if i == -1 else (-0.9, -0.4)
+        leg.joint = u.world.CreateJoint(joint)
+        u.legs.append(leg)
+    for b, body in enumerate(_bodies(env)):
+        angle = float(state["angle"][b])
+        c, s = np.cos(angle), np.sin(angle)
+        local = body.localCenter
+        center = state["center"][b]
+        body.angle = angle
+        body.position = (
+            float(center[0] - (c * local[0] - s * local[1])),
+            float(center[1] - (s * local[0] + c * local[1])),
+        )
+        body.linearVelocity = tuple(float(v) for v in state["linear_velocity"][b])
+        body.angularVelocity = float(state["angular_velocity"][b])
+        body.awake = bool(state["awake"])
+    u.legs[0].ground_contact, u.legs[1].ground_contact = (bool(v) for v in state["leg_contact"])
+    u.game_over = bool(state["game_over"])
+    u.prev_shaping = float(state["prev_shaping"])
+    u.wind_idx, u.torque_idx = int(state["wind_idx"]), int(state["torque_idx"])
+    set_elapsed_steps(env, int(state["time"]))
+
+
+def to_jax(states: dict[str, Any], params: Any) -> ll.LunarLanderState:
+    """A batch of reference states as cold-started JAX states (`physics.init_state`)."""
+    world = ll.lander_world()
+    dtype = world.inv_mass.dtype
+
+    def one(
+        center, angle, linear_velocity, angular_velocity, awake, terrain_y, leg_contact, game_over, prev, wi, ti, t
+    ):
+        angle = angle.astype(dtype)
+        origin = center.astype(dtype) - physics.rotate(angle, world.local_center)
+        wstate = physics.init_state(world, origin, angle, linear_velocity, angular_velocity).replace(awake=awake)
+        return ll.LunarLanderState(
+            time=t,
+            world=wstate,
+            terrain_y=terrain_y.astype(dtype),
+            leg_contact=leg_contact,
+            game_over=game_over,
+            prev_shaping=prev.astype(dtype),
+            wind_idx=wi,
+            torque_idx=ti,
+        )
+
+    names = BODY_FIELDS + ("awake", "terrain_y", "leg_contact", "game_over", "prev_shaping", "wind_idx", "torque_idx")
+    args = [jnp.asarray(states[k]) for k in names] + [jnp.asarray(states["time"], jnp.int32)]
+    return jax.vmap(one)(*args)
+
+
+def from_jax(state: ll.LunarLanderState) -> dict[str, Any]:
+    """The JAX state named as `read_state` names the reference's."""
+    w = state.world
+    return {
+        "center": w.center,
+        "angle": w.angle,
+        "linear_velocity": w.linear_velocity,
+        "angular_velocity": w.angular_velocity,
+        "awake": w.awake,
+        "terrain_y": state.terrain_y,
+        "leg_contact": state.leg_contact,
+        "game_over": state.game_over,
+        "prev_shaping": state.prev_shaping,
+        "wind_idx": state.wind_idx,
+        "torque_idx": state.torque_idx,
+        "time": state.time,
+    }
+
+
+class LanderReference(p.GymnasiumReference):
+    """gymnasium's LunarLander with each step's engine dispersion recorded (`take_draws`).
+
+    The two numbers a step draws (`np_random.uniform(-1, 1) / SCALE`, before anything else)
+    are read from a copy of the env's generator just before the step.
+    """
+
+    _draws: Any = None
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        upcoming = np.random.Generator(np.random.PCG64())
+        upcoming.bit_generator.state = self.env.unwrapped.np_random.bit_generator.state
+        self._draws = np.array([upcoming.uniform(-1.0, 1.0) / ll.SCALE for _ in range(2)])
+        return super().step(action)
+
+    def take_draws(self) -> Any:
+        draws, self._draws = self._draws, None
+        return draws
+
+
+def reference(env_id: str, **settings: Any) -> LanderReference:
+    """gymnasium's `env_id` (at `settings`: gravity, wind) as a reference.
+
+    Args:
+        env_id: `LunarLander-v3` or `LunarLanderContinuous-v3`.
+        **settings: gymnasium's constructor arguments.
+
+    Returns:
+        The reference.
+    """
+    import gymnasium
+
+    def make() -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the env checker warns on injected states
+            return gymnasium.make(env_id, disable_env_checker=True, **settings)
+
+    return LanderReference(
+        make=make,
+        read_state=read_state,
+        write_state=write_state,
+        to_jax=to_jax,
+        from_jax=from_jax,
+        batched_to_jax=True,
+        draws_to_jax=lambda draws, state: np.asarray(draws, np.float64),
+        exact_fields=("time", "awake", "leg_contact", "game_over", "wind_idx", "torque_idx"),
+        angle_fields=(),
+        policy=mixed_policy,
+        name=f"gymnasium {env_id} (box2d {_box2d_version()})",
+    )
+
+
+def _box2d_version() -> str:
+    try:
+        import Box2D
+
+        return Box2D.__version__
+    except (ImportError, AttributeError):
+        return "?"
+
+
+def mixed_policy(ref: Any, rng: np.random.Generator) -> Any:
+    """The reference's controller three steps in four, else a uniform random action: it lands,
+    so that contacts, touchdowns and resting on the legs come up among the compared steps."""
+    from gymnasium.envs.box2d.lunar_lander import heuristic as ref_heuristic
+
+    if rng.random() < 0.25:
+        return ref.env.action_space.sample()
+    u = ref.env.unwrapped
+    action = ref_heuristic(u, _observe(u))
+    return np.asarray(action, np.float32) if u.continuous else int(action)
+
+
+def _observe(u: Any) -> np.ndarray:
+    """The reference's observation of its current state (as its `step` computes it)."""
+    pos, vel = u.lander.position, u.lander.linearVelocity
+    return np.array(
+        [
+            (pos.x - ll.W / 2) / (ll.W / 2),
+            (pos.y - (u.helipad_y + ll.LEG_DOWN / ll.SCALE)) / (ll.H / 2),
+            vel.x * (ll.W / 2) / ll.FPS,
+            vel.y * (ll.H / 2) / ll.FPS,
+            u.lander.angle,
+            20.0 * u.lander.angularVelocity / ll.FPS,
+            1.0 if u.legs[0].ground_contact else 0.0,
+            1.0 if u.legs[1].ground_contact else 0.0,
+        ],
+        np.float32,
+    )
+
+
+def _reinject(ref: Any, rng: np.random.Generator) -> None:
+    """`Reference.transitions`' scramble: the reference's own state, built afresh (cold)."""
+    ref.load(ref.state())
+
+
+def heuristic(obs: jax.Array, continuous: bool) -> jax.Array:
+    """gymnasium's `heuristic` controller, in JAX: point toward the pad and hover down to it.
+
+    Args:
+        obs: `[8]` an observation.
+        continuous: Return the continuous throttles instead of a discrete action.
+
+    Returns:
+        int32 action, or `float32[2]` throttles in [-1, 1].
+    """
+    s = obs
+    angle_targ = jnp.clip(s[0] * 0.5 + s[2] * 1.0, -0.4, 0.4)
+    hover_targ = 0.55 * jnp.abs(s[0])
+    angle_todo = (angle_targ - s[4]) * 0.5 - s[5] * 1.0
+    hover_todo = (hover_targ - s[1]) * 0.5 - s[3] * 0.5
+    legs_down = (s[6] != 0) | (s[7] != 0)
+    angle_todo = jnp.where(legs_down, 0.0, angle_todo)
+    hover_todo = jnp.where(legs_down, -s[3] * 0.5, hover_todo)
+    if continuous:
+        return jnp.clip(jnp.stack([hover_todo * 20 - 1, -angle_todo * 20]), -1.0, 1.0).astype(jnp.float32)
+    main = (hover_todo > jnp.abs(angle_todo)) & (hover_todo > 0.05)
+    return jnp.where(main, 2, jnp.where(angle_todo < -0.05, 3, jnp.where(angle_todo > 0.05, 1, 0))).astype(jnp.int32)
+
+
+# ---------------------------------------------------------------------------------------------
+# whole episodes under a policy
+
+
+def ending(length: np.ndarray, last_reward: np.ndarray, terminated: np.ndarray) -> np.ndarray:
+    """How each episode ended: "crash" (the body touched the ground, or off screen: -100),
+    "asleep" (came to rest: +100), or "cut" (the time limit)."""
+    return np.where(~terminated, "cut", np.where(last_reward > 0, "asleep", "crash"))
+
+
+def reference_episodes(ref: LanderReference, num_episodes: int, seed: int, controller: bool, limit: int):
+    """`(lengths, returns, endings)` of the reference's episodes (seeds `seed`, `seed + 1`, ...)
+    under its `heuristic` (`controller`) or uniform random actions (the action space seeded)."""
+    from gymnasium.envs.box2d.lunar_lander import heuristic as ref_heuristic
+
+    lengths, returns, last, terminated = [], [], [], []
+    for i in range(num_episodes):
+        obs = ref.reset(seed + i)
+        u = ref.env.unwrapped
+        length, total, r, te = 0, 0.0, 0.0, False
+        while length < limit:
+            if controller:
+                a = ref_heuristic(u, obs)
+                a = np.asarray(a, np.float32) if u.continuous else int(a)
+            else:
+                a = ref.env.action_space.sample()
+            obs, r, te, tr, _ = ref.step(a)
+            length, total = length + 1, total + r
+            if te or tr:
+                break
+        lengths.append(length)
+        returns.append(total)
+        last.append(r)
+        terminated.append(te)
+    return (
+        np.asarray(lengths),
+        np.asarray(returns),
+        ending(np.asarray(lengths), np.asarray(last), np.asarray(terminated)),
+    )
+
+
+def jax_episodes(env: Any, params: Any, num_episodes: int, seed: int, controller: bool, limit: int):
+    """`(lengths, returns, endings)` of the first episode of `num_episodes` vmapped raw envs under
+    `heuristic` (`controller`) or uniform random actions, each cut at `limit`.
+
+    One compiled loop per env object serves both policies (`controller` is traced) and every
+    cut, so that a run compiles it once."""
+    from jaxenvs.parity.collect import compiled
+
+    continuous = bool(env.continuous)
+    space = env.action_space(params)
+
+    def run(keys, params, controller, limit):
+        n = keys.shape[0]
+        obs, state = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
+
+        def step(k, s, o):
+            action = jnp.where(controller, heuristic(o, continuous), space.sample(jax.random.fold_in(k, 1)))
+            return env.step(k, s, action, params)
+
+        def cond(carry):
+            t, *_, done, _, _, _ = carry
+            return (t < limit) & ~jnp.all(done)
+
+        def body(carry):
+            t, state, obs, done, length, ret, last = carry
+            ks = jax.vmap(jax.random.fold_in, in_axes=(0, None))(keys, t + 1)
+            o, s, r, te, tr, _ = jax.vmap(step)(ks, state, obs)
+            alive = ~done
+            keep = lambda new, old: jnp.where(alive.reshape((n,) + (1,) * (new.ndim - 1)), new, old)  # noqa: E731
+            return (
+                t + 1,
+                jax.tree.map(keep, s, state),
+                keep(o, obs),
+                done | (alive & te),
+                length + alive,
+                ret + jnp.where(alive, r, 0.0),
+                jnp.where(alive, r, last),
+            )
+
+        zeros = jnp.zeros(n, jnp.float32)
+        init = (jnp.int32(0), state, obs, jnp.zeros(n, bool), jnp.zeros(n, jnp.int32), zeros, zeros)
+        _, _, _, done, length, ret, last = jax.lax.while_loop(cond, body, init)
+        return length, ret, last, done
+
+    episodes = compiled(env, "lunar lander episodes", lambda: jax.jit(run))
+    keys = jax.random.split(jax.random.key(seed), num_episodes)
+    out = episodes(keys, params, jnp.asarray(controller), jnp.int32(limit))
+    length, ret, last, done = (np.asarray(x) for x in out)
+    return length, ret, ending(length, last, done)
+
+
+def episodes_under(controller: bool, at_one: int, least: int) -> p.CheckFn:
+    """Whole episodes on both sides: length and return (`stats.mean_check`) and how they ended
+    (crash, asleep, cut: `stats.chi_square_check`), under the reference's controller or
+    uniform random actions.
+
+    Args:
+        controller: the reference's `heuristic` (else uniform random actions).
+        at_one: episodes a side at scale 1.
+        least: episodes at the smallest scale.
+
+    Returns:
+        A check function.
+    """
+    label = "heuristic controller" if controller else "random policy"
+
+    def check(ctx: p.Context) -> list:
+        n, seed = ctx.size(at_one, least), ctx.seed + (7 if controller else 3)
+        limit = int(ctx.params.max_steps_in_episode)
+        env = getattr(ctx.env, "unwrapped", ctx.env)
+        ref_len, ref_ret, ref_end = reference_episodes(ctx.reference, n, seed, controller, limit)
+        length, ret, end = jax_episodes(env, ctx.params, n, seed, controller, limit)
+        return [
+            stats.mean_check(f"{label} episode length", length, ref_len, seed),
+            stats.mean_check(f"{label} episode return", ret, ref_ret, seed + 1),
+            *stats.chi_square_check(f"{label} episode ending", list(end), list(ref_end)),
+        ]
+
+    return check
+
+
+def cold_steps(at_one: int, least: int, label: str = "step") -> p.CheckFn:
+    """Cold-started steps from the reference's own play (`mixed_policy`), re-injected before each
+    step, replayed on the env under test with the reference's dispersion (`LunarLander.transition`).
+
+    Args:
+        at_one: transitions at scale 1.
+        least: transitions at the smallest scale.
+        label: the checks' name prefix.
+
+    Returns:
+        A check function.
+    """
+
+    def check(ctx: p.Context) -> list:
+        env = getattr(ctx.env, "unwrapped", ctx.env)
+        steps = p.transitions(
+            "atol",
+            STEP_ATOL,
+            at_one,
+            least,
+            label=label,
+            reward_atol=REWARD_ATOL,
+            scramble=_reinject,
+            replay=env.transition,
+        )
+        return steps(ctx)
+
+    return check
+
+
+# The checks of `LunarLander-v3` and `LunarLanderContinuous-v3`: cold-started steps
+# (`cold_steps`), without wind and with it; the reset distribution (every state field, KS per
+# coordinate); whole episodes under random actions and under the reference's controller.
+SPEC = p.ParitySpec(
+    checks=p.chain(
+        cold_steps(1000, 100),
+        p.resets(at_one=2000, least=200),
+        p.on(p.variant(reference, enable_wind=True), cold_steps(500, 50, "wind")),
+        episodes_under(False, at_one=300, least=60),
+        episodes_under(True, at_one=200, least=40),
+    ),
+    reference=reference,
+    library="gymnasium",
+)
