@@ -490,8 +490,6 @@ def _entry(family: str, entry_point: str, keyword: str, reference: str, name: st
     return entry
 
 
-
-
 def _ale_entry(name: str, rom: str) -> dict:
     """`ale/<Name>-v5`: a batch-native id (`make_vec` only), `game` its ROM."""
     env_id = f"ale/{name}-v5"
