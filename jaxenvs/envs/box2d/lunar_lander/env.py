@@ -72,6 +72,13 @@ class Constants:
     They are not gymnasium's constructor arguments, so they are no params fields; an env class
     holds them (`LunarLander.constants`), so that a deliberately wrong copy (a parity mutant)
     is a subclass with other values.
+
+    Attributes:
+        main_engine_power: The main engine's impulse scale (13).
+        side_engine_power: The side engines' impulse scale (0.6).
+        leg_spring_torque: The legs' motors' largest torque (40 N m).
+        lander_density: The lander body's density (5).
+        initial_random: The initial push's largest force per axis (1000 N).
     """
 
     main_engine_power: float = MAIN_ENGINE_POWER

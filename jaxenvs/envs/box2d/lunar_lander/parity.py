@@ -46,7 +46,16 @@ def _bodies(env: Any) -> list[Any]:
 
 
 def read_state(env: Any) -> dict[str, Any]:
-    """The reference's state, named like `state_dict`'s fields."""
+    """The reference's state, named as `from_jax` names ours.
+
+    Args:
+        env: gymnasium's LunarLander (possibly wrapped).
+
+    Returns:
+        `{field: numpy value}`: the bodies' centres of mass, angles and velocities, whether the
+        island is awake, the terrain, the legs' contact flags, the crash flag, the last shaping,
+        the wind's phases and the time.
+    """
     u = env.unwrapped
     bodies = _bodies(env)
     edges = [f.shape.vertices for f in u.moon.fixtures[1:]]
@@ -72,6 +81,10 @@ def write_state(env: Any, state: dict[str, Any]) -> None:
     The bodies, fixtures and joints are gymnasium's `reset`'s, created in its order; the legs'
     joints take the reference angle `reset` gives them (the legs' angle relative to the lander
     at creation, +-0.05), whatever the bodies' angles now.
+
+    Args:
+        env: gymnasium's LunarLander (possibly wrapped).
+        state: a state as `read_state` reads it.
     """
     import Box2D
     from gymnasium.envs.box2d.lunar_lander import ContactDetector
@@ -138,7 +151,15 @@ def write_state(env: Any, state: dict[str, Any]) -> None:
 
 
 def to_jax(states: dict[str, Any], params: Any) -> ll.LunarLanderState:
-    """A batch of reference states as cold-started JAX states (`physics.init_state`)."""
+    """A batch of reference states as cold-started JAX states (`physics.init_state`).
+
+    Args:
+        states: `{field: [n, ...]}` reference states (`read_state`'s fields).
+        params: the params (unused: a state does not depend on them).
+
+    Returns:
+        The batched `LunarLanderState`: no contacts, no impulses, sleep timers at 0.
+    """
     world = ll.lander_world()
     dtype = world.inv_mass.dtype
 
@@ -165,7 +186,14 @@ def to_jax(states: dict[str, Any], params: Any) -> ll.LunarLanderState:
 
 
 def from_jax(state: ll.LunarLanderState) -> dict[str, Any]:
-    """The JAX state named as `read_state` names the reference's."""
+    """The JAX state named as `read_state` names the reference's.
+
+    Args:
+        state: a (batched) `LunarLanderState`.
+
+    Returns:
+        `{field: array}`.
+    """
     w = state.world
     return {
         "center": w.center,
@@ -246,7 +274,15 @@ def _box2d_version() -> str:
 
 def mixed_policy(ref: Any, rng: np.random.Generator) -> Any:
     """The reference's controller three steps in four, else a uniform random action: it lands,
-    so that contacts, touchdowns and resting on the legs come up among the compared steps."""
+    so that contacts, touchdowns and resting on the legs come up among the compared steps.
+
+    Args:
+        ref: the reference (`ref.env` the live gymnasium env).
+        rng: the generator deciding between the two.
+
+    Returns:
+        The action, as gymnasium's env takes it.
+    """
     from gymnasium.envs.box2d.lunar_lander import heuristic as ref_heuristic
 
     if rng.random() < 0.25:
@@ -309,13 +345,33 @@ def heuristic(obs: jax.Array, continuous: bool) -> jax.Array:
 
 def ending(length: np.ndarray, last_reward: np.ndarray, terminated: np.ndarray) -> np.ndarray:
     """How each episode ended: "crash" (the body touched the ground, or off screen: -100),
-    "asleep" (came to rest: +100), or "cut" (the time limit)."""
+    "asleep" (came to rest: +100), or "cut" (the time limit).
+
+    Args:
+        length: each episode's length (its shape is the result's).
+        last_reward: each episode's last reward.
+        terminated: whether each episode ended by itself (else it was cut).
+
+    Returns:
+        One string per episode.
+    """
     return np.where(~terminated, "cut", np.where(last_reward > 0, "asleep", "crash"))
 
 
 def reference_episodes(ref: LanderReference, num_episodes: int, seed: int, controller: bool, limit: int):
-    """`(lengths, returns, endings)` of the reference's episodes (seeds `seed`, `seed + 1`, ...)
-    under its `heuristic` (`controller`) or uniform random actions (the action space seeded)."""
+    """The reference's episodes, seeds `seed`, `seed + 1`, ..., under its `heuristic` or uniform
+    random actions (the action space seeded).
+
+    Args:
+        ref: the reference.
+        num_episodes: how many episodes.
+        seed: the first episode's seed.
+        controller: gymnasium's `heuristic` (else uniform random actions).
+        limit: each episode is cut here.
+
+    Returns:
+        `(lengths, returns, endings)`, numpy arrays of `num_episodes` each.
+    """
     from gymnasium.envs.box2d.lunar_lander import heuristic as ref_heuristic
 
     lengths, returns, last, terminated = [], [], [], []
@@ -349,7 +405,19 @@ def jax_episodes(env: Any, params: Any, num_episodes: int, seed: int, controller
     `heuristic` (`controller`) or uniform random actions, each cut at `limit`.
 
     One compiled loop per env object serves both policies (`controller` is traced) and every
-    cut, so that a run compiles it once."""
+    cut, so that a run compiles it once.
+
+    Args:
+        env: the raw JAX env.
+        params: its params.
+        num_episodes: how many envs (one episode each).
+        seed: the seed of the envs' keys.
+        controller: `heuristic` (else uniform random actions).
+        limit: each episode is cut here.
+
+    Returns:
+        `(lengths, returns, endings)`, numpy arrays of `num_episodes` each.
+    """
     from jaxenvs.parity.collect import compiled
 
     continuous = bool(env.continuous)
@@ -457,11 +525,16 @@ def cold_steps(at_one: int, least: int, label: str = "step") -> p.CheckFn:
 
 # The checks of `LunarLander-v3` and `LunarLanderContinuous-v3`: cold-started steps
 # (`cold_steps`), without wind and with it; the reset distribution (every state field, KS per
-# coordinate); whole episodes under random actions and under the reference's controller.
+# coordinate; and the lander's first velocity, where the initial push shows, with more
+# samples); whole episodes under random actions and under the reference's controller.
 SPEC = p.ParitySpec(
     checks=p.chain(
         cold_steps(1000, 100),
         p.resets(at_one=2000, least=200),
+        # the initial push, alone: its range shows in the tails of the lander's first velocity
+        p.resets(
+            at_one=4000, least=1000, outcome=lambda s, o: s["linear_velocity"][:, 0], label="reset lander velocity"
+        ),
         p.on(p.variant(reference, enable_wind=True), cold_steps(500, 50, "wind")),
         episodes_under(False, at_one=300, least=60),
         episodes_under(True, at_one=200, least=40),
