@@ -23,15 +23,19 @@ pybox2d 2.3.10 wraps, runs them in `b2World::Step`); it is not a general engine.
 
 Everything is a fixed-size array, so `step` jits and vmaps. The contact and joint impulses, the
 joints' limit states, the sleep timers and the time-step ratio Box2D keeps between steps
-(`m_inv_dt0`) are held in `WorldState`, so a step is a pure function of the state.
+(`m_inv_dt0`) are held in `WorldState`, so a step is a pure function of the state. The solver's
+iterations, which are most of a step's work, run on scalars (one array per body velocity
+component and per impulse, `Vec2`), so that XLA compiles each iteration to a few kernels
+(`_keep` says how the work is kept from being repeated in each of them).
 
 Where it differs from Box2D, and why:
 
 - the time of impact is found by sampling the distance along the body's sweep and bisecting,
   not by Box2D's separating-axis root finder (`b2TimeOfImpact`); both stop within Box2D's
   tolerance of the same time, so positions after an impact agree to about a millimetre, not to
-  float32 rounding. Every (body, edge) pair is a candidate (Box2D: those whose fat AABBs
-  overlap, which includes every pair that can reach the target within a step);
+  float32 rounding. A pair is searched only when a bound on its distance along the sweep can
+  reach the target (Box2D: when the pair's fat AABBs overlap); the pairs skipped have no
+  impact, so the events are those a search of every pair finds (`toi_candidates`);
 - no broad phase: every (body, edge) pair is tested each step. A contact exists in Box2D only
   while the pair's fat AABBs overlap, which they always do while the shapes touch, so the
   manifolds are the same; the order of two contacts of one body in its contact list (newest
@@ -862,103 +866,253 @@ def _warm_start_contact(c, normal_impulse, tangent_impulse, v, w, inv_mass, inv_
     return v, w
 
 
-def _solve_contact_velocity(c, normal_impulse, tangent_impulse, v, w, inv_mass, inv_inertia):
+# ---------------------------------------------------------------------------------------------
+# The solver's iterations, on scalars
+# ---------------------------------------------------------------------------------------------
+#
+# The velocity and position iterations run hundreds of times a step, so their bodies work on
+# scalars: each body's velocity and pose, and each contact's and joint's numbers, are separate
+# arrays (`Vec2` for vectors). XLA fuses such a body into a few kernels; arrays of bodies or
+# contacts would be sliced and updated piece by piece, a kernel or more each, which is where a
+# step's time went. What is computed once per step stays vectorised over bodies and edges.
+
+
+@struct.dataclass
+class Vec2:
+    """Box2D's `b2Vec2` as two arrays of the same shape, for the solver's loops.
+
+    Attributes:
+        x: The x components.
+        y: The y components.
+    """
+
+    x: jax.Array
+    y: jax.Array
+
+    @classmethod
+    def of(cls, a) -> Vec2:
+        """The vectors of `[..., 2]` array `a`."""
+        return cls(a[..., 0], a[..., 1])
+
+    def array(self) -> jax.Array:
+        """`[..., 2]`."""
+        return jnp.stack([self.x, self.y], axis=-1)
+
+    def __add__(self, other):
+        return Vec2(self.x + other.x, self.y + other.y)
+
+    def __sub__(self, other):
+        return Vec2(self.x - other.x, self.y - other.y)
+
+    def __neg__(self):
+        return Vec2(-self.x, -self.y)
+
+    def __mul__(self, s):
+        return Vec2(self.x * s, self.y * s)
+
+    def __rmul__(self, s):
+        return Vec2(s * self.x, s * self.y)
+
+
+def _vdot(a: Vec2, b: Vec2):
+    return a.x * b.x + a.y * b.y
+
+
+def _vcross(a: Vec2, b: Vec2):
+    return a.x * b.y - a.y * b.x
+
+
+def _vcross_sv(w, r: Vec2) -> Vec2:
+    return Vec2(-w * r.y, w * r.x)
+
+
+def _vrotate(angle, v: Vec2) -> Vec2:
+    c, s = jnp.cos(angle), jnp.sin(angle)
+    return Vec2(c * v.x - s * v.y, s * v.x + c * v.y)
+
+
+def _select(cond, a, b):
+    """`jnp.where(cond, a, b)` leaf by leaf of two pytrees of one structure."""
+    return jax.tree.map(lambda x, y: jnp.where(cond, x, y), a, b)
+
+
+def _same(x):
+    return x
+
+
+def _keep(one):
+    """A function that hands values on to later steps as computed, not as formulas.
+
+    XLA:CPU gives each array a loop needs its own kernel and copies the (cheap) arithmetic that
+    array depends on into it. In a Gauss-Seidel sweep every value depends on all earlier ones,
+    so the sweep's kernels would each recompute most of the sweep. XLA never copies a division,
+    so dividing a value by `one` (a 1.0 known only at run time: exact) makes it computed once
+    and read from memory by the steps after it.
+
+    Args:
+        one: 1.0, from run-time data (XLA must not see that it is 1).
+
+    Returns:
+        A function of a pytree of float arrays returning the same values.
+    """
+    return lambda tree: jax.tree.map(lambda x: x / one, tree)
+
+
+def _pair(x):
+    """The last axis (of size 2) as a tuple."""
+    return x[..., 0], x[..., 1]
+
+
+def _contact_scalars(con):
+    """A contact's velocity constraint (`_contact_velocity_constraint`) as the loop uses it."""
+    k, k_inv = con["k"], con["k_inv"]
+    return dict(
+        normal=Vec2.of(con["normal"]),
+        tangent=Vec2.of(con["tangent"]),
+        r_b=(Vec2.of(con["r_b"][..., 0, :]), Vec2.of(con["r_b"][..., 1, :])),
+        normal_mass=_pair(con["normal_mass"]),
+        tangent_mass=_pair(con["tangent_mass"]),
+        velocity_bias=_pair(con["velocity_bias"]),
+        k=(k[..., 0], k[..., 1], k[..., 2]),
+        k_inv=(k_inv[..., 0], k_inv[..., 1], k_inv[..., 2]),
+        count=con["count"],
+        friction=con["friction"],
+    )
+
+
+def _position_scalars(slot):
+    """A contact's manifold (`collide_edge_polygon`'s, in a slot) as the position loop uses it."""
+    return dict(
+        face_b=slot["type"] == FACE_B,
+        local_normal=Vec2.of(slot["local_normal"]),
+        local_point=Vec2.of(slot["local_point"]),
+        points=(Vec2.of(slot["points"][..., 0, :]), Vec2.of(slot["points"][..., 1, :])),
+        count=slot["count"],
+    )
+
+
+def _solve_contact_velocity(c, normal_impulse, tangent_impulse, v, w, inv_mass, inv_inertia, keep=None):
     """`b2ContactSolver::SolveVelocityConstraints` for one contact of one body.
 
     Friction first (clamped by the friction cone of the current normal impulse), then the
     normal impulse, one point alone or two by Box2D's block solver (its four cases in order).
+
+    Args:
+        c: The contact's constraint (`_contact_scalars`).
+        normal_impulse: `(p0, p1)` each point's accumulated normal impulse.
+        tangent_impulse: `(p0, p1)` each point's accumulated friction impulse.
+        v: The body's linear velocity (`Vec2`).
+        w: Its angular velocity.
+        inv_mass, inv_inertia: Its inverse mass and inertia.
+        keep: `_keep`'s function, or None.
+
+    Returns:
+        `(normal_impulse, tangent_impulse, v, w)` after the solve.
     """
-    normal, tangent, r_b = c["normal"], c["tangent"], c["r_b"]
-    active = jnp.arange(2) < c["count"]
+    keep = keep or _same
+    normal, tangent, r_b, count = c["normal"], c["tangent"], c["r_b"], c["count"]
+    tangent_impulse = list(tangent_impulse)
     for j in range(2):
-        dv = v + _cross_sv(w, r_b[j])
-        vt = _dot(dv, tangent)
+        dv = v + _vcross_sv(w, r_b[j])
+        vt = _vdot(dv, tangent)
         lam = c["tangent_mass"][j] * (-vt)
         max_friction = c["friction"] * normal_impulse[j]
         new = jnp.clip(tangent_impulse[j] + lam, -max_friction, max_friction)
-        lam = jnp.where(active[j], new - tangent_impulse[j], 0.0)
-        tangent_impulse = tangent_impulse.at[j].add(lam)
+        lam = jnp.where(count > j, new - tangent_impulse[j], 0.0)
+        tangent_impulse[j] = tangent_impulse[j] + lam
         p = lam * tangent
         v = v + inv_mass * p
-        w = w + inv_inertia * _cross(r_b[j], p)
+        w = w + inv_inertia * _vcross(r_b[j], p)
+        v, w = keep((v, w))
 
     # One point.
-    dv = v + _cross_sv(w, r_b[0])
-    vn = _dot(dv, normal)
+    dv = v + _vcross_sv(w, r_b[0])
+    vn = _vdot(dv, normal)
     lam = -c["normal_mass"][0] * (vn - c["velocity_bias"][0])
     new = jnp.maximum(normal_impulse[0] + lam, 0.0)
+
+    # Two points: the block solver.
+    a0, a1 = normal_impulse
+    vn1 = _vdot(v + _vcross_sv(w, r_b[0]), normal)
+    vn2 = _vdot(v + _vcross_sv(w, r_b[1]), normal)
+    k11, k12, k22 = c["k"]
+    i11, i12, i22 = c["k_inv"]
+    bx = vn1 - c["velocity_bias"][0] - (k11 * a0 + k12 * a1)
+    by = vn2 - c["velocity_bias"][1] - (k12 * a0 + k22 * a1)
+    zero = jnp.zeros_like(bx)
+    x1 = (-(i11 * bx + i12 * by), -(i12 * bx + i22 * by))
+    case1 = (x1[0] >= 0) & (x1[1] >= 0)
+    x2 = (-c["normal_mass"][0] * bx, zero)
+    case2 = (x2[0] >= 0) & (k12 * x2[0] + by >= 0)
+    x3 = (zero, -c["normal_mass"][1] * by)
+    case3 = (x3[1] >= 0) & (k12 * x3[1] + bx >= 0)
+    case4 = (bx >= 0) & (by >= 0)
+    x = tuple(
+        jnp.where(case1, x1[i], jnp.where(case2, x2[i], jnp.where(case3, x3[i], jnp.where(case4, 0.0, a))))
+        for i, a in enumerate(normal_impulse)
+    )
+    new, x = keep((new, x))
     lam = new - normal_impulse[0]
     p = lam * normal
     v1 = v + inv_mass * p
-    w1 = w + inv_inertia * _cross(r_b[0], p)
-    impulse1 = normal_impulse.at[0].set(new)
-
-    # Two points: the block solver.
-    a = normal_impulse
-    vn1 = _dot(v + _cross_sv(w, r_b[0]), normal)
-    vn2 = _dot(v + _cross_sv(w, r_b[1]), normal)
-    k11, k12, k22 = c["k"]
-    i11, i12, i22 = c["k_inv"]
-    bx = vn1 - c["velocity_bias"][0] - (k11 * a[0] + k12 * a[1])
-    by = vn2 - c["velocity_bias"][1] - (k12 * a[0] + k22 * a[1])
-    x1 = jnp.stack([-(i11 * bx + i12 * by), -(i12 * bx + i22 * by)])
-    case1 = (x1[0] >= 0) & (x1[1] >= 0)
-    x2 = jnp.stack([-c["normal_mass"][0] * bx, jnp.zeros_like(bx)])
-    case2 = (x2[0] >= 0) & (k12 * x2[0] + by >= 0)
-    x3 = jnp.stack([jnp.zeros_like(by), -c["normal_mass"][1] * by])
-    case3 = (x3[1] >= 0) & (k12 * x3[1] + bx >= 0)
-    case4 = (bx >= 0) & (by >= 0)
-    x = jnp.where(case1, x1, jnp.where(case2, x2, jnp.where(case3, x3, jnp.where(case4, 0.0, a))))
-    d = x - a
-    p1, p2 = d[0] * normal, d[1] * normal
+    w1 = w + inv_inertia * _vcross(r_b[0], p)
+    impulse1 = (new, normal_impulse[1])
+    p1, p2 = (x[0] - a0) * normal, (x[1] - a1) * normal
     v2 = v + inv_mass * (p1 + p2)
-    w2 = w + inv_inertia * (_cross(r_b[0], p1) + _cross(r_b[1], p2))
+    w2 = w + inv_inertia * (_vcross(r_b[0], p1) + _vcross(r_b[1], p2))
 
-    two = c["count"] == 2
-    one = c["count"] == 1
-    v = jnp.where(two, v2, jnp.where(one, v1, v))
+    two = count == 2
+    one = count == 1
+    v = _select(two, v2, _select(one, v1, v))
     w = jnp.where(two, w2, jnp.where(one, w1, w))
-    normal_impulse = jnp.where(two, x, jnp.where(one, impulse1, normal_impulse))
-    return normal_impulse, tangent_impulse, v, w
+    normal_impulse = _select(two, x, _select(one, impulse1, tuple(normal_impulse)))
+    return normal_impulse, tuple(tangent_impulse), *keep((v, w))
 
 
-def _solve_contact_position(slot, center, angle, inv_mass, inv_inertia, local_center, baumgarte=BAUMGARTE):
+def _solve_contact_position(p, center, angle, inv_mass, inv_inertia, local_center, baumgarte=BAUMGARTE, keep=None):
     """`b2ContactSolver::SolvePositionConstraints` for one contact of one body.
 
     Args:
+        p: The contact's manifold (`_position_scalars`).
+        center: The body's centre of mass (`Vec2`).
+        angle: Its angle.
+        inv_mass, inv_inertia: Its inverse mass and inertia.
+        local_center: Its centre of mass in its frame (`Vec2`).
         baumgarte: The fraction of the overlap corrected (`SolveTOIPositionConstraints` uses
             `TOI_BAUMGARTE`).
+        keep: `_keep`'s function, or None.
 
     Returns:
         `(center, angle, min_separation)` after pushing each manifold point out, Baumgarte
         fashion, to within `LINEAR_SLOP`.
     """
-    min_separation = jnp.zeros((), center.dtype)
+    keep = keep or _same
+    min_separation = jnp.zeros_like(angle)
     for j in range(2):
-        active = j < slot["count"]
-        p_b = center - rotate(angle, local_center)
-        face_b = slot["type"] == FACE_B
+        active = j < p["count"]
+        p_b = center - _vrotate(angle, local_center)
         # FACE_A: the edge's plane, B's clip point.
-        normal_a = slot["local_normal"]
-        clip_a = p_b + rotate(angle, slot["points"][j])
-        sep_a = _dot(clip_a - slot["local_point"], normal_a) - 2.0 * POLYGON_RADIUS
+        normal_a = p["local_normal"]
+        clip_a = p_b + _vrotate(angle, p["points"][j])
+        sep_a = _vdot(clip_a - p["local_point"], normal_a) - 2.0 * POLYGON_RADIUS
         # FACE_B: B's plane, the edge's clip point; the normal flipped to point from A to B.
-        normal_b = rotate(angle, slot["local_normal"])
-        plane_b = p_b + rotate(angle, slot["local_point"])
-        clip_b = slot["points"][j]
-        sep_b = _dot(clip_b - plane_b, normal_b) - 2.0 * POLYGON_RADIUS
-        normal = jnp.where(face_b, -normal_b, normal_a)
-        point = jnp.where(face_b, clip_b, clip_a)
-        separation = jnp.where(face_b, sep_b, sep_a)
+        normal_b = _vrotate(angle, p["local_normal"])
+        plane_b = p_b + _vrotate(angle, p["local_point"])
+        clip_b = p["points"][j]
+        sep_b = _vdot(clip_b - plane_b, normal_b) - 2.0 * POLYGON_RADIUS
+        normal = _select(p["face_b"], -normal_b, normal_a)
+        point = _select(p["face_b"], clip_b, clip_a)
+        separation = jnp.where(p["face_b"], sep_b, sep_a)
         r_b = point - center
         min_separation = jnp.where(active, jnp.minimum(min_separation, separation), min_separation)
         correction = jnp.clip(baumgarte * (separation + LINEAR_SLOP), -MAX_LINEAR_CORRECTION, 0.0)
-        rn = _cross(r_b, normal)
+        rn = _vcross(r_b, normal)
         k = inv_mass + inv_inertia * rn * rn
         impulse = jnp.where(k > 0, -correction / k, 0.0)
-        p = jnp.where(active, impulse, 0.0) * normal
-        center = center + inv_mass * p
-        angle = angle + inv_inertia * _cross(r_b, p)
+        push = jnp.where(active, impulse, 0.0) * normal
+        center = center + inv_mass * push
+        angle = angle + inv_inertia * _vcross(r_b, push)
+        center, angle = keep((center, angle))
     return center, angle, min_separation
 
 
@@ -968,7 +1122,14 @@ def _solve_contact_position(slot, center, angle, inv_mass, inv_inertia, local_ce
 
 
 def _joint_velocity_constraint(world, j, state_impulse, state_motor, state_limit, angle):
-    """`b2RevoluteJoint::InitVelocityConstraints`: anchors, effective masses, limit state."""
+    """`b2RevoluteJoint::InitVelocityConstraints`: anchors, effective masses, limit state.
+
+    Returns:
+        A dict: `r_a`, `r_b` (`[2]` anchors from the centres of mass), `k` (the symmetric 3x3
+        mass matrix's six entries), the inverse determinants `det22` (its upper 2x2 block) and
+        `det33` with `cross_yz` (`ey x ez`, Solve33's loop-invariant parts), `motor_mass`, and
+        the warm-start `impulse` `[3]`, `motor` and `limit` state.
+    """
     a, b = world.joint_bodies[j]
     m_a, m_b = world.inv_mass[a], world.inv_mass[b]
     i_a, i_b = world.inv_inertia[a], world.inv_inertia[b]
@@ -1003,10 +1164,17 @@ def _joint_velocity_constraint(world, j, state_impulse, state_motor, state_limit
         limit = new_limit.astype(jnp.int32)
     else:
         limit = jnp.int32(INACTIVE_LIMIT)
+    k = (exx, eyx, ezx, eyy, ezy, ezz)
+    det22 = exx * eyy - eyx * eyx
+    cross_yz = _cross3((eyx, eyy, ezy), (ezx, ezy, ezz))
+    det33 = _dot3((exx, eyx, ezx), cross_yz)
     return dict(
         r_a=r_a,
         r_b=r_b,
-        k=(exx, eyx, ezx, eyy, ezy, ezz),
+        k=k,
+        det22=jnp.where(det22 != 0, 1.0 / det22, det22),
+        det33=jnp.where(det33 != 0, 1.0 / det33, det33),
+        cross_yz=cross_yz,
         motor_mass=motor_mass,
         impulse=impulse,
         motor=motor,
@@ -1014,38 +1182,56 @@ def _joint_velocity_constraint(world, j, state_impulse, state_motor, state_limit
     )
 
 
-def _solve33(k, rhs):
-    """`b2Mat33::Solve33` for the symmetric matrix `k = (exx, eyx, ezx, eyy, ezy, ezz)`."""
-    exx, eyx, ezx, eyy, ezy, ezz = k
-    ex = jnp.stack([exx, eyx, ezx])
-    ey = jnp.stack([eyx, eyy, ezy])
-    ez = jnp.stack([ezx, ezy, ezz])
-    det = jnp.dot(ex, jnp.cross(ey, ez))
-    det = jnp.where(det != 0, 1.0 / det, det)
-    return jnp.stack(
-        [
-            det * jnp.dot(rhs, jnp.cross(ey, ez)),
-            det * jnp.dot(ex, jnp.cross(rhs, ez)),
-            det * jnp.dot(ex, jnp.cross(ey, rhs)),
-        ]
+def _cross3(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _dot3(a, b):
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _solve33(jc, rhs):
+    """`b2Mat33::Solve33` with the joint's mass matrix (its determinant and `ey x ez` given)."""
+    exx, eyx, ezx, eyy, ezy, ezz = jc["k"]
+    ex, ey, ez = (exx, eyx, ezx), (eyx, eyy, ezy), (ezx, ezy, ezz)
+    det = jc["det33"]
+    return (
+        det * _dot3(rhs, jc["cross_yz"]),
+        det * _dot3(ex, _cross3(rhs, ez)),
+        det * _dot3(ex, _cross3(ey, rhs)),
     )
 
 
-def _solve22(a11, a12, a21, a22, rhs):
-    """`b2Mat22::Solve` / `b2Mat33::Solve22`."""
-    det = a11 * a22 - a12 * a21
-    det = jnp.where(det != 0, 1.0 / det, det)
-    return jnp.stack([det * (a22 * rhs[0] - a12 * rhs[1]), det * (a11 * rhs[1] - a21 * rhs[0])])
+def _solve22(a11, a12, a21, a22, rhs, det=None):
+    """`b2Mat22::Solve` / `b2Mat33::Solve22`; `det`, when given, is the inverse determinant."""
+    if det is None:
+        det = a11 * a22 - a12 * a21
+        det = jnp.where(det != 0, 1.0 / det, det)
+    return det * (a22 * rhs[0] - a12 * rhs[1]), det * (a11 * rhs[1] - a21 * rhs[0])
 
 
-def _solve_joint_velocity(world, j, jc, lin, ang, dt):
+def _solve_joint_velocity(world, j, jc, impulse, motor, v_a, w_a, v_b, w_b, dt, keep=None):
     """`b2RevoluteJoint::SolveVelocityConstraints`: the motor, then the limit with the point
-    constraint (3x3), or the point constraint alone (2x2)."""
+    constraint (3x3), or the point constraint alone (2x2).
+
+    Args:
+        world: The world (the joint's bodies, masses, motor and limit settings).
+        j: The joint's index.
+        jc: Its constraint (`_joint_velocity_constraint`, vectors as `Vec2`).
+        impulse: `(x, y, z)` its accumulated point and limit impulse.
+        motor: Its accumulated motor impulse.
+        v_a, w_a, v_b, w_b: The bodies' velocities (`Vec2` and scalar).
+        dt: The step.
+        keep: `_keep`'s function, or None.
+
+    Returns:
+        `(impulse, motor, v_a, w_a, v_b, w_b)` after the solve.
+    """
+    keep = keep or _same
     a, b = world.joint_bodies[j]
     m_a, m_b = world.inv_mass[a], world.inv_mass[b]
     i_a, i_b = world.inv_inertia[a], world.inv_inertia[b]
-    v_a, w_a, v_b, w_b = lin[a], ang[a], lin[b], ang[b]
-    impulse, motor, limit = jc["impulse"], jc["motor"], jc["limit"]
+    limit = jc["limit"]
     if world.joint_enable_motor[j]:
         cdot = w_b - w_a - world.joint_motor_speed[j]
         step_impulse = -jc["motor_mass"] * cdot
@@ -1055,50 +1241,53 @@ def _solve_joint_velocity(world, j, jc, lin, ang, dt):
         motor = motor + step_impulse
         w_a = w_a - i_a * step_impulse
         w_b = w_b + i_b * step_impulse
+        w_a, w_b = keep((w_a, w_b))
 
     r_a, r_b = jc["r_a"], jc["r_b"]
     exx, eyx, ezx, eyy, ezy, ezz = jc["k"]
-    cdot1 = v_b + _cross_sv(w_b, r_b) - v_a - _cross_sv(w_a, r_a)
+    cdot1 = v_b + _vcross_sv(w_b, r_b) - v_a - _vcross_sv(w_a, r_a)
     # The point constraint alone.
-    point = _solve22(exx, eyx, eyx, eyy, -cdot1)
-    # With the limit.
-    cdot2 = w_b - w_a
-    full = -_solve33(jc["k"], jnp.stack([cdot1[0], cdot1[1], cdot2]))
-    new_z = impulse[2] + full[2]
-    rhs = -cdot1 + impulse[2] * jnp.stack([ezx, ezy])
-    reduced = _solve22(exx, eyx, eyx, eyy, rhs)
-    lets_go = ((limit == AT_LOWER_LIMIT) & (new_z < 0)) | ((limit == AT_UPPER_LIMIT) & (new_z > 0))
-    limited = jnp.where(lets_go, jnp.stack([reduced[0], reduced[1], -impulse[2]]), full)
+    step3 = (*_solve22(exx, eyx, eyx, eyy, (-cdot1.x, -cdot1.y), jc["det22"]), jnp.zeros_like(w_a))
     if world.joint_enable_limit[j]:
-        use_limit = limit != INACTIVE_LIMIT
-    else:
-        use_limit = jnp.zeros((), bool)
-    step3 = jnp.where(use_limit, limited, jnp.stack([point[0], point[1], jnp.zeros_like(point[0])]))
-    impulse = impulse + step3
-    p = step3[:2]
+        # With the limit.
+        cdot2 = w_b - w_a
+        full = tuple(-x for x in _solve33(jc, (cdot1.x, cdot1.y, cdot2)))
+        new_z = impulse[2] + full[2]
+        rhs = (-cdot1.x + impulse[2] * ezx, -cdot1.y + impulse[2] * ezy)
+        reduced = _solve22(exx, eyx, eyx, eyy, rhs, jc["det22"])
+        lets_go = ((limit == AT_LOWER_LIMIT) & (new_z < 0)) | ((limit == AT_UPPER_LIMIT) & (new_z > 0))
+        limited = _select(lets_go, (reduced[0], reduced[1], -impulse[2]), full)
+        step3 = _select(limit != INACTIVE_LIMIT, limited, step3)
+    step3 = keep(step3)
+    impulse = tuple(i + s for i, s in zip(impulse, step3, strict=True))
+    p = Vec2(step3[0], step3[1])
     v_a = v_a - m_a * p
-    w_a = w_a - i_a * (_cross(r_a, p) + step3[2])
+    w_a = w_a - i_a * (_vcross(r_a, p) + step3[2])
     v_b = v_b + m_b * p
-    w_b = w_b + i_b * (_cross(r_b, p) + step3[2])
-    jc = dict(jc, impulse=impulse, motor=motor)
-    lin = lin.at[a].set(v_a).at[b].set(v_b)
-    ang = ang.at[a].set(w_a).at[b].set(w_b)
-    return jc, lin, ang
+    w_b = w_b + i_b * (_vcross(r_b, p) + step3[2])
+    return impulse, motor, *keep((v_a, w_a, v_b, w_b))
 
 
-def _solve_joint_position(world, j, jc, center, angle):
+def _solve_joint_position(world, j, limit, motor_mass, c_a, a_a, c_b, a_b, keep=None):
     """`b2RevoluteJoint::SolvePositionConstraints`: the limit's angle, then the anchors.
 
+    Args:
+        world: The world.
+        j: The joint's index.
+        limit: Its limit state this step.
+        motor_mass: `1 / (i_a + i_b)`.
+        c_a, a_a, c_b, a_b: The bodies' centres of mass (`Vec2`) and angles.
+        keep: `_keep`'s function, or None.
+
     Returns:
-        `(center, angle, ok)`, ok when both errors are within slop.
+        `(c_a, a_a, c_b, a_b, ok)`, ok when both errors are within slop.
     """
+    keep = keep or _same
     a, b = world.joint_bodies[j]
     m_a, m_b = world.inv_mass[a], world.inv_mass[b]
     i_a, i_b = world.inv_inertia[a], world.inv_inertia[b]
-    c_a, a_a, c_b, a_b = center[a], angle[a], center[b], angle[b]
-    angular_error = jnp.zeros((), center.dtype)
+    angular_error = jnp.zeros_like(a_a)
     if world.joint_enable_limit[j]:
-        limit = jc["limit"]
         joint_angle = a_b - a_a - world.joint_reference_angle[j]
         lower, upper = world.joint_lower[j], world.joint_upper[j]
         c_equal = jnp.clip(joint_angle - lower, -MAX_ANGULAR_CORRECTION, MAX_ANGULAR_CORRECTION)
@@ -1118,25 +1307,148 @@ def _solve_joint_position(world, j, jc, center, angle):
                 jnp.where(limit == AT_UPPER_LIMIT, joint_angle - upper, 0.0),
             ),
         )
-        limit_impulse = -jc["motor_mass"] * c
+        limit_impulse = -motor_mass * c
         a_a = a_a - i_a * limit_impulse
         a_b = a_b + i_b * limit_impulse
-    r_a = rotate(a_a, world.joint_anchor_a[j] - world.local_center[a])
-    r_b = rotate(a_b, world.joint_anchor_b[j] - world.local_center[b])
+        a_a, a_b = keep((a_a, a_b))
+    r_a = _vrotate(a_a, Vec2.of(world.joint_anchor_a[j] - world.local_center[a]))
+    r_b = _vrotate(a_b, Vec2.of(world.joint_anchor_b[j] - world.local_center[b]))
     c = c_b + r_b - c_a - r_a
-    position_error = jnp.sqrt(_dot(c, c))
-    kxx = m_a + m_b + i_a * r_a[1] * r_a[1] + i_b * r_b[1] * r_b[1]
-    kxy = -i_a * r_a[0] * r_a[1] - i_b * r_b[0] * r_b[1]
-    kyy = m_a + m_b + i_a * r_a[0] * r_a[0] + i_b * r_b[0] * r_b[0]
-    impulse = -_solve22(kxx, kxy, kxy, kyy, c)
+    position_error = jnp.sqrt(_vdot(c, c))
+    kxx = m_a + m_b + i_a * r_a.y * r_a.y + i_b * r_b.y * r_b.y
+    kxy = -i_a * r_a.x * r_a.y - i_b * r_b.x * r_b.y
+    kyy = m_a + m_b + i_a * r_a.x * r_a.x + i_b * r_b.x * r_b.x
+    ix, iy = _solve22(kxx, kxy, kxy, kyy, (c.x, c.y))
+    impulse = Vec2(-ix, -iy)
     c_a = c_a - m_a * impulse
-    a_a = a_a - i_a * _cross(r_a, impulse)
+    a_a = a_a - i_a * _vcross(r_a, impulse)
     c_b = c_b + m_b * impulse
-    a_b = a_b + i_b * _cross(r_b, impulse)
-    center = center.at[a].set(c_a).at[b].set(c_b)
-    angle = angle.at[a].set(a_a).at[b].set(a_b)
+    a_b = a_b + i_b * _vcross(r_b, impulse)
     ok = (position_error <= LINEAR_SLOP) & (angular_error <= ANGULAR_SLOP)
-    return center, angle, ok
+    return *keep((c_a, a_a, c_b, a_b)), ok
+
+
+# ---------------------------------------------------------------------------------------------
+# The island's iterations (b2Island::Solve's loops)
+# ---------------------------------------------------------------------------------------------
+
+
+def _any_touching(contacts):
+    """Whether any of `[B][k]` contacts has a point."""
+    return jnp.any(jnp.stack([c["count"] > 0 for body_contacts in contacts for c in body_contacts]))
+
+
+def _velocity_iterations(
+    world, order, contacts, joints, masses, vel, normal, tangent, joint_impulse, dt, iterations, keep=None
+):
+    """Box2D's velocity iterations: in each, the joints in island order, then each body's
+    contacts in slot order (contacts of different bodies share no body: the ground is static).
+
+    Args:
+        world: The world (the joints' bodies, masses and settings).
+        order: The joints' solving order (`joint_order`).
+        contacts: `[B][k]` each body's contact constraints (`_contact_scalars`).
+        joints: `{j: constraint}` each joint's (`_joint_velocity_constraint`, vectors `Vec2`).
+        masses: `[B]` `(inv_mass, inv_inertia)` of each body.
+        vel: `[B]` `(v, w)` each body's velocities.
+        normal: `[B][k]` `(p0, p1)` the contacts' normal impulses.
+        tangent: `[B][k]` likewise, friction.
+        joint_impulse: `{j: ((x, y, z), motor)}` the joints' impulses.
+        dt: The step.
+        iterations: How many.
+        keep: `_keep`'s function, or None.
+
+    Returns:
+        `(vel, normal, tangent, joint_impulse)` after the iterations, in the same forms.
+    """
+
+    def contact_sweep(carry):
+        _, vel, normal, tangent = carry
+        vel, normal, tangent = list(vel), [list(n) for n in normal], [list(t) for t in tangent]
+        for s in range(len(contacts[0])):
+            for b, body_contacts in enumerate(contacts):
+                normal[b][s], tangent[b][s], v, w = _solve_contact_velocity(
+                    body_contacts[s], normal[b][s], tangent[b][s], *vel[b], *masses[b], keep
+                )
+                vel[b] = (v, w)
+        return jnp.zeros((), bool), vel, normal, tangent
+
+    def iteration(_, carry):
+        vel, normal, tangent, joint_impulse = carry
+        vel, joint_impulse = list(vel), dict(joint_impulse)
+        for j in order:
+            a, b = world.joint_bodies[j]
+            impulse, motor, v_a, w_a, v_b, w_b = _solve_joint_velocity(
+                world, j, joints[j], *joint_impulse[j], *vel[a], *vel[b], dt, keep
+            )
+            vel[a], vel[b], joint_impulse[j] = (v_a, w_a), (v_b, w_b), (impulse, motor)
+        # Without a touching contact the sweep changes nothing: a loop of at most one trip
+        # skips it (under vmap, when no env in the batch has one).
+        _, vel, normal, tangent = jax.lax.while_loop(lambda c: c[0], contact_sweep, (touching, vel, normal, tangent))
+        return vel, normal, tangent, joint_impulse
+
+    touching = _any_touching(contacts)
+
+    return jax.lax.fori_loop(0, iterations, iteration, (vel, normal, tangent, joint_impulse))
+
+
+def _position_iterations(world, order, contacts, joints, masses, pose, iterations, baumgarte, tolerance, keep=None):
+    """Box2D's position iterations, until solved or `iterations` of them: in each, each body's
+    contacts in slot order, then the joints in island order.
+
+    Args:
+        world: The world (the joints' bodies, masses and settings).
+        order: The joints' solving order.
+        contacts: `[B][k]` each body's contact manifolds (`_position_scalars`).
+        joints: `{j: (limit, motor_mass)}` each joint's limit state and motor mass this step.
+        masses: `[B]` `(inv_mass, inv_inertia, local_center)` of each body (`local_center` a
+            `Vec2`).
+        pose: `[B]` `(center, angle)` each body's centre of mass (`Vec2`) and angle.
+        iterations: The most iterations.
+        baumgarte: The fraction of a contact's overlap corrected per iteration.
+        tolerance: Solved when no contact's separation is below this (and every joint's error
+            within slop).
+        keep: `_keep`'s function, or None.
+
+    Returns:
+        `(pose, solved)`.
+    """
+
+    def contact_sweep(carry):
+        _, pose, min_separation = carry
+        pose = list(pose)
+        for s in range(len(contacts[0])):
+            for b, body_contacts in enumerate(contacts):
+                center, angle, separation = _solve_contact_position(
+                    body_contacts[s], *pose[b], *masses[b], baumgarte=baumgarte, keep=keep
+                )
+                pose[b] = (center, angle)
+                min_separation = jnp.minimum(min_separation, separation)
+        return jnp.zeros((), bool), pose, min_separation
+
+    touching = _any_touching(contacts)
+
+    def iteration(carry):
+        i, _, pose = carry
+        # As in `_velocity_iterations`, the contacts' sweep only when one touches.
+        _, pose, min_separation = jax.lax.while_loop(
+            lambda c: c[0], contact_sweep, (touching, list(pose), jnp.zeros_like(pose[0][1]))
+        )
+        pose = list(pose)
+        ok = min_separation >= tolerance
+        for j in order:
+            a, b = world.joint_bodies[j]
+            c_a, a_a, c_b, a_b, joint_ok = _solve_joint_position(world, j, *joints[j], *pose[a], *pose[b], keep)
+            pose[a], pose[b] = (c_a, a_a), (c_b, a_b)
+            ok = ok & joint_ok
+        return i + 1, ok, pose
+
+    def keep_iterating(carry):
+        i, solved, _ = carry
+        return (i < iterations) & ~solved
+
+    _, solved, pose = jax.lax.while_loop(keep_iterating, iteration, (jnp.int32(0), jnp.zeros((), bool), pose))
+    return pose, solved
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1245,7 +1557,7 @@ def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a
     return touching, jnp.where(touching, t, 1.0)
 
 
-def _solve_toi_island(world, b, slots, center, angle, v, w, h):
+def _solve_toi_island(world, b, slots, center, angle, v, w, h, keep):
     """`b2Island::SolveTOI` for body `b` and its touching contacts with the ground.
 
     Returns:
@@ -1254,42 +1566,36 @@ def _solve_toi_island(world, b, slots, center, angle, v, w, h):
     """
     inv_mass, inv_inertia, local_center = world.inv_mass[b], world.inv_inertia[b], world.local_center[b]
     k = slots["count"].shape[0]
-
-    def position_iteration(carry):
-        i, _, center, angle = carry
-        min_sep = jnp.zeros((), center.dtype)
-        for s in range(k):
-            slot = jax.tree.map(lambda x, s=s: x[s], slots)
-            center, angle, sep = _solve_contact_position(
-                slot, center, angle, inv_mass, inv_inertia, local_center, baumgarte=TOI_BAUMGARTE
-            )
-            min_sep = jnp.minimum(min_sep, sep)
-        return i + 1, min_sep >= -1.5 * LINEAR_SLOP, center, angle
-
-    _, _, center, angle = jax.lax.while_loop(
-        lambda c: (c[0] < 20) & ~c[1], position_iteration, (jnp.int32(0), jnp.zeros((), bool), center, angle)
+    contacts = [[_position_scalars(jax.tree.map(lambda x, s=s: x[s], slots)) for s in range(k)]]
+    masses = [(inv_mass, inv_inertia, Vec2.of(local_center))]
+    [(c, a)], _ = _position_iterations(
+        world, (), contacts, {}, masses, [(Vec2.of(center), angle)], 20, TOI_BAUMGARTE, -1.5 * LINEAR_SLOP, keep
     )
-    safe_center, safe_angle = center, angle
+    center, angle = c.array(), a
 
     # No warm starting: the discrete solve already applied those impulses.
-    cons = [
-        _contact_velocity_constraint(
-            jax.tree.map(lambda x, s=s: x[s], slots), center, angle, v, w, inv_mass, inv_inertia, local_center
-        )
-        for s in range(k)
-    ]
-    zeros = jnp.zeros((k, 2), center.dtype)
-
-    def velocity_iteration(_, carry):
-        normal, tangent, v, w = carry
-        for s in range(k):
-            n_s, t_s, v, w = _solve_contact_velocity(cons[s], normal[s], tangent[s], v, w, inv_mass, inv_inertia)
-            normal, tangent = normal.at[s].set(n_s), tangent.at[s].set(t_s)
-        return normal, tangent, v, w
-
-    _, _, v, w = jax.lax.fori_loop(0, world.velocity_iterations, velocity_iteration, (zeros, zeros, v, w))
-    v, w = _clamp_motion(v, w, h)
-    return safe_center, safe_angle, center + h * v, angle + h * w, v, w
+    cons = jax.vmap(_contact_velocity_constraint, in_axes=(0, None, None, None, None, None, None, None))(
+        slots, center, angle, v, w, inv_mass, inv_inertia, local_center
+    )
+    contacts = [[_contact_scalars(jax.tree.map(lambda x, s=s: x[s], cons)) for s in range(k)]]
+    zero = jnp.zeros_like(angle)
+    zeros = [[(zero, zero)] * k]
+    [(v, w)], _, _, _ = _velocity_iterations(
+        world,
+        (),
+        contacts,
+        {},
+        [(inv_mass, inv_inertia)],
+        [(Vec2.of(v), w)],
+        zeros,
+        zeros,
+        {},
+        h,
+        world.velocity_iterations,
+        keep,
+    )
+    v, w = _clamp_motion(v.array(), w, h)
+    return center, angle, center + h * v, angle + h * w, v, w
 
 
 def _clamp_motion(v, w, h):
@@ -1302,13 +1608,59 @@ def _clamp_motion(v, w, h):
     return v, w
 
 
-def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int):
+# Time-of-impact candidates searched together (`_solve_toi`): the search loops over a step's
+# candidates this many at a time.
+_TOI_CHUNK = 2
+
+
+def _pair_distances(world: World, center, angle):
+    """`[B, E]` the distance between each body's polygon (cores) and each edge."""
+    p = center - rotate(angle, world.local_center)
+    verts = p[:, None, :] + rotate(angle[:, None], world.vertices)
+    norms = rotate(angle[:, None], world.normals)
+    per_edge = jax.vmap(segment_polygon_distance, in_axes=(0, 0, None, None, None))
+    per_body = jax.vmap(per_edge, in_axes=(None, None, 0, 0, 0))
+    return per_body(world.edge_v1, world.edge_v2, verts, norms, world.vertex_count)
+
+
+def toi_candidates(world: World, c0, a0, c1, a1) -> jax.Array:
+    """The (body, edge) pairs that may have a time of impact during the bodies' sweeps.
+
+    Every point of a body moves at most `|c1 - c0| + |a1 - a0| r` along its sweep (r: its
+    farthest vertex from its centre of mass), so a pair's distance stays above
+    `(d0 + d1 - that) / 2`, d0 and d1 its distances at the sweep's ends. A pair whose bound
+    stays clear of `TOI_TARGET` (with its tolerance and a margin for rounding) has no impact.
+
+    Args:
+        world: The world.
+        c0: `[B, 2]` each sweep's start: the centre of mass.
+        a0: `[B]` the start angle.
+        c1: `[B, 2]` each sweep's end.
+        a1: `[B]` the end angle.
+
+    Returns:
+        `[B, E]` bool: every pair for which `time_of_impact` can find an impact is True.
+    """
+    offsets = world.vertices - world.local_center[:, None, :]
+    valid_vertex = jnp.arange(world.vertices.shape[1]) < world.vertex_count[:, None]
+    radius = jnp.max(jnp.where(valid_vertex, jnp.sqrt(_dot(offsets, offsets)), 0.0), axis=1)
+    reach = jnp.sqrt(_dot(c1 - c0, c1 - c0)) + jnp.abs(a1 - a0) * radius
+    lower = 0.5 * (_pair_distances(world, c0, a0) + _pair_distances(world, c1, a1) - reach[:, None])
+    # The margin allows for rounding (float32 distances of ~10 m), far above it.
+    return lower <= TOI_TARGET + TOI_TOLERANCE + 2.0 * LINEAR_SLOP
+
+
+def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int, keep):
     """`b2World::SolveTOI`: handle time-of-impact events, earliest first, until none is left.
 
     Each event moves its body back to the time its core came within `TOI_TARGET` of an edge,
     updates the body's contacts there (their begin and end events count), pushes it out and
     solves its contacts' velocities (no joints: Box2D's TOI island holds the body and the
     ground), then integrates the rest of the step.
+
+    The search for the earliest event runs `time_of_impact` only on the pairs
+    `toi_candidates` keeps (the others have no impact), a few at a time in index order, so the
+    earliest event and its ties come out as a search of every pair would give them.
 
     Args:
         world: The world.
@@ -1317,6 +1669,7 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
             step's `began` / `ended` events so far.
         dt: The step.
         max_events: The most events handled in one step.
+        keep: `_keep`'s function.
 
     Returns:
         The state after the events.
@@ -1324,31 +1677,45 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
     b_count, e_count = world.num_bodies, world.num_edges
     dtype = state.center.dtype
 
-    def toi_pair(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a1):
-        return time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a1)
-
-    per_edge = jax.vmap(toi_pair, in_axes=(0, 0, None, None, None, None, None, None, None, None))
-    per_body = jax.vmap(per_edge, in_axes=(None, None, 0, 0, 0, 0, 0, 0, 0, 0))
+    def toi_pair(pair, c0, a0, c1, a1):
+        b, e = pair // e_count, pair % e_count
+        return time_of_impact(
+            world.edge_v1[e],
+            world.edge_v2[e],
+            world.vertices[b],
+            world.normals[b],
+            world.vertex_count[b],
+            world.local_center[b],
+            c0[b],
+            a0[b],
+            c1[b],
+            a1[b],
+        )
 
     def next_event(sweep, st, enabled, toi_count):
         """The earliest time of impact over every pair: `(done, b, e, alpha)`."""
         c0, a0, alpha0 = sweep
-        touching, beta = per_body(
-            world.edge_v1,
-            world.edge_v2,
-            world.vertices,
-            world.normals,
-            world.vertex_count,
-            world.local_center,
-            c0,
-            a0,
-            st.center,
-            st.angle,
-        )
-        alpha = jnp.where(touching, jnp.minimum(alpha0[:, None] + (1.0 - alpha0[:, None]) * beta, 1.0), 1.0)
-        alpha = jnp.where(world.collides & enabled & (toi_count <= MAX_SUB_STEPS), alpha, 1.0)
-        pair = jnp.argmin(alpha)
-        min_alpha = alpha.reshape(-1)[pair]
+        live = world.collides & enabled & (toi_count <= MAX_SUB_STEPS)
+        candidate = (live & toi_candidates(world, c0, a0, st.center, st.angle)).reshape(-1)
+
+        def search(carry):
+            remaining, best_alpha, best_pair = carry
+            pairs = jnp.nonzero(remaining, size=_TOI_CHUNK, fill_value=0)[0]
+            valid = jnp.arange(_TOI_CHUNK) < jnp.sum(remaining)
+            touching, beta = jax.vmap(toi_pair, in_axes=(0, None, None, None, None))(pairs, c0, a0, st.center, st.angle)
+            a = alpha0[pairs // e_count]
+            alpha = jnp.where(touching & valid, jnp.minimum(a + (1.0 - a) * beta, 1.0), 1.0)
+            first = jnp.argmin(alpha)
+            # Strictly earlier only: on a tie the lower pair index, searched first, stays.
+            earlier = alpha[first] < best_alpha
+            return (
+                remaining.at[pairs].set(False),
+                jnp.where(earlier, alpha[first], best_alpha),
+                jnp.where(earlier, pairs[first], best_pair),
+            )
+
+        init = (candidate, jnp.ones((), dtype), jnp.zeros((), jnp.int32))
+        _, min_alpha, pair = jax.lax.while_loop(lambda c: jnp.any(c[0]), search, init)
         done = min_alpha >= 1.0 - 10.0 * _FLT_EPSILON
         return done, pair // e_count, pair % e_count, min_alpha
 
@@ -1403,7 +1770,7 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
         slots["restitution"] = jnp.maximum(world.restitution[b], world.edge_restitution[order])
         h = (1.0 - min_alpha) * dt
         safe_c, safe_a, new_c, new_a, v, w = _solve_toi_island(
-            world, b, slots, pose_c, pose_a, st.linear_velocity[b], st.angular_velocity[b], h
+            world, b, slots, pose_c, pose_a, st.linear_velocity[b], st.angular_velocity[b], h, keep
         )
         solved = hit & ~done
         st = st.replace(
@@ -1512,6 +1879,8 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
     )
 
     inv_mass, inv_inertia, local_center = world.inv_mass, world.inv_inertia, world.local_center
+    # A 1.0 that XLA cannot see through, for `_keep`.
+    keep = _keep(state.awake.astype(dtype) + (~state.awake).astype(dtype))
 
     # Integrate velocities.
     lin = state.linear_velocity + dt * (world.gravity + inv_mass[:, None] * state.force)
@@ -1548,25 +1917,29 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
         ang = ang.at[b].add(inv_inertia[b] * (_cross(jc["r_b"], p) + jc["motor"] + jc["impulse"][2]))
         joint_cons[j] = jc
 
-    solve_contact = jax.vmap(_solve_contact_velocity)
-
-    def velocity_iteration(_, carry):
-        joint_cons, slot_normal, slot_tangent, lin, ang = carry
-        joint_cons = dict(joint_cons)
-        for j in order:
-            joint_cons[j], lin, ang = _solve_joint_velocity(world, j, joint_cons[j], lin, ang, dt)
-        for s in range(k):
-            con = jax.tree.map(lambda x, s=s: x[:, s], cons)
-            n_s, t_s, lin, ang = solve_contact(
-                con, slot_normal[:, s], slot_tangent[:, s], lin, ang, inv_mass, inv_inertia
-            )
-            slot_normal = slot_normal.at[:, s].set(n_s)
-            slot_tangent = slot_tangent.at[:, s].set(t_s)
-        return joint_cons, slot_normal, slot_tangent, lin, ang
-
-    joint_cons, slot_normal, slot_tangent, lin, ang = jax.lax.fori_loop(
-        0, world.velocity_iterations, velocity_iteration, (joint_cons, slot_normal, slot_tangent, lin, ang)
+    # The iterations, on scalars.
+    bodies = range(b_count)
+    contacts = [[_contact_scalars(jax.tree.map(lambda x, b=b, s=s: x[b, s], cons)) for s in range(k)] for b in bodies]
+    joints = {j: dict(jc, r_a=Vec2.of(jc["r_a"]), r_b=Vec2.of(jc["r_b"])) for j, jc in joint_cons.items()}
+    joint_impulse = {j: (tuple(jc["impulse"][i] for i in range(3)), jc["motor"]) for j, jc in joint_cons.items()}
+    vel, normal, tangent, joint_out = _velocity_iterations(
+        world,
+        order,
+        contacts,
+        joints,
+        [(inv_mass[b], inv_inertia[b]) for b in bodies],
+        [(Vec2.of(lin[b]), ang[b]) for b in bodies],
+        [[_pair(slot_normal[b, s]) for s in range(k)] for b in bodies],
+        [[_pair(slot_tangent[b, s]) for s in range(k)] for b in bodies],
+        joint_impulse,
+        dt,
+        world.velocity_iterations,
+        keep,
     )
+    lin = jnp.stack([v.array() for v, _ in vel])
+    ang = jnp.stack([w for _, w in vel])
+    slot_normal = jnp.stack([jnp.stack([jnp.stack(n) for n in row]) for row in normal])
+    slot_tangent = jnp.stack([jnp.stack([jnp.stack(t) for t in row]) for row in tangent])
 
     # Integrate positions, with Box2D's caps on one step's translation and rotation.
     translation = dt * lin
@@ -1577,28 +1950,20 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
     center = center + dt * lin
     angle = angle + dt * ang
 
-    solve_position = jax.vmap(_solve_contact_position)
-
-    def position_iteration(carry):
-        i, _, center, angle = carry
-        min_sep = jnp.zeros((b_count,), dtype)
-        for s in range(k):
-            slot = jax.tree.map(lambda x, s=s: x[:, s], slots)
-            center, angle, sep = solve_position(slot, center, angle, inv_mass, inv_inertia, local_center)
-            min_sep = jnp.minimum(min_sep, sep)
-        ok = jnp.min(min_sep) >= -3.0 * LINEAR_SLOP
-        for j in order:
-            center, angle, joint_ok = _solve_joint_position(world, j, joint_cons[j], center, angle)
-            ok = ok & joint_ok
-        return i + 1, ok, center, angle
-
-    def keep_iterating(carry):
-        i, solved, _, _ = carry
-        return (i < world.position_iterations) & ~solved
-
-    _, position_solved, center, angle = jax.lax.while_loop(
-        keep_iterating, position_iteration, (jnp.int32(0), jnp.zeros((), bool), center, angle)
+    pose, position_solved = _position_iterations(
+        world,
+        order,
+        [[_position_scalars(jax.tree.map(lambda x, b=b, s=s: x[b, s], slots)) for s in range(k)] for b in bodies],
+        {j: (jc["limit"], jc["motor_mass"]) for j, jc in joint_cons.items()},
+        [(inv_mass[b], inv_inertia[b], Vec2.of(local_center[b])) for b in bodies],
+        [(Vec2.of(center[b]), angle[b]) for b in bodies],
+        world.position_iterations,
+        BAUMGARTE,
+        -3.0 * LINEAR_SLOP,
+        keep,
     )
+    center = jnp.stack([c.array() for c, _ in pose])
+    angle = jnp.stack([a for _, a in pose])
 
     # Sleep: the island sleeps once every body has rested TIME_TO_SLEEP with positions solved.
     resting = (ang * ang <= ANGULAR_SLEEP_TOLERANCE**2) & (_dot(lin, lin) <= LINEAR_SLEEP_TOLERANCE**2)
@@ -1624,8 +1989,8 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
     joint_motor = state.joint_motor_impulse
     joint_limit = state.joint_limit_state
     for j in order:
-        joint_impulse = joint_impulse.at[j].set(joint_cons[j]["impulse"])
-        joint_motor = joint_motor.at[j].set(joint_cons[j]["motor"])
+        joint_impulse = joint_impulse.at[j].set(jnp.stack(joint_out[j][0]))
+        joint_motor = joint_motor.at[j].set(joint_out[j][1])
         joint_limit = joint_limit.at[j].set(joint_cons[j]["limit"])
 
     began = (m["count"] > 0) & ~state.touching
@@ -1653,7 +2018,7 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
         inv_dt0=1.0 / dt,
     )
     if world.continuous:
-        after_toi = _solve_toi(world, (state.center, state.angle), stepped, dt, world.max_toi_events)
+        after_toi = _solve_toi(world, (state.center, state.angle), stepped, dt, world.max_toi_events, keep)
         stepped = jax.tree.map(lambda x, y: jnp.where(falls_asleep, x, y), stepped, after_toi)
     no_events = jnp.zeros_like(state.began)
     asleep = state.replace(

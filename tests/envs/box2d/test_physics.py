@@ -147,6 +147,48 @@ def test_lander_landing_with_continuous_collision(fall_speed):
     np.testing.assert_array_equal(ours[..., 6], reference[..., 6], err_msg="awake flags differ")
 
 
+def test_toi_candidates_keep_every_impact():
+    # The time-of-impact search runs only on the pairs toi_candidates keeps: every pair that
+    # time_of_impact finds an impact for must be among them. Random sweeps (up to 0.2 m and
+    # 0.2 rad in a step) of the lander and its legs just above LunarLander-like terrain.
+    bodies, edges, joints = terrain_and_lander(0, 1.0)
+    keys = ("vertices", "box", "density")
+    world = physics.make_world([{k: v for k, v in b.items() if k in keys} for b in bodies], edges, joints)
+    rng = np.random.default_rng(0)
+    n, b = 3000, world.num_bodies
+    xs = np.asarray([e["v1"][0] for e in edges[1:]] + [edges[-1]["v2"][0]])
+    ys = np.asarray([e["v1"][1] for e in edges[1:]] + [edges[-1]["v2"][1]])
+    x = rng.uniform(0.5, 19.5, (n, b))
+    c0 = np.stack([x, np.interp(x, xs, ys) + rng.uniform(-0.05, 0.4, (n, b))], axis=-1)
+    a0 = rng.uniform(-1.0, 1.0, (n, b))
+    c1 = c0 + rng.uniform(-0.2, 0.2, (n, b, 2))
+    a1 = a0 + rng.uniform(-0.2, 0.2, (n, b))
+    c0, a0, c1, a1 = (jnp.asarray(v, world.inv_mass.dtype) for v in (c0, a0, c1, a1))
+
+    def impacts(c0, a0, c1, a1):
+        per_edge = jax.vmap(physics.time_of_impact, in_axes=(0, 0) + (None,) * 8)
+        per_body = jax.vmap(per_edge, in_axes=(None, None, 0, 0, 0, 0, 0, 0, 0, 0))
+        touching, _ = per_body(
+            world.edge_v1,
+            world.edge_v2,
+            world.vertices,
+            world.normals,
+            world.vertex_count,
+            world.local_center,
+            c0,
+            a0,
+            c1,
+            a1,
+        )
+        return touching, physics.toi_candidates(world, c0, a0, c1, a1)
+
+    touching, candidate = jax.jit(jax.vmap(impacts))(c0, a0, c1, a1)
+    touching, candidate = np.asarray(touching), np.asarray(candidate)
+    assert touching.sum() > 100, "the sample should hold impacts"
+    assert not (touching & ~candidate).any(), "an impact's pair was left out"
+    assert candidate.mean() < 0.2, "the bound should leave most pairs out"
+
+
 def test_step_jits_and_vmaps():
     world = physics.make_world(
         [dict(box=(0.5, 0.25), density=1.0)], [dict(v1=(-5.0, 0.0), v2=(5.0, 0.0))], velocity_iterations=8
