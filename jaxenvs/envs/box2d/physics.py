@@ -1720,7 +1720,8 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
         return done, pair // e_count, pair % e_count, min_alpha
 
     def body(carry):
-        i, (done, b, e, min_alpha), sweep, st, enabled, toi_count = carry
+        i, _, sweep, st, enabled, toi_count = carry
+        done, b, e, min_alpha = next_event(sweep, st, enabled, toi_count)
         c0, a0, alpha0 = sweep
 
         # Advance body b to the time of impact and update its contacts there.
@@ -1784,14 +1785,15 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
             a0.at[b].set(jnp.where(solved, safe_a, a0[b])),
             alpha0.at[b].set(jnp.where(solved, min_alpha, alpha0[b])),
         )
-        return i + 1, next_event(sweep, st, enabled, toi_count), sweep, st, enabled, toi_count
+        return i + 1, done, sweep, st, enabled, toi_count
 
     sweep = (sweep_start[0], sweep_start[1], jnp.zeros((b_count,), dtype))
     enabled = jnp.ones((b_count, e_count), bool)
     toi_count = jnp.zeros((b_count, e_count), jnp.int32)
-    init = (jnp.int32(0), next_event(sweep, state, enabled, toi_count), sweep, state, enabled, toi_count)
-    # The loop runs only while there is an event: a step without one pays for the search alone.
-    return jax.lax.while_loop(lambda c: (c[0] < max_events) & ~c[1][0], body, init)[3]
+    init = (jnp.int32(0), jnp.zeros((), bool), sweep, state, enabled, toi_count)
+    # Each trip searches for the earliest event and handles it (nothing, when there is none);
+    # the loop stops at the first search that finds none.
+    return jax.lax.while_loop(lambda c: (c[0] < max_events) & ~c[1], body, init)[3]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1807,8 +1809,10 @@ def _carry_impulses(count, keys, old_count, old_keys, old_normal, old_tangent):
     old_valid = slot < old_count[..., None]
     # [..., new point, old point]
     match = (keys[..., :, None] == old_keys[..., None, :]) & old_valid[..., None, :]
-    first = jnp.argmax(match, axis=-1)
-    found = jnp.any(match, axis=-1) & new_valid
+    # The first matching old point of two (written out: XLA folds an argmax over constant
+    # arrays slowly, as a reset's are).
+    first = jnp.where(match[..., 0], 0, 1)
+    found = (match[..., 0] | match[..., 1]) & new_valid
     normal = jnp.where(found, jnp.take_along_axis(old_normal, first, axis=-1), 0.0)
     tangent = jnp.where(found, jnp.take_along_axis(old_tangent, first, axis=-1), 0.0)
     return normal, tangent
