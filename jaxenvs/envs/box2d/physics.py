@@ -1700,7 +1700,7 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
 
         def search(carry):
             remaining, best_alpha, best_pair = carry
-            pairs = jnp.nonzero(remaining, size=_TOI_CHUNK, fill_value=0)[0]
+            pairs = jnp.nonzero(remaining, size=_TOI_CHUNK, fill_value=0)[0].astype(jnp.int32)
             valid = jnp.arange(_TOI_CHUNK) < jnp.sum(remaining)
             touching, beta = jax.vmap(toi_pair, in_axes=(0, None, None, None, None))(pairs, c0, a0, st.center, st.angle)
             a = alpha0[pairs // e_count]

@@ -189,6 +189,33 @@ def test_toi_candidates_keep_every_impact():
     assert candidate.mean() < 0.2, "the bound should leave most pairs out"
 
 
+def test_step_runs_in_float64():
+    # Under jax_enable_x64 the world and the step are float64, continuous collision included
+    # (legs landing at 3 m/s: contacts and times of impact).
+    with jax.enable_x64(True):
+        bodies, edges, joints = terrain_and_lander(0, 3.0)
+        keys = ("vertices", "box", "density", "friction", "restitution")
+        world = physics.make_world(
+            [{k: v for k, v in b.items() if k in keys} for b in bodies],
+            edges,
+            joints,
+            velocity_iterations=180,
+            position_iterations=60,
+        )
+        state = physics.init_state(
+            world,
+            [b["position"] for b in bodies],
+            [b.get("angle", 0.0) for b in bodies],
+            [b.get("v", (0.0, 0.0)) for b in bodies],
+        )
+        run = jax.jit(
+            lambda s: jax.lax.scan(lambda s, _: (physics.step(world, s, 1 / 50), s.touching.any()), s, None, 40)
+        )
+        state, touched = run(state)
+        assert state.center.dtype == jnp.float64
+        assert bool(touched.any()) and bool(jnp.isfinite(state.center).all())
+
+
 def test_step_jits_and_vmaps():
     world = physics.make_world(
         [dict(box=(0.5, 0.25), density=1.0)], [dict(v1=(-5.0, 0.0), v2=(5.0, 0.0))], velocity_iterations=8
