@@ -25,11 +25,26 @@ the batch, `LogWrapper`, `NormalizeObservation`, `NormalizeReward`; the statisti
 the batch) and its defaults (2,048 envs x 10 steps, 32 minibatches, 256-unit layers, learning
 rate 3e-4 without annealing, no entropy bonus). Returns are logged below the normalization, so
 they are the env's own.
+
+A batch-native id (`jaxenvs.spec(id).batch_native`: the ALE family, `ale/<Game>-v5`) is a batch
+of emulators on the host: `make_vec(id, num_envs, **settings)` builds it (under `LogWrapper`),
+`train` runs under `jax.jit` without the vmap over seeds, and `--num-seeds` must be 1 (run one
+process per seed). Its defaults are CleanRL's `ppo_atari.py` (8 envs x 128 steps, learning rate
+2.5e-4 annealed, 4 minibatches, 4 epochs, clip 0.1, entropy 0.01):
+
+    python examples/ppo.py --env ale/Breakout-v5 --ale-training-settings --total-timesteps 92160
+
+`--ale-training-settings` sets `jaxenvs.adapters.ale.TRAINING_SETTINGS` (84x84 gray, 4 frames,
+...); `--env-settings KEY=VALUE ...` sets any params field, for any id (after those). An image
+observation (uint8, rank 3 or more: ale-py's `[frames, height, width(, 3)]`) gets the Nature DQN
+torso (`--network auto`, or `cnn` / `mlp`), its frames scaled by 1/255. `--random-policy` plays
+uniform actions and learns nothing: the baseline a run is compared with (same env, same seeds).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import time
 
@@ -74,6 +89,18 @@ DEFAULTS = {
     "num_minibatches": (4, 32),
     "ent_coef": (0.01, 0.0),
     "hidden": (64, 256),
+    "clip_eps": (0.2, 0.2),
+}
+# a batch-native id's defaults (the ALE family's: CleanRL's ppo_atari.py, Nature CNN)
+BATCH_NATIVE_DEFAULTS = {
+    "num_envs": 8,
+    "num_steps": 128,
+    "total_timesteps": 10_000_000,
+    "lr": 2.5e-4,
+    "anneal_lr": 1,
+    "num_minibatches": 4,
+    "ent_coef": 0.01,
+    "clip_eps": 0.1,
 }
 
 
@@ -98,6 +125,84 @@ class ActorCritic(nn.Module):
             log_std = self.param("log_std", nn.initializers.zeros, (self.action_dim,))
             return (head, log_std), value
         return head, value
+
+
+def patches(x, size, stride):
+    """`[batch, h, w, c]` -> `[batch, h', w', size * size * c]`: each output pixel's receptive field
+    of a VALID convolution, (row, column, channel) flattened, taken as strided slices."""
+    _, h, w, _ = x.shape
+    out_h, out_w = (h - size) // stride + 1, (w - size) // stride + 1
+    fields = [
+        x[:, i : i + stride * (out_h - 1) + 1 : stride, j : j + stride * (out_w - 1) + 1 : stride]
+        for i in range(size)
+        for j in range(size)
+    ]
+    return jnp.concatenate(fields, axis=-1)
+
+
+class NatureActorCritic(nn.Module):
+    """The Nature DQN torso (Mnih et al. 2015) under a categorical policy and a value head, as in
+    CleanRL's and PureJaxRL's Atari PPO: conv 32 8x8/4, 64 4x4/2, 64 3x3/1, dense 512.
+
+    Each convolution is a dense layer over `patches` (the same function, its kernel flattened):
+    XLA:CPU runs a convolution's gradient inside a loop body (the scans of `train`) about 15x
+    slower than outside (jax-ml/jax#12868), and the patches' slices do not have that problem.
+    """
+
+    action_dim: int
+
+    @nn.compact
+    def __call__(self, obs):
+        # ale-py's [batch, frames, height, width(, 3)]: the frames (and colours) become channels
+        x = jnp.moveaxis(obs, 1, 3)
+        x = x.reshape(x.shape[:3] + (-1,)).astype(jnp.float32) / 255.0
+        init = nn.initializers.orthogonal
+        for features, size, stride in ((32, 8, 4), (64, 4, 2), (64, 3, 1)):
+            x = nn.relu(nn.Dense(features, kernel_init=init(np.sqrt(2)))(patches(x, size, stride)))
+        x = nn.relu(nn.Dense(512, kernel_init=init(np.sqrt(2)))(x.reshape(x.shape[0], -1)))
+        logits = nn.Dense(self.action_dim, kernel_init=init(0.01))(x)
+        value = nn.Dense(1, kernel_init=init(1.0))(x).squeeze(-1)
+        return logits, value
+
+
+def choose_network(kind, obs_space, action_dim, continuous, hidden):
+    """`(network, kind)`: `kind` "auto" is "cnn" for an image (uint8, rank 3 or more), else "mlp"."""
+    shape = tuple(getattr(obs_space, "shape", ()) or ())
+    image = len(shape) >= 3 and np.dtype(getattr(obs_space, "dtype", np.float32)) == np.uint8
+    if kind == "auto":
+        kind = "cnn" if image else "mlp"
+    if kind == "cnn":
+        if continuous:
+            raise ValueError("--network cnn has a categorical policy: it needs a Discrete action space")
+        if len(shape) < 3:
+            raise ValueError(f"--network cnn needs image observations ([frames, height, width(, 3)]), got {shape}")
+        return NatureActorCritic(action_dim), kind
+    return ActorCritic(action_dim, continuous, hidden=hidden), kind
+
+
+def parse_settings(specs):
+    """`["grayscale=True", "noop_max=30", ...]` -> `{"grayscale": True, "noop_max": 30, ...}`."""
+    settings = {}
+    for item in specs:
+        name, sep, text = item.partition("=")
+        if not sep or not name:
+            raise ValueError(f"--env-settings takes KEY=VALUE (e.g. frameskip=4), got {item!r}")
+        try:
+            settings[name] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            settings[name] = text
+    return settings
+
+
+def env_settings(args):
+    """The params fields `--ale-training-settings` and `--env-settings` set, the latter last."""
+    settings = {}
+    if args.ale_training_settings:
+        from jaxenvs.adapters.ale import TRAINING_SETTINGS
+
+        settings.update(TRAINING_SETTINGS)
+    settings.update(parse_settings(args.env_settings or []))
+    return settings
 
 
 def log_prob_entropy(policy, action, continuous):
@@ -188,7 +293,11 @@ def parse_eval_levels(specs, params, where):
 
 
 def make_train(args):
-    env, params = jaxenvs.make(args.env, autoreset=False)
+    batch_native = jaxenvs.spec(args.env).batch_native
+    if batch_native:  # a batch of emulators: built whole, never vmapped (the ALE family)
+        env, params = jaxenvs.make_vec(args.env, args.num_envs, **env_settings(args))
+    else:
+        env, params = jaxenvs.make(args.env, autoreset=False, **env_settings(args))
     if isinstance(env.observation_space(params), (spaces.Dict, spaces.Tuple)):
         env = FlattenObservation(env)
     act_space = env.action_space(params)
@@ -200,8 +309,10 @@ def make_train(args):
         sample = uniform_levels(parse_ranges(args.levels, params, args.env))
         env = Levels(env.env if isinstance(env, Absorbing) else env, sample)
     action_dim = int(np.prod(act_space.shape)) if continuous else act_space.n
-    # `train` is vmapped over seeds, so each batch is one of a batch of batches
-    if args.continuous:
+    # `train` is vmapped over seeds, so each batch is one of a batch of batches (but a batch-native one)
+    if batch_native:
+        venv = LogWrapper(env)
+    elif args.continuous:
         if not continuous:
             raise ValueError(f"--continuous needs a Box action space; {args.env} has {act_space!r}")
         # PureJaxRL's stack; the returns are logged before the rewards are normalized
@@ -209,7 +320,9 @@ def make_train(args):
         venv = NormalizeReward(NormalizeObservation(LogWrapper(venv)), gamma=args.gamma)
     else:
         venv = LogWrapper(jaxenvs.wrappers.VecEnv(env, args.num_envs, allow_vmap=True))
-    network = ActorCritic(action_dim, continuous, hidden=args.hidden)
+    network, args.network = choose_network(
+        args.network, env.observation_space(params), action_dim, continuous, args.hidden
+    )
     num_updates = args.total_timesteps // (args.num_envs * args.num_steps)
     minibatch_size = args.num_envs * args.num_steps // args.num_minibatches
 
@@ -235,13 +348,20 @@ def make_train(args):
         def env_step(carry, _):
             state, env_state, obs, key = carry
             key, k_act, k_step = jax.random.split(key, 3)
-            policy, value = network.apply(state.params, obs)
-            action = sample_action(k_act, policy, continuous)
-            log_prob, _ = log_prob_entropy(policy, action, continuous)
+            if args.random_policy:  # the baseline: uniform actions, no network
+                action = jax.vmap(act_space.sample)(jax.random.split(k_act, args.num_envs))
+                value = log_prob = jnp.zeros(args.num_envs)
+            else:
+                policy, value = network.apply(state.params, obs)
+                action = sample_action(k_act, policy, continuous)
+                log_prob, _ = log_prob_entropy(policy, action, continuous)
             next_obs, env_state, reward, terminated, truncated, info = venv.step(
                 k_step, env_state, clip_action(action), params
             )
-            _, final_value = network.apply(state.params, info["final_observation"])
+            if args.random_policy:
+                final_value = value
+            else:
+                _, final_value = network.apply(state.params, info["final_observation"])
             transition = Transition(
                 obs,
                 action,
@@ -302,7 +422,10 @@ def make_train(args):
                 state, losses = jax.lax.scan(minibatch, state, shuffled)
                 return (state, key), losses
 
-            (state, key), losses = jax.lax.scan(epoch, (state, key), None, args.update_epochs)
+            if args.random_policy:
+                losses = (jnp.zeros(()),)
+            else:
+                (state, key), losses = jax.lax.scan(epoch, (state, key), None, args.update_epochs)
             finished = traj.returned_episode.sum()
             mean_return = jnp.where(
                 finished > 0, (traj.episode_return * traj.returned_episode).sum() / jnp.maximum(finished, 1), jnp.nan
@@ -373,11 +496,33 @@ def main(argv=None):
     p.add_argument("--num-minibatches", type=int)
     p.add_argument("--gamma", type=float, default=0.99)
     p.add_argument("--gae-lambda", type=float, default=0.95)
-    p.add_argument("--clip-eps", type=float, default=0.2)
+    p.add_argument("--clip-eps", type=float)
     p.add_argument("--ent-coef", type=float)
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--max-grad-norm", type=float, default=0.5)
     p.add_argument("--hidden", type=int, help="units per hidden layer")
+    p.add_argument(
+        "--network",
+        choices=("auto", "mlp", "cnn"),
+        default="auto",
+        help="cnn: the Nature DQN torso (frames scaled by 1/255); auto: cnn for image observations (uint8, rank >= 3)",
+    )
+    p.add_argument(
+        "--ale-training-settings",
+        action="store_true",
+        help="an ALE id's params set to jaxenvs.adapters.ale.TRAINING_SETTINGS (84x84 gray, 4 frames, ...)",
+    )
+    p.add_argument(
+        "--env-settings",
+        nargs="+",
+        metavar="KEY=VALUE",
+        help="params fields to set (after --ale-training-settings), e.g. repeat_action_probability=0.0",
+    )
+    p.add_argument(
+        "--random-policy",
+        action="store_true",
+        help="uniform random actions and no learning: the baseline for the same env and seeds",
+    )
     p.add_argument(
         "--levels",
         nargs="+",
@@ -398,6 +543,20 @@ def main(argv=None):
         help="write the first seed's trained network to PATH (flax msgpack) and its settings to PATH.json",
     )
     args = p.parse_args(argv)
+    if args.env is not None and jaxenvs.spec(args.env).batch_native:
+        if args.num_seeds != 1:
+            p.error(
+                f"--num-seeds {args.num_seeds}: {args.env} is a batch of emulators on the host, which cannot be "
+                "vmapped over seeds; run one process per seed (--seed)"
+            )
+        for flag, used in (("--continuous", args.continuous), ("--levels", args.levels)):
+            if used:
+                p.error(f"{flag} is not supported for {args.env}, a batch of emulators")
+        if args.eval_levels:
+            p.error(f"--eval-levels is not supported for {args.env}: its emulators have no levels")
+        for name, value in BATCH_NATIVE_DEFAULTS.items():
+            if getattr(args, name) is None:
+                setattr(args, name, value)
     for name, (discrete, continuous) in DEFAULTS.items():
         if getattr(args, name) is None:
             setattr(args, name, continuous if args.continuous else discrete)
@@ -416,7 +575,10 @@ def main(argv=None):
         p.error("--total-timesteps must cover at least one update (num_envs * num_steps)")
     keys = jax.random.split(jax.random.key(args.seed), args.num_seeds)
     start = time.perf_counter()
-    metrics = jax.jit(jax.vmap(train))(keys, jnp.arange(args.num_seeds))
+    if jaxenvs.spec(args.env).batch_native:  # one seed, not vmapped; the metrics keep a seed axis
+        metrics = jax.tree_util.tree_map(lambda x: x[None], jax.jit(train)(keys[0], jnp.int32(0)))
+    else:
+        metrics = jax.jit(jax.vmap(train))(keys, jnp.arange(args.num_seeds))
     returns = np.asarray(jax.block_until_ready(metrics["mean_return"]))  # [seeds, updates]
     seconds = time.perf_counter() - start
     # per seed: the last update in which an episode finished
@@ -442,6 +604,7 @@ def save(args, net_params) -> None:
     with open(args.save, "wb") as f:
         f.write(serialization.to_bytes(net_params))
     settings = dict(env=args.env, continuous=args.continuous, hidden=args.hidden, seed=args.seed)
+    settings.update(network=args.network, env_settings=env_settings(args))
     with open(args.save + ".json", "w") as f:
         json.dump(settings, f)
     print(f"saved {args.save}")
@@ -457,12 +620,20 @@ def load(path):
         settings = json.load(f)
     if settings["continuous"]:
         raise ValueError(f"{path}: trained with --continuous, whose observation normalization is not saved")
-    env, params = jaxenvs.make(settings["env"], autoreset=False)
+    overrides = settings.get("env_settings", {})
+    if jaxenvs.spec(settings["env"]).batch_native:  # a batch of one emulator, not reset
+        env, params = jaxenvs.make_vec(settings["env"], 1, **overrides)
+        space = env.observation_space(params)
+        obs = jnp.zeros(space.shape, space.dtype)
+    else:
+        env, params = jaxenvs.make(settings["env"], autoreset=False, **overrides)
+        obs, _ = env.reset(jax.random.key(0), params)
     act_space = env.action_space(params)
     continuous = isinstance(act_space, spaces.Box)
     action_dim = int(np.prod(act_space.shape)) if continuous else act_space.n
-    network = ActorCritic(action_dim, continuous, hidden=settings["hidden"])
-    obs, _ = env.reset(jax.random.key(0), params)
+    network, _ = choose_network(
+        settings.get("network", "mlp"), env.observation_space(params), action_dim, continuous, settings["hidden"]
+    )
     template = network.init(jax.random.key(0), obs[None])
     with open(path, "rb") as f:
         weights = serialization.from_bytes(template, f.read())

@@ -214,11 +214,20 @@ def _rollout(
     reset: Callable, step: Callable, space: Any, num_envs: int, num_steps: int, observations: bool
 ) -> Callable:
     """The timed scan shared by `vec_rollout` and `vmap_rollout`: `reset(key)`, `step(key, state, actions)`."""
+    steps = _steps(step, space, num_envs, num_steps, observations)
 
     def run(key):
         k_reset, k_run = jax.random.split(key)
         obs, state = reset(k_reset)
+        return steps(state, obs, k_run)
 
+    return run
+
+
+def _steps(step: Callable, space: Any, num_envs: int, num_steps: int, observations: bool) -> Callable:
+    """`steps(state, obs, key) -> (state, obs, obs read, reward sum)`: `_rollout`'s scan from a state."""
+
+    def steps(state, obs, key):
         def body(carry, keys):
             state, last_obs, obs_total, total = carry
             if observations:  # as a policy reads the observation it acts on, from the carry
@@ -228,10 +237,10 @@ def _rollout(
             return (state, obs if observations else last_obs, obs_total, total + jnp.sum(reward)), None
 
         init = (state, obs, jnp.zeros(()), jnp.zeros(()))
-        carry, _ = jax.lax.scan(body, init, jax.random.split(k_run, (num_steps, 2)))
+        carry, _ = jax.lax.scan(body, init, jax.random.split(key, (num_steps, 2)))
         return carry
 
-    return run
+    return steps
 
 
 def vec_rollout(venv: Any, params: Any, num_steps: int, observations: bool = True) -> Callable:
@@ -304,6 +313,32 @@ class _JaxRun:
     def __call__(self) -> None:
         self._calls += 1
         jax.block_until_ready(self.compiled(jax.random.key(self._calls)))
+
+
+class _SteppedRun:
+    """A compiled rollout of a batch-native env (`EnvSpec.batch_native`: ALE's emulators) that
+    times steps only: one reset, untimed, and each run steps on from the last run's state.
+
+    Its reset seeds every emulator, which reloads its ROM (docs/ale.md): timed with the steps,
+    as `_JaxRun` does, a short rollout measures that reset. A state is used once, so the runs
+    chain their states.
+    """
+
+    def __init__(self, venv: Any, params: Any, num_steps: int):
+        space, n = venv.action_space(params), venv.num_envs
+        steps = _steps(lambda k, s, a: venv.step(k, s, a, params), space, n, num_steps, observations=True)
+        self.obs, self.state = jax.jit(lambda key: venv.reset(key, params))(jax.random.key(0))
+        t0 = time.perf_counter()
+        self.compiled = jax.jit(steps).lower(self.state, self.obs, jax.random.key(0)).compile()
+        self.compile_seconds = time.perf_counter() - t0
+        self.memory_mb = self.peak_mb = None
+        self._calls = 0
+        self()  # warm-up, untimed
+
+    def __call__(self) -> None:
+        self._calls += 1
+        out = jax.block_until_ready(self.compiled(self.state, self.obs, jax.random.key(self._calls)))
+        self.state, self.obs = out[0], out[1]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -622,12 +657,16 @@ def rollout_throughput(
         **overrides: Params fields passed to `make_vec`.
 
     Returns:
-        A `Throughput`.
+        A `Throughput`. A batch-native id's runs (ALE's) time steps only, from one untimed reset
+        (`_SteppedRun`); every other id's time a reset and the steps.
     """
-    from jaxenvs.registry import make_vec
+    from jaxenvs.registry import make_vec, spec
 
     venv, params = make_vec(env_id, num_envs, **overrides)
-    run = _JaxRun(vec_rollout(venv, params, num_steps))
+    if spec(env_id).batch_native:
+        run = _SteppedRun(venv, params, num_steps)
+    else:
+        run = _JaxRun(vec_rollout(venv, params, num_steps))
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()

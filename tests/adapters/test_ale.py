@@ -352,3 +352,22 @@ def test_importing_jaxenvs_and_listing_ale_ids_imports_no_ale_py():
     code += "; print('ale_py' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_the_rollout_throughput_times_steps_from_one_reset(monkeypatch):
+    """`bench.rollout_throughput` (the report's figure) resets a batch-native id once, untimed,
+    and its runs step on from the last run's state (a state is used once): one host-side reset
+    for the warm-up and every timed run."""
+    from jaxenvs import bench
+
+    restarts = []
+    restart = ale.Emulators.restart
+
+    def counted(self):
+        restarts.append(1)
+        return restart(self)
+
+    monkeypatch.setattr(ale.Emulators, "restart", counted)
+    tp = bench.rollout_throughput("ale/Pong-v5", num_envs=2, num_steps=3, repeats=3, **SMALL)
+    assert tp.steps_per_second > 0 and tp.num_envs == 2 and tp.num_steps == 3
+    assert len(restarts) == 1

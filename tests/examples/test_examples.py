@@ -105,3 +105,63 @@ def test_ppo_levels_refuses_bad_ranges(flags, message, capsys):
     with pytest.raises(SystemExit):
         ppo.main(flags + ["--total-timesteps", "512", "--num-envs", "4", "--num-steps", "128"])
     assert message in capsys.readouterr().err
+
+
+def test_ppo_patches_are_a_valid_convolution():
+    """The Nature CNN's convolutions are dense layers over `patches`: the same as a VALID
+    convolution with the kernel flattened (row, column, channel)."""
+    ppo = _load("ppo")
+    x = jax.random.normal(jax.random.key(0), (2, 20, 20, 3))
+    kernel = jax.random.normal(jax.random.key(1), (4, 4, 3, 5))
+    conv = jax.lax.conv_general_dilated(x, kernel, (2, 2), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    dense = ppo.patches(x, 4, 2) @ kernel.reshape(-1, 5)
+    np.testing.assert_allclose(np.asarray(dense), np.asarray(conv), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice")  # no episode ends in 32 steps
+@pytest.mark.parametrize("random_policy", [False, True], ids=["ppo", "random"])
+def test_ppo_runs_on_breakout_with_the_nature_cnn(random_policy, capsys):
+    """A batch-native id (ALE): make_vec's batch, one seed under jit, the CNN chosen for its
+    uint8 frames; two tiny updates end to end (and the random-play baseline, which learns
+    nothing)."""
+    pytest.importorskip("optax")
+    pytest.importorskip("ale_py")
+    ppo = _load("ppo")
+    args = ["--env", "ale/Breakout-v5", "--ale-training-settings", "--num-envs", "2", "--num-steps", "16"]
+    args += ["--total-timesteps", "64", "--num-minibatches", "2", "--update-epochs", "1", "--quiet"]
+    metrics = ppo.main(args + (["--random-policy"] if random_policy else []))
+    loss = np.asarray(metrics["loss"])
+    assert loss.shape == (1, 2) and np.isfinite(loss).all(), loss
+    assert (loss == 0).all() == random_policy
+    out = capsys.readouterr().out.strip().splitlines()
+    assert "env=ale/Breakout-v5 seeds=1 steps=64 updates=2" in out[-2]
+    assert out[-1].startswith("mean_return=")
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--num-seeds", "2"], "run one process per seed"),
+        (["--continuous"], "--continuous is not supported"),
+        (["--levels", "length=0.5:1.0"], "--levels is not supported"),
+    ],
+)
+def test_ppo_refuses_what_a_batch_of_emulators_cannot_do(flags, message, capsys):
+    pytest.importorskip("optax")
+    ppo = _load("ppo")
+    with pytest.raises(SystemExit):
+        ppo.main(["--env", "ale/Breakout-v5"] + flags)
+    assert message in capsys.readouterr().err
+
+
+def test_ppo_env_settings_reach_the_params(capsys):
+    """`--env-settings KEY=VALUE` sets params fields for any id (here CartPole's time limit)."""
+    pytest.importorskip("optax")
+    ppo = _load("ppo")
+    with pytest.raises(SystemExit):
+        ppo.main(["--env-settings", "no_such_field=1", "--total-timesteps", "512"])
+    assert "no_such_field" in capsys.readouterr().err
+    args = ["--env-settings", "max_steps_in_episode=20", "--total-timesteps", "1024", "--num-envs", "4"]
+    metrics = ppo.main(args + ["--num-steps", "128", "--quiet"])
+    returns = np.asarray(metrics["mean_return"])
+    assert np.nanmax(returns) <= 20.0, returns
