@@ -31,6 +31,7 @@ def _ppo():
     """examples/ppo.py as a module (examples/ is no package)."""
     spec = importlib.util.spec_from_file_location("ppo_example", ROOT / "examples" / "ppo.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
