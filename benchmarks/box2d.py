@@ -52,16 +52,18 @@ def jaxenvs_runner(env_id: str, num_envs: int, steps: int):
     import jax.numpy as jnp
 
     import jaxenvs
+    from jaxenvs.bench import random_actions
 
     venv, params = jaxenvs.make_vec(env_id, num_envs)
-    space = venv.action_space(params)
+    space = venv.action_space(params)  # one env's
 
     def rollout(key):
         _, state = venv.reset(key, params)
 
         def body(carry, k):
             state, total = carry
-            obs, state, reward, *_ = venv.step(k, state, space.sample(jax.random.fold_in(k, 1)), params)
+            actions = random_actions(jax.random.fold_in(k, 1), space, num_envs)
+            obs, state, reward, *_ = venv.step(k, state, actions, params)
             return (state, total + obs.sum() + reward.sum()), None
 
         (_, total), _ = jax.lax.scan(body, (state, jnp.float32(0)), jax.random.split(key, steps))
