@@ -166,9 +166,12 @@ class NatureActorCritic(nn.Module):
 
 
 def choose_network(kind, obs_space, action_dim, continuous, hidden):
-    """`(network, kind)`: `kind` "auto" is "cnn" for an image (uint8, rank 3 or more), else "mlp"."""
+    """`(network, kind)`: `kind` "auto" is "cnn" for frames (uint8, `[frames, height, width(, 3)]`,
+    at least 36 x 36: the Nature torso's smallest input), else "mlp" (small uint8 grids, such as
+    NAVIX's and XLand-MiniGrid's views, included)."""
     shape = tuple(getattr(obs_space, "shape", ()) or ())
-    image = len(shape) >= 3 and np.dtype(getattr(obs_space, "dtype", np.float32)) == np.uint8
+    uint8 = np.dtype(getattr(obs_space, "dtype", np.float32)) == np.uint8
+    image = len(shape) >= 3 and uint8 and min(shape[1], shape[2]) >= 36
     if kind == "auto":
         kind = "cnn" if image else "mlp"
     if kind == "cnn":

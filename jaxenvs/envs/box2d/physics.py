@@ -891,11 +891,22 @@ class Vec2:
 
     @classmethod
     def of(cls, a) -> Vec2:
-        """The vectors of `[..., 2]` array `a`."""
+        """The vectors of an array.
+
+        Args:
+            a: `[..., 2]` array.
+
+        Returns:
+            Its x and y components as a `Vec2`.
+        """
         return cls(a[..., 0], a[..., 1])
 
     def array(self) -> jax.Array:
-        """`[..., 2]`."""
+        """The vectors as one array.
+
+        Returns:
+            `[..., 2]`.
+        """
         return jnp.stack([self.x, self.y], axis=-1)
 
     def __add__(self, other):
