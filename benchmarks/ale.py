@@ -36,23 +36,11 @@ import jax
 import numpy as np
 
 import jaxenvs
-from jaxenvs.adapters.ale import AleParams
+from jaxenvs.adapters.ale import TRAINING_SETTINGS, AleParams
 
 # what all three run with: ale-py's AtariVectorEnv defaults (the usual training frames) and v5's
 # sticky actions, no episodic lives (envpool's and ale-py's would differ in what follows a lost life)
-SETTINGS = dict(
-    img_height=84,
-    img_width=84,
-    grayscale=True,
-    stack_num=4,
-    maxpool=True,
-    noop_max=30,
-    use_fire_reset=True,
-    reward_clipping=True,
-    episodic_life=False,
-    frameskip=4,
-    repeat_action_probability=0.25,
-)
+SETTINGS = dict(TRAINING_SETTINGS, episodic_life=False, frameskip=4, repeat_action_probability=0.25)
 
 
 def jaxenvs_scan(game: str, num_envs: int, steps: int, check_state: bool = True):
