@@ -102,7 +102,7 @@ class Context:
 
 
 CheckFn = Callable[[Context], list[Check]]
-_FIELD_OPTIONS = ("reward_atol", "canonical", "info_fields")
+_FIELD_OPTIONS = ("reward_atol", "canonical", "info_fields", "in_distribution")
 _COLLECTION_OPTIONS = ("data", "policy", "scramble", "replay", "params_of")
 
 

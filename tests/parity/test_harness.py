@@ -185,3 +185,25 @@ def test_an_env_without_a_float64_path_is_compared_to_a_tolerance_not_its_own_ro
     )
     assert all(c.passed for c in checks), [c.describe() for c in checks]
     assert "no float64 path" in checks[0].detail
+
+
+def test_rows_in_distribution_are_compared_as_samples_and_the_rest_to_tolerance():
+    """`FieldPolicy.in_distribution` splits one batch: its rows by a two-sample test of what each
+    step changed, the others to the tolerance, and both halves count their transitions."""
+    ref = CARTPOLE.reference("CartPole-v1")
+    far_right = lambda _, data: data.states["x"] > 0  # noqa: E731 (any split of the rows)
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False)
+    fields = FieldPolicy(atol=1e-5, in_distribution=far_right)
+    checks = harness.check_transitions(env, params, ref, num_steps=400, seed=2, fields=fields)
+    assert all(c.passed for c in checks), [c.describe() for c in checks if not c.passed]
+    names = {c.name for c in checks}
+    assert {"step in contact step distribution", "step in contact flags frequencies"} <= names
+    assert "step in free flight theta_dot" in names
+    assert sum(c.transitions for c in checks) == 400
+
+    # a push ten times too strong moves the steps' velocity changes far out of the reference's
+    # distribution, and the steps compared to tolerance fail as before
+    env, params = jaxenvs.make("CartPole-v1", autoreset=False, force_mag=100.0)
+    checks = harness.check_transitions(env, params, ref, num_steps=400, seed=2, fields=fields)
+    failed = {c.name for c in checks if not c.passed}
+    assert {"step in contact step distribution", "step in free flight theta_dot"} <= failed

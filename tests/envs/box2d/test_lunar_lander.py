@@ -1,4 +1,4 @@
-"""LunarLander (not yet registered) against gymnasium's LunarLander-v3, episode by episode.
+"""LunarLander against gymnasium's LunarLander-v3, episode by episode.
 
 The reference's random draws are replayed: its generator is `np.random.default_rng(seed)`
 (gymnasium's seeding), drawn in its order (12 terrain heights, the initial push, then two

@@ -8,7 +8,9 @@ state starts with no contacts and no impulses, as `physics.init_state` builds it
 state the reference reached (its own play, re-injected before every step) with the
 reference's engine dispersion replayed (`LanderReference` records the two numbers each step
 draws). Compared: every body's centre of mass, angle and velocities, the legs' contact flags,
-the crash flag, the reward, the termination and the observation.
+the crash flag, the reward, the termination and the observation; to `STEP_ATOL` in free flight,
+and in distribution in contact (`in_contact`), where a body reaching the ground within the step
+is found by another root finder than Box2D's.
 
 Warm starting and sleeping as they really occur are left to whole-episode statistics: episode
 length, return, and how episodes end (crash or off screen, asleep on the ground, cut at the time
@@ -38,6 +40,11 @@ BODY_FIELDS = ("center", "angle", "linear_velocity", "angular_velocity")
 STEP_ATOL = 2e-4
 # Rewards are 100 x shaping differences of such values (and -100 / +100 at the end).
 REWARD_ATOL = 5e-2
+# A step is in contact when a body is this near the terrain (Box2D's distance, radii counted)
+# before or after it in the reference: Box2D's broad phase pairs shapes from 0.1 m (its fat
+# bounding boxes' margin), and a body reaching the ground within the step is found by another
+# root finder on our side (`physics`), so these steps are compared in distribution.
+CONTACT_MARGIN = 0.1
 
 
 def _bodies(env: Any) -> list[Any]:
@@ -310,6 +317,35 @@ def _observe(u: Any) -> np.ndarray:
     )
 
 
+def _terrain_distance(ref: Any, state: dict[str, Any]) -> float:
+    """The least distance between a body of the reference at `state` and the terrain (Box2D's
+    `b2Distance`, shapes' radii counted)."""
+    import Box2D
+
+    ref.load(state)
+    moon = ref.env.unwrapped.moon
+    return min(
+        Box2D.b2Distance(
+            shapeA=f.shape, shapeB=e.shape, transformA=b.transform, transformB=moon.transform, useRadii=True
+        ).distance
+        for b in _bodies(ref.env)
+        for f in b.fixtures
+        for e in moon.fixtures
+    )
+
+
+def in_contact(ref: Any, data: Any) -> np.ndarray:
+    """`FieldPolicy.in_distribution`: the steps with a body within `CONTACT_MARGIN` of the
+    terrain before or after them (the reference's states)."""
+    return np.array(
+        [
+            min(_terrain_distance(ref, data.state_at(i)), _terrain_distance(ref, data.state_at(i, True)))
+            < CONTACT_MARGIN
+            for i in range(len(data))
+        ]
+    )
+
+
 def _reinject(ref: Any, rng: np.random.Generator) -> None:
     """`Reference.transitions`' scramble: the reference's own state, built afresh (cold)."""
     ref.load(ref.state())
@@ -495,7 +531,8 @@ def episodes_under(controller: bool, at_one: int, least: int) -> p.CheckFn:
 
 def cold_steps(at_one: int, least: int, label: str = "step") -> p.CheckFn:
     """Cold-started steps from the reference's own play (`mixed_policy`), re-injected before each
-    step, replayed on the env under test with the reference's dispersion (`LunarLander.transition`).
+    step, replayed on the env under test with the reference's dispersion (`LunarLander.transition`):
+    in free flight to `STEP_ATOL`, in contact (`in_contact`) in distribution.
 
     Args:
         at_one: transitions at scale 1.
@@ -517,6 +554,7 @@ def cold_steps(at_one: int, least: int, label: str = "step") -> p.CheckFn:
             reward_atol=REWARD_ATOL,
             scramble=_reinject,
             replay=env.transition,
+            in_distribution=in_contact,
         )
         return steps(ctx)
 
