@@ -19,7 +19,11 @@ pybox2d 2.3.10 wraps, runs them in `b2World::Step`); it is not a general engine.
   `TOI_TARGET` of an edge during the step is moved back to that time of impact, its contacts
   updated there, pushed out and its velocity solved against them alone (no joints, as in Box2D's
   TOI island), then moved on for the rest of the step, earliest event first; finally forces are
-  cleared. Contact begin and end events (Box2D's listener calls) are kept in order.
+  cleared. Contact begin and end events (Box2D's listener calls) are kept in order;
+- queries the step does not use yet (for BipedalWalker): the manifold of two polygons
+  (`collide_polygons`, Box2D 2.3.0's `b2CollidePolygons`, as pybox2d builds it) and ray casts
+  against edges and polygons (`ray_cast_edge`, `ray_cast_polygon`), with the closest hit
+  among shapes a category mask lets through (`ray_cast_closest`, as a lidar's callback keeps).
 
 Everything is a fixed-size array, so `step` jits and vmaps. The contact and joint impulses, the
 joints' limit states, the sleep timers and the time-step ratio Box2D keeps between steps
@@ -2046,3 +2050,442 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
         inv_dt0=1.0 / dt,
     )
     return jax.tree.map(lambda x, y: jnp.where(state.awake, x, y), stepped, asleep)
+
+
+# ---------------------------------------------------------------------------------------------
+# Narrow phase: b2CollidePolygons (two convex polygons)
+# ---------------------------------------------------------------------------------------------
+
+
+def _pad_rows(x, rows):
+    """`x` with its last row repeated up to `rows` rows (static shapes)."""
+    return jnp.concatenate([x, jnp.repeat(x[-1:], rows - x.shape[0], axis=0)]) if x.shape[0] < rows else x
+
+
+def _transform_point(c, s, position, v):
+    """`b2Mul(b2Transform, v)`: a body-frame point in the world."""
+    return jnp.stack([(c * v[..., 0] - s * v[..., 1]) + position[0], (s * v[..., 0] + c * v[..., 1]) + position[1]], -1)
+
+
+def _normalize(v):
+    """`b2Vec2::Normalize`: times 1 / length, left as it is when shorter than FLT_EPSILON."""
+    length = jnp.sqrt(_dot(v, v))
+    inv = jnp.where(length < _FLT_EPSILON, 1.0, 1.0 / jnp.where(length < _FLT_EPSILON, 1.0, length))
+    return v * inv[..., None]
+
+
+def _edge_separations(poly1, poly2):
+    """`b2EdgeSeparation` for every edge of `poly1`: how far `poly2`'s deepest vertex lies
+    beyond the edge's line (world frame; negative: behind it)."""
+    v1s, n1s, _, _, c1, s1, p1 = poly1
+    v2s, _, count2, _, c2, s2, p2 = poly2
+    valid2 = jnp.arange(v2s.shape[0]) < count2
+    normal_world = jnp.stack([c1 * n1s[:, 0] - s1 * n1s[:, 1], s1 * n1s[:, 0] + c1 * n1s[:, 1]], -1)
+    normal_in_2 = _rotate_t(c2, s2, normal_world)
+    # The support vertex of poly2 against each normal (the first of equals).
+    dots = v2s[None, :, 0] * normal_in_2[:, None, 0] + v2s[None, :, 1] * normal_in_2[:, None, 1]
+    support = jnp.argmin(jnp.where(valid2[None, :], dots, jnp.inf), axis=1)
+    w1 = _transform_point(c1, s1, p1, v1s)
+    w2 = _transform_point(c2, s2, p2, v2s[support])
+    return _dot(w2 - w1, normal_world)
+
+
+def _find_max_separation(poly1, poly2):
+    """Box2D 2.3.0's `b2FindMaxSeparation` (the version pybox2d 2.3.10 builds): the edge of
+    `poly1` whose normal points most towards `poly2`'s centroid, then a hill climb over the
+    neighbouring edges while the separation grows. A local search: it can stop short of the
+    largest separation, and Box2D's manifolds follow the edge it stops on.
+
+    Returns:
+        `(edge, separation)`.
+    """
+    v1s, n1s, count1, centroid1, c1, s1, p1 = poly1
+    _, _, _, centroid2, c2, s2, p2 = poly2
+    size = v1s.shape[0]
+    index = jnp.arange(size)
+    valid1 = index < count1
+    d = _transform_point(c2, s2, p2, centroid2) - _transform_point(c1, s1, p1, centroid1)
+    d_local = _rotate_t(c1, s1, d)
+    edge = jnp.argmax(jnp.where(valid1, _dot(n1s, d_local), -jnp.inf)).astype(jnp.int32)
+    separations = _edge_separations(poly1, poly2)
+
+    def wrap(i):
+        return jnp.where(i < 0, count1 - 1, jnp.where(i >= count1, 0, i))
+
+    prev_edge, next_edge = wrap(edge - 1), wrap(edge + 1)
+    s, s_prev, s_next = separations[edge], separations[prev_edge], separations[next_edge]
+    go_back = (s_prev > s) & (s_prev > s_next)
+    go_on = ~go_back & (s_next > s)
+    increment = jnp.where(go_back, -1, 1)
+    best = jnp.where(go_back, prev_edge, jnp.where(go_on, next_edge, edge))
+    best_separation = jnp.where(go_back, s_prev, jnp.where(go_on, s_next, s))
+    climbing = go_back | go_on
+    # The separation grows strictly at each move, so the climb ends within count1 - 1 moves.
+    for _ in range(size):
+        candidate = wrap(best + increment)
+        better = climbing & (separations[candidate] > best_separation)
+        best = jnp.where(better, candidate, best)
+        best_separation = jnp.where(better, separations[candidate], best_separation)
+        climbing = better
+    return best, best_separation
+
+
+def collide_polygons(
+    vertices_a,
+    normals_a,
+    count_a,
+    centroid_a,
+    position_a,
+    angle_a,
+    vertices_b,
+    normals_b,
+    count_b,
+    centroid_b,
+    position_b,
+    angle_b,
+):
+    """`b2CollidePolygons` for two convex polygons A and B, each on its own body.
+
+    The reference face is A's best separating edge, or B's when its separation is larger by
+    Box2D's tolerance (`> 0.98 * separation_a + 0.001`); the incident edge is the other
+    polygon's edge most against the reference normal, clipped to the reference face's sides
+    widened by both skins; clip points deeper than the skins' sum are dropped. The manifold has
+    the fields and conventions of `collide_edge_polygon`'s, so the contact solver can take it.
+
+    Args:
+        vertices_a: `[V, 2]` A's vertices in its body frame, hull order (padded past `count_a`).
+        normals_a: `[V, 2]` A's outward edge normals in its body frame.
+        count_a: int, A's vertices.
+        centroid_a: `[2]` A's area centroid (body frame; `b2PolygonShape::m_centroid`).
+        position_a: `[2]` A's body origin (world frame).
+        angle_a: A's body angle.
+        vertices_b: `[W, 2]` B's vertices, likewise.
+        normals_b: `[W, 2]` B's outward edge normals.
+        count_b: int, B's vertices.
+        centroid_b: `[2]` B's area centroid.
+        position_b: `[2]` B's body origin.
+        angle_b: B's body angle.
+
+    Returns:
+        A dict, Box2D's `b2Manifold`: `type` (`FACE_A`: a face of A is the reference, `FACE_B`:
+        a face of B), `local_normal` and `local_point` (the reference face's normal and its
+        midpoint, in its own body's frame), `points` `[2, 2]` (the clip points, in the other
+        body's frame), `keys` `[2]` (feature ids, A's features first as in `b2ContactID`) and
+        `count` (0, 1 or 2). Where count is 0 the other fields are left over from the search.
+    """
+    dtype = vertices_a.dtype
+    size = max(vertices_a.shape[0], vertices_b.shape[0])
+    total_radius = 2.0 * POLYGON_RADIUS
+    poly_a = (
+        _pad_rows(vertices_a, size),
+        _pad_rows(normals_a, size),
+        count_a,
+        centroid_a,
+        jnp.cos(angle_a),
+        jnp.sin(angle_a),
+        position_a,
+    )
+    poly_b = (
+        _pad_rows(vertices_b, size),
+        _pad_rows(normals_b, size),
+        count_b,
+        centroid_b,
+        jnp.cos(angle_b),
+        jnp.sin(angle_b),
+        position_b,
+    )
+    edge_a, separation_a = _find_max_separation(poly_a, poly_b)
+    edge_b, separation_b = _find_max_separation(poly_b, poly_a)
+    separated = (separation_a > total_radius) | (separation_b > total_radius)
+    flip = separation_b > 0.98 * separation_a + 0.001
+
+    # Reference polygon 1 and incident polygon 2.
+    v1s, n1s, count1, _, c1, s1, p1 = (jnp.where(flip, b, a) for a, b in zip(poly_a, poly_b, strict=True))
+    v2s, n2s, count2, _, c2, s2, p2 = (jnp.where(flip, a, b) for a, b in zip(poly_a, poly_b, strict=True))
+    edge1 = jnp.where(flip, edge_b, edge_a).astype(jnp.int32)
+
+    # b2FindIncidentEdge: poly2's edge most anti-parallel to the reference normal.
+    n1 = n1s[edge1]
+    normal1 = _rotate_t(c2, s2, jnp.stack([c1 * n1[0] - s1 * n1[1], s1 * n1[0] + c1 * n1[1]]))
+    valid2 = jnp.arange(size) < count2
+    i1 = jnp.argmin(jnp.where(valid2, _dot(normal1, n2s), jnp.inf)).astype(jnp.int32)
+    i2 = jnp.where(i1 + 1 < count2, i1 + 1, 0).astype(jnp.int32)
+    incident = _transform_point(c2, s2, p2, jnp.stack([v2s[i1], v2s[i2]]))
+    incident_ids = jnp.stack(
+        [
+            jnp.stack([edge1, i1, jnp.int32(_FACE), jnp.int32(_VERTEX)]),
+            jnp.stack([edge1, i2, jnp.int32(_FACE), jnp.int32(_VERTEX)]),
+        ]
+    ).astype(jnp.int32)
+
+    iv1 = edge1
+    iv2 = jnp.where(edge1 + 1 < count1, edge1 + 1, 0).astype(jnp.int32)
+    v11, v12 = v1s[iv1], v1s[iv2]
+    local_tangent = _normalize(v12 - v11)
+    local_normal = jnp.stack([local_tangent[1], -local_tangent[0]])
+    plane_point = 0.5 * (v11 + v12)
+    tangent = jnp.stack([c1 * local_tangent[0] - s1 * local_tangent[1], s1 * local_tangent[0] + c1 * local_tangent[1]])
+    normal = jnp.stack([tangent[1], -tangent[0]])
+    w11 = _transform_point(c1, s1, p1, v11)
+    w12 = _transform_point(c1, s1, p1, v12)
+    front_offset = _dot(normal, w11)
+    # The side planes, pushed out by the skins.
+    side_offset1 = -_dot(tangent, w11) + total_radius
+    side_offset2 = _dot(tangent, w12) + total_radius
+    clip1, ids1, np1 = _clip(incident, incident_ids, -tangent, side_offset1, iv1)
+    clip2, ids2, np2 = _clip(clip1, ids1, tangent, side_offset2, iv2)
+
+    separation = _dot(normal, clip2) - front_offset
+    keep = (separation <= total_radius) & ~separated & (np1 >= 2) & (np2 >= 2)
+    points = _rotate_t(c2, s2, clip2 - p2)
+    keys_ref = _key(ids2[:, 0], ids2[:, 1], ids2[:, 2], ids2[:, 3])
+    keys_swapped = _key(ids2[:, 1], ids2[:, 0], ids2[:, 3], ids2[:, 2])
+    keys = jnp.where(flip, keys_swapped, keys_ref)
+    # Box2D packs the kept points first.
+    swap = ~keep[0] & keep[1]
+    points = jnp.where(swap, points[::-1], points)
+    keys = jnp.where(swap, keys[::-1], keys)
+    return dict(
+        type=jnp.where(flip, FACE_B, FACE_A).astype(jnp.int32),
+        local_normal=local_normal.astype(dtype),
+        local_point=plane_point.astype(dtype),
+        points=points.astype(dtype),
+        keys=keys.astype(jnp.int32),
+        count=keep.sum().astype(jnp.int32),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Ray casts (b2EdgeShape::RayCast, b2PolygonShape::RayCast, b2World::RayCast)
+# ---------------------------------------------------------------------------------------------
+
+
+def ray_cast_edge(p1, p2, max_fraction, v1, v2):
+    """`b2EdgeShape::RayCast` of the segment `p1 -> p2` against an edge of the static ground.
+
+    The ray hits where it crosses the edge's line within `[0, max_fraction]` of its length and
+    within the edge's two end points (both ends included); a ray parallel to the edge misses.
+    (Box2D 2.3.0, pybox2d's build, reports the normal in the edge's body frame, unrotated; the
+    edges here lie on the ground at the origin, where that is the world frame.)
+
+    Args:
+        p1: `[2]` the ray's start (world frame).
+        p2: `[2]` the ray's end; the fraction is measured along `p2 - p1`.
+        max_fraction: The longest fraction of `p2 - p1` searched (Box2D's `maxFraction`).
+        v1: `[2]` the edge's first end point (world frame, the ground at the origin).
+        v2: `[2]` the edge's second end point.
+
+    Returns:
+        `(hit, fraction, normal)`: whether it hits, the fraction of `p2 - p1` where, and the
+        edge's unit normal on the side the ray comes from (`(0, 0)` and `max_fraction` on a
+        miss).
+    """
+    d = p2 - p1
+    e = v2 - v1
+    normal = _normalize(jnp.stack([e[1], -e[0]]))
+    numerator = _dot(normal, v1 - p1)
+    denominator = _dot(normal, d)
+    t = numerator / jnp.where(denominator == 0.0, 1.0, denominator)
+    q = p1 + t * d
+    rr = _dot(e, e)
+    s = _dot(q - v1, e) / jnp.where(rr == 0.0, 1.0, rr)
+    hit = (denominator != 0.0) & (t >= 0.0) & (t <= max_fraction) & (rr != 0.0) & (s >= 0.0) & (s <= 1.0)
+    normal = jnp.where(numerator > 0.0, -normal, normal)
+    return hit, jnp.where(hit, t, max_fraction), jnp.where(hit, normal, 0.0)
+
+
+def ray_cast_polygon(p1, p2, max_fraction, vertices, normals, count, position, angle):
+    """`b2PolygonShape::RayCast` of the segment `p1 -> p2` against a convex polygon.
+
+    Clips the ray to each edge's half-plane in turn (Box2D's order, with its early exits); it
+    hits at the last face it enters, so a ray that starts inside the polygon misses. The
+    polygon's skin (`POLYGON_RADIUS`) is ignored, as Box2D ignores it.
+
+    Args:
+        p1: `[2]` the ray's start (world frame).
+        p2: `[2]` the ray's end; the fraction is measured along `p2 - p1`.
+        max_fraction: The longest fraction of `p2 - p1` searched (Box2D's `maxFraction`).
+        vertices: `[V, 2]` the polygon's vertices in its body frame, hull order (padded past
+            `count`).
+        normals: `[V, 2]` its outward edge normals in its body frame.
+        count: int, its vertices.
+        position: `[2]` its body's origin (zeros for a polygon given in world coordinates on
+            a static body at the origin, as terrain is).
+        angle: its body's angle.
+
+    Returns:
+        `(hit, fraction, normal)`: whether it hits, the fraction of `p2 - p1` where, and the
+        entered face's outward unit normal in the world (`(0, 0)` and `max_fraction` on a
+        miss).
+    """
+    dtype = vertices.dtype
+    c, s = jnp.cos(angle), jnp.sin(angle)
+    # The ray in the polygon's frame.
+    q1 = _rotate_t(c, s, p1 - position)
+    q2 = _rotate_t(c, s, p2 - position)
+    d = q2 - q1
+    lower = jnp.zeros((), dtype)
+    upper = jnp.asarray(max_fraction, dtype)
+    index = jnp.int32(-1)
+    missed = jnp.zeros((), bool)
+    for i in range(vertices.shape[0]):
+        live = (i < count) & ~missed
+        numerator = _dot(normals[i], vertices[i] - q1)
+        denominator = _dot(normals[i], d)
+        t = numerator / jnp.where(denominator == 0.0, 1.0, denominator)
+        # The segment enters this half-plane (raises lower) or leaves it (lowers upper).
+        enters = live & (denominator < 0.0) & (numerator < lower * denominator)
+        leaves = live & ~enters & (denominator > 0.0) & (numerator < upper * denominator)
+        lower = jnp.where(enters, t, lower)
+        index = jnp.where(enters, i, index)
+        upper = jnp.where(leaves, t, upper)
+        outside = (denominator == 0.0) & (numerator < 0.0)
+        missed = missed | (live & (outside | (upper < lower)))
+    hit = ~missed & (index >= 0)
+    n = normals[jnp.maximum(index, 0)]
+    normal = jnp.stack([c * n[0] - s * n[1], s * n[0] + c * n[1]])
+    return hit, jnp.where(hit, lower, max_fraction), jnp.where(hit, normal, 0.0)
+
+
+@struct.dataclass
+class RayTargets:
+    """The shapes a ray is cast against, with their Box2D filter categories.
+
+    E edges of the static ground and P convex polygons (each on its own body, padded to V
+    vertices); either kind may be empty.
+
+    Attributes:
+        edge_v1: `[E, 2]` each edge's first end point (world frame).
+        edge_v2: `[E, 2]` each edge's second end point.
+        edge_category: `[E]` int32, each edge's fixture `categoryBits`.
+        polygon_vertices: `[P, V, 2]` each polygon's vertices in its body frame, hull order;
+            padding repeats the last vertex.
+        polygon_normals: `[P, V, 2]` the outward normal of the edge from vertex i to i + 1.
+        polygon_count: `[P]` int32, each polygon's number of vertices.
+        polygon_position: `[P, 2]` each polygon's body origin (world frame).
+        polygon_angle: `[P]` each polygon's body angle (radians).
+        polygon_category: `[P]` int32, each polygon's fixture `categoryBits`.
+    """
+
+    edge_v1: jax.Array
+    edge_v2: jax.Array
+    edge_category: jax.Array
+    polygon_vertices: jax.Array
+    polygon_normals: jax.Array
+    polygon_count: jax.Array
+    polygon_position: jax.Array
+    polygon_angle: jax.Array
+    polygon_category: jax.Array
+
+    @property
+    def num_edges(self) -> int:
+        """E."""
+        return self.edge_v1.shape[0]
+
+    @property
+    def num_polygons(self) -> int:
+        """P."""
+        return self.polygon_vertices.shape[0]
+
+
+def make_ray_targets(edges=(), polygons=()) -> RayTargets:
+    """`RayTargets` from Box2D-style definitions.
+
+    Args:
+        edges: One dict per edge: `v1`, `v2` (world frame), `category` (`categoryBits`,
+            default 1, Box2D's default).
+        polygons: One dict per polygon: `vertices` (the polygon, body frame) or `box`
+            (`(hx, hy)`, `SetAsBox`'s half-widths), `position` (default the origin), `angle`
+            (default 0), `category` (default 1).
+
+    Returns:
+        The targets, numpy arrays in the default float dtype.
+    """
+    dtype = np.dtype(jnp.result_type(float))
+    shapes = [box(*p["box"]) if "box" in p else polygon(p["vertices"]) for p in polygons]
+    v = max((len(vs) for vs, _, _ in shapes), default=3)
+
+    def pad(x):
+        return np.concatenate([x, np.repeat(x[-1:], v - len(x), axis=0)])
+
+    def arr(x, shape):
+        return np.asarray(x, np.float64).astype(dtype).reshape(shape)
+
+    e, p = len(edges), len(polygons)
+    return RayTargets(
+        edge_v1=arr([ed["v1"] for ed in edges], (e, 2)),
+        edge_v2=arr([ed["v2"] for ed in edges], (e, 2)),
+        edge_category=np.asarray([ed.get("category", 1) for ed in edges], np.int32).reshape(e),
+        polygon_vertices=arr([pad(vs) for vs, _, _ in shapes], (p, v, 2)),
+        polygon_normals=arr([pad(ns) for _, ns, _ in shapes], (p, v, 2)),
+        polygon_count=np.asarray([len(vs) for vs, _, _ in shapes], np.int32).reshape(p),
+        polygon_position=arr([pl.get("position", (0.0, 0.0)) for pl in polygons], (p, 2)),
+        polygon_angle=arr([pl.get("angle", 0.0) for pl in polygons], (p,)),
+        polygon_category=np.asarray([pl.get("category", 1) for pl in polygons], np.int32).reshape(p),
+    )
+
+
+def ray_cast_closest(targets: RayTargets, p1, p2, mask_bits: int = 1, max_fraction=1.0) -> dict:
+    """`b2World::RayCast(callback, p1, p2)` with a callback that keeps the closest hit among
+    the fixtures whose `categoryBits & mask_bits` is non-zero, as BipedalWalker's lidar
+    (gymnasium's `LidarCallback`, `mask_bits` 1) does.
+
+    Box2D reports the hits in its broad phase's order, each callback returning its fraction to
+    shorten the ray, so the last hit reported is the closest; on an exact tie of fractions
+    (a ray through a vertex two edges share) which shape Box2D reports last depends on its
+    tree, and here it is the first in `targets` (edges, then polygons).
+
+    Args:
+        targets: The shapes and their categories.
+        p1: `[2]` the ray's start (world frame).
+        p2: `[2]` the ray's end.
+        mask_bits: Only shapes whose category shares a bit with this are seen.
+        max_fraction: The starting fraction of `p2 - p1` searched (`LidarCallback`: 1).
+
+    Returns:
+        A dict: `hit` (bool), `fraction` (where along `p2 - p1`, `max_fraction` on a miss, as
+        the lidar keeps it), `point` (`(1 - fraction) p1 + fraction p2`, Box2D's reported
+        point; `p2` on a miss, as the lidar keeps it), `normal` (the surface's unit normal,
+        zeros on a miss) and `index` (the shape hit: an edge's index, or `num_edges` plus a
+        polygon's; -1 on a miss).
+    """
+    targets = jax.tree.map(jnp.asarray, targets)
+    p1 = jnp.asarray(p1, targets.edge_v1.dtype)
+    p2 = jnp.asarray(p2, targets.edge_v1.dtype)
+    if not (targets.num_edges or targets.num_polygons):
+        return dict(
+            hit=jnp.zeros((), bool),
+            fraction=jnp.asarray(max_fraction, p1.dtype),
+            point=p2,
+            normal=jnp.zeros_like(p1),
+            index=jnp.int32(-1),
+        )
+    hits, fractions, normals = [], [], []
+    if targets.num_edges:
+        h, f, n = jax.vmap(lambda v1, v2: ray_cast_edge(p1, p2, max_fraction, v1, v2))(targets.edge_v1, targets.edge_v2)
+        hits.append(h & ((targets.edge_category & mask_bits) != 0))
+        fractions.append(f)
+        normals.append(n)
+    if targets.num_polygons:
+        h, f, n = jax.vmap(lambda v, n, c, p, a: ray_cast_polygon(p1, p2, max_fraction, v, n, c, p, a))(
+            targets.polygon_vertices,
+            targets.polygon_normals,
+            targets.polygon_count,
+            targets.polygon_position,
+            targets.polygon_angle,
+        )
+        hits.append(h & ((targets.polygon_category & mask_bits) != 0))
+        fractions.append(f)
+        normals.append(n)
+    hit = jnp.concatenate(hits)
+    fraction = jnp.concatenate(fractions)
+    index = jnp.argmin(jnp.where(hit, fraction, jnp.inf)).astype(jnp.int32)
+    any_hit = jnp.any(hit)
+    best = jnp.where(any_hit, fraction[index], max_fraction)
+    return dict(
+        hit=any_hit,
+        fraction=best,
+        point=jnp.where(any_hit, (1.0 - best) * p1 + best * p2, p2),
+        normal=jnp.where(any_hit, jnp.concatenate(normals)[index], 0.0),
+        index=jnp.where(any_hit, index, -1),
+    )
