@@ -15,6 +15,8 @@ rather than bit for bit). The tests below replay episodes measured to match, so 
 that breaks the agreement fails.
 """
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -25,6 +27,20 @@ from jaxenvs.testing import check_env
 
 gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("Box2D")
+
+
+@functools.cache
+def _replay_steps(continuous):
+    """`advance` and the reward, compiled once per action kind (params traced: wind or not)."""
+    advance = jax.jit(lambda s, a, d, params: ll.advance(s, a, d, params, continuous))
+    return advance, jax.jit(ll.reward_and_termination)
+
+
+@functools.cache
+def _single_env():
+    """The discrete env's reset and step, compiled once for the tests that step one env."""
+    env = ll.LunarLander()
+    return env, env.default_params, jax.jit(env.reset), jax.jit(env.step)
 
 
 def replay(seed, continuous, policy="random", max_steps=1000, enable_wind=False):
@@ -48,8 +64,7 @@ def replay(seed, continuous, policy="random", max_steps=1000, enable_wind=False)
     env_id = "LunarLanderContinuous-v3" if continuous else "LunarLander-v3"
     ref = gymnasium.make(env_id, enable_wind=enable_wind).unwrapped
     params = ll.LunarLanderParams(enable_wind=enable_wind)
-    advance = jax.jit(lambda s, a, d: ll.advance(s, a, d, params, continuous))
-    reward = jax.jit(ll.reward_and_termination)
+    advance, reward = _replay_steps(continuous)
 
     rng = np.random.default_rng(seed)
     height = rng.uniform(0, ll.H / 2, size=12)
@@ -58,7 +73,7 @@ def replay(seed, continuous, policy="random", max_steps=1000, enable_wind=False)
     dispersion = [rng.uniform(-1, 1) / ll.SCALE for _ in range(2)]
     ref_obs, _ = ref.reset(seed=seed)
     state = ll.start(jnp.asarray(height), jnp.asarray(push), wind_idx, torque_idx)
-    state, _, _ = advance(state, jnp.zeros(2) if continuous else jnp.int32(0), jnp.asarray(dispersion))
+    state, _, _ = advance(state, jnp.zeros(2) if continuous else jnp.int32(0), jnp.asarray(dispersion), params)
     state = state.replace(prev_shaping=ll.shaping(ll.observation_values(state)))
     reset_error = np.abs(np.asarray(ll.observation(state)) - ref_obs).max()
 
@@ -77,7 +92,7 @@ def replay(seed, continuous, policy="random", max_steps=1000, enable_wind=False)
         else:
             action = int(actions.integers(0, 4))
         ref_obs, ref_reward, ref_terminated, _, _ = ref.step(action)
-        state, m_power, s_power = advance(state, jnp.asarray(action), jnp.asarray(dispersion))
+        state, m_power, s_power = advance(state, jnp.asarray(action), jnp.asarray(dispersion), params)
         r, term, new_shaping = reward(state, m_power, s_power)
         state = state.replace(prev_shaping=new_shaping)
         obs.append((ref_obs, np.asarray(ll.observation(state))))
@@ -146,28 +161,25 @@ def test_vmap_matches_single_env():
     # past their joint limits, and the limit and position solves (with their early exit) turn
     # float32 rounding into ~1e-5 (measured 1.7e-5 on an angular velocity of 0.19): above
     # check_env's 1e-5, so the vmap check is made here at 1e-4.
-    env = ll.LunarLander()
-    params = env.default_params
+    env, params, reset, step = _single_env()
     keys = jax.random.split(jax.random.key(0), 3)
     obs_b, states_b = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))(keys, params)
     step_b = jax.jit(jax.vmap(env.step, in_axes=(0, 0, 0, None)))
     actions = jnp.array([0, 2, 3])
     obs_b2, _, reward_b, _, _, _ = step_b(keys, states_b, actions, params)
     for i in range(3):
-        obs, state = jax.jit(env.reset)(keys[i], params)
+        obs, state = reset(keys[i], params)
         np.testing.assert_allclose(obs_b[i], obs, atol=1e-4, rtol=0)
-        obs2, _, reward, _, _, _ = jax.jit(env.step)(keys[i], state, actions[i], params)
+        obs2, _, reward, _, _, _ = step(keys[i], state, actions[i], params)
         np.testing.assert_allclose(obs_b2[i], obs2, atol=1e-4, rtol=0)
         np.testing.assert_allclose(reward_b[i], reward, atol=1e-2, rtol=0)
 
 
 def test_lander_crashing_ends_the_episode_with_minus_100():
-    env = ll.LunarLander()
-    params = env.default_params
-    _, state = jax.jit(env.reset)(jax.random.key(0), params)
-    step = jax.jit(env.step)
+    env, params, reset, step = _single_env()
+    _, state = reset(jax.random.key(0), params)
     for i in range(300):
-        _, state, reward, terminated, _, _ = step(jax.random.key(i), state, 0, params)
+        _, state, reward, terminated, _, _ = step(jax.random.key(i), state, jnp.int32(0), params)
         if terminated:
             break
     assert bool(terminated) and float(reward) in (-100.0, 100.0)
