@@ -41,6 +41,7 @@ from jaxenvs.parity.stats import (
     exact_check,
     ks_check,
     mean_check,
+    sign_check,
     stratified_chi_square_check,
 )
 from jaxenvs.parity.verdict import Check
@@ -289,7 +290,8 @@ def check_transitions(
         rows = np.arange(end - len(part), end)
         loose = np.zeros(len(part), bool) if fields.in_distribution is None else fields.in_distribution(ref, part)
         if loose.any():
-            checks += compare_in_distribution(f"{k} in contact", part.select(loose), take_rows(out, rows[loose]))
+            loose_out = take_rows(out, rows[loose])
+            checks += compare_in_distribution(f"{k} in contact", part.select(loose), loose_out, fields)
             k, part, rows = f"{k} in free flight", part.select(~loose), rows[~loose]
         if len(part):
             part64 = take_rows(out64, rows) if isinstance(out64, tuple) else out64
@@ -297,20 +299,27 @@ def check_transitions(
     return checks
 
 
-def compare_in_distribution(label: str, data: Transitions, out: tuple) -> list[Check]:
+def compare_in_distribution(label: str, data: Transitions, out: tuple, fields: FieldPolicy | None = None) -> list[Check]:
     """Steps from the same states compared as two samples: the change every step makes to each
     float next-state field, the reward and the observation (KS per coordinate, Bonferroni), and
-    the flags and other exact fields together (chi-square of their joint values).
+    the flags and other exact fields together (chi-square of their joint values). The steps
+    start from the same states, so their differences are tested too: those beyond the
+    tolerance (`fields.atol`, the reward's `reward_atol`) must have no direction (a sign test
+    per coordinate, Bonferroni). Two numerical routes to one outcome part either way; a wrong
+    constant pushes one way.
 
     Args:
         label: the checks' name prefix.
         data: the reference transitions.
         out: the JAX side's `(obs, next_states, reward, terminated, truncated, info)` of the same
             rows, next states named as the reference names them.
+        fields: the tolerances (default `FieldPolicy()`'s).
 
     Returns:
-        The checks: a KS p-value, the flags' support and chi-square, and integer fields exactly.
+        The checks: the KS and sign-test p-values, the flags' support and chi-square, and
+        integer fields exactly.
     """
+    fields = fields or FieldPolicy()
     obs, mine, reward, terminated, *_ = out
     n = len(data)
     checks: list[Check] = []
@@ -332,7 +341,11 @@ def compare_in_distribution(label: str, data: Transitions, out: tuple) -> list[C
     moved_ref += [_flat(data.obs, n), data.rewards.reshape(n, 1)]
     flags += [np.asarray(terminated).reshape(n, 1)]
     flags_ref += [data.terminated.reshape(n, 1)]
-    checks = ks_check(f"{label} step", np.hstack(moved), np.hstack(moved_ref), support="unbounded") + checks
+    mine_moved, ref_moved = np.hstack(moved), np.hstack(moved_ref)
+    tol = np.full(mine_moved.shape[1], fields.atol)
+    tol[-1] = max(fields.atol, fields.reward_atol)
+    checks = ks_check(f"{label} step", mine_moved, ref_moved, support="unbounded") + checks
+    checks.insert(1, sign_check(f"{label} step", mine_moved - ref_moved, tol))
     joint, joint_ref = (list(map(tuple, np.hstack(f).astype(np.int64))) for f in (flags, flags_ref))
     checks += chi_square_check(f"{label} flags", joint, joint_ref)
     checks[0].transitions = n

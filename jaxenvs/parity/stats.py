@@ -416,6 +416,29 @@ def ks_check(
     return checks + [p_value_check(f"{name} distribution", len(a), min(p, 1.0), detail)]
 
 
+def sign_check(name: str, differences: Any, tolerance: Any) -> Check:
+    """Paired differences beyond a tolerance have no direction: a two-sided sign test per
+    coordinate (Bonferroni over coordinates).
+
+    Args:
+        name: the check's name prefix ("<name> direction").
+        differences: `[n, d]` JAX minus reference, row for row.
+        tolerance: `[d]` (or a scalar): differences within it are not counted.
+
+    Returns:
+        A p-value check whose detail names the most lopsided coordinate's counts.
+    """
+    from scipy import stats
+
+    d = np.asarray(differences, np.float64).reshape(len(differences), -1)
+    above, below = (d > tolerance).sum(0), (d < -np.asarray(tolerance)).sum(0)
+    ps = [stats.binomtest(int(a), int(a + b)).pvalue if a + b else 1.0 for a, b in zip(above, below)]
+    worst = int(np.argmin(ps)) if ps else 0
+    p = min(1.0, min(ps, default=1.0) * d.shape[1])
+    detail = f"sign test, {d.shape[1]} coordinates, Bonferroni; most lopsided: {above[worst]} up, {below[worst]} down"
+    return p_value_check(f"{name} direction", len(d), p, detail)
+
+
 def _near_normal_mean(x: np.ndarray) -> bool:
     """Cochran's rule: the mean of `n` draws is near normal when n >= 25 G1^2 (G1: skewness)."""
     sd = x.std()

@@ -197,7 +197,8 @@ def test_rows_in_distribution_are_compared_as_samples_and_the_rest_to_tolerance(
     checks = harness.check_transitions(env, params, ref, num_steps=400, seed=2, fields=fields)
     assert all(c.passed for c in checks), [c.describe() for c in checks if not c.passed]
     names = {c.name for c in checks}
-    assert {"step in contact step distribution", "step in contact flags frequencies"} <= names
+    assert {"step in contact step distribution", "step in contact step direction"} <= names
+    assert "step in contact flags frequencies" in names
     assert "step in free flight theta_dot" in names
     assert sum(c.transitions for c in checks) == 400
 
@@ -207,3 +208,15 @@ def test_rows_in_distribution_are_compared_as_samples_and_the_rest_to_tolerance(
     checks = harness.check_transitions(env, params, ref, num_steps=400, seed=2, fields=fields)
     failed = {c.name for c in checks if not c.passed}
     assert {"step in contact step distribution", "step in free flight theta_dot"} <= failed
+
+
+def test_sign_check_finds_a_direction_and_ignores_differences_within_tolerance():
+    rng = np.random.default_rng(0)
+    noise = rng.normal(0, 1e-4, size=(200, 3))  # no direction; some beyond the tolerance, 2e-4
+    assert stats.sign_check("x", noise, 2e-4).passed
+    pushed = noise.copy()
+    pushed[:40, 1] += 1e-2  # 40 rows pushed one way in one coordinate
+    check = stats.sign_check("x", pushed, 2e-4)
+    assert not check.passed and check.value < 1e-6 and "2 down" in check.detail
+    # a push within the tolerance is not counted
+    assert stats.sign_check("x", np.full((200, 3), 1e-4), 2e-4).value == 1.0
