@@ -299,7 +299,9 @@ def check_transitions(
     return checks
 
 
-def compare_in_distribution(label: str, data: Transitions, out: tuple, fields: FieldPolicy | None = None) -> list[Check]:
+def compare_in_distribution(
+    label: str, data: Transitions, out: tuple, fields: FieldPolicy | None = None
+) -> list[Check]:
     """Steps from the same states compared as two samples: the change every step makes to each
     float next-state field, the reward and the observation (KS per coordinate, Bonferroni), and
     the flags and other exact fields together (chi-square of their joint values). The steps
