@@ -325,7 +325,7 @@ def compare_in_distribution(
     obs, mine, reward, terminated, *_ = out
     n = len(data)
     checks: list[Check] = []
-    moved, moved_ref, flags, flags_ref = [], [], [], []
+    moved, moved_ref, flags, flags_ref, columns = [], [], [], [], []
     for k, want in data.next_states.items():
         if k not in mine:
             continue
@@ -334,6 +334,7 @@ def compare_in_distribution(
             before = np.asarray(data.states[k], np.float64).reshape(n, -1)
             moved += [a - before]
             moved_ref += [b - before]
+            columns += [f"{k}[{j}]" for j in range(b.shape[1])]
         elif b.dtype == bool:
             flags += [a]
             flags_ref += [b]
@@ -341,13 +342,14 @@ def compare_in_distribution(
             checks += [exact_check(f"{label} {k}", a, b)]
     moved += [_flat(obs, n), np.asarray(reward, np.float64).reshape(n, 1)]
     moved_ref += [_flat(data.obs, n), data.rewards.reshape(n, 1)]
+    columns += [f"observation[{j}]" for j in range(moved[-2].shape[1])] + ["reward"]
     flags += [np.asarray(terminated).reshape(n, 1)]
     flags_ref += [data.terminated.reshape(n, 1)]
     mine_moved, ref_moved = np.hstack(moved), np.hstack(moved_ref)
     tol = np.full(mine_moved.shape[1], fields.atol)
     tol[-1] = max(fields.atol, fields.reward_atol)
     checks = ks_check(f"{label} step", mine_moved, ref_moved, support="unbounded") + checks
-    checks.insert(1, sign_check(f"{label} step", mine_moved - ref_moved, tol))
+    checks.insert(1, sign_check(f"{label} step", mine_moved - ref_moved, tol, columns))
     joint, joint_ref = (list(map(tuple, np.hstack(f).astype(np.int64))) for f in (flags, flags_ref))
     checks += chi_square_check(f"{label} flags", joint, joint_ref)
     checks[0].transitions = n

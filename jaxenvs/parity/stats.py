@@ -416,7 +416,7 @@ def ks_check(
     return checks + [p_value_check(f"{name} distribution", len(a), min(p, 1.0), detail)]
 
 
-def sign_check(name: str, differences: Any, tolerance: Any) -> Check:
+def sign_check(name: str, differences: Any, tolerance: Any, columns: Sequence[str] | None = None) -> Check:
     """Paired differences beyond a tolerance have no direction: a two-sided sign test per
     coordinate (Bonferroni over coordinates).
 
@@ -424,6 +424,7 @@ def sign_check(name: str, differences: Any, tolerance: Any) -> Check:
         name: the check's name prefix ("<name> direction").
         differences: `[n, d]` JAX minus reference, row for row.
         tolerance: `[d]` (or a scalar): differences within it are not counted.
+        columns: the coordinates' names (for the detail).
 
     Returns:
         A p-value check whose detail names the most lopsided coordinate's counts.
@@ -435,7 +436,10 @@ def sign_check(name: str, differences: Any, tolerance: Any) -> Check:
     ps = [stats.binomtest(int(a), int(a + b)).pvalue if a + b else 1.0 for a, b in zip(above, below)]
     worst = int(np.argmin(ps)) if ps else 0
     p = min(1.0, min(ps, default=1.0) * d.shape[1])
-    detail = f"sign test, {d.shape[1]} coordinates, Bonferroni; most lopsided: {above[worst]} up, {below[worst]} down"
+    where = f" ({columns[worst]})" if columns is not None and ps else ""
+    detail = (
+        f"sign test, {d.shape[1]} coordinates, Bonferroni; most lopsided{where}: {above[worst]} up, {below[worst]} down"
+    )
     return p_value_check(f"{name} direction", len(d), p, detail)
 
 
