@@ -58,8 +58,8 @@ def test_render(env_id):
     @jax.jit
     def states_and_frames(key):
         keys = jax.random.split(key, STEPS + 2)
-        _, state = env.reset(keys[0], params)
-        _, other_start = env.reset(keys[1], params)
+        _, starts = jax.vmap(env.reset, in_axes=(0, None))(keys[:2], params)  # one reset compiled
+        state, other_start = (jax.tree_util.tree_map(lambda x, i=i: x[i], starts) for i in range(2))
 
         def body(state, key):
             k_act, k_step = jax.random.split(key)

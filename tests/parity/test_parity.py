@@ -21,7 +21,7 @@ SCALES = {
     "minatar": 0.05,
     "bsuite": 0.01,
     "misc": 0.02,
-    "box2d": 0.05,
+    "box2d": 0.25,  # the demo's scale
     "CartPole-v0": 0.02,
 }
 SLOW = {
@@ -44,7 +44,14 @@ MUST_HAVE = {
     "Taxi-v4": {"names": {"step action_mask", "rainy step frequencies", "fickle step frequencies"}},
     **{f"{game}-MinAtar": MINATAR for game in ("Asterix", "Breakout", "Freeway", "Seaquest", "SpaceInvaders")},
     **{
-        i: {"names": {"wind observation", "heuristic controller episode ending frequencies"}, "transitions": 150}
+        i: {
+            "names": {
+                "wind in free flight observation",
+                "step in contact step direction",
+                "heuristic controller episode ending frequencies",
+            },
+            "transitions": 150,
+        }
         for i in ("LunarLander-v3", "LunarLanderContinuous-v3")
     },
 }
