@@ -218,7 +218,8 @@ _ALL = (
         in_tests=False,
     ),
     Mutant("lunarlander-density", "LunarLander-v3", "lander 1% dense", env_class=LanderDensity, in_tests=False),
-    Mutant("lunarlander-push", "LunarLander-v3", "initial push 10% strong", env_class=LanderPush),
+    # caught by a p-value (the resets'), so its run goes to the end: minutes of compiles in the tests
+    Mutant("lunarlander-push", "LunarLander-v3", "initial push 10% strong", env_class=LanderPush, in_tests=False),
     Mutant(
         "lunarlander-wind",
         "LunarLander-v3",
