@@ -349,7 +349,7 @@ def make_train(args):
         state = TrainState.create(apply_fn=network.apply, params=net_params, tx=tx)
 
         def env_step(carry, _):
-            state, env_state, obs, key = carry
+            state, (env_state, lives), obs, key = carry
             key, k_act, k_step = jax.random.split(key, 3)
             if args.random_policy:  # the baseline: uniform actions, no network
                 action = jax.vmap(act_space.sample)(jax.random.split(k_act, args.num_envs))
@@ -365,19 +365,25 @@ def make_train(args):
                 final_value = value
             else:
                 _, final_value = network.apply(state.params, info["final_observation"])
+            done, discount = terminated | truncated, info["discount"]
+            if args.life_loss:
+                # a lost life ends the value's horizon (not the episode): -1 is "not yet seen"
+                lost = (lives >= 0) & (info["lives"] < lives) & ~done
+                done, discount = done | lost, jnp.where(lost, 0.0, discount)
+                lives = jnp.where(done & ~lost, -1, info["lives"])
             transition = Transition(
                 obs,
                 action,
                 reward,
-                terminated | truncated,
-                info["discount"],
+                done,
+                discount,
                 value,
                 log_prob,
                 final_value,
                 info["returned_episode"],
                 info["returned_episode_returns"],
             )
-            return (state, env_state, next_obs, key), transition
+            return (state, (env_state, lives), next_obs, key), transition
 
         def gae(traj):
             def body(advantage, t):
@@ -447,7 +453,9 @@ def make_train(args):
             jax.debug.callback(report, seed_index, update_index, metrics, ordered=False)
             return (state, env_state, obs, key), metrics
 
-        (state, _, _, key), metrics = jax.lax.scan(update, (state, env_state, obs, key), jnp.arange(num_updates))
+        lives = jnp.full((args.num_envs,), -1, jnp.int32)
+        carry = (state, (env_state, lives), obs, key)
+        (state, _, _, key), metrics = jax.lax.scan(update, carry, jnp.arange(num_updates))
         if args.save:
             metrics["params"] = state.params
         if eval_levels:
@@ -522,6 +530,12 @@ def main(argv=None):
         help="params fields to set (after --ale-training-settings), e.g. repeat_action_probability=0.0",
     )
     p.add_argument(
+        "--life-loss",
+        action="store_true",
+        help="a lost life (info['lives'] going down) ends the value's horizon, as DeepMind's EpisodicLifeEnv "
+        "does for learning; the game plays on, and the logged returns stay whole episodes",
+    )
+    p.add_argument(
         "--random-policy",
         action="store_true",
         help="uniform random actions and no learning: the baseline for the same env and seeds",
@@ -557,6 +571,8 @@ def main(argv=None):
                 p.error(f"{flag} is not supported for {args.env}, a batch of emulators")
         if args.eval_levels:
             p.error(f"--eval-levels is not supported for {args.env}: its emulators have no levels")
+    if args.life_loss and (args.env is None or jaxenvs.spec(args.env).family != "ale"):
+        p.error(f"--life-loss needs an env whose step reports info['lives'] (the ALE family), not {args.env}")
         for name, value in BATCH_NATIVE_DEFAULTS.items():
             if getattr(args, name) is None:
                 setattr(args, name, value)

@@ -6,6 +6,7 @@ the JAX env's counterparts the comparisons (`jaxenvs.parity.harness`) step along
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,6 +20,12 @@ from jaxenvs.parity.data import State, Transitions, stack_rows
 Replay = Callable[[Any, Any, Any, Any], tuple]
 
 _COMPILED: dict[tuple[int, str], tuple[Any, Callable]] = {}
+
+# Batches of injected steps (`jax_step_batch`) and of resets (`sample_jax_resets`) run this many
+# rows at a time (the last chunk padded with its last row, the padding's outputs dropped): the
+# checks of a run share one compile whatever their sizes (the rows are independent, so each
+# row's output is the one it gets alone).
+ROW_BUCKET = 256
 
 
 def compiled(env: Any, kind: str, build: Callable[[], Callable]) -> Callable:
@@ -39,6 +46,31 @@ def compiled(env: Any, kind: str, build: Callable[[], Callable]) -> Callable:
             _COMPILED.clear()
         held = _COMPILED[key] = (env, build())
     return held[1]
+
+
+def bucketed(fn: Callable, in_axes: tuple) -> Callable:
+    """`fn` (vmapped over axis 0 of the arguments whose `in_axes` is 0) called on `ROW_BUCKET`
+    rows at a time, the last chunk padded with its last row, the outputs joined and cut back to
+    the batch.
+
+    Args:
+        fn: the jitted, vmapped function.
+        in_axes: its vmap axes (0 or None per argument).
+
+    Returns:
+        The same function of the same arguments, compiled once for every batch size.
+    """
+
+    def call(*args):
+        n = next(len(jax.tree_util.tree_leaves(a)[0]) for a, axis in zip(args, in_axes) if axis == 0)
+        outs = []
+        for start in range(0, n, ROW_BUCKET):
+            rows = np.minimum(np.arange(start, start + ROW_BUCKET), n - 1)
+            take = functools.partial(jax.tree_util.tree_map, lambda x, rows=rows: x[rows])
+            outs.append(fn(*(take(a) if axis == 0 else a for a, axis in zip(args, in_axes))))
+        return jax.tree_util.tree_map(lambda *xs: jnp.concatenate(xs)[:n], *outs)
+
+    return call
 
 
 def compiled_replay(env: Any, replay: Callable, in_axes: tuple) -> Callable:
@@ -153,13 +185,13 @@ def jax_step_batch(env, params, ref, data: Transitions, seed: int, replay: Repla
     """
     states = to_jax_batch(env, params, ref, data.states)
     actions = jnp.asarray(data.actions)
+    axes = (0, 0, 0, 0 if batched_params else None)
     if replay is not None:
-        obs, nxt, reward, terminated = replay(states, actions, recorded_draws(ref, data), params)
+        obs, nxt, reward, terminated = bucketed(replay, axes)(states, actions, recorded_draws(ref, data), params)
         return obs, nxt, reward, terminated, None, {}
     keys = jax.random.split(jax.random.key(seed), len(data))
-    axes = (0, 0, 0, 0 if batched_params else None)
     step = compiled(env, f"step{axes}", lambda: jax.jit(jax.vmap(env.step, in_axes=axes)))
-    return step(keys, states, actions, params)
+    return bucketed(step, axes)(keys, states, actions, params)
 
 
 def sample_jax_steps(env: Any, params: Any, ref: Any, state: State, action: Any, n: int, seed: int = 0) -> Transitions:
@@ -202,7 +234,8 @@ def sample_jax_resets(
         `(states as the reference names them, observations)`, each with `n` rows.
     """
     keys = jax.random.split(jax.random.key(seed + 104729), n)
-    obs, states = compiled(env, "reset", lambda: jax.jit(jax.vmap(env.reset, in_axes=(0, None))))(keys, params)
+    reset = compiled(env, "reset", lambda: jax.jit(jax.vmap(env.reset, in_axes=(0, None))))
+    obs, states = bucketed(reset, (0, None))(keys, params)
     fields = list(states.__dataclass_fields__) if fields is None else fields
     return from_jax(ref, states, fields), jax.tree_util.tree_map(np.asarray, obs)
 

@@ -1,5 +1,6 @@
 """The harness can fail: a perturbed built-in env, a shifted distribution, different means."""
 
+import chex
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -220,3 +221,23 @@ def test_sign_check_finds_a_direction_and_ignores_differences_within_tolerance()
     assert not check.passed and check.value < 1e-6 and "2 down" in check.detail
     # a push within the tolerance is not counted
     assert stats.sign_check("x", np.full((200, 3), 1e-4), 2e-4).value == 1.0
+
+
+def test_injected_batches_of_other_sizes_share_one_compile():
+    """`collect.bucketed`: a batch run `ROW_BUCKET` rows at a time gives each row what the
+    vmapped function gives it on the whole batch, and every size reuses one compile."""
+    from jaxenvs.parity.collect import ROW_BUCKET, bucketed
+
+    def f(x, k, p):
+        return x * p + jax.random.uniform(k), {"y": -x}
+
+    plain = jax.jit(jax.vmap(f, in_axes=(0, 0, None)))
+    padded = jax.jit(jax.vmap(f, in_axes=(0, 0, None)))
+    call = bucketed(padded, (0, 0, None))
+    for n in (3, 7, 2 * ROW_BUCKET + 5):
+        x = jnp.arange(n, dtype=jnp.float32)
+        keys = jax.random.split(jax.random.key(n), n)
+        got = call(x, keys, 2.0)
+        chex.assert_trees_all_equal(got, plain(x, keys, 2.0))
+        assert got[0].shape == (n,)
+    assert plain._cache_size() == 3 and padded._cache_size() == 1

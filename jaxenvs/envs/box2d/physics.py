@@ -58,6 +58,7 @@ Where it differs from Box2D, and why:
 
 from __future__ import annotations
 
+import functools
 import math
 
 import jax
@@ -1872,6 +1873,7 @@ def _select_slots(world: World, m, normal_impulse, tangent_impulse):
     return slots, take(normal_impulse), take(tangent_impulse), edge_index
 
 
+@functools.partial(jax.jit, static_argnames="dt")
 def step(world: World, state: WorldState, dt: float) -> WorldState:
     """One `b2World::Step(dt, world.velocity_iterations, world.position_iterations)`.
 

@@ -16,6 +16,7 @@ that breaks the agreement fails.
 """
 
 import functools
+import os
 
 import jax
 import jax.numpy as jnp
@@ -149,8 +150,14 @@ def test_terrain_matches_gymnasium():
     np.testing.assert_allclose(ours[1:], [v[1][1] for v in edges], atol=1e-6)
 
 
+# The discrete id's full check_env under JAXENVS_TEST_SLOW_ENVS=1, as for the conformance
+# tests' slow ids (tests/test_conformance.py traces both ids' reset and step): the continuous
+# one, with its Box action, runs every time.
+_SLOW_ENVS = pytest.mark.skipif(not os.environ.get("JAXENVS_TEST_SLOW_ENVS"), reason="JAXENVS_TEST_SLOW_ENVS=1")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("continuous", [False, True])
+@pytest.mark.parametrize("continuous", [pytest.param(False, marks=_SLOW_ENVS), True])
 def test_check_env_but_vmap(continuous):
     # check_env's vmap check (floats to 1e-5) fails: see test_vmap_matches_single_env.
     check_env(ll.LunarLander(continuous=continuous), num_steps=100, num_envs=0)

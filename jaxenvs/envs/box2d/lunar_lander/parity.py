@@ -49,6 +49,8 @@ CONTACT_MARGIN = 0.1
 # length (the play's episodes last 100 to 1,000 steps and reach the ground late).
 CONTACT_ROUNDS = 8
 ROUND_STEPS = 1000
+# whole episodes run this many envs at a time (`jax_episodes`): one compile for every size
+EPISODE_CHUNK = 64
 
 
 def _bodies(env: Any) -> list[Any]:
@@ -482,8 +484,9 @@ def jax_episodes(env: Any, params: Any, num_episodes: int, seed: int, controller
     """`(lengths, returns, endings)` of the first episode of `num_episodes` vmapped raw envs under
     `heuristic` (`controller`) or uniform random actions, each cut at `limit`.
 
-    One compiled loop per env object serves both policies (`controller` is traced) and every
-    cut, so that a run compiles it once.
+    One compiled loop per env object serves both policies (`controller` is traced), every
+    cut and every number of episodes (`EPISODE_CHUNK` envs at a time; an episode depends on
+    its key alone), so that a run compiles it once.
 
     Args:
         env: the raw JAX env.
@@ -536,8 +539,13 @@ def jax_episodes(env: Any, params: Any, num_episodes: int, seed: int, controller
 
     episodes = compiled(env, "lunar lander episodes", lambda: jax.jit(run))
     keys = jax.random.split(jax.random.key(seed), num_episodes)
-    out = episodes(keys, params, jnp.asarray(controller), jnp.int32(limit))
-    length, ret, last, done = (np.asarray(x) for x in out)
+    # EPISODE_CHUNK envs at a time (the last chunk padded with its last key), so that every
+    # number of episodes runs the one compiled loop
+    chunks = []
+    for start in range(0, num_episodes, EPISODE_CHUNK):
+        rows = np.minimum(np.arange(start, start + EPISODE_CHUNK), num_episodes - 1)
+        chunks.append(episodes(keys[rows], params, jnp.asarray(controller), jnp.int32(limit)))
+    length, ret, last, done = (np.concatenate([np.asarray(c[i]) for c in chunks])[:num_episodes] for i in range(4))
     return length, ret, ending(length, last, done)
 
 
