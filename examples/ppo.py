@@ -32,13 +32,15 @@ of emulators on the host: `make_vec(id, num_envs, **settings)` builds it (under 
 process per seed). Its defaults are CleanRL's `ppo_atari.py` (8 envs x 128 steps, learning rate
 2.5e-4 annealed, 4 minibatches, 4 epochs, clip 0.1, entropy 0.01):
 
-    python examples/ppo.py --env ale/Breakout-v5 --ale-training-settings --total-timesteps 92160
+    python examples/ppo.py --env ale/Breakout-v5 --ale-training-settings --life-loss --total-timesteps 245760
 
 `--ale-training-settings` sets `jaxenvs.adapters.ale.TRAINING_SETTINGS` (84x84 gray, 4 frames,
 ...); `--env-settings KEY=VALUE ...` sets any params field, for any id (after those). An image
 observation (uint8, rank 3 or more: ale-py's `[frames, height, width(, 3)]`) gets the Nature DQN
-torso (`--network auto`, or `cnn` / `mlp`), its frames scaled by 1/255. `--random-policy` plays
-uniform actions and learns nothing: the baseline a run is compared with (same env, same seeds).
+torso (`--network auto`, or `cnn` / `mlp`), its frames scaled by 1/255. `--life-loss` ends the
+value's horizon at a lost life (`info["lives"]` going down), as DeepMind's `EpisodicLifeEnv` does
+for learning, while the game plays on. `--random-policy` plays uniform actions and learns
+nothing: the baseline a run is compared with (same env, same seeds).
 """
 
 from __future__ import annotations
@@ -571,11 +573,11 @@ def main(argv=None):
                 p.error(f"{flag} is not supported for {args.env}, a batch of emulators")
         if args.eval_levels:
             p.error(f"--eval-levels is not supported for {args.env}: its emulators have no levels")
-    if args.life_loss and (args.env is None or jaxenvs.spec(args.env).family != "ale"):
-        p.error(f"--life-loss needs an env whose step reports info['lives'] (the ALE family), not {args.env}")
         for name, value in BATCH_NATIVE_DEFAULTS.items():
             if getattr(args, name) is None:
                 setattr(args, name, value)
+    if args.life_loss and (args.env is None or jaxenvs.spec(args.env).family != "ale"):
+        p.error(f"--life-loss needs an env whose step reports info['lives'] (the ALE family), not {args.env}")
     for name, (discrete, continuous) in DEFAULTS.items():
         if getattr(args, name) is None:
             setattr(args, name, continuous if args.continuous else discrete)

@@ -119,17 +119,20 @@ def test_ppo_patches_are_a_valid_convolution():
 
 
 @pytest.mark.filterwarnings("ignore:Mean of empty slice")  # no episode ends in 32 steps
-@pytest.mark.parametrize("random_policy", [False, True], ids=["ppo", "random"])
-def test_ppo_runs_on_breakout_with_the_nature_cnn(random_policy, capsys):
+@pytest.mark.parametrize(
+    "random_policy, life_loss", [(False, False), (True, False), (False, True)], ids=["ppo", "random", "life-loss"]
+)
+def test_ppo_runs_on_breakout_with_the_nature_cnn(random_policy, life_loss, capsys):
     """A batch-native id (ALE): make_vec's batch, one seed under jit, the CNN chosen for its
     uint8 frames; two tiny updates end to end (and the random-play baseline, which learns
-    nothing)."""
+    nothing, and `--life-loss`)."""
     pytest.importorskip("optax")
     pytest.importorskip("ale_py")
     ppo = _load("ppo")
     args = ["--env", "ale/Breakout-v5", "--ale-training-settings", "--num-envs", "2", "--num-steps", "16"]
     args += ["--total-timesteps", "64", "--num-minibatches", "2", "--update-epochs", "1", "--quiet"]
-    metrics = ppo.main(args + (["--random-policy"] if random_policy else []))
+    args += ["--random-policy"] * random_policy + ["--life-loss"] * life_loss
+    metrics = ppo.main(args)
     loss = np.asarray(metrics["loss"])
     assert loss.shape == (1, 2) and np.isfinite(loss).all(), loss
     assert (loss == 0).all() == random_policy
@@ -152,6 +155,20 @@ def test_ppo_refuses_what_a_batch_of_emulators_cannot_do(flags, message, capsys)
     with pytest.raises(SystemExit):
         ppo.main(["--env", "ale/Breakout-v5"] + flags)
     assert message in capsys.readouterr().err
+
+
+def test_ppo_batch_native_defaults_and_life_loss_flag(capsys):
+    """An ALE id takes CleanRL's Atari defaults (8 envs x 128 steps: 1,000 steps are less than
+    one update), and `--life-loss` is refused for an env without lives."""
+    pytest.importorskip("optax")
+    pytest.importorskip("ale_py")
+    ppo = _load("ppo")
+    with pytest.raises(SystemExit):
+        ppo.main(["--env", "ale/Breakout-v5", "--total-timesteps", "1000"])
+    assert "must cover at least one update" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        ppo.main(["--env", "CartPole-v1", "--life-loss"])
+    assert "--life-loss needs an env whose step reports info['lives']" in capsys.readouterr().err
 
 
 def test_ppo_env_settings_reach_the_params(capsys):
