@@ -485,8 +485,8 @@ def jax_episodes(env: Any, params: Any, num_episodes: int, seed: int, controller
     `heuristic` (`controller`) or uniform random actions, each cut at `limit`.
 
     One compiled loop per env object serves both policies (`controller` is traced), every
-    cut and every number of episodes (`EPISODE_CHUNK` envs at a time; an episode depends on
-    its key alone), so that a run compiles it once.
+    cut and every number of episodes (`EPISODE_CHUNK` envs at a time, each episode drawn from
+    its own key), so that a run compiles it once.
 
     Args:
         env: the raw JAX env.
