@@ -49,14 +49,15 @@ def compiled(env: Any, kind: str, build: Callable[[], Callable]) -> Callable:
     return held[1]
 
 
-def bucketed(fn: Callable, in_axes: tuple) -> Callable:
-    """`fn` (vmapped over axis 0 of the arguments whose `in_axes` is 0) called on `ROW_BUCKET`
-    rows at a time, the last chunk padded with its last row, the outputs joined and cut back to
-    the batch.
+def bucketed(fn: Callable, in_axes: tuple, size: int = ROW_BUCKET) -> Callable:
+    """`fn` (vmapped over axis 0 of the arguments whose `in_axes` is 0) called on `size` rows
+    at a time, the last chunk padded with its last row, the outputs joined and cut back to the
+    batch.
 
     Args:
         fn: the jitted, vmapped function.
         in_axes: its vmap axes (0 or None per argument).
+        size: rows per call (`ROW_BUCKET` by default).
 
     Returns:
         The same function of the same arguments, compiled once for every batch size.
@@ -67,8 +68,8 @@ def bucketed(fn: Callable, in_axes: tuple) -> Callable:
         if n == 0:
             return fn(*args)
         outs = []
-        for start in range(0, n, ROW_BUCKET):
-            rows = np.minimum(np.arange(start, start + ROW_BUCKET), n - 1)
+        for start in range(0, n, size):
+            rows = np.minimum(np.arange(start, start + size), n - 1)
             take = functools.partial(jax.tree_util.tree_map, lambda x, rows=rows: x[rows])
             outs.append(fn(*(take(a) if axis == 0 else a for a, axis in zip(args, in_axes))))
         return jax.tree_util.tree_map(lambda *xs: jnp.concatenate(xs)[:n], *outs)

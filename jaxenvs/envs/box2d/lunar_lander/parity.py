@@ -499,7 +499,7 @@ def jax_episodes(env: Any, params: Any, num_episodes: int, seed: int, controller
     Returns:
         `(lengths, returns, endings)`, numpy arrays of `num_episodes` each.
     """
-    from jaxenvs.parity.collect import compiled
+    from jaxenvs.parity.collect import bucketed, compiled
 
     continuous = bool(env.continuous)
     space = env.action_space(params)
@@ -539,13 +539,10 @@ def jax_episodes(env: Any, params: Any, num_episodes: int, seed: int, controller
 
     episodes = compiled(env, "lunar lander episodes", lambda: jax.jit(run))
     keys = jax.random.split(jax.random.key(seed), num_episodes)
-    # EPISODE_CHUNK envs at a time (the last chunk padded with its last key), so that every
-    # number of episodes runs the one compiled loop
-    chunks = []
-    for start in range(0, num_episodes, EPISODE_CHUNK):
-        rows = np.minimum(np.arange(start, start + EPISODE_CHUNK), num_episodes - 1)
-        chunks.append(episodes(keys[rows], params, jnp.asarray(controller), jnp.int32(limit)))
-    length, ret, last, done = (np.concatenate([np.asarray(c[i]) for c in chunks])[:num_episodes] for i in range(4))
+    # EPISODE_CHUNK envs at a time, so that every number of episodes runs the one compiled loop
+    chunked = bucketed(episodes, (0, None, None, None), EPISODE_CHUNK)
+    out = chunked(keys, params, jnp.asarray(controller), jnp.int32(limit))
+    length, ret, last, done = (np.asarray(x) for x in out)
     return length, ret, ending(length, last, done)
 
 
