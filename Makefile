@@ -2,8 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# two workers; tests that compile the same programs share one (tests/conftest.py: SHARED_COMPILES)
-PYTEST_ARGS ?= -n 2 --dist loadgroup --durations=30
+PYTEST_ARGS ?= -n 2 --durations=30
 
 # the tested set (constraints.txt): every install below takes its exact versions; `CONSTRAINTS=`
 # resolves fresh from pyproject.toml's ranges instead (to regenerate the file)

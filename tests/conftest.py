@@ -93,29 +93,6 @@ CONFORMANCE_SAMPLE: dict[str, tuple[str, ...]] = {
 }
 
 
-# One worker for the tests of slow-to-compile envs that share their programs (`make test` runs
-# `--dist loadgroup`): LunarLander's two ids reset alike and step through one physics step, and
-# their tests compile the same programs (the harness's chunked batches, the export's step, the
-# single env's). A worker reuses what it compiled, or put in the persistent cache, where two
-# workers at once would each compile it: measured, the group's 53 tests took 376 s of test time
-# in one process against about 500 s spread over two. xdist starts the largest group first.
-SHARED_COMPILES = {"LunarLander-v3": "LunarLander", "LunarLanderContinuous-v3": "LunarLander"}
-_GROUPED_MODULES = {"tests/envs/box2d/test_lunar_lander.py": "LunarLander"}
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        group = _GROUPED_MODULES.get(item.nodeid.split("::")[0])
-        callspec = getattr(item, "callspec", None)
-        for value in callspec.params.values() if callspec is not None else ():
-            # an id, an exported id (`jaxenvs/<id>`), or an object naming one (a parity mutant)
-            env_id = str(getattr(value, "env_id", value)).removeprefix("jaxenvs/")
-            group = SHARED_COMPILES.get(env_id, group)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
-
-
 # JAXENVS_TEST_COMPILE_LOG=FILE: each test's XLA compile seconds appended to FILE (`nodeid
 # seconds`), to find what to compile less of; off by default.
 if os.environ.get("JAXENVS_TEST_COMPILE_LOG"):
