@@ -93,6 +93,19 @@ CONFORMANCE_SAMPLE: dict[str, tuple[str, ...]] = {
 }
 
 
+# The long tests first: the `slow` ones and LunarLander's (each compiles its physics step, 10-30 s
+# here). xdist hands the first quarter of the tests out alternately, so these split between the
+# workers, and the run ends on short tests rather than with one worker idle beside a long one.
+# The order is otherwise the collection's (a stable sort).
+def _long(item) -> bool:
+    return item.get_closest_marker("slow") is not None or "LunarLander" in item.nodeid or "/box2d/" in item.nodeid
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: not _long(item))
+
+
 # JAXENVS_TEST_COMPILE_LOG=FILE: each test's XLA compile seconds appended to FILE (`nodeid
 # seconds`), to find what to compile less of; off by default.
 if os.environ.get("JAXENVS_TEST_COMPILE_LOG"):

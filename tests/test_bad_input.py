@@ -83,8 +83,8 @@ PARAMS = [_param(i) for i in IDS]
 
 
 # families whose one checked step takes over ten seconds to compile here (the eager tests above
-# still run them); the dev profile compiles them too
-SLOW_COMPILES = ("craftax", "playground")
+# still run them; LunarLander's: 22-29 s in CI); the dev profile compiles them too
+SLOW_COMPILES = ("craftax", "playground", "box2d")
 
 
 def _compiled_scope() -> list[str]:
