@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import jax.numpy as jnp
@@ -49,12 +50,17 @@ def make_craftax_env(env_id: str) -> GymnaxEnv:
         from jaxenvs.adapters.registration import CRAFTAX_IDS
 
         raise no_such_env("Craftax", env_id, CRAFTAX_IDS) from e
-    classic = "Classic" in env_id
-    renderer = import_library(f"craftax.{'craftax_classic' if classic else 'craftax'}.renderer", "craftax")
-    draw = renderer.make_craftax_pixel_renderer(BLOCK_PIXEL_SIZE)
+    renderer = f"craftax.{'craftax_classic' if 'Classic' in env_id else 'craftax'}.renderer"
+
+    @functools.cache
+    def draw() -> Any:
+        # Built at the first render, not here: building a pixel renderer makes Craftax process
+        # its textures, about 1.5 minutes on a 2-core CPU the first time in an install (then
+        # cached in Craftax's package), which a symbolic env that never renders need not wait for.
+        return import_library(renderer, "craftax").make_craftax_pixel_renderer(BLOCK_PIXEL_SIZE)
 
     def render(state: Any, params: Any) -> Any:
-        return jnp.clip(draw(state), 0, 255).astype(jnp.uint8)
+        return jnp.clip(draw()(state), 0, 255).astype(jnp.uint8)
 
     def get_obs(state: Any, params: Any) -> Any:
         return env.get_obs(state)  # what Craftax's reset_env returns with its state

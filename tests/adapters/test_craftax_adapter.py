@@ -17,11 +17,20 @@ ENV_ID = "craftax/Craftax-Classic-Symbolic-v1"
 
 
 @pytest.mark.slow
-def test_render():
+def test_render(monkeypatch):
+    # the pixel renderer (Craftax's textures: minutes the first time in an install) is built at
+    # the first render, not by make
+    from craftax.craftax_classic import renderer
+
+    built = []
+    make_renderer = renderer.make_craftax_pixel_renderer
+    monkeypatch.setattr(renderer, "make_craftax_pixel_renderer", lambda *a: built.append(a) or make_renderer(*a))
     raw, params = jaxenvs.make(ENV_ID, autoreset=False)
+    assert built == []
     assert raw.api == "0.x"
     img = jax.jit(lambda key: raw.render(raw.reset(key, params)[1], params))(jax.random.key(0))
     assert img.dtype == jnp.uint8 and img.ndim == 3 and img.shape[-1] == 3 and int(img.max()) > 0
+    assert len(built) == 1
 
 
 @pytest.mark.slow
