@@ -123,6 +123,29 @@ def polyline(img, xs_pts, ys_pts, width, color):
     return img
 
 
+def convex(img, xs, ys, corner_x, corner_y, color):
+    """Fill a convex polygon (either winding) over a grid of points.
+
+    Args:
+        img: A `uint8[H, W, 3]` image.
+        xs: `[H, W]` each pixel's x in the corners' frame (pixels, or world units).
+        ys: `[H, W]` each pixel's y in that frame.
+        corner_x: `[n]` the polygon's corners' x, in order around it.
+        corner_y: `[n]` their y.
+        color: An RGB color.
+
+    Returns:
+        The image with the polygon filled.
+    """
+    left = right = jnp.ones(xs.shape, bool)
+    n = corner_x.shape[0]
+    for i in range(n):
+        x0, y0, x1, y1 = corner_x[i], corner_y[i], corner_x[(i + 1) % n], corner_y[(i + 1) % n]
+        side = (x1 - x0) * (ys - y0) - (y1 - y0) * (xs - x0)
+        left, right = left & (side >= 0), right & (side <= 0)
+    return paint(img, left | right, color)
+
+
 def grid_image(cells: jax.Array, palette: jax.Array, cell_size: int) -> jax.Array:
     """An image of a grid of palette indices.
 

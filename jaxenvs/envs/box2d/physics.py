@@ -34,12 +34,11 @@ component and per impulse, `Vec2`), so that XLA compiles each iteration to a few
 
 Where it differs from Box2D, and why:
 
-- the time of impact is found by sampling the distance along the body's sweep and bisecting,
-  not by Box2D's separating-axis root finder (`b2TimeOfImpact`); both stop within Box2D's
-  tolerance of the same time, so positions after an impact agree to about a millimetre, not to
-  float32 rounding. A pair is searched only when a bound on its distance along the sweep can
-  reach the target (Box2D: when the pair's fat AABBs overlap); the pairs skipped have no
-  impact, so the events are those a search of every pair finds (`toi_candidates`);
+- the time of impact is Box2D's (`b2TimeOfImpact`: conservative advancement along the
+  separating axis of a GJK distance, `gjk_distance`, each root by its bisection and secant
+  steps), but a pair is searched only when a bound on its distance along the sweep can reach
+  the target (Box2D: when the pair's fat AABBs overlap); the pairs skipped have no impact, so
+  the events are those a search of every pair finds (`toi_candidates`);
 - no broad phase: every (body, edge) pair is tested each step. A contact exists in Box2D only
   while the pair's fat AABBs overlap, which they always do while the shapes touch, so the
   manifolds are the same; the order of two contacts of one body in its contact list (newest
@@ -564,7 +563,7 @@ def apply_force_to_center(state: WorldState, body: int, force) -> WorldState:
     Returns:
         The state with `force` added to the body's accumulated force and the island awake.
     """
-    return _wake(state).replace(force=state.force.at[body].add(jnp.asarray(force, state.force.dtype)))
+    return wake(state).replace(force=state.force.at[body].add(jnp.asarray(force, state.force.dtype)))
 
 
 def apply_torque(state: WorldState, body: int, torque) -> WorldState:
@@ -578,7 +577,7 @@ def apply_torque(state: WorldState, body: int, torque) -> WorldState:
     Returns:
         The state with `torque` added to the body's accumulated torque and the island awake.
     """
-    return _wake(state).replace(torque=state.torque.at[body].add(torque))
+    return wake(state).replace(torque=state.torque.at[body].add(torque))
 
 
 def apply_linear_impulse(world: World, state: WorldState, body: int, impulse, point) -> WorldState:
@@ -596,7 +595,7 @@ def apply_linear_impulse(world: World, state: WorldState, body: int, impulse, po
     """
     dtype = state.linear_velocity.dtype
     impulse = jnp.asarray(impulse, dtype)
-    state = _wake(state)
+    state = wake(state)
     v = state.linear_velocity[body] + world.inv_mass[body] * impulse
     w = state.angular_velocity[body] + world.inv_inertia[body] * _cross(
         jnp.asarray(point, dtype) - state.center[body], impulse
@@ -607,7 +606,7 @@ def apply_linear_impulse(world: World, state: WorldState, body: int, impulse, po
     )
 
 
-def _wake(state: WorldState) -> WorldState:
+def wake(state: WorldState) -> WorldState:
     """`b2Body::SetAwake(true)` on the island; a sleeping island's timers are already 0."""
     return state.replace(awake=jnp.ones((), bool))
 
@@ -636,10 +635,11 @@ def _clip(v, ids, normal, offset, vertex_index_a):
     """
     d0 = _dot(normal, v[0]) - offset
     d1 = _dot(normal, v[1]) - offset
-    interp = d0 / (d0 - d1)
+    keep0, keep1, crosses = d0 <= 0, d1 <= 0, d0 * d1 < 0
+    # Box2D cuts only a segment that crosses the line (d0 != d1: no 0 / 0 on a parallel one).
+    interp = d0 / jnp.where(crosses, d0 - d1, 1.0)
     cut = v[0] + interp * (v[1] - v[0])
     cut_id = jnp.stack([vertex_index_a, ids[0, 1], jnp.int32(_VERTEX), jnp.int32(_FACE)])
-    keep0, keep1, crosses = d0 <= 0, d1 <= 0, d0 * d1 < 0
     # Box2D writes the kept points first, then the cut; only counts of 2 are used.
     first = jnp.where(keep0, v[0], v[1])
     first_id = jnp.where(keep0, ids[0], ids[1])
@@ -1476,6 +1476,9 @@ def _position_iterations(world, order, contacts, joints, masses, pose, iteration
 TOI_TARGET = max(LINEAR_SLOP, 2.0 * POLYGON_RADIUS - 3.0 * LINEAR_SLOP)
 TOI_TOLERANCE = 0.25 * LINEAR_SLOP
 _FLT_EPSILON = 1.1920929e-07
+# b2_maxPolygonVertices (the push-back loop's bound) and b2TimeOfImpact's iteration bound.
+MAX_POLYGON_VERTICES = 8
+MAX_TOI_ITERATIONS = 20
 
 
 def _point_segment_distance(p, a, b):
@@ -1517,60 +1520,347 @@ def segment_polygon_distance(v1, v2, verts, normals, count):
     return jnp.where(separated, jnp.minimum(jnp.min(to_segment), jnp.min(to_edges)), 0.0)
 
 
-def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a1, samples=16, bisections=20):
-    """`b2TimeOfImpact` of a static edge and a body swept from `(c0, a0)` to `(c1, a1)`.
+def _support(vertices, count, d):
+    """`b2DistanceProxy::GetSupport`: the first vertex farthest along `d`."""
+    dots = jnp.where(jnp.arange(vertices.shape[0]) < count, _dot(vertices, d), -jnp.inf)
+    return jnp.argmax(dots).astype(jnp.int32)
 
-    Box2D advances conservatively along separating axes to the first time the cores come within
-    `TOI_TARGET` (to `TOI_TOLERANCE`). Here the same first time is found by sampling the
-    distance along the sweep and bisecting the first step that reaches the target; the times
-    agree to within Box2D's tolerance, not bit for bit.
+
+def _at(xf, v):
+    """`b2Mul(xf, v)`: `xf` is `(p, cos, sin)`, a position and its rotation."""
+    p, c, s = xf
+    return _transform_point(c, s, p, v)
+
+
+def _rotate_back(xf, v):
+    """`b2MulT(xf.q, v)`: `v` in the frame's axes."""
+    _, c, s = xf
+    return _rotate_t(c, s, v)
+
+
+def _rotated(xf, v):
+    """`b2Mul(xf.q, v)`."""
+    _, c, s = xf
+    return jnp.stack([c * v[0] - s * v[1], s * v[0] + c * v[1]])
+
+
+def _sweep_transform(c0, a0, c1, a1, local_center, beta):
+    """`b2Sweep::GetTransform(beta)`: the body's origin and rotation at `beta` of its sweep."""
+    c = (1.0 - beta) * c0 + beta * c1
+    angle = (1.0 - beta) * a0 + beta * a1
+    cos, sin = jnp.cos(angle), jnp.sin(angle)
+    p = c - jnp.stack([cos * local_center[0] - sin * local_center[1], sin * local_center[0] + cos * local_center[1]])
+    return p, cos, sin
+
+
+def gjk_distance(verts_a, count_a, xf_a, verts_b, count_b, xf_b, cache):
+    """`b2Distance` without radii (GJK): the distance between two convex proxies' cores.
+
+    Args:
+        verts_a: `[Va, 2]` proxy A's vertices in its frame (padded past `count_a`).
+        count_a: Its vertices.
+        xf_a: A's transform, `(p, cos, sin)`.
+        verts_b: `[Vb, 2]` proxy B's vertices.
+        count_b: Its vertices.
+        xf_b: B's transform.
+        cache: `b2SimplexCache`: `(count, index_a [3], index_b [3], metric)` (count 0: empty).
+
+    Returns:
+        `(distance, cache)`: the distance between the witness points and the simplex the search
+        ended on (read by the next call, as Box2D's time of impact does).
+    """
+    dtype = verts_a.dtype
+    slots = jnp.arange(3)
+
+    def support_points(ia, ib):
+        wa = _at(xf_a, verts_a[ia])
+        wb = _at(xf_b, verts_b[ib])
+        return wa, wb, wb - wa
+
+    def metric(count, w):
+        e12 = w[1] - w[0]
+        two = jnp.sqrt(_dot(e12, e12))
+        three = _cross(w[1] - w[0], w[2] - w[0])
+        return jnp.where(count == 2, two, jnp.where(count == 3, three, 0.0))
+
+    # ReadCache.
+    count, ia, ib, metric1 = cache
+    _, _, w = support_points(ia, ib)
+    metric2 = metric(count, w)
+    flush = (count > 1) & ((metric2 < 0.5 * metric1) | (2.0 * metric1 < metric2) | (metric2 < _FLT_EPSILON))
+    empty = (count == 0) | flush
+    count = jnp.where(empty, 1, count)
+    ia = jnp.where(empty, 0, ia)
+    ib = jnp.where(empty, 0, ib)
+    a = jnp.where(empty & (slots == 0), 1.0, 0.0).astype(dtype)
+
+    def solve2(ia, ib, a, w):
+        w1, w2 = w[0], w[1]
+        e12 = w2 - w1
+        d12_2 = -_dot(w1, e12)
+        d12_1 = _dot(w2, e12)
+        inv = 1.0 / jnp.where(d12_1 + d12_2 == 0, 1.0, d12_1 + d12_2)
+        region1, region2 = d12_2 <= 0.0, (d12_2 > 0.0) & (d12_1 <= 0.0)
+        # w2's region: v1 = v2.
+        ia = jnp.where(region2, ia[jnp.array([1, 1, 2])], ia)
+        ib = jnp.where(region2, ib[jnp.array([1, 1, 2])], ib)
+        a = jnp.where(region1 | region2, jnp.array([1.0, 0.0, 0.0], dtype), jnp.stack([d12_1 * inv, d12_2 * inv, a[2]]))
+        return ia, ib, a, jnp.where(region1 | region2, 1, 2).astype(jnp.int32)
+
+    def solve3(ia, ib, a, w):
+        w1, w2, w3 = w[0], w[1], w[2]
+        e12 = w2 - w1
+        d12_1, d12_2 = _dot(w2, e12), -_dot(w1, e12)
+        e13 = w3 - w1
+        d13_1, d13_2 = _dot(w3, e13), -_dot(w1, e13)
+        e23 = w3 - w2
+        d23_1, d23_2 = _dot(w3, e23), -_dot(w2, e23)
+        n123 = _cross(e12, e13)
+        d123_1 = n123 * _cross(w2, w3)
+        d123_2 = n123 * _cross(w3, w1)
+        d123_3 = n123 * _cross(w1, w2)
+
+        def inv(x):
+            return 1.0 / jnp.where(x == 0, 1.0, x)
+
+        cases = [
+            # (condition, slot order, weights, count)
+            ((d12_2 <= 0.0) & (d13_2 <= 0.0), (0, 1, 2), (1.0, 0.0, 0.0), 1),
+            (
+                (d12_1 > 0.0) & (d12_2 > 0.0) & (d123_3 <= 0.0),
+                (0, 1, 2),
+                (d12_1 * inv(d12_1 + d12_2), d12_2 * inv(d12_1 + d12_2), 0.0),
+                2,
+            ),
+            (
+                (d13_1 > 0.0) & (d13_2 > 0.0) & (d123_2 <= 0.0),
+                (0, 2, 2),
+                (d13_1 * inv(d13_1 + d13_2), d13_2 * inv(d13_1 + d13_2), 0.0),
+                2,
+            ),
+            ((d12_1 <= 0.0) & (d23_2 <= 0.0), (1, 1, 2), (1.0, 0.0, 0.0), 1),
+            ((d13_1 <= 0.0) & (d23_1 <= 0.0), (2, 1, 2), (1.0, 0.0, 0.0), 1),
+            (
+                (d23_1 > 0.0) & (d23_2 > 0.0) & (d123_1 <= 0.0),
+                (2, 1, 2),
+                (d23_2 * inv(d23_1 + d23_2), d23_1 * inv(d23_1 + d23_2), 0.0),
+                2,
+            ),
+        ]
+        d123 = inv(d123_1 + d123_2 + d123_3)
+        out_ia, out_ib = ia, ib
+        out_a = jnp.stack([d123_1 * d123, d123_2 * d123, d123_3 * d123])
+        out_count = jnp.int32(3)
+        # The first region that holds, as Box2D's `if` chain tests them.
+        for cond, order, weights, n in reversed(cases):
+            order = jnp.array(order)
+            out_ia = jnp.where(cond, ia[order], out_ia)
+            out_ib = jnp.where(cond, ib[order], out_ib)
+            out_a = jnp.where(cond, jnp.stack([jnp.asarray(x, dtype) for x in weights]), out_a)
+            out_count = jnp.where(cond, n, out_count)
+        return out_ia, out_ib, out_a, out_count
+
+    def body(carry):
+        it, _, count, ia, ib, a = carry
+        save_count, save_a, save_b = count, ia, ib
+        _, _, w = support_points(ia, ib)
+        ia2, ib2, a2, c2 = solve2(ia, ib, a, w)
+        ia3, ib3, a3, c3 = solve3(ia, ib, a, w)
+        ia = jnp.where(count == 2, ia2, jnp.where(count == 3, ia3, ia))
+        ib = jnp.where(count == 2, ib2, jnp.where(count == 3, ib3, ib))
+        a = jnp.where(count == 2, a2, jnp.where(count == 3, a3, a))
+        count = jnp.where(count == 2, c2, jnp.where(count == 3, c3, count))
+        _, _, w = support_points(ia, ib)
+        # The search direction: toward the origin from the point or the segment.
+        e12 = w[1] - w[0]
+        sgn = _cross(e12, -w[0])
+        d = jnp.where(
+            count == 1, -w[0], jnp.where(sgn > 0.0, jnp.stack([-e12[1], e12[0]]), jnp.stack([e12[1], -e12[0]]))
+        )
+        stop = (count == 3) | (_dot(d, d) < _FLT_EPSILON * _FLT_EPSILON)
+        new_a = _support(verts_a, count_a, _rotate_back(xf_a, -d))
+        new_b = _support(verts_b, count_b, _rotate_back(xf_b, d))
+        duplicate = jnp.any((slots < save_count) & (save_a == new_a) & (save_b == new_b))
+        add = ~stop & ~duplicate
+        ia = jnp.where(add & (slots == count), new_a, ia)
+        ib = jnp.where(add & (slots == count), new_b, ib)
+        it = it + jnp.where(stop, 0, 1)
+        return it, stop | duplicate, count + add.astype(jnp.int32), ia, ib, a
+
+    init = (jnp.int32(0), jnp.zeros((), bool), count, ia, ib, a)
+    _, _, count, ia, ib, a = jax.lax.while_loop(lambda c: (c[0] < 20) & ~c[1], body, init)
+    wa, wb, w = support_points(ia, ib)
+    live = (slots < count)[:, None]
+    # One point: its own witnesses (a cached point's weight is not kept); two or three: the
+    # weighted sums (three: the origin is inside, both witnesses the same point).
+    point_a = jnp.where(count == 1, wa[0], jnp.sum(jnp.where(live, a[:, None] * wa, 0.0), axis=0))
+    point_b = jnp.where(
+        count == 1, wb[0], jnp.where(count == 3, point_a, jnp.sum(jnp.where(live, a[:, None] * wb, 0.0), axis=0))
+    )
+    gap = point_a - point_b
+    return jnp.sqrt(_dot(gap, gap)), (count, ia, ib, metric(count, w))
+
+
+def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a1):
+    """`b2TimeOfImpact` of a static edge (A) and a body's polygon (B) swept from `(c0, a0)` to
+    `(c1, a1)`: conservative advancement along separating axes (`b2SeparationFunction`), each
+    root found by Box2D's mix of bisection and the secant rule, the distance by GJK
+    (`gjk_distance`), to the first time the cores come within `TOI_TARGET` (to `TOI_TOLERANCE`).
 
     Args:
         v1: `[2]` the edge's first end point (world frame).
         v2: `[2]` the edge's second end point.
         vertices: `[V, 2]` the body's polygon's vertices in its frame (padded past `count`).
-        normals: `[V, 2]` the polygon's outward edge normals in its frame.
+        normals: `[V, 2]` the polygon's outward edge normals (unused: Box2D's search needs none).
         count: Its vertices.
         local_center: `[2]` its centre of mass in its frame.
         c0: `[2]` the sweep's start: the centre of mass (world frame).
         a0: The sweep's start angle, radians.
         c1: `[2]` the sweep's end: the centre of mass.
         a1: The sweep's end angle.
-        samples: Distances sampled along the sweep.
-        bisections: Bisection steps in the first sampled interval that reaches the target.
 
     Returns:
-        `(touching, t)`: whether the cores come within the target, and when (a fraction of the
-        sweep); an overlap at the start is no impact, as in Box2D.
+        `(touching, t)`: whether Box2D's search ends touching (its `e_touching`), and when (a
+        fraction of the sweep; 1 otherwise).
     """
+    del normals
+    dtype = vertices.dtype
+    edge = jnp.stack([v1, v2])
+    zero = jnp.zeros((), dtype)
+    xf_a = (jnp.zeros((2,), dtype), jnp.ones((), dtype), zero)
+    # b2Sweep::Normalize: the angles shifted by whole turns, a0 into [0, 2 pi).
+    two_pi = jnp.asarray(2.0 * math.pi, dtype)
+    shift = two_pi * jnp.floor(a0 / two_pi)
+    a0, a1 = a0 - shift, a1 - shift
+    target, tolerance = jnp.asarray(TOI_TARGET, dtype), jnp.asarray(TOI_TOLERANCE, dtype)
 
-    def distance(t):
-        c = c0 + t * (c1 - c0)
-        a = a0 + t * (a1 - a0)
-        p = c - rotate(a, local_center)
-        return segment_polygon_distance(v1, v2, p + rotate(a, vertices), rotate(a, normals), count)
+    def xf_b(t):
+        return _sweep_transform(c0, a0, c1, a1, local_center, t)
 
-    target, tolerance = TOI_TARGET, TOI_TOLERANCE
-    d_start = distance(jnp.zeros_like(a0))
-    ts = (jnp.arange(1, samples + 1) / samples).astype(c0.dtype)
-    ds = jax.vmap(distance)(ts)
-    reached = ds <= target
-    k = jnp.argmax(reached)
+    # The separation function's kinds (b2SeparationFunction::Type).
+    points, face_a, face_b = 0, 1, 2
 
-    def bisect(_, bounds):
-        lo, hi = bounds
-        mid = 0.5 * (lo + hi)
-        inside = distance(mid) <= target
-        return jnp.where(inside, lo, mid), jnp.where(inside, mid, hi)
+    def initialize(cache, t1):
+        n, ia, ib, _ = cache
+        xb = xf_b(t1)
+        kind = jnp.where(n == 1, points, jnp.where(ia[0] == ia[1], face_b, face_a))
+        # e_points: from A's witness to B's.
+        pa, pb = _at(xf_a, edge[ia[0]]), _at(xb, vertices[ib[0]])
+        axis_points = _normalize(pb - pa)
+        # e_faceB: B's segment's normal, pointing at A's point.
+        b1, b2 = vertices[ib[0]], vertices[ib[1]]
+        axis_b = _normalize(jnp.stack([(b2 - b1)[1], -(b2 - b1)[0]]))
+        local_b = 0.5 * (b1 + b2)
+        s_b = _dot(
+            _at(xf_a, edge[ia[0]]) - _at(xb, local_b),
+            _rotated(xb, axis_b),
+        )
+        axis_b = jnp.where(s_b < 0.0, -axis_b, axis_b)
+        # e_faceA: the edge's normal, pointing at B's point.
+        a_1, a_2 = edge[ia[0]], edge[ia[1]]
+        axis_a = _normalize(jnp.stack([(a_2 - a_1)[1], -(a_2 - a_1)[0]]))
+        local_a = 0.5 * (a_1 + a_2)
+        s_a = _dot(
+            _at(xb, vertices[ib[0]]) - _at(xf_a, local_a),
+            _rotated(xf_a, axis_a),
+        )
+        axis_a = jnp.where(s_a < 0.0, -axis_a, axis_a)
+        axis = jnp.where(kind == points, axis_points, jnp.where(kind == face_a, axis_a, axis_b))
+        local = jnp.where(kind == face_a, local_a, local_b)
+        return kind, axis, local
 
-    lo = jnp.where(k > 0, ts[jnp.maximum(k - 1, 0)], 0.0)
-    _, t_reached = jax.lax.fori_loop(0, bisections, bisect, (lo, ts[k]))
-    near = ds < target + tolerance
-    t_near = ts[jnp.argmax(near)]
-    touching_now = (d_start > 0) & (d_start < target + tolerance)
-    touching = (d_start > 0) & (touching_now | jnp.any(near))
-    t = jnp.where(touching_now, 0.0, jnp.where(jnp.any(reached), t_reached, t_near))
-    return touching, jnp.where(touching, t, 1.0)
+    def evaluate(fcn, ia, ib, t):
+        kind, axis, local = fcn
+        xb = xf_b(t)
+        sep_points = _dot(_at(xb, vertices[ib]) - _at(xf_a, edge[ia]), axis)
+        sep_a = _dot(
+            _at(xb, vertices[ib]) - _at(xf_a, local),
+            _rotated(xf_a, axis),
+        )
+        sep_b = _dot(_at(xf_a, edge[ia]) - _at(xb, local), _rotated(xb, axis))
+        return jnp.where(kind == points, sep_points, jnp.where(kind == face_a, sep_a, sep_b))
+
+    def find_min_separation(fcn, t):
+        kind, axis, _ = fcn
+        xb = xf_b(t)
+        ia_points = _support(edge, 2, _rotate_back(xf_a, axis))
+        ib_points = _support(vertices, count, _rotate_back(xb, -axis))
+        ib_face_a = _support(vertices, count, _rotate_back(xb, -_rotated(xf_a, axis)))
+        ia_face_b = _support(edge, 2, _rotate_back(xf_a, -_rotated(xb, axis)))
+        ia = jnp.where(kind == face_b, ia_face_b, ia_points)
+        ib = jnp.where(kind == face_a, ib_face_a, ib_points)
+        # (the unused index is -1 in Box2D; `evaluate` ignores it for that kind)
+        return evaluate(fcn, ia, ib, t), ia, ib
+
+    def root(fcn, ia, ib, t1, t2, s1, s2):
+        """The 1-D root of `separation(t) - target` on [t1, t2], to the tolerance (50 tries)."""
+
+        def body(carry):
+            k, found, a1_, a2_, s1_, s2_, t2_ = carry
+            t = jnp.where(k % 2 == 1, a1_ + (target - s1_) * (a2_ - a1_) / (s2_ - s1_), 0.5 * (a1_ + a2_))
+            s = evaluate(fcn, ia, ib, t)
+            hit = jnp.abs(s - target) < tolerance
+            above = s > target
+            return (
+                k + 1,
+                hit,
+                jnp.where(~hit & above, t, a1_),
+                jnp.where(~hit & ~above, t, a2_),
+                jnp.where(~hit & above, s, s1_),
+                jnp.where(~hit & ~above, s, s2_),
+                jnp.where(hit, t, t2_),
+            )
+
+        init = (jnp.int32(0), jnp.zeros((), bool), t1, t2, s1, s2, t2)
+        return jax.lax.while_loop(lambda c: (c[0] < 50) & ~c[1], body, init)[-1]
+
+    # Outcomes: 0 running, 1 touching, 2 separated, 3 failed or overlapped.
+    running, touching, separated, failed = 0, 1, 2, 3
+
+    def push_back(fcn, t1):
+        """The inner loop: resolve the deepest point until it advances, decides, or runs out."""
+
+        def body(carry):
+            it, state, advanced, t1_, t2, t = carry
+            s2, ia, ib = find_min_separation(fcn, t2)
+            sep = s2 > target + tolerance
+            adv = ~sep & (s2 > target - tolerance)
+            s1 = evaluate(fcn, ia, ib, t1_)
+            deep = ~sep & ~adv & (s1 < target - tolerance)
+            touch = ~sep & ~adv & ~deep & (s1 <= target + tolerance)
+            solve = ~sep & ~adv & ~deep & ~touch
+            new_t2 = jnp.where(solve, root(fcn, ia, ib, t1_, t2, s1, s2), t2)
+            state = jnp.where(sep, separated, jnp.where(deep, failed, jnp.where(touch, touching, running)))
+            state = state.astype(jnp.int32)
+            t = jnp.where(sep, 1.0, jnp.where(deep | touch, t1_, t))
+            return it + 1, state, adv, jnp.where(adv, t2, t1_), new_t2, t
+
+        init = (jnp.int32(0), jnp.int32(running), jnp.zeros((), bool), t1, jnp.ones((), dtype), jnp.ones((), dtype))
+        _, state, _, t1, _, t = jax.lax.while_loop(
+            lambda c: (c[0] < MAX_POLYGON_VERTICES) & (c[1] == running) & ~c[2], body, init
+        )
+        return state, t1, t
+
+    def outer(carry):
+        it, state, t1, t, cache = carry
+        d, cache = gjk_distance(edge, 2, xf_a, vertices, count, xf_b(t1), cache)
+        overlapped = d <= 0.0
+        close = ~overlapped & (d < target + tolerance)
+        fcn = initialize(cache, t1)
+        inner_state, new_t1, inner_t = push_back(fcn, t1)
+        state = jnp.where(overlapped, failed, jnp.where(close, touching, inner_state)).astype(jnp.int32)
+        t = jnp.where(overlapped, 0.0, jnp.where(close, t1, inner_t))
+        t1 = jnp.where(overlapped | close, t1, new_t1)
+        it = it + 1
+        # Root finder stuck: Box2D gives up at t1 (a failure, not an impact).
+        stuck = (state == running) & (it == MAX_TOI_ITERATIONS)
+        return it, jnp.where(stuck, failed, state).astype(jnp.int32), t1, jnp.where(stuck, t1, t), cache
+
+    cache = (jnp.int32(0), jnp.zeros((3,), jnp.int32), jnp.zeros((3,), jnp.int32), zero)
+    init = (jnp.int32(0), jnp.int32(running), zero, jnp.ones((), dtype), cache)
+    _, state, _, t, _ = jax.lax.while_loop(lambda c: c[1] == running, outer, init)
+    hit = state == touching
+    return hit, jnp.where(hit, t, 1.0)
 
 
 def _solve_toi_island(world, b, slots, center, angle, v, w, h, keep):

@@ -14,17 +14,6 @@ OUTLINE = (77, 77, 128)
 FLAG = (204, 204, 0)
 
 
-def _convex(img, xs, ys, corner_x, corner_y, color):
-    """Fill the convex polygon with corners `corner_x`, `corner_y` (either winding)."""
-    left = right = jnp.ones(xs.shape, bool)
-    n = corner_x.shape[0]
-    for i in range(n):
-        x0, y0, x1, y1 = corner_x[i], corner_y[i], corner_x[(i + 1) % n], corner_y[(i + 1) % n]
-        side = (x1 - x0) * (ys - y0) - (y1 - y0) * (xs - x0)
-        left, right = left & (side >= 0), right & (side <= 0)
-    return r.paint(img, left | right, color)
-
-
 def render(state, params, width: int = ll.VIEWPORT_W, height: int = ll.VIEWPORT_H):
     """Draw the terrain, the lander, its legs and the flags, as gymnasium's `render` does.
 
@@ -53,7 +42,7 @@ def render(state, params, width: int = ll.VIEWPORT_W, height: int = ll.VIEWPORT_
         count = int(world.vertex_count[b])
         local = world.vertices[b, :count].astype(jnp.float32)
         corners = position[b] + physics.rotate(state.world.angle[b].astype(jnp.float32), local)
-        img = _convex(img, wx, wy, corners[:, 0], corners[:, 1], BODY)
+        img = r.convex(img, wx, wy, corners[:, 0], corners[:, 1], BODY)
         for i in range(count):
             a, c = corners[i] * scale, corners[(i + 1) % count] * scale
             img = r.line(img, a[0], height - a[1], c[0], height - c[1], 2.0, OUTLINE)
@@ -61,7 +50,7 @@ def render(state, params, width: int = ll.VIEWPORT_W, height: int = ll.VIEWPORT_
     for x in (ll.HELIPAD_X1, ll.HELIPAD_X2):
         px, base = x * scale, height - ll.HELIPAD_Y * scale
         img = r.line(img, px, base, px, base - 50.0, 2.0, (255, 255, 255))
-        img = _convex(
+        img = r.convex(
             img,
             jnp.broadcast_to(cols, (height, width)),
             jnp.broadcast_to(rows, (height, width)),

@@ -1,0 +1,632 @@
+"""BipedalWalker against gymnasium's Box2D BipedalWalker-v3.
+
+As for LunarLander (`jaxenvs.envs.box2d.lunar_lander.parity`), pybox2d cannot set the solver's
+warm-start impulses, a body's sleep timer or a contact's state, so a state is injected by
+building the reference's world afresh (`write_state`: a new `b2World` with the terrain's edges,
+the hull and its legs created in `reset`'s order, then placed and set moving), and each compared
+step is a cold-started one on both sides. The walker's step draws nothing, so no draw is
+replayed. Compared: every body's centre of mass, angle and velocities, the lower legs' contact
+flags, the fall flag, the lidar, the reward, the flags and the observation; to `STEP_ATOL`
+where no body is near the terrain, and in distribution where one is (`in_contact`: a body
+reaching the ground within the step is found by another root finder than Box2D's). The walker
+stands on the ground, so most steps are in contact.
+
+Warm starting as it really occurs is left to whole-episode statistics: episode length, return,
+how far the hull got and how episodes end (fallen, finished, cut at the time limit), under
+uniform random actions and under the reference's scripted walker
+(`gymnasium.envs.box2d.bipedal_walker.BipedalWalkerHeuristics`, written again here in JAX as
+`heuristic`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxenvs import parity as p
+from jaxenvs.envs.box2d import physics
+from jaxenvs.envs.box2d.bipedal_walker import env as bw
+from jaxenvs.envs.box2d.bipedal_walker import terrain as tr
+from jaxenvs.parity import stats
+from jaxenvs.parity.reference import elapsed_steps, set_elapsed_steps
+
+BODY_FIELDS = ("center", "angle", "linear_velocity", "angular_velocity")
+# Per-step tolerance of a cold-started step's float values away from the terrain.
+STEP_ATOL = 2e-4
+# Rewards are 130 / SCALE x metres plus 5 x radians differences of such values.
+REWARD_ATOL = 5e-3
+# A step is in contact when a body is this near the terrain before or after it (Box2D's
+# distance, radii counted): Box2D's broad phase pairs shapes from 0.1 m.
+CONTACT_MARGIN = 0.1
+# whole episodes run this many envs at a time (`jax_episodes`): one compile for every size
+EPISODE_CHUNK = 64
+
+
+def _bodies(env: Any) -> list[Any]:
+    u = env.unwrapped
+    return [u.hull, *u.legs]
+
+
+def read_state(env: Any) -> dict[str, Any]:
+    """The reference's state, named as `from_jax` names ours.
+
+    Args:
+        env: gymnasium's BipedalWalker (possibly wrapped), reset.
+
+    Returns:
+        `{field: numpy value}`: the bodies' centres of mass, angles and velocities, whether the
+        walker is awake, the terrain's heights, the lower legs' contact flags, the fall flag,
+        the lidar's fractions, the last shaping and the time.
+    """
+    u = env.unwrapped
+    bodies = _bodies(env)
+    return {
+        "center": np.array([tuple(b.worldCenter) for b in bodies], np.float64),
+        "angle": np.array([b.angle for b in bodies], np.float64),
+        "linear_velocity": np.array([tuple(b.linearVelocity) for b in bodies], np.float64),
+        "angular_velocity": np.array([b.angularVelocity for b in bodies], np.float64),
+        "awake": np.bool_(u.hull.awake),
+        # as Box2D holds the edges' vertices (float32)
+        "terrain_y": np.array(u.terrain_y, np.float32).astype(np.float64),
+        "ground_contact": np.array([u.legs[1].ground_contact, u.legs[3].ground_contact], bool),
+        "game_over": np.bool_(u.game_over),
+        "lidar": np.array([lidar.fraction for lidar in u.lidar], np.float64),
+        "prev_shaping": np.float64(u.prev_shaping if u.prev_shaping is not None else 0.0),
+        "time": np.int32(elapsed_steps(env)),
+    }
+
+
+def _lidar_callback() -> Any:
+    """A lidar ray's callback as the reference's: the closest fixture of category 1."""
+    import Box2D
+
+    class Lidar(Box2D.b2.rayCastCallback):
+        def ReportFixture(self, fixture, point, normal, fraction):  # noqa: N802 (pybox2d's name)
+            if (fixture.filterData.categoryBits & tr.TERRAIN_CATEGORY) == 0:
+                return -1
+            self.p2 = point
+            self.fraction = fraction
+            return fraction
+
+    return Lidar()
+
+
+def write_state(env: Any, state: dict[str, Any]) -> None:
+    """Build the reference's world afresh at `state` (cold: no contacts, impulses or timers).
+
+    The terrain's edges, the hull, the legs and the joints are gymnasium's `reset`'s, created
+    in its order; the joints take the reference angles `reset` gives them (-0.05 and +0.05 at
+    the hips, 0 at the knees), whatever the bodies' angles now.
+
+    Args:
+        env: gymnasium's BipedalWalker (possibly wrapped).
+        state: a state as `read_state` reads it.
+    """
+    import Box2D
+    from gymnasium.envs.box2d.bipedal_walker import HULL_FD, LEG_FD, LOWER_FD, ContactDetector
+
+    u = env.unwrapped
+    u._destroy()
+    u.world = Box2D.b2World()
+    u.world.contactListener_bug_workaround = ContactDetector(u)
+    u.world.contactListener = u.world.contactListener_bug_workaround
+    x = [float(v) for v in tr.REFERENCE.terrain_x]
+    y = [float(v) for v in state["terrain_y"]]
+    u.terrain_x, u.terrain_y = x, y
+    u.terrain, u.terrain_poly = [], []
+    for i in range(len(x) - 1):
+        edge = Box2D.b2FixtureDef(
+            shape=Box2D.b2EdgeShape(vertices=[(x[i], y[i]), (x[i + 1], y[i + 1])]),
+            friction=tr.FRICTION,
+            categoryBits=tr.TERRAIN_CATEGORY,
+        )
+        u.terrain.append(u.world.CreateStaticBody(fixtures=edge))
+        u.terrain_poly.append(([(x[i], y[i]), (x[i + 1], y[i + 1]), (x[i + 1], 0), (x[i], 0)], (102, 153, 76)))
+    u.terrain.reverse()
+    u.hull = u.world.CreateDynamicBody(fixtures=HULL_FD)
+    u.legs, u.joints = [], []
+    for i in (-1, 1):
+        upper = u.world.CreateDynamicBody(fixtures=LEG_FD)
+        hip = Box2D.b2RevoluteJointDef()
+        hip.bodyA, hip.bodyB = u.hull, upper
+        hip.localAnchorA, hip.localAnchorB = (0, bw.LEG_DOWN), (0, bw.LEG_H / 2)
+        hip.referenceAngle = i * 0.05
+        hip.enableMotor, hip.enableLimit = True, True
+        hip.maxMotorTorque, hip.motorSpeed = bw.MOTORS_TORQUE, float(i)
+        hip.lowerAngle, hip.upperAngle = -0.8, 1.1
+        u.legs.append(upper)
+        u.joints.append(u.world.CreateJoint(hip))
+        lower = u.world.CreateDynamicBody(fixtures=LOWER_FD)
+        knee = Box2D.b2RevoluteJointDef()
+        knee.bodyA, knee.bodyB = upper, lower
+        knee.localAnchorA, knee.localAnchorB = (0, -bw.LEG_H / 2), (0, bw.LEG_H / 2)
+        knee.referenceAngle = 0.0
+        knee.enableMotor, knee.enableLimit = True, True
+        knee.maxMotorTorque, knee.motorSpeed = bw.MOTORS_TORQUE, 1.0
+        knee.lowerAngle, knee.upperAngle = -1.6, -0.1
+        u.legs.append(lower)
+        u.joints.append(u.world.CreateJoint(knee))
+    for b, body in enumerate(_bodies(env)):
+        angle = float(state["angle"][b])
+        c, s = np.cos(angle), np.sin(angle)
+        local = body.localCenter
+        center = state["center"][b]
+        body.angle = angle
+        body.position = (
+            float(center[0] - (c * local[0] - s * local[1])),
+            float(center[1] - (s * local[0] + c * local[1])),
+        )
+        body.linearVelocity = tuple(float(v) for v in state["linear_velocity"][b])
+        body.angularVelocity = float(state["angular_velocity"][b])
+        body.awake = bool(state["awake"])
+    u.legs[1].ground_contact, u.legs[3].ground_contact = (bool(v) for v in state["ground_contact"])
+    u.drawlist = u.terrain + u.legs + [u.hull]
+    u.lidar = [_lidar_callback() for _ in range(bw.NUM_LIDAR)]
+    for lidar, fraction in zip(u.lidar, state["lidar"], strict=True):
+        lidar.fraction = float(fraction)
+    u.game_over = bool(state["game_over"])
+    u.prev_shaping = float(state["prev_shaping"])
+    set_elapsed_steps(env, int(state["time"]))
+
+
+def to_jax(states: dict[str, Any], params: Any) -> bw.BipedalWalkerState:
+    """A batch of reference states as cold-started JAX states (`physics.init_state`).
+
+    Args:
+        states: `{field: [n, ...]}` reference states (`read_state`'s fields).
+        params: the params (unused: a state does not depend on them).
+
+    Returns:
+        The batched `BipedalWalkerState`: no contacts, no impulses, sleep timers at 0.
+    """
+    world = bw.walker_world()
+    dtype = world.inv_mass.dtype
+    n = tr.REFERENCE.max_obstacles
+
+    def one(center, angle, linear_velocity, angular_velocity, awake, terrain_y, contact, game_over, lidar, prev, t):
+        angle = angle.astype(dtype)
+        origin = center.astype(dtype) - physics.rotate(angle, world.local_center)
+        wstate = physics.init_state(world, origin, angle, linear_velocity, angular_velocity).replace(awake=awake)
+        terrain = tr.Terrain(
+            terrain_x=jnp.asarray(tr.REFERENCE.terrain_x, dtype),
+            terrain_y=terrain_y.astype(dtype),
+            obstacle_vertices=jnp.zeros((n, 4, 2), dtype),
+            obstacle_kind=jnp.full((n,), tr.GRASS, jnp.int32),
+            num_obstacles=jnp.int32(0),
+        )
+        return bw.BipedalWalkerState(
+            time=t,
+            world=wstate,
+            terrain=terrain,
+            ground_contact=contact,
+            game_over=game_over,
+            lidar=lidar.astype(dtype),
+            prev_shaping=prev.astype(dtype),
+        )
+
+    names = BODY_FIELDS + ("awake", "terrain_y", "ground_contact", "game_over", "lidar", "prev_shaping")
+    args = [jnp.asarray(states[k]) for k in names] + [jnp.asarray(states["time"], jnp.int32)]
+    return jax.vmap(one)(*args)
+
+
+def from_jax(state: bw.BipedalWalkerState) -> dict[str, Any]:
+    """The JAX state named as `read_state` names the reference's.
+
+    Args:
+        state: a (batched) `BipedalWalkerState`.
+
+    Returns:
+        `{field: array}`.
+    """
+    w = state.world
+    return {
+        "center": w.center,
+        "angle": w.angle,
+        "linear_velocity": w.linear_velocity,
+        "angular_velocity": w.angular_velocity,
+        "awake": w.awake,
+        "terrain_y": state.terrain.terrain_y,
+        "ground_contact": state.ground_contact,
+        "game_over": state.game_over,
+        "lidar": state.lidar,
+        "prev_shaping": state.prev_shaping,
+        "time": state.time,
+    }
+
+
+def reference(env_id: str, **settings: Any) -> p.GymnasiumReference:
+    """gymnasium's `env_id` as a reference.
+
+    Args:
+        env_id: `BipedalWalker-v3`.
+        **settings: gymnasium's constructor arguments.
+
+    Returns:
+        The reference.
+    """
+    import gymnasium
+
+    def make() -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the env checker warns on injected states
+            return gymnasium.make(env_id, disable_env_checker=True, **settings)
+
+    return p.GymnasiumReference(
+        make=make,
+        read_state=read_state,
+        write_state=write_state,
+        to_jax=to_jax,
+        from_jax=from_jax,
+        batched_to_jax=True,
+        exact_fields=("time", "awake", "ground_contact", "game_over"),
+        angle_fields=(),
+        policy=mixed_policy,
+        name=f"gymnasium {env_id} (box2d {_box2d_version()})",
+    )
+
+
+def _box2d_version() -> str:
+    try:
+        import Box2D
+
+        return Box2D.__version__
+    except (ImportError, AttributeError):
+        return "?"
+
+
+def mixed_policy(ref: Any, rng: np.random.Generator) -> Any:
+    """The reference's scripted walker (a fresh one, from the current observation) three steps
+    in four, else a uniform random action: it walks, lifts and sets down its legs.
+
+    Args:
+        ref: the reference (`ref.env` the live gymnasium env).
+        rng: the generator deciding between the two.
+
+    Returns:
+        The action, `float32[4]`.
+    """
+    from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
+
+    if rng.random() < 0.25:
+        return ref.env.action_space.sample()
+    controller = getattr(ref, "_walker", None)
+    if controller is None:
+        controller = ref._walker = BipedalWalkerHeuristics()
+    return np.asarray(controller.step_heuristic(_observe(ref.env.unwrapped)), np.float32)
+
+
+def _observe(u: Any) -> np.ndarray:
+    """The reference's observation of its current state (as its `step` computes it)."""
+    vel = u.hull.linearVelocity
+    legs = []
+    for hip, knee, lower in ((0, 1, 1), (2, 3, 3)):
+        legs += [
+            u.joints[hip].angle,
+            u.joints[hip].speed / bw.SPEED_HIP,
+            u.joints[knee].angle + 1.0,
+            u.joints[knee].speed / bw.SPEED_KNEE,
+            1.0 if u.legs[lower].ground_contact else 0.0,
+        ]
+    head = [u.hull.angle, 2.0 * u.hull.angularVelocity / bw.FPS]
+    head += [0.3 * vel.x * (bw.VIEWPORT_W / bw.SCALE) / bw.FPS, 0.3 * vel.y * (bw.VIEWPORT_H / bw.SCALE) / bw.FPS]
+    return np.array(head + legs + [lidar.fraction for lidar in u.lidar], np.float32)
+
+
+def _terrain_distance(ref: Any, state: dict[str, Any]) -> float:
+    """The least distance between a body of the reference at `state` and the terrain (Box2D's
+    `b2Distance`, shapes' radii counted), over the edges under the walker."""
+    import Box2D
+
+    ref.load(state)
+    u = ref.env.unwrapped
+    x = float(state["center"][0][0])
+    near = [t for t in u.terrain if abs(t.fixtures[0].shape.vertices[0][0] - x) < 4.0]
+    return min(
+        Box2D.b2Distance(
+            shapeA=f.shape, shapeB=t.fixtures[0].shape, transformA=b.transform, transformB=t.transform, useRadii=True
+        ).distance
+        for b in _bodies(ref.env)
+        for f in b.fixtures
+        for t in near
+    )
+
+
+def in_contact(ref: Any, data: Any) -> np.ndarray:
+    """`FieldPolicy.in_distribution`: the steps with a body within `CONTACT_MARGIN` of the
+    terrain before or after them (the reference's states).
+
+    Args:
+        ref: the reference, whose world measures the distances.
+        data: the transitions.
+
+    Returns:
+        `bool[n]`, True where the step is in contact.
+    """
+    return np.array(
+        [
+            min(_terrain_distance(ref, data.state_at(i)), _terrain_distance(ref, data.state_at(i, True)))
+            < CONTACT_MARGIN
+            for i in range(len(data))
+        ]
+    )
+
+
+def _reinject(ref: Any, rng: np.random.Generator) -> None:
+    """`Reference.transitions`' scramble: the reference's own state, built afresh (cold)."""
+    ref.load(ref.state())
+
+
+# ---------------------------------------------------------------------------------------------
+# the scripted walker, in JAX
+
+STAY_ON_ONE_LEG, PUT_OTHER_DOWN, PUSH_OFF = 1, 2, 3
+SPEED = 0.29
+SUPPORT_KNEE_ANGLE = 0.1
+
+
+def heuristic_start() -> tuple[jax.Array, jax.Array, jax.Array]:
+    """The scripted walker's state before its first step: `(phase, moving_leg, supporting_knee_angle)`."""
+    return jnp.int32(STAY_ON_ONE_LEG), jnp.int32(0), jnp.float32(SUPPORT_KNEE_ANGLE)
+
+
+def heuristic(controller: tuple, s: jax.Array) -> tuple[tuple, jax.Array]:
+    """gymnasium's `BipedalWalkerHeuristics.step_heuristic`, in JAX: stand on one leg, put the
+    other down ahead, push off, swap.
+
+    Its three phases run in one call as the reference's `if` blocks do (a phase entered this
+    step sets its targets at once); a target of exactly 0 counts as none, as the reference's
+    `if hip_targ[0]:` reads it.
+
+    Args:
+        controller: `(phase, moving_leg, supporting_knee_angle)` (`heuristic_start`).
+        s: `[24]` an observation.
+
+    Returns:
+        `(controller, action)`: the next controller state and `float32[4]` in [-1, 1].
+    """
+    phase, moving, knee_angle = controller
+    s = s.astype(jnp.float32)
+    supporting = 1 - moving
+    moving_base, supporting_base = 4 + 5 * moving, 4 + 5 * supporting
+    legs = jnp.arange(2)
+    none = jnp.full((2,), jnp.nan, jnp.float32)
+
+    def set_leg(targ, leg, value):
+        return jnp.where(legs == leg, value, targ)
+
+    hip_targ, knee_targ = none, none
+    stay = phase == STAY_ON_ONE_LEG
+    bent = jnp.minimum(knee_angle + 0.03 + jnp.where(s[2] > SPEED, 0.03, 0.0), SUPPORT_KNEE_ANGLE)
+    knee_angle = jnp.where(stay, bent, knee_angle)
+    hip_targ = jnp.where(stay, set_leg(hip_targ, moving, 1.1), hip_targ)
+    knee_targ = jnp.where(stay, set_leg(set_leg(knee_targ, moving, -0.6), supporting, knee_angle), knee_targ)
+    phase = jnp.where(stay & (s[supporting_base] < 0.10), PUT_OTHER_DOWN, phase)
+
+    put = phase == PUT_OTHER_DOWN
+    hip_targ = jnp.where(put, set_leg(hip_targ, moving, 0.1), hip_targ)
+    knee_targ = jnp.where(
+        put, set_leg(set_leg(knee_targ, moving, SUPPORT_KNEE_ANGLE), supporting, knee_angle), knee_targ
+    )
+    down = put & (s[moving_base + 4] != 0)
+    knee_angle = jnp.where(down, jnp.minimum(s[moving_base + 2], SUPPORT_KNEE_ANGLE), knee_angle)
+    phase = jnp.where(down, PUSH_OFF, phase)
+
+    push = phase == PUSH_OFF
+    knee_targ = jnp.where(push, set_leg(set_leg(knee_targ, moving, knee_angle), supporting, 1.0), knee_targ)
+    swap = push & ((s[supporting_base + 2] > 0.88) | (s[2] > 1.2 * SPEED))
+    phase = jnp.where(swap, STAY_ON_ONE_LEG, phase)
+    moving = jnp.where(swap, 1 - moving, moving)
+
+    hips, hip_speeds = s[jnp.array([4, 9])], s[jnp.array([5, 10])]
+    knees, knee_speeds = s[jnp.array([6, 11])], s[jnp.array([7, 12])]
+    hip_set = ~jnp.isnan(hip_targ) & (hip_targ != 0)
+    knee_set = ~jnp.isnan(knee_targ) & (knee_targ != 0)
+    hip_todo = jnp.where(hip_set, 0.9 * (hip_targ - hips) - 0.25 * hip_speeds, 0.0)
+    knee_todo = jnp.where(knee_set, 4.0 * (knee_targ - knees) - 0.25 * knee_speeds, 0.0)
+    hip_todo = hip_todo - (0.9 * (0 - s[0]) - 1.5 * s[1])
+    knee_todo = knee_todo - 15.0 * s[3]
+    action = jnp.stack([hip_todo[0], knee_todo[0], hip_todo[1], knee_todo[1]])
+    return (phase.astype(jnp.int32), moving.astype(jnp.int32), knee_angle), jnp.clip(0.5 * action, -1.0, 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# whole episodes under a policy
+
+
+def ending(terminated: np.ndarray, last_reward: np.ndarray) -> np.ndarray:
+    """How each episode ended: "fell" (-100: the hull touched the ground or left the course on
+    the left), "finished" (past the course's far end) or "cut" (the time limit).
+
+    Args:
+        terminated: whether each episode ended by itself (else it was cut).
+        last_reward: each episode's last reward.
+
+    Returns:
+        One string per episode.
+    """
+    return np.where(~terminated, "cut", np.where(last_reward <= -100.0, "fell", "finished"))
+
+
+def reference_episodes(ref: Any, num_episodes: int, seed: int, controller: bool, limit: int):
+    """The reference's episodes, seeds `seed`, `seed + 1`, ..., under its scripted walker (a
+    fresh one per episode, from the first observation) or uniform random actions (the action
+    space seeded).
+
+    Args:
+        ref: the reference.
+        num_episodes: how many episodes.
+        seed: the first episode's seed.
+        controller: gymnasium's `BipedalWalkerHeuristics` (else uniform random actions).
+        limit: each episode is cut here.
+
+    Returns:
+        `(lengths, returns, final x, endings)`, numpy arrays of `num_episodes` each.
+    """
+    from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
+
+    lengths, returns, last, terminated, xs = [], [], [], [], []
+    for i in range(num_episodes):
+        obs = ref.reset(seed + i)
+        walker = BipedalWalkerHeuristics()
+        length, total, r, te = 0, 0.0, 0.0, False
+        while length < limit:
+            a = np.asarray(walker.step_heuristic(obs), np.float32) if controller else ref.env.action_space.sample()
+            obs, r, te, tr_, _ = ref.step(a)
+            length, total = length + 1, total + r
+            if te or tr_:
+                break
+        lengths.append(length)
+        returns.append(total)
+        last.append(r)
+        terminated.append(te)
+        xs.append(ref.env.unwrapped.hull.position[0])
+    return (
+        np.asarray(lengths),
+        np.asarray(returns),
+        np.asarray(xs),
+        ending(np.asarray(terminated), np.asarray(last)),
+    )
+
+
+def jax_episodes(env: Any, params: Any, num_episodes: int, seed: int, controller: bool, limit: int):
+    """`(lengths, returns, final x, endings)` of the first episode of `num_episodes` vmapped raw
+    envs under `heuristic` (`controller`) or uniform random actions, each cut at `limit`.
+
+    One compiled loop per env object serves both policies (`controller` is traced), every cut
+    and every number of episodes (`EPISODE_CHUNK` envs at a time, each episode drawn from its
+    own key).
+
+    Args:
+        env: the raw JAX env.
+        params: its params.
+        num_episodes: how many envs (one episode each).
+        seed: the seed of the envs' keys.
+        controller: `heuristic` (else uniform random actions).
+        limit: each episode is cut here.
+
+    Returns:
+        `(lengths, returns, final x, endings)`, numpy arrays of `num_episodes` each.
+    """
+    from jaxenvs.parity.collect import bucketed, compiled
+
+    space = env.action_space(params)
+
+    def run(keys, params, controller, limit):
+        n = keys.shape[0]
+        obs, state = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
+        walker = jax.tree.map(lambda x: jnp.broadcast_to(x, (n,)), heuristic_start())
+
+        def step(k, s, o, c):
+            c, scripted = heuristic(c, o)
+            action = jnp.where(controller, scripted, space.sample(jax.random.fold_in(k, 1)))
+            return *env.step(k, s, action, params), c
+
+        def cond(carry):
+            t, *_, done, _, _, _ = carry
+            return (t < limit) & ~jnp.all(done)
+
+        def body(carry):
+            t, state, obs, walker, done, length, ret, last = carry
+            ks = jax.vmap(jax.random.fold_in, in_axes=(0, None))(keys, t + 1)
+            o, s, r, te, _, _, c = jax.vmap(step)(ks, state, obs, walker)
+            alive = ~done
+            keep = lambda new, old: jnp.where(alive.reshape((n,) + (1,) * (new.ndim - 1)), new, old)  # noqa: E731
+            return (
+                t + 1,
+                jax.tree.map(keep, s, state),
+                keep(o, obs),
+                jax.tree.map(keep, c, walker),
+                done | (alive & te),
+                length + alive,
+                ret + jnp.where(alive, r, 0.0),
+                jnp.where(alive, r, last),
+            )
+
+        zeros = jnp.zeros(n, jnp.float32)
+        init = (jnp.int32(0), state, obs, walker, jnp.zeros(n, bool), jnp.zeros(n, jnp.int32), zeros, zeros)
+        _, state, _, _, done, length, ret, last = jax.lax.while_loop(cond, body, init)
+        x = jax.vmap(lambda w: physics.body_position(bw.walker_world(env.constants), w)[bw.HULL, 0])(state.world)
+        return length, ret, last, done, x
+
+    episodes = compiled(env, "bipedal walker episodes", lambda: jax.jit(run))
+    keys = jax.random.split(jax.random.key(seed), num_episodes)
+    chunked = bucketed(episodes, (0, None, None, None), EPISODE_CHUNK)
+    out = chunked(keys, params, jnp.asarray(controller), jnp.int32(limit))
+    length, ret, last, done, x = (np.asarray(v) for v in out)
+    return length, ret, x, ending(done, last)
+
+
+def episodes_under(controller: bool, at_one: int, least: int, limit: int | None = None) -> p.CheckFn:
+    """Whole episodes on both sides: length, return and the hull's final x (`stats.mean_check`)
+    and how they ended (fell, finished, cut: `stats.chi_square_check`), under the reference's
+    scripted walker or uniform random actions.
+
+    Args:
+        controller: the reference's `BipedalWalkerHeuristics` (else uniform random actions).
+        at_one: episodes a side at scale 1.
+        least: episodes at the smallest scale.
+        limit: each episode is cut here (default the registered time limit).
+
+    Returns:
+        A check function.
+    """
+    label = "scripted walker" if controller else "random policy"
+
+    def check(ctx: p.Context) -> list:
+        n, seed = ctx.size(at_one, least), ctx.seed + (7 if controller else 3)
+        cut = int(ctx.params.max_steps_in_episode) if limit is None else limit
+        env = getattr(ctx.env, "unwrapped", ctx.env)
+        ref_len, ref_ret, ref_x, ref_end = reference_episodes(ctx.reference, n, seed, controller, cut)
+        length, ret, x, end = jax_episodes(env, ctx.params, n, seed, controller, cut)
+        return [
+            stats.mean_check(f"{label} episode length", length, ref_len, seed),
+            stats.mean_check(f"{label} episode return", ret, ref_ret, seed + 1),
+            stats.mean_check(f"{label} final hull x", x, ref_x, seed + 2),
+            *stats.chi_square_check(f"{label} episode ending", list(end), list(ref_end)),
+        ]
+
+    return check
+
+
+def cold_steps(at_one: int, least: int, label: str = "step") -> p.CheckFn:
+    """Cold-started steps from the reference's own play (`mixed_policy`), re-injected before each
+    step: away from the terrain to `STEP_ATOL`, near it (`in_contact`) in distribution and by
+    the direction of their differences (`harness.compare_in_distribution`).
+
+    Args:
+        at_one: transitions at scale 1.
+        least: transitions at the smallest scale.
+        label: the checks' name prefix.
+
+    Returns:
+        A check function.
+    """
+    return p.transitions(
+        "atol",
+        STEP_ATOL,
+        at_one,
+        least,
+        label=label,
+        reward_atol=REWARD_ATOL,
+        scramble=_reinject,
+        in_distribution=in_contact,
+    )
+
+
+# The checks of `BipedalWalker-v3`: the reset distribution (every state field, KS per
+# coordinate), first, so that a wrong start fails before the step compiles; cold-started steps
+# (`cold_steps`); whole episodes under random actions and under the reference's scripted walker.
+SPEC = p.ParitySpec(
+    checks=p.chain(
+        p.resets(at_one=1000, least=100),
+        cold_steps(1000, 100),
+        episodes_under(False, at_one=300, least=60),
+        episodes_under(True, at_one=100, least=20),
+    ),
+    reference=reference,
+    library="gymnasium",
+)
