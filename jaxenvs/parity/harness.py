@@ -191,8 +191,8 @@ class FieldPolicy:
         info_fields: `info` entries compared too (to 1e-7), e.g. toy text's `prob`, `action_mask`.
         in_distribution: `(ref, transitions) -> bool[n]`, the rows compared in distribution
             instead (`compare_in_distribution`): steps whose outcome the two sides find by
-            different numerical routes (a contact resolved by another root finder), where a
-            tolerance would measure the route, not the env.
+            different numerical routes (a motor just at its torque limit on one side, just
+            under it on the other), where a tolerance would measure the route, not the env.
     """
 
     atol: float = ATOL_F32_STEP

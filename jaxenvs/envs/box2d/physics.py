@@ -607,7 +607,14 @@ def apply_linear_impulse(world: World, state: WorldState, body: int, impulse, po
 
 
 def wake(state: WorldState) -> WorldState:
-    """`b2Body::SetAwake(true)` on the island; a sleeping island's timers are already 0."""
+    """`b2Body::SetAwake(true)` on the island; a sleeping island's timers are already 0.
+
+    Args:
+        state: The world state.
+
+    Returns:
+        The state, awake.
+    """
     return state.replace(awake=jnp.ones((), bool))
 
 

@@ -17,4 +17,15 @@ REGISTRATIONS: list[dict] = [
         notes={"slow_on_cpu": "a step runs Box2D's 180 + 60 solver iterations: long to compile on a CPU"},
     )
     for env_id, continuous in (("LunarLander-v3", False), ("LunarLanderContinuous-v3", True))
+] + [
+    dict(
+        id="BipedalWalker-v3",
+        entry_point=_E + "bipedal_walker:BipedalWalker",
+        params={"max_steps_in_episode": 1600},
+        reference="gymnasium BipedalWalker-v3 (box2d)",
+        family="box2d",
+        parity=_E + "bipedal_walker.parity:SPEC",
+        peers={"gymnasium": "BipedalWalker-v3"},
+        notes={"slow_on_cpu": "a step runs Box2D's 180 + 60 solver iterations: long to compile on a CPU"},
+    )
 ]

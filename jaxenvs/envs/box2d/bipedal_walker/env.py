@@ -17,8 +17,7 @@ Setting a motor wakes the walker in Box2D (`SetMotorSpeed`), so every step start
 lower legs' `ground_contact` flags are the reference's contact listener's: set by a lower leg's
 `BeginContact` with any terrain edge, cleared by its `EndContact`, so a flag is its leg's last
 event's (not whether the leg still touches another edge). Differs: the random draws follow the
-reference's distributions, not numpy's generator; the time of impact is found to Box2D's
-tolerance rather than by its own root finder. Not here: the hardcore course (stumps, pits and
+reference's distributions, not numpy's generator. Not here: the hardcore course (stumps, pits and
 stairs are polygons, which the physics step does not collide with yet). Invalid action: clipped
 to [-1, 1] (NaN taken as 0).
 """
@@ -322,7 +321,15 @@ def observation_values(state: BipedalWalkerState, constants: Constants = REFEREN
 
 
 def observation(state: BipedalWalkerState, constants: Constants = REFERENCE) -> jax.Array:
-    """`observation_values` as the reference returns them: `float32[24]`."""
+    """`observation_values` as the reference returns them.
+
+    Args:
+        state: The env state.
+        constants: The joints' speed scales.
+
+    Returns:
+        `float32[24]`.
+    """
     return observation_values(state, constants).astype(jnp.float32)
 
 

@@ -7,9 +7,9 @@ the hull and its legs created in `reset`'s order, then placed and set moving), a
 step is a cold-started one on both sides. The walker's step draws nothing, so no draw is
 replayed. Compared: every body's centre of mass, angle and velocities, the lower legs' contact
 flags, the fall flag, the lidar, the reward, the flags and the observation; to `STEP_ATOL`
-where no body is near the terrain, and in distribution where one is (`in_contact`: a body
-reaching the ground within the step is found by another root finder than Box2D's). The walker
-stands on the ground, so most steps are in contact.
+where no body is near the terrain, and in distribution where one is (`in_contact`), as for
+LunarLander. The walker stands on the ground, so most steps are in contact; measured at the
+demo's scale (seed 0), every one of 250 steps agreed to 1.6e-5 as well.
 
 Warm starting as it really occurs is left to whole-episode statistics: episode length, return,
 how far the hull got and how episodes end (fallen, finished, cut at the time limit), under
@@ -369,7 +369,12 @@ SUPPORT_KNEE_ANGLE = 0.1
 
 
 def heuristic_start() -> tuple[jax.Array, jax.Array, jax.Array]:
-    """The scripted walker's state before its first step: `(phase, moving_leg, supporting_knee_angle)`."""
+    """The scripted walker's state before its first step.
+
+    Returns:
+        `(phase, moving_leg, supporting_knee_angle)`: standing on the right leg, the left one
+        moving, the knee at `SUPPORT_KNEE_ANGLE`.
+    """
     return jnp.int32(STAY_ON_ONE_LEG), jnp.int32(0), jnp.float32(SUPPORT_KNEE_ANGLE)
 
 

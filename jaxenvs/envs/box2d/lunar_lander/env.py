@@ -12,10 +12,8 @@ observation is that of one no-op step, as `reset` takes it there.
 The world steps on `jaxenvs.envs.box2d.physics` (Box2D's algorithm: 180 velocity and 60 position
 iterations at 50 Hz, warm starting, continuous collision, sleeping). Given the reference's random
 draws, episodes follow gymnasium's step by step (tests/envs/box2d/test_lunar_lander.py states the
-measured agreement). Differs: the time of impact at a hard landing is found to Box2D's tolerance
-rather than by its own root finder (a millimetre, which can grow over the following steps);
-the random draws follow the reference's distributions, not numpy's generator. Its parity
-checks (`parity.py`) compare cold-started steps from the reference's states with its draws
+measured agreement). Differs: the random draws follow the reference's distributions, not
+numpy's generator. Its parity checks (`parity.py`) compare cold-started steps from the reference's states with its draws
 replayed, the reset distribution, and whole-episode statistics under random actions and under
 the reference's controller. Invalid action: a discrete action other than 1, 2, 3 does nothing;
 a continuous one is clipped to [-1, 1] (NaN taken as 0).
