@@ -20,7 +20,6 @@ uniform random actions and under the reference's scripted walker
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import jax
@@ -28,20 +27,19 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs import parity as p
-from jaxenvs.envs.box2d import physics
+from jaxenvs.envs.box2d import physics, pybox2d
 from jaxenvs.envs.box2d.bipedal_walker import env as bw
 from jaxenvs.envs.box2d.bipedal_walker import terrain as tr
 from jaxenvs.parity import stats
 from jaxenvs.parity.reference import elapsed_steps, set_elapsed_steps
 
-BODY_FIELDS = ("center", "angle", "linear_velocity", "angular_velocity")
+BODY_FIELDS = pybox2d.BODY_FIELDS
 # Per-step tolerance of a cold-started step's float values away from the terrain.
 STEP_ATOL = 2e-4
 # Rewards are 130 / SCALE x metres plus 5 x radians differences of such values.
 REWARD_ATOL = 5e-3
-# A step is in contact when a body is this near the terrain before or after it (Box2D's
-# distance, radii counted): Box2D's broad phase pairs shapes from 0.1 m.
-CONTACT_MARGIN = 0.1
+# A step is in contact when a body is this near the terrain (`pybox2d.CONTACT_MARGIN`).
+CONTACT_MARGIN = pybox2d.CONTACT_MARGIN
 # whole episodes run this many envs at a time (`jax_episodes`): one compile for every size
 EPISODE_CHUNK = 64
 
@@ -64,11 +62,7 @@ def read_state(env: Any) -> dict[str, Any]:
     """
     u = env.unwrapped
     bodies = _bodies(env)
-    return {
-        "center": np.array([tuple(b.worldCenter) for b in bodies], np.float64),
-        "angle": np.array([b.angle for b in bodies], np.float64),
-        "linear_velocity": np.array([tuple(b.linearVelocity) for b in bodies], np.float64),
-        "angular_velocity": np.array([b.angularVelocity for b in bodies], np.float64),
+    return pybox2d.read_bodies(bodies) | {
         "awake": np.bool_(u.hull.awake),
         # as Box2D holds the edges' vertices (float32)
         "terrain_y": np.array(u.terrain_y, np.float32).astype(np.float64),
@@ -150,19 +144,7 @@ def write_state(env: Any, state: dict[str, Any]) -> None:
         knee.lowerAngle, knee.upperAngle = -1.6, -0.1
         u.legs.append(lower)
         u.joints.append(u.world.CreateJoint(knee))
-    for b, body in enumerate(_bodies(env)):
-        angle = float(state["angle"][b])
-        c, s = np.cos(angle), np.sin(angle)
-        local = body.localCenter
-        center = state["center"][b]
-        body.angle = angle
-        body.position = (
-            float(center[0] - (c * local[0] - s * local[1])),
-            float(center[1] - (s * local[0] + c * local[1])),
-        )
-        body.linearVelocity = tuple(float(v) for v in state["linear_velocity"][b])
-        body.angularVelocity = float(state["angular_velocity"][b])
-        body.awake = bool(state["awake"])
+    pybox2d.place_bodies(_bodies(env), state)
     u.legs[1].ground_contact, u.legs[3].ground_contact = (bool(v) for v in state["ground_contact"])
     u.drawlist = u.terrain + u.legs + [u.hull]
     u.lidar = [_lidar_callback() for _ in range(bw.NUM_LIDAR)]
@@ -188,9 +170,7 @@ def to_jax(states: dict[str, Any], params: Any) -> bw.BipedalWalkerState:
     n = tr.REFERENCE.max_obstacles
 
     def one(center, angle, linear_velocity, angular_velocity, awake, terrain_y, contact, game_over, lidar, prev, t):
-        angle = angle.astype(dtype)
-        origin = center.astype(dtype) - physics.rotate(angle, world.local_center)
-        wstate = physics.init_state(world, origin, angle, linear_velocity, angular_velocity).replace(awake=awake)
+        wstate = pybox2d.cold_world_state(world, center, angle, linear_velocity, angular_velocity, awake)
         terrain = tr.Terrain(
             terrain_x=jnp.asarray(tr.REFERENCE.terrain_x, dtype),
             terrain_y=terrain_y.astype(dtype),
@@ -222,13 +202,7 @@ def from_jax(state: bw.BipedalWalkerState) -> dict[str, Any]:
     Returns:
         `{field: array}`.
     """
-    w = state.world
-    return {
-        "center": w.center,
-        "angle": w.angle,
-        "linear_velocity": w.linear_velocity,
-        "angular_velocity": w.angular_velocity,
-        "awake": w.awake,
+    return pybox2d.body_fields(state.world) | {
         "terrain_y": state.terrain.terrain_y,
         "ground_contact": state.ground_contact,
         "game_over": state.game_over,
@@ -248,15 +222,8 @@ def reference(env_id: str, **settings: Any) -> p.GymnasiumReference:
     Returns:
         The reference.
     """
-    import gymnasium
-
-    def make() -> Any:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the env checker warns on injected states
-            return gymnasium.make(env_id, disable_env_checker=True, **settings)
-
     return p.GymnasiumReference(
-        make=make,
+        make=pybox2d.gymnasium_maker(env_id, settings),
         read_state=read_state,
         write_state=write_state,
         to_jax=to_jax,
@@ -265,17 +232,8 @@ def reference(env_id: str, **settings: Any) -> p.GymnasiumReference:
         exact_fields=("time", "awake", "ground_contact", "game_over"),
         angle_fields=(),
         policy=mixed_policy,
-        name=f"gymnasium {env_id} (box2d {_box2d_version()})",
+        name=f"gymnasium {env_id} (box2d {pybox2d.box2d_version()})",
     )
-
-
-def _box2d_version() -> str:
-    try:
-        import Box2D
-
-        return Box2D.__version__
-    except (ImportError, AttributeError):
-        return "?"
 
 
 def mixed_policy(ref: Any, rng: np.random.Generator) -> Any:
@@ -337,7 +295,7 @@ def _terrain_distance(ref: Any, state: dict[str, Any]) -> float:
 
 def in_contact(ref: Any, data: Any) -> np.ndarray:
     """`FieldPolicy.in_distribution`: the steps with a body within `CONTACT_MARGIN` of the
-    terrain before or after them (the reference's states).
+    terrain before or after them (`pybox2d.near_terrain`, the reference's states).
 
     Args:
         ref: the reference, whose world measures the distances.
@@ -346,18 +304,7 @@ def in_contact(ref: Any, data: Any) -> np.ndarray:
     Returns:
         `bool[n]`, True where the step is in contact.
     """
-    return np.array(
-        [
-            min(_terrain_distance(ref, data.state_at(i)), _terrain_distance(ref, data.state_at(i, True)))
-            < CONTACT_MARGIN
-            for i in range(len(data))
-        ]
-    )
-
-
-def _reinject(ref: Any, rng: np.random.Generator) -> None:
-    """`Reference.transitions`' scramble: the reference's own state, built afresh (cold)."""
-    ref.load(ref.state())
+    return pybox2d.near_terrain(ref, data, _terrain_distance)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -617,7 +564,7 @@ def cold_steps(at_one: int, least: int, label: str = "step") -> p.CheckFn:
         least,
         label=label,
         reward_atol=REWARD_ATOL,
-        scramble=_reinject,
+        scramble=pybox2d.reinject,
         in_distribution=in_contact,
     )
 

@@ -21,7 +21,6 @@ limit), under uniform random actions and under the reference's own controller
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import jax
@@ -29,22 +28,21 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs import parity as p
-from jaxenvs.envs.box2d import physics
+from jaxenvs.envs.box2d import pybox2d
 from jaxenvs.envs.box2d.lunar_lander import env as ll
 from jaxenvs.parity import stats
 from jaxenvs.parity.reference import elapsed_steps, set_elapsed_steps
 
 # The bodies' fields, `[3, ...]` in creation order (lander, left leg, right leg).
-BODY_FIELDS = ("center", "angle", "linear_velocity", "angular_velocity")
+BODY_FIELDS = pybox2d.BODY_FIELDS
 # Per-step tolerance of a cold-started step's float values (metres, radians, m/s, rad/s, and
 # the observation): float32 against Box2D's float32, after 180 + 60 solver iterations.
 STEP_ATOL = 2e-4
 # Rewards are 100 x shaping differences of such values (and -100 / +100 at the end).
 REWARD_ATOL = 5e-2
-# A step is in contact when a body is this near the terrain (Box2D's distance, radii counted)
-# before or after it in the reference: Box2D's broad phase pairs shapes from 0.1 m (its fat
-# bounding boxes' margin); these steps are compared in distribution (the module's docstring).
-CONTACT_MARGIN = 0.1
+# A step is in contact when a body is this near the terrain (`pybox2d.CONTACT_MARGIN`); these
+# steps are compared in distribution (the module's docstring).
+CONTACT_MARGIN = pybox2d.CONTACT_MARGIN
 # How many rounds of play `half_in_contact` may take to fill its contact half, and their least
 # length (the play's episodes last 100 to 1,000 steps and reach the ground late).
 CONTACT_ROUNDS = 8
@@ -72,11 +70,7 @@ def read_state(env: Any) -> dict[str, Any]:
     u = env.unwrapped
     bodies = _bodies(env)
     edges = [f.shape.vertices for f in u.moon.fixtures[1:]]
-    return {
-        "center": np.array([tuple(b.worldCenter) for b in bodies], np.float64),
-        "angle": np.array([b.angle for b in bodies], np.float64),
-        "linear_velocity": np.array([tuple(b.linearVelocity) for b in bodies], np.float64),
-        "angular_velocity": np.array([b.angularVelocity for b in bodies], np.float64),
+    return pybox2d.read_bodies(bodies) | {
         "awake": np.bool_(u.lander.awake),
         "terrain_y": np.array([e[0][1] for e in edges] + [edges[-1][1][1]], np.float64),
         "leg_contact": np.array([u.legs[0].ground_contact, u.legs[1].ground_contact], bool),
@@ -143,19 +137,7 @@ def write_state(env: Any, state: dict[str, Any]) -> None:
         joint.lowerAngle, joint.upperAngle = (0.4, 0.9) if i == -1 else (-0.9, -0.4)
         leg.joint = u.world.CreateJoint(joint)
         u.legs.append(leg)
-    for b, body in enumerate(_bodies(env)):
-        angle = float(state["angle"][b])
-        c, s = np.cos(angle), np.sin(angle)
-        local = body.localCenter
-        center = state["center"][b]
-        body.angle = angle
-        body.position = (
-            float(center[0] - (c * local[0] - s * local[1])),
-            float(center[1] - (s * local[0] + c * local[1])),
-        )
-        body.linearVelocity = tuple(float(v) for v in state["linear_velocity"][b])
-        body.angularVelocity = float(state["angular_velocity"][b])
-        body.awake = bool(state["awake"])
+    pybox2d.place_bodies(_bodies(env), state)
     u.legs[0].ground_contact, u.legs[1].ground_contact = (bool(v) for v in state["leg_contact"])
     u.game_over = bool(state["game_over"])
     u.prev_shaping = float(state["prev_shaping"])
@@ -179,9 +161,7 @@ def to_jax(states: dict[str, Any], params: Any) -> ll.LunarLanderState:
     def one(
         center, angle, linear_velocity, angular_velocity, awake, terrain_y, leg_contact, game_over, prev, wi, ti, t
     ):
-        angle = angle.astype(dtype)
-        origin = center.astype(dtype) - physics.rotate(angle, world.local_center)
-        wstate = physics.init_state(world, origin, angle, linear_velocity, angular_velocity).replace(awake=awake)
+        wstate = pybox2d.cold_world_state(world, center, angle, linear_velocity, angular_velocity, awake)
         return ll.LunarLanderState(
             time=t,
             world=wstate,
@@ -207,13 +187,7 @@ def from_jax(state: ll.LunarLanderState) -> dict[str, Any]:
     Returns:
         `{field: array}`.
     """
-    w = state.world
-    return {
-        "center": w.center,
-        "angle": w.angle,
-        "linear_velocity": w.linear_velocity,
-        "angular_velocity": w.angular_velocity,
-        "awake": w.awake,
+    return pybox2d.body_fields(state.world) | {
         "terrain_y": state.terrain_y,
         "leg_contact": state.leg_contact,
         "game_over": state.game_over,
@@ -254,15 +228,8 @@ def reference(env_id: str, **settings: Any) -> LanderReference:
     Returns:
         The reference.
     """
-    import gymnasium
-
-    def make() -> Any:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the env checker warns on injected states
-            return gymnasium.make(env_id, disable_env_checker=True, **settings)
-
     return LanderReference(
-        make=make,
+        make=pybox2d.gymnasium_maker(env_id, settings),
         read_state=read_state,
         write_state=write_state,
         to_jax=to_jax,
@@ -272,17 +239,8 @@ def reference(env_id: str, **settings: Any) -> LanderReference:
         exact_fields=("time", "awake", "leg_contact", "game_over", "wind_idx", "torque_idx"),
         angle_fields=(),
         policy=mixed_policy,
-        name=f"gymnasium {env_id} (box2d {_box2d_version()})",
+        name=f"gymnasium {env_id} (box2d {pybox2d.box2d_version()})",
     )
-
-
-def _box2d_version() -> str:
-    try:
-        import Box2D
-
-        return Box2D.__version__
-    except (ImportError, AttributeError):
-        return "?"
 
 
 def mixed_policy(ref: Any, rng: np.random.Generator) -> Any:
@@ -342,7 +300,7 @@ def _terrain_distance(ref: Any, state: dict[str, Any]) -> float:
 
 def in_contact(ref: Any, data: Any) -> np.ndarray:
     """`FieldPolicy.in_distribution`: the steps with a body within `CONTACT_MARGIN` of the
-    terrain before or after them (the reference's states).
+    terrain before or after them (`pybox2d.near_terrain`, the reference's states).
 
     Args:
         ref: the reference (`LanderReference`), whose world measures the distances.
@@ -351,13 +309,7 @@ def in_contact(ref: Any, data: Any) -> np.ndarray:
     Returns:
         `bool[n]`, True where the step is in contact.
     """
-    return np.array(
-        [
-            min(_terrain_distance(ref, data.state_at(i)), _terrain_distance(ref, data.state_at(i, True)))
-            < CONTACT_MARGIN
-            for i in range(len(data))
-        ]
-    )
+    return pybox2d.near_terrain(ref, data, _terrain_distance)
 
 
 def half_in_contact(ref: Any, n: int, seed: int) -> Any:
@@ -378,7 +330,7 @@ def half_in_contact(ref: Any, n: int, seed: int) -> Any:
     """
     contact, free = [], []
     for r in range(CONTACT_ROUNDS):
-        data = ref.transitions(max(n, ROUND_STEPS), seed + r, None, _reinject)
+        data = ref.transitions(max(n, ROUND_STEPS), seed + r, None, pybox2d.reinject)
         touching = in_contact(ref, data)
         contact.append(data.select(touching))
         free.append(data.select(~touching))
@@ -388,11 +340,6 @@ def half_in_contact(ref: Any, n: int, seed: int) -> Any:
     return contact_rows.select(np.arange(min(n // 2, len(contact_rows)))) + free_rows.select(
         np.arange(min(n - n // 2, len(free_rows)))
     )
-
-
-def _reinject(ref: Any, rng: np.random.Generator) -> None:
-    """`Reference.transitions`' scramble: the reference's own state, built afresh (cold)."""
-    ref.load(ref.state())
 
 
 def heuristic(obs: jax.Array, continuous: bool) -> jax.Array:
