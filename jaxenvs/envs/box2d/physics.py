@@ -1734,7 +1734,7 @@ def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a
     dtype = vertices.dtype
     edge = jnp.stack([v1, v2])
     zero = jnp.zeros((), dtype)
-    xf_a = (jnp.zeros((2,), dtype), jnp.ones((), dtype), zero)
+    xf_a = (jnp.zeros((2,), dtype), jnp.ones((), dtype), zero)  # the ground's, for GJK
     # b2Sweep::Normalize: the angles shifted by whole turns, a0 into [0, 2 pi).
     two_pi = jnp.asarray(2.0 * math.pi, dtype)
     shift = two_pi * jnp.floor(a0 / two_pi)
@@ -1747,56 +1747,47 @@ def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a
     # The separation function's kinds (b2SeparationFunction::Type).
     points, face_a, face_b = 0, 1, 2
 
+    # A, the edge's ground body, is at the origin: its points and directions are the world's.
     def initialize(cache, t1):
         n, ia, ib, _ = cache
         xb = xf_b(t1)
         kind = jnp.where(n == 1, points, jnp.where(ia[0] == ia[1], face_b, face_a))
         # e_points: from A's witness to B's.
-        pa, pb = _at(xf_a, edge[ia[0]]), _at(xb, vertices[ib[0]])
-        axis_points = _normalize(pb - pa)
+        axis_points = _normalize(_at(xb, vertices[ib[0]]) - edge[ia[0]])
         # e_faceB: B's segment's normal, pointing at A's point.
         b1, b2 = vertices[ib[0]], vertices[ib[1]]
         axis_b = _normalize(jnp.stack([(b2 - b1)[1], -(b2 - b1)[0]]))
         local_b = 0.5 * (b1 + b2)
-        s_b = _dot(
-            _at(xf_a, edge[ia[0]]) - _at(xb, local_b),
-            _rotated(xb, axis_b),
-        )
+        s_b = _dot(edge[ia[0]] - _at(xb, local_b), _rotated(xb, axis_b))
         axis_b = jnp.where(s_b < 0.0, -axis_b, axis_b)
         # e_faceA: the edge's normal, pointing at B's point.
         a_1, a_2 = edge[ia[0]], edge[ia[1]]
         axis_a = _normalize(jnp.stack([(a_2 - a_1)[1], -(a_2 - a_1)[0]]))
         local_a = 0.5 * (a_1 + a_2)
-        s_a = _dot(
-            _at(xb, vertices[ib[0]]) - _at(xf_a, local_a),
-            _rotated(xf_a, axis_a),
-        )
+        s_a = _dot(_at(xb, vertices[ib[0]]) - local_a, axis_a)
         axis_a = jnp.where(s_a < 0.0, -axis_a, axis_a)
         axis = jnp.where(kind == points, axis_points, jnp.where(kind == face_a, axis_a, axis_b))
         local = jnp.where(kind == face_a, local_a, local_b)
         return kind, axis, local
 
     def evaluate(fcn, ia, ib, t):
+        """`b2SeparationFunction::Evaluate`: the separation of the witnesses along the axis,
+        from A to B (e_faceB's, Box2D's A-from-B form, negated on both sides: the same bits)."""
         kind, axis, local = fcn
         xb = xf_b(t)
-        sep_points = _dot(_at(xb, vertices[ib]) - _at(xf_a, edge[ia]), axis)
-        sep_a = _dot(
-            _at(xb, vertices[ib]) - _at(xf_a, local),
-            _rotated(xf_a, axis),
-        )
-        sep_b = _dot(_at(xf_a, edge[ia]) - _at(xb, local), _rotated(xb, axis))
-        return jnp.where(kind == points, sep_points, jnp.where(kind == face_a, sep_a, sep_b))
+        on_b = kind == face_b
+        point_a = jnp.where(kind == face_a, local, edge[ia])
+        point_b = _at(xb, jnp.where(on_b, local, vertices[ib]))
+        normal = jnp.where(on_b, -_rotated(xb, axis), axis)
+        return _dot(point_b - point_a, normal)
 
     def find_min_separation(fcn, t):
+        """`b2SeparationFunction::FindMinSeparation`: the deepest witnesses at `t` (an index
+        a face kind does not use is ignored by `evaluate`, -1 in Box2D)."""
         kind, axis, _ = fcn
         xb = xf_b(t)
-        ia_points = _support(edge, 2, _rotate_back(xf_a, axis))
-        ib_points = _support(vertices, count, _rotate_back(xb, -axis))
-        ib_face_a = _support(vertices, count, _rotate_back(xb, -_rotated(xf_a, axis)))
-        ia_face_b = _support(edge, 2, _rotate_back(xf_a, -_rotated(xb, axis)))
-        ia = jnp.where(kind == face_b, ia_face_b, ia_points)
-        ib = jnp.where(kind == face_a, ib_face_a, ib_points)
-        # (the unused index is -1 in Box2D; `evaluate` ignores it for that kind)
+        ib = _support(vertices, count, _rotate_back(xb, -axis))
+        ia = _support(edge, 2, jnp.where(kind == face_b, -_rotated(xb, axis), axis))
         return evaluate(fcn, ia, ib, t), ia, ib
 
     def root(fcn, ia, ib, t1, t2, s1, s2):

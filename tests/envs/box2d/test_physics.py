@@ -155,7 +155,7 @@ def test_toi_candidates_keep_every_impact():
     keys = ("vertices", "box", "density")
     world = physics.make_world([{k: v for k, v in b.items() if k in keys} for b in bodies], edges, joints)
     rng = np.random.default_rng(0)
-    n, b = 3000, world.num_bodies
+    n, b = 1000, world.num_bodies
     xs = np.asarray([e["v1"][0] for e in edges[1:]] + [edges[-1]["v2"][0]])
     ys = np.asarray([e["v1"][1] for e in edges[1:]] + [edges[-1]["v2"][1]])
     x = rng.uniform(0.5, 19.5, (n, b))

@@ -262,9 +262,34 @@ def lidar(state_world: physics.WorldState, terrain: tr.Terrain, constants: Const
     targets = jax.tree.map(
         lambda x: x.astype(dtype) if jnp.issubdtype(x.dtype, jnp.floating) else x, tr.ray_targets(terrain)
     )
-    i = jnp.arange(NUM_LIDAR, dtype=dtype)
-    ends = pos + jnp.stack([jnp.sin(1.5 * i / 10.0), -jnp.cos(1.5 * i / 10.0)], axis=1) * constants.lidar_range
+    ends = _ray_ends(pos, constants.lidar_range)
     return jax.vmap(lambda p2: physics.ray_cast_closest(targets, pos, p2, tr.TERRAIN_CATEGORY)["fraction"])(ends)
+
+
+def _ray_ends(pos: jax.Array, lidar_range: float) -> jax.Array:
+    """The rays' ends as the reference computes them: the hull's float32 position plus each ray's
+    offset in float64 (Python floats), rounded once to float32 where Box2D takes the point.
+
+    In float32 the offset is carried as two float32 parts and the sum's own rounding error is
+    kept (Knuth's two-sum), so the end is the reference's point and the lidar's fractions agree
+    bit for bit (computed as `pos + offset` in float32, a third of them were a unit in the last
+    place apart, a bias the reset's KS test sees).
+
+    Args:
+        pos: `[2]` the hull's origin.
+        lidar_range: The rays' length.
+
+    Returns:
+        `[10, 2]` the rays' ends.
+    """
+    i = np.arange(NUM_LIDAR)
+    offset = np.stack([np.sin(1.5 * i / 10.0), -np.cos(1.5 * i / 10.0)], axis=1) * lidar_range  # float64
+    hi = offset.astype(pos.dtype)
+    lo = (offset - hi).astype(pos.dtype)
+    total = pos + hi
+    back = total - pos
+    error = (pos - (total - back)) + (hi - back)
+    return total + (error + lo)
 
 
 def joint_angles(state_world: physics.WorldState) -> tuple[jax.Array, jax.Array]:
