@@ -119,7 +119,11 @@ def gymnasium_maker(env_id: str, settings: dict[str, Any]) -> Callable[[], Any]:
 
 
 def box2d_version() -> str:
-    """pybox2d's version, "?" where it is not installed."""
+    """pybox2d's version, for the reference's name.
+
+    Returns:
+        Its version string, "?" where it is not installed.
+    """
     try:
         import Box2D
 
