@@ -606,6 +606,26 @@ def apply_linear_impulse(world: World, state: WorldState, body: int, impulse, po
     )
 
 
+def last_event_began(state: WorldState, bodies, previous) -> jax.Array:
+    """A contact listener's flag per body: set by the body's `BeginContact`, cleared by its
+    `EndContact`, so after a step it is the body's last event's (kept where it had none), not
+    whether the body still touches something.
+
+    Args:
+        state: The state after a step (its `event_rank` and `last_began`).
+        bodies: The bodies' indices (a static sequence).
+        previous: `[len(bodies)]` bool, the flags before the step.
+
+    Returns:
+        `[len(bodies)]` bool, the flags after it.
+    """
+    rows = jnp.array(bodies)
+    rank = state.event_rank[rows]
+    last = jnp.argmax(rank, axis=1)
+    began = jnp.take_along_axis(state.last_began[rows], last[:, None], axis=1)[:, 0]
+    return jnp.where(jnp.any(rank >= 0, axis=1), began, previous)
+
+
 def wake(state: WorldState) -> WorldState:
     """`b2Body::SetAwake(true)` on the island; a sleeping island's timers are already 0.
 

@@ -422,11 +422,7 @@ def advance(state: BipedalWalkerState, action: jax.Array, constants: Constants =
     # The contact listener: the hull's BeginContact ends the game; a lower leg's BeginContact
     # sets its flag and its EndContact clears it, so a flag is its last event's.
     game_over = state.game_over | jnp.any(wstate.began[HULL])
-    legs = jnp.array(LOWER)
-    rank = wstate.event_rank[legs]
-    last = jnp.argmax(rank, axis=1)
-    last_began = jnp.take_along_axis(wstate.last_began[legs], last[:, None], axis=1)[:, 0]
-    ground_contact = jnp.where(jnp.any(rank >= 0, axis=1), last_began, state.ground_contact)
+    ground_contact = physics.last_event_began(wstate, LOWER, state.ground_contact)
     return state.replace(
         world=wstate,
         ground_contact=ground_contact,

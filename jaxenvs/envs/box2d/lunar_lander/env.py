@@ -445,11 +445,7 @@ def advance(
     # The contact listener: the lander's BeginContact ends the game; a leg's BeginContact sets
     # its flag and its EndContact clears it, so a leg's flag is its last event's.
     game_over = state.game_over | jnp.any(wstate.began[LANDER])
-    legs = jnp.array(LEGS)
-    rank = wstate.event_rank[legs]
-    last = jnp.argmax(rank, axis=1)
-    last_began = jnp.take_along_axis(wstate.last_began[legs], last[:, None], axis=1)[:, 0]
-    leg_contact = jnp.where(jnp.any(rank >= 0, axis=1), last_began, state.leg_contact)
+    leg_contact = physics.last_event_began(wstate, LEGS, state.leg_contact)
     state = state.replace(
         world=wstate,
         leg_contact=leg_contact,
