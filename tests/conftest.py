@@ -93,12 +93,26 @@ CONFORMANCE_SAMPLE: dict[str, tuple[str, ...]] = {
 }
 
 
-# The long tests first: the `slow` ones and LunarLander's (each compiles its physics step, 10-30 s
-# here). xdist hands the first quarter of the tests out alternately, so these split between the
-# workers, and the run ends on short tests rather than with one worker idle beside a long one.
-# The order is otherwise the collection's (a stable sort).
+# The long tests first: the `slow` ones, the Box2D tests and every test of a built-in id the
+# registry notes `slow_on_cpu` (each compiles its physics step, 10-30 s here). xdist hands the
+# first quarter of the tests out alternately, so these split between the workers, and the run
+# ends on short tests rather than with one worker idle beside a long one. The order is otherwise
+# the collection's (a stable sort).
+from jaxenvs.registry import BUILT_IN_FAMILIES  # noqa: E402
+
+_SLOW_IDS = tuple(
+    i
+    for i in jaxenvs.registered_envs()
+    if jaxenvs.spec(i).family in BUILT_IN_FAMILIES and "slow_on_cpu" in (jaxenvs.spec(i).notes or {})
+)
+
+
 def _long(item) -> bool:
-    return item.get_closest_marker("slow") is not None or "LunarLander" in item.nodeid or "/box2d/" in item.nodeid
+    return (
+        item.get_closest_marker("slow") is not None
+        or "/box2d/" in item.nodeid
+        or any(i in item.nodeid for i in _SLOW_IDS)
+    )
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -106,13 +106,21 @@ class Fused:
             return carry.result(words, state, pack(outputs))
 
         self._reset_from_key = jax.jit(reset)
-        self._reset_from_carry = jax.jit(reset, donate_argnums=carry.donate)
         self._step = jax.jit(step, donate_argnums=carry.donate)
         self._state = jax.jit(carry.state)
         self.render = jax.jit(lambda state: env.render(state, params))
         if leveled is not None:
             self._reset_level_from_key = jax.jit(reset_to_level)
-            self._reset_level_from_carry = jax.jit(reset_to_level, donate_argnums=carry.donate)
+        if joined:  # the carry is donated: a program of its own
+            self._reset_from_carry = jax.jit(reset, donate_argnums=carry.donate)
+            if leveled is not None:
+                self._reset_level_from_carry = jax.jit(reset_to_level, donate_argnums=carry.donate)
+        else:  # a reset reads only the key: the key's program serves (one compile fewer)
+            self._reset_from_carry = lambda buf: self._reset_from_key(buf[: carry.key_words])
+            if leveled is not None:
+                self._reset_level_from_carry = lambda buf, level: self._reset_level_from_key(
+                    buf[: carry.key_words], level
+                )
 
     def reset_from_key(self, key_data: jax.Array) -> tuple[jax.Array, Any]:
         """Start an episode from a key.

@@ -23,12 +23,14 @@ SCALES = {
     "misc": 0.02,
     "box2d": 0.1,  # LunarLander: its least sizes (the demo runs 0.25)
     "BipedalWalker-v3": 0.01,  # its least sizes
+    "BipedalWalkerHardcore-v3": 0.01,
     "CartPole-v0": 0.02,
 }
 SLOW = {
     "LunarLander-v3",
     "LunarLanderContinuous-v3",
     "BipedalWalker-v3",
+    "BipedalWalkerHardcore-v3",
     "Asterix-MinAtar",
     "Breakout-MinAtar",
     "Freeway-MinAtar",
@@ -45,18 +47,22 @@ MINATAR = {"names": {"rare events reached"}, "transitions": 1500}
 MUST_HAVE = {
     "Taxi-v4": {"names": {"step action_mask", "rainy step frequencies", "fickle step frequencies"}},
     **{f"{game}-MinAtar": MINATAR for game in ("Asterix", "Breakout", "Freeway", "Seaquest", "SpaceInvaders")},
-    **{
-        i: {
-            "names": {
-                "wind in free flight observation",
-                "step in contact step direction",
-                "heuristic controller episode ending frequencies",
-            },
-            "transitions": 150,
-        }
-        for i in ("LunarLander-v3", "LunarLanderContinuous-v3")
+    "LunarLander-v3": {
+        "names": {
+            "wind in free flight observation",
+            "step in contact step direction",
+            "heuristic controller episode ending frequencies",
+        },
+        "transitions": 150,
     },
-    "BipedalWalker-v3": {"names": {"reset distribution", "step in contact step direction"}, "transitions": 100},
+    "LunarLanderContinuous-v3": {
+        "names": {"wind in free flight observation", "step in contact step direction"},
+        "transitions": 150,
+    },
+    **{
+        i: {"names": {"reset distribution", "step in contact step direction"}, "transitions": 100}
+        for i in ("BipedalWalker-v3", "BipedalWalkerHardcore-v3")
+    },
 }
 
 
@@ -64,26 +70,52 @@ def scale_of(env_id: str) -> float:
     return SCALES.get(env_id, SCALES[jaxenvs.spec(env_id).family])
 
 
-def _steps_only_walker():
-    """BipedalWalker's spec without its whole-episode checks: its episodes run up to 1,600 steps
+def _of(env_id, reference):
+    """`reference` bound to `env_id`: a user's spec runs under the env's name, not its id."""
+    return lambda _, **settings: reference(env_id, **settings)
+
+
+def _steps_only_walker(env_id):
+    """BipedalWalker's spec (either course) without its whole-episode checks: its episodes run up to 1,600 steps
     of Box2D for 64 envs at a time, over 15 minutes under the tests' cheapest compile (their
     code unoptimized); `jaxenvs parity` and the demo run them (docs/box2d.md)."""
     from jaxenvs import parity as p
     from jaxenvs.envs.box2d.bipedal_walker import parity as walker
 
     checks = p.chain(p.resets(at_one=1000, least=100), walker.cold_steps(1000, 100))
-    return p.ParitySpec(checks=checks, reference=walker.reference, library="gymnasium")
+    return p.ParitySpec(
+        checks=checks, reference=_of(env_id, walker.reference), library="gymnasium", description=f"gymnasium {env_id}"
+    )
+
+
+def _steps_only_lander(env_id):
+    """LunarLanderContinuous-v3's spec without its whole episodes (LunarLander-v3 runs them
+    here, on the same physics and rewards): they are most of its 80 s on this CPU."""
+    from jaxenvs import parity as p
+    from jaxenvs.envs.box2d.lunar_lander import parity as lander
+
+    reference = _of(env_id, lander.reference)
+    checks = p.chain(
+        p.resets(at_one=2000, least=200),
+        lander.cold_steps(1000, 100),
+        p.on(p.variant(reference, enable_wind=True), lander.cold_steps(500, 50, "wind")),
+    )
+    return p.ParitySpec(checks=checks, reference=reference, library="gymnasium", description=f"gymnasium {env_id}")
 
 
 # ids whose full spec the tests cannot afford: the part they run (the rest runs in the demo)
-TEST_SPECS = {"BipedalWalker-v3": _steps_only_walker}
+TEST_SPECS = {
+    "BipedalWalker-v3": _steps_only_walker,
+    "BipedalWalkerHardcore-v3": _steps_only_walker,
+    "LunarLanderContinuous-v3": _steps_only_lander,
+}
 
 
 @pytest.mark.parametrize("env_id", [pytest.param(i, marks=pytest.mark.slow) if i in SLOW else i for i in IDS])
 def test_parity(env_id):
     if env_id in TEST_SPECS:
         env, params = jaxenvs.make(env_id)
-        result = run_parity(TEST_SPECS[env_id](), scale=scale_of(env_id), env=env.unwrapped, params=params)
+        result = run_parity(TEST_SPECS[env_id](env_id), scale=scale_of(env_id), env=env.unwrapped, params=params)
     else:
         result = run_parity(env_id, scale=scale_of(env_id))
     if result.skipped is not None:

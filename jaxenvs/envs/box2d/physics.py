@@ -4,11 +4,12 @@ Written from Box2D's algorithm (Erin Catto's sequential impulses, as Box2D 2.3.x
 pybox2d 2.3.10 wraps, runs them in `b2World::Step`); it is not a general engine. What it holds:
 
 - dynamic bodies, each one convex polygon (Box2D's `b2PolygonShape`: vertices in its hull order,
-  a skin of `POLYGON_RADIUS`), against static edges (`b2EdgeShape`, no ghost vertices) on one
-  static ground body at the origin;
+  a skin of `POLYGON_RADIUS`), against static shapes on static bodies at the origin: edges
+  (`b2EdgeShape`, no ghost vertices) and convex polygons;
 - revolute joints between dynamic bodies, with Box2D's limit and motor;
 - one world step, `step(world, state, dt)`, in `b2World::Step`'s order: the narrow phase at the
-  start-of-step positions (`b2CollideEdgeAndPolygon`), with the old manifold's impulses carried
+  start-of-step positions (`b2CollideEdgeAndPolygon` against edges, `b2CollidePolygons` against
+  polygons, Box2D 2.3.0's, as pybox2d builds it), with the old manifold's impulses carried
   to new points of the same feature id (warm starting; Box2D's `b2Contact::Update`); then the
   island solve (`b2Island::Solve`): semi-implicit Euler on velocities, warm starting, the
   velocity iterations (joints, then contacts: friction, then the normal impulse, two-point
@@ -16,13 +17,11 @@ pybox2d 2.3.10 wraps, runs them in `b2World::Step`); it is not a general engine.
   caps, the position iterations (contacts, then joints) stopping early once both are within slop,
   and the sleep timers (an island that rested `TIME_TO_SLEEP` seconds, positions solved, sleeps);
   then continuous collision (`b2World::SolveTOI`): a body whose core would come within
-  `TOI_TARGET` of an edge during the step is moved back to that time of impact, its contacts
+  `TOI_TARGET` of a static shape during the step is moved back to that time of impact, its contacts
   updated there, pushed out and its velocity solved against them alone (no joints, as in Box2D's
   TOI island), then moved on for the rest of the step, earliest event first; finally forces are
   cleared. Contact begin and end events (Box2D's listener calls) are kept in order;
-- queries the step does not use yet (for BipedalWalker): the manifold of two polygons
-  (`collide_polygons`, Box2D 2.3.0's `b2CollidePolygons`, as pybox2d builds it) and ray casts
-  against edges and polygons (`ray_cast_edge`, `ray_cast_polygon`), with the closest hit
+- ray casts against edges and polygons (`ray_cast_edge`, `ray_cast_polygon`), with the closest hit
   among shapes a category mask lets through (`ray_cast_closest`, as a lidar's callback keeps).
 
 Everything is a fixed-size array, so `step` jits and vmaps. The contact and joint impulses, the
@@ -39,11 +38,14 @@ Where it differs from Box2D, and why:
   steps), but a pair is searched only when a bound on its distance along the sweep can reach
   the target (Box2D: when the pair's fat AABBs overlap); the pairs skipped have no impact, so
   the events are those a search of every pair finds (`toi_candidates`);
-- no broad phase: every (body, edge) pair is tested each step. A contact exists in Box2D only
+- no broad phase: every (body, static shape) pair is tested each step. A contact exists in Box2D only
   while the pair's fat AABBs overlap, which they always do while the shapes touch, so the
   manifolds are the same; the order of two contacts of one body in its contact list (newest
-  first in Box2D, which depends on the broad phase's history) is taken as edge index descending,
-  the order pairs found in one broad-phase update get;
+  first in Box2D, which depends on the broad phase's history) is taken as static index descending
+  (edges, then polygons), the order pairs found in one broad-phase update get; a static polygon
+  is the contact's A (Box2D's A is the lower broad-phase proxy: the static one on a world built
+  static shapes first, not always on a world whose proxies were freed and reused), so its face
+  is the reference on a tie;
 - a body keeps at most `World.max_contacts` touching contacts (in that order); more would be
   dropped from the solver (their manifolds and events are still computed);
 - all dynamic bodies form one island (connected by joints, as a lander and its legs are): they
@@ -84,7 +86,7 @@ ANGULAR_SLEEP_TOLERANCE = 2.0 / 180.0 * math.pi
 # b2ContactFeature::Type, and Box2D's limit states (b2LimitState).
 _VERTEX, _FACE = 0, 1
 INACTIVE_LIMIT, AT_LOWER_LIMIT, AT_UPPER_LIMIT, EQUAL_LIMITS = 0, 1, 2, 3
-# b2Manifold::Type for an edge (A) against a polygon (B).
+# b2Manifold::Type for a static shape (A) against a body's polygon (B).
 FACE_A, FACE_B = 0, 1
 
 
@@ -224,7 +226,8 @@ def joint_order(num_bodies: int, joints: tuple[tuple[int, int], ...]) -> tuple[i
 class World:
     """What does not change during a step: shapes, masses, edges, joints, solver settings.
 
-    B dynamic bodies (one polygon each, padded to V vertices), E static edges, J revolute joints.
+    B dynamic bodies (one polygon each, padded to V vertices), E static edges and P static
+    polygons (the statics, S = E + P of them, edges first), J revolute joints.
 
     Attributes:
         vertices: `[B, V, 2]` each polygon's vertices in its body frame, hull order; padding
@@ -241,7 +244,14 @@ class World:
         edge_v2: `[E, 2]` each edge's second end point (world frame).
         edge_friction: `[E]` each edge's fixture friction.
         edge_restitution: `[E]` each edge's fixture restitution.
-        collides: `[B, E]` bool, Box2D's filter (category and mask bits) for each pair.
+        poly_vertices: `[P, W, 2]` each static polygon's vertices (world frame: a static body
+            at the origin), hull order; padding repeats the last vertex.
+        poly_normals: `[P, W, 2]` their outward edge normals.
+        poly_count: `[P]` int32, each static polygon's number of vertices.
+        poly_centroid: `[P, 2]` each static polygon's area centroid.
+        poly_friction: `[P]` each static polygon's fixture friction.
+        poly_restitution: `[P]` each static polygon's fixture restitution.
+        collides: `[B, S]` bool, Box2D's filter (category and mask bits) for each pair.
         gravity: `[2]` m/s^2.
         joint_anchor_a: `[J, 2]` each joint's anchor in body A's frame.
         joint_anchor_b: `[J, 2]` each joint's anchor in body B's frame.
@@ -273,6 +283,12 @@ class World:
     edge_v2: jax.Array
     edge_friction: jax.Array
     edge_restitution: jax.Array
+    poly_vertices: jax.Array
+    poly_normals: jax.Array
+    poly_count: jax.Array
+    poly_centroid: jax.Array
+    poly_friction: jax.Array
+    poly_restitution: jax.Array
     collides: jax.Array
     gravity: jax.Array
     joint_anchor_a: jax.Array
@@ -301,6 +317,16 @@ class World:
         """E."""
         return self.edge_v1.shape[0]
 
+    @property
+    def num_polygons(self) -> int:
+        """P."""
+        return self.poly_vertices.shape[0]
+
+    @property
+    def num_statics(self) -> int:
+        """S = E + P: the static shapes a body may touch, edges first."""
+        return self.num_edges + self.num_polygons
+
 
 @struct.dataclass
 class WorldState:
@@ -315,23 +341,23 @@ class WorldState:
         torque: `[B]` torque accumulated for the next step (N m), cleared by `step`.
         sleep_time: `[B]` seconds each body has been under the sleep tolerances.
         awake: bool scalar, whether the island is awake.
-        manifold_count: `[B, E]` int32, points in each pair's manifold from the last narrow
+        manifold_count: `[B, S]` int32, points in each pair's manifold from the last narrow
             phase of the last step (> 0: touching).
-        manifold_key: `[B, E, 2]` int32, each point's contact feature id (`b2ContactID::key`).
-        normal_impulse: `[B, E, 2]` each point's accumulated normal impulse, kept to warm
+        manifold_key: `[B, S, 2]` int32, each point's contact feature id (`b2ContactID::key`).
+        normal_impulse: `[B, S, 2]` each point's accumulated normal impulse, kept to warm
             start the next step.
-        tangent_impulse: `[B, E, 2]` each point's accumulated friction impulse, likewise.
+        tangent_impulse: `[B, S, 2]` each point's accumulated friction impulse, likewise.
         joint_impulse: `[J, 3]` each joint's point (x, y) and limit (z) impulse.
         joint_motor_impulse: `[J]`.
         joint_limit_state: `[J]` int32, `INACTIVE_LIMIT`, `AT_LOWER_LIMIT`, ...
-        began: `[B, E]` bool, the pairs whose touching began during the last step (Box2D's
+        began: `[B, S]` bool, the pairs whose touching began during the last step (Box2D's
             `BeginContact` calls, at its start or at a time of impact).
-        ended: `[B, E]` bool, the pairs whose touching ended during the last step (Box2D's
+        ended: `[B, S]` bool, the pairs whose touching ended during the last step (Box2D's
             `EndContact` calls, likewise).
-        event_rank: `[B, E]` int32, when each pair's last event of the last step came (-1:
+        event_rank: `[B, S]` int32, when each pair's last event of the last step came (-1:
             none): 0 a begin at the start, 1 an end at the start (Box2D's contact list order
             is taken as begins before ends), 2 + i at the step's i-th time of impact.
-        last_began: `[B, E]` bool, whether that last event was a begin.
+        last_began: `[B, S]` bool, whether that last event was a begin.
         inv_dt0: scalar, 1 / the previous step's dt (0 before the first: Box2D's `m_inv_dt0`).
     """
 
@@ -358,7 +384,7 @@ class WorldState:
 
     @property
     def touching(self) -> jax.Array:
-        """`[B, E]` bool: the pairs whose last narrow phase found contact points."""
+        """`[B, S]` bool: the pairs whose last narrow phase found contact points."""
         return self.manifold_count > 0
 
 
@@ -368,6 +394,7 @@ def make_world(
     joints=(),
     gravity=(0.0, -10.0),
     collides=None,
+    polygons=(),
     velocity_iterations: int = 8,
     position_iterations: int = 3,
     max_contacts: int = 2,
@@ -386,7 +413,10 @@ def make_world(
             `enable_limit`, `enable_motor`, `motor_speed`, `max_motor_torque` (Box2D's
             `b2RevoluteJointDef` defaults for those left out).
         gravity: m/s^2.
-        collides: `[B, E]` bools, or None (every pair collides).
+        collides: `[B, S]` bools, or None (every pair collides).
+        polygons: One dict per polygon of the static ground, in creation order: `vertices`
+            (world frame, convex), `friction` (default 0.2), `restitution` (default 0). Their
+            pairs come after the edges'.
         velocity_iterations: `world.Step`'s velocity iteration count.
         position_iterations: `world.Step`'s position iteration count.
         max_contacts: Touching contacts solved per body.
@@ -404,6 +434,12 @@ def make_world(
         return np.concatenate([x, np.repeat(x[-1:], v - len(x), axis=0)])
 
     masses = [polygon_mass(vs, b["density"]) for (vs, _, _), b in zip(shapes, bodies, strict=True)]
+    statics = [polygon(p["vertices"]) for p in polygons]
+    w = max([len(vs) for vs, _, _ in statics], default=4)
+
+    def pad_static(x):
+        return np.concatenate([x, np.repeat(x[-1:], w - len(x), axis=0)])
+
     joint_defaults = dict(
         anchor_a=(0.0, 0.0),
         anchor_b=(0.0, 0.0),
@@ -435,7 +471,15 @@ def make_world(
         edge_v2=arr([e["v2"] for e in edges], (len(edges), 2)),
         edge_friction=arr([e.get("friction", 0.2) for e in edges]),
         edge_restitution=arr([e.get("restitution", 0.0) for e in edges]),
-        collides=np.ones((len(bodies), len(edges)), bool) if collides is None else np.asarray(collides, bool),
+        poly_vertices=arr([pad_static(vs) for vs, _, _ in statics], (len(statics), w, 2)),
+        poly_normals=arr([pad_static(ns) for _, ns, _ in statics], (len(statics), w, 2)),
+        poly_count=np.asarray([len(vs) for vs, _, _ in statics], np.int32),
+        poly_centroid=arr([c for _, _, c in statics], (len(statics), 2)),
+        poly_friction=arr([p.get("friction", 0.2) for p in polygons]),
+        poly_restitution=arr([p.get("restitution", 0.0) for p in polygons]),
+        collides=(
+            np.ones((len(bodies), len(edges) + len(statics)), bool) if collides is None else np.asarray(collides, bool)
+        ),
         gravity=arr(gravity),
         joint_anchor_a=arr([j["anchor_a"] for j in joints], (len(joints), 2)),
         joint_anchor_b=arr([j["anchor_b"] for j in joints], (len(joints), 2)),
@@ -468,7 +512,7 @@ def init_state(world: World, position, angle, linear_velocity=None, angular_velo
         The state: awake, no contacts, no impulses, no forces.
     """
     dtype = world.inv_mass.dtype
-    b, e, j = world.num_bodies, world.num_edges, len(world.joint_bodies)
+    b, e, j = world.num_bodies, world.num_statics, len(world.joint_bodies)
     angle = jnp.asarray(angle, dtype)
     center = jnp.asarray(position, dtype) + rotate(angle, world.local_center)
     zeros2 = jnp.zeros((b, 2), dtype)
@@ -791,26 +835,67 @@ def collide_edge_polygon(v1, v2, vertices, normals, count, centroid, position, a
     )
 
 
-def collide(world: World, state: WorldState) -> dict:
-    """The narrow phase for every (body, edge) pair at the state's positions.
+def collide_statics(world: World, vertices, normals, count, centroid, position, angle) -> dict:
+    """The narrow phase of one body's polygon against every static shape: the edges
+    (`collide_edge_polygon`, the edge as A, as Box2D's edge-polygon contact has it), then the
+    static polygons (`collide_polygons`, the static polygon as A: the fixture of the lower
+    broad-phase proxy, created first on a fresh world).
 
     Args:
-        world: The world (the bodies' polygons, the edges and the collision filter).
+        world: The world (its statics).
+        vertices: `[V, 2]` the body's polygon in its frame.
+        normals: `[V, 2]` its outward edge normals.
+        count: Its vertices.
+        centroid: `[2]` its area centroid.
+        position: `[2]` the body's origin.
+        angle: The body's angle.
+
+    Returns:
+        The manifold fields, each with a leading axis `[S]` (the collision filter not applied).
+    """
+
+    def per_edge(v1, v2):
+        return collide_edge_polygon(v1, v2, vertices, normals, count, centroid, position, angle)
+
+    m = jax.vmap(per_edge)(world.edge_v1, world.edge_v2)
+    if not world.num_polygons:
+        return m
+    dtype = vertices.dtype
+    origin, zero = jnp.zeros((2,), dtype), jnp.zeros((), dtype)
+
+    def per_polygon(pv, pn, pc, pcentroid):
+        return collide_polygons(
+            pv, pn, pc, pcentroid, origin, zero, vertices, normals, count, centroid, position, angle
+        )
+
+    mp = jax.vmap(per_polygon)(world.poly_vertices, world.poly_normals, world.poly_count, world.poly_centroid)
+    return {k: jnp.concatenate([m[k], mp[k]]) for k in m}
+
+
+def static_friction(world: World) -> tuple[jax.Array, jax.Array]:
+    """`([S], [S])`: each static shape's friction and restitution, edges first."""
+    if not world.num_polygons:
+        return world.edge_friction, world.edge_restitution
+    return (
+        jnp.concatenate([world.edge_friction, world.poly_friction]),
+        jnp.concatenate([world.edge_restitution, world.poly_restitution]),
+    )
+
+
+def collide(world: World, state: WorldState) -> dict:
+    """The narrow phase for every (body, static shape) pair at the state's positions.
+
+    Args:
+        world: The world (the bodies' polygons, the statics and the collision filter).
         state: The state (each body's centre of mass and angle).
 
     Returns:
-        `collide_edge_polygon`'s manifold fields, each with leading axes `[B, E]`; a pair the
-        filter excludes has count 0.
+        The manifold fields (`collide_edge_polygon`'s), each with leading axes `[B, S]`; a pair
+        the filter excludes has count 0.
     """
     world = jax.tree.map(jnp.asarray, world)
     position = body_position(world, state)
-
-    def per_body(vertices, normals, count, centroid, p, a):
-        def per_edge(v1, v2):
-            return collide_edge_polygon(v1, v2, vertices, normals, count, centroid, p, a)
-
-        return jax.vmap(per_edge)(world.edge_v1, world.edge_v2)
-
+    per_body = functools.partial(collide_statics, world)
     m = jax.vmap(per_body)(world.vertices, world.normals, world.vertex_count, world.centroid, position, state.angle)
     m["count"] = jnp.where(world.collides, m["count"], 0)
     return m
@@ -822,7 +907,7 @@ def collide(world: World, state: WorldState) -> dict:
 
 
 def _world_manifold(m, center, angle, local_center):
-    """`b2WorldManifold::Initialize` for an edge (A, at the origin) and a body (B).
+    """`b2WorldManifold::Initialize` for a static shape (A, at the origin) and a body (B).
 
     Returns:
         `(normal [2], points [2, 2], separations [2])`, the normal pointing from A to B.
@@ -1728,15 +1813,17 @@ def gjk_distance(verts_a, count_a, xf_a, verts_b, count_b, xf_b, cache):
     return jnp.sqrt(_dot(gap, gap)), (count, ia, ib, metric(count, w))
 
 
-def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a1):
-    """`b2TimeOfImpact` of a static edge (A) and a body's polygon (B) swept from `(c0, a0)` to
+def time_of_impact(verts_a, count_a, vertices, normals, count, local_center, c0, a0, c1, a1):
+    """`b2TimeOfImpact` of a static shape (A: an edge or a polygon, on the ground at the origin)
+    and a body's polygon (B) swept from `(c0, a0)` to
     `(c1, a1)`: conservative advancement along separating axes (`b2SeparationFunction`), each
     root found by Box2D's mix of bisection and the secant rule, the distance by GJK
     (`gjk_distance`), to the first time the cores come within `TOI_TARGET` (to `TOI_TOLERANCE`).
 
     Args:
-        v1: `[2]` the edge's first end point (world frame).
-        v2: `[2]` the edge's second end point.
+        verts_a: `[Va, 2]` A's vertices (world frame): an edge's two end points, or a polygon's
+            vertices in hull order (padded past `count_a`).
+        count_a: A's vertices (2 for an edge).
         vertices: `[V, 2]` the body's polygon's vertices in its frame (padded past `count`).
         normals: `[V, 2]` the polygon's outward edge normals (unused: Box2D's search needs none).
         count: Its vertices.
@@ -1752,7 +1839,6 @@ def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a
     """
     del normals
     dtype = vertices.dtype
-    edge = jnp.stack([v1, v2])
     zero = jnp.zeros((), dtype)
     xf_a = (jnp.zeros((2,), dtype), jnp.ones((), dtype), zero)  # the ground's, for GJK
     # b2Sweep::Normalize: the angles shifted by whole turns, a0 into [0, 2 pi).
@@ -1767,21 +1853,21 @@ def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a
     # The separation function's kinds (b2SeparationFunction::Type).
     points, face_a, face_b = 0, 1, 2
 
-    # A, the edge's ground body, is at the origin: its points and directions are the world's.
+    # A's ground body is at the origin: its points and directions are the world's.
     def initialize(cache, t1):
         n, ia, ib, _ = cache
         xb = xf_b(t1)
         kind = jnp.where(n == 1, points, jnp.where(ia[0] == ia[1], face_b, face_a))
         # e_points: from A's witness to B's.
-        axis_points = _normalize(_at(xb, vertices[ib[0]]) - edge[ia[0]])
+        axis_points = _normalize(_at(xb, vertices[ib[0]]) - verts_a[ia[0]])
         # e_faceB: B's segment's normal, pointing at A's point.
         b1, b2 = vertices[ib[0]], vertices[ib[1]]
         axis_b = _normalize(jnp.stack([(b2 - b1)[1], -(b2 - b1)[0]]))
         local_b = 0.5 * (b1 + b2)
-        s_b = _dot(edge[ia[0]] - _at(xb, local_b), _rotated(xb, axis_b))
+        s_b = _dot(verts_a[ia[0]] - _at(xb, local_b), _rotated(xb, axis_b))
         axis_b = jnp.where(s_b < 0.0, -axis_b, axis_b)
-        # e_faceA: the edge's normal, pointing at B's point.
-        a_1, a_2 = edge[ia[0]], edge[ia[1]]
+        # e_faceA: A's segment's normal, pointing at B's point.
+        a_1, a_2 = verts_a[ia[0]], verts_a[ia[1]]
         axis_a = _normalize(jnp.stack([(a_2 - a_1)[1], -(a_2 - a_1)[0]]))
         local_a = 0.5 * (a_1 + a_2)
         s_a = _dot(_at(xb, vertices[ib[0]]) - local_a, axis_a)
@@ -1796,7 +1882,7 @@ def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a
         kind, axis, local = fcn
         xb = xf_b(t)
         on_b = kind == face_b
-        point_a = jnp.where(kind == face_a, local, edge[ia])
+        point_a = jnp.where(kind == face_a, local, verts_a[ia])
         point_b = _at(xb, jnp.where(on_b, local, vertices[ib]))
         normal = jnp.where(on_b, -_rotated(xb, axis), axis)
         return _dot(point_b - point_a, normal)
@@ -1807,7 +1893,7 @@ def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a
         kind, axis, _ = fcn
         xb = xf_b(t)
         ib = _support(vertices, count, _rotate_back(xb, -axis))
-        ia = _support(edge, 2, jnp.where(kind == face_b, -_rotated(xb, axis), axis))
+        ia = _support(verts_a, count_a, jnp.where(kind == face_b, -_rotated(xb, axis), axis))
         return evaluate(fcn, ia, ib, t), ia, ib
 
     def root(fcn, ia, ib, t1, t2, s1, s2):
@@ -1861,7 +1947,7 @@ def time_of_impact(v1, v2, vertices, normals, count, local_center, c0, a0, c1, a
 
     def outer(carry):
         it, state, t1, t, cache = carry
-        d, cache = gjk_distance(edge, 2, xf_a, vertices, count, xf_b(t1), cache)
+        d, cache = gjk_distance(verts_a, count_a, xf_a, vertices, count, xf_b(t1), cache)
         overlapped = d <= 0.0
         close = ~overlapped & (d < target + tolerance)
         fcn = initialize(cache, t1)
@@ -1937,18 +2023,65 @@ def _clamp_motion(v, w, h):
 _TOI_CHUNK = 2
 
 
+def polygon_separation(verts_a, normals_a, count_a, verts_b, normals_b, count_b):
+    """A lower bound on the distance between two convex polygons' cores (same frame): the
+    largest gap along either polygon's face normals (separating axes), 0 when none separates.
+
+    Args:
+        verts_a: `[Va, 2]` A's vertices (padded past `count_a`).
+        normals_a: `[Va, 2]` A's outward edge normals.
+        count_a: A's vertices.
+        verts_b: `[Vb, 2]` B's vertices, likewise.
+        normals_b: `[Vb, 2]` B's outward edge normals.
+        count_b: B's vertices.
+
+    Returns:
+        The bound (the distance itself when the closest points are a vertex and a face).
+    """
+
+    def gap(vs, ns, n, ws, m):
+        # [face of one, vertex of the other]: each face's distance to the other's nearest vertex.
+        d = ns[:, None, 0] * (ws[None, :, 0] - vs[:, None, 0]) + ns[:, None, 1] * (ws[None, :, 1] - vs[:, None, 1])
+        d = jnp.min(jnp.where(jnp.arange(ws.shape[0]) < m, d, jnp.inf), axis=1)
+        return jnp.max(jnp.where(jnp.arange(vs.shape[0]) < n, d, -jnp.inf))
+
+    best = jnp.maximum(
+        gap(verts_a, normals_a, count_a, verts_b, count_b), gap(verts_b, normals_b, count_b, verts_a, count_a)
+    )
+    return jnp.maximum(best, 0.0)
+
+
 def _pair_distances(world: World, center, angle):
-    """`[B, E]` the distance between each body's polygon (cores) and each edge."""
+    """`[B, S]` each body's polygon's distance (cores) to each static shape, or, for the static
+    polygons, a lower bound on it (`polygon_separation`)."""
     p = center - rotate(angle, world.local_center)
     verts = p[:, None, :] + rotate(angle[:, None], world.vertices)
     norms = rotate(angle[:, None], world.normals)
     per_edge = jax.vmap(segment_polygon_distance, in_axes=(0, 0, None, None, None))
     per_body = jax.vmap(per_edge, in_axes=(None, None, 0, 0, 0))
-    return per_body(world.edge_v1, world.edge_v2, verts, norms, world.vertex_count)
+    d = per_body(world.edge_v1, world.edge_v2, verts, norms, world.vertex_count)
+    if not world.num_polygons:
+        return d
+    per_polygon = jax.vmap(polygon_separation, in_axes=(0, 0, 0, None, None, None))
+    per_body = jax.vmap(per_polygon, in_axes=(None, None, None, 0, 0, 0))
+    dp = per_body(world.poly_vertices, world.poly_normals, world.poly_count, verts, norms, world.vertex_count)
+    return jnp.concatenate([d, dp], axis=1)
+
+
+def static_proxies(world: World) -> tuple[jax.Array, jax.Array]:
+    """Each static shape as `time_of_impact`'s proxy A: `([S, Va, 2] vertices, [S] counts)`,
+    the edges' two end points (padded as the polygons are), then the polygons' vertices."""
+    edges = jnp.stack([world.edge_v1, world.edge_v2], axis=1)
+    edge_count = jnp.full((world.num_edges,), 2, jnp.int32)
+    if not world.num_polygons:
+        return edges, edge_count
+    width = world.poly_vertices.shape[1]
+    edges = jnp.concatenate([edges, jnp.repeat(edges[:, 1:], width - 2, axis=1)], axis=1)
+    return jnp.concatenate([edges, world.poly_vertices]), jnp.concatenate([edge_count, world.poly_count])
 
 
 def toi_candidates(world: World, c0, a0, c1, a1) -> jax.Array:
-    """The (body, edge) pairs that may have a time of impact during the bodies' sweeps.
+    """The (body, static shape) pairs that may have a time of impact during the bodies' sweeps.
 
     Every point of a body moves at most `|c1 - c0| + |a1 - a0| r` along its sweep (r: its
     farthest vertex from its centre of mass), so a pair's distance stays above
@@ -1963,7 +2096,7 @@ def toi_candidates(world: World, c0, a0, c1, a1) -> jax.Array:
         a1: `[B]` the end angle.
 
     Returns:
-        `[B, E]` bool: every pair for which `time_of_impact` can find an impact is True.
+        `[B, S]` bool: every pair for which `time_of_impact` can find an impact is True.
     """
     offsets = world.vertices - world.local_center[:, None, :]
     valid_vertex = jnp.arange(world.vertices.shape[1]) < world.vertex_count[:, None]
@@ -1977,7 +2110,7 @@ def toi_candidates(world: World, c0, a0, c1, a1) -> jax.Array:
 def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int, keep):
     """`b2World::SolveTOI`: handle time-of-impact events, earliest first, until none is left.
 
-    Each event moves its body back to the time its core came within `TOI_TARGET` of an edge,
+    Each event moves its body back to the time its core came within `TOI_TARGET` of a static shape,
     updates the body's contacts there (their begin and end events count), pushes it out and
     solves its contacts' velocities (no joints: Box2D's TOI island holds the body and the
     ground), then integrates the rest of the step.
@@ -1998,14 +2131,15 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
     Returns:
         The state after the events.
     """
-    b_count, e_count = world.num_bodies, world.num_edges
+    b_count, e_count = world.num_bodies, world.num_statics
     dtype = state.center.dtype
+    proxy_vertices, proxy_count = static_proxies(world)
 
     def toi_pair(pair, c0, a0, c1, a1):
         b, e = pair // e_count, pair % e_count
         return time_of_impact(
-            world.edge_v1[e],
-            world.edge_v2[e],
+            proxy_vertices[e],
+            proxy_count[e],
             world.vertices[b],
             world.normals[b],
             world.vertex_count[b],
@@ -2053,11 +2187,9 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
         pose_c = c0[b] + frac * (st.center[b] - c0[b])
         pose_a = a0[b] + frac * (st.angle[b] - a0[b])
         p = pose_c - rotate(pose_a, world.local_center[b])
-        m = jax.vmap(
-            lambda v1, v2: collide_edge_polygon(
-                v1, v2, world.vertices[b], world.normals[b], world.vertex_count[b], world.centroid[b], p, pose_a
-            )
-        )(world.edge_v1, world.edge_v2)
+        m = collide_statics(
+            world, world.vertices[b], world.normals[b], world.vertex_count[b], world.centroid[b], p, pose_a
+        )
         m["count"] = jnp.where(world.collides[b], m["count"], 0)
         normal, tangent = _carry_impulses(
             m["count"],
@@ -2091,8 +2223,9 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
         order = jnp.argsort(jnp.where(now, rank, e_count + 1))[: world.max_contacts]
         slots = {key: val[order] for key, val in m.items()}
         slots["count"] = jnp.where(now[order], slots["count"], 0)
-        slots["friction"] = jnp.sqrt(world.friction[b] * world.edge_friction[order])
-        slots["restitution"] = jnp.maximum(world.restitution[b], world.edge_restitution[order])
+        friction, restitution = static_friction(world)
+        slots["friction"] = jnp.sqrt(world.friction[b] * friction[order])
+        slots["restitution"] = jnp.maximum(world.restitution[b], restitution[order])
         h = (1.0 - min_alpha) * dt
         safe_c, safe_a, new_c, new_a, v, w = _solve_toi_island(
             world, b, slots, pose_c, pose_a, st.linear_velocity[b], st.angular_velocity[b], h, keep
@@ -2155,30 +2288,31 @@ def _select_slots(world: World, m, normal_impulse, tangent_impulse):
     """The touching contacts each body solves, `[B, max_contacts]`, in contact-list order.
 
     Returns:
-        `(slots, normal, tangent, edge_index)`: the slots' manifolds with their friction and
-        restitution, their impulses, and the edge each slot holds (-1: empty).
+        `(slots, normal, tangent, static_index)`: the slots' manifolds with their friction and
+        restitution, their impulses, and the static shape each slot holds (-1: empty).
     """
     touching = m["count"] > 0
     # Edge index descending: the order of contacts created in one broad-phase update.
-    order = jnp.arange(world.num_edges)[::-1]
+    order = jnp.arange(world.num_statics)[::-1]
 
     def per_body(t):
         idx = jnp.nonzero(t[order], size=world.max_contacts, fill_value=-1)[0]
         return jnp.where(idx >= 0, order[jnp.maximum(idx, 0)], -1)
 
-    edge_index = jax.vmap(per_body)(touching)
-    gather_e = jnp.maximum(edge_index, 0)
+    static_index = jax.vmap(per_body)(touching)
+    gather_e = jnp.maximum(static_index, 0)
 
     def take(x):
         index = gather_e.reshape(gather_e.shape + (1,) * (x.ndim - 2))
         return jnp.take_along_axis(x, index, axis=1)
 
     slots = {k: take(v) for k, v in m.items()}
-    slots["count"] = jnp.where(edge_index >= 0, slots["count"], 0)
+    slots["count"] = jnp.where(static_index >= 0, slots["count"], 0)
     # b2MixFriction and b2MixRestitution.
-    slots["friction"] = jnp.sqrt(world.friction[:, None] * world.edge_friction[gather_e])
-    slots["restitution"] = jnp.maximum(world.restitution[:, None], world.edge_restitution[gather_e])
-    return slots, take(normal_impulse), take(tangent_impulse), edge_index
+    friction, restitution = static_friction(world)
+    slots["friction"] = jnp.sqrt(world.friction[:, None] * friction[gather_e])
+    slots["restitution"] = jnp.maximum(world.restitution[:, None], restitution[gather_e])
+    return slots, take(normal_impulse), take(tangent_impulse), static_index
 
 
 @functools.partial(jax.jit, static_argnames="dt")
@@ -2203,7 +2337,7 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
     # its bodies do not move, so its step only clears the forces.
     m, carried_normal, carried_tangent = _update_contacts(world, state)
     dt_ratio = state.inv_dt0 * dt
-    slots, slot_normal, slot_tangent, edge_index = _select_slots(
+    slots, slot_normal, slot_tangent, static_index = _select_slots(
         world, m, carried_normal * dt_ratio, carried_tangent * dt_ratio
     )
 
@@ -2307,8 +2441,8 @@ def step(world: World, state: WorldState, dt: float) -> WorldState:
     # it dropped (an ill-conditioned pair, or a contact past max_contacts) keeps what it carried.
     used = jnp.arange(2) < cons["count"][..., None]
     rows = jnp.arange(b_count)[:, None]
-    scatter_e = jnp.where(edge_index >= 0, edge_index, world.num_edges)  # out of range: dropped
-    gather_e = jnp.maximum(edge_index, 0)[..., None]
+    scatter_e = jnp.where(static_index >= 0, static_index, world.num_statics)  # out of range: dropped
+    gather_e = jnp.maximum(static_index, 0)[..., None]
     stored_n = jnp.where(used, slot_normal, jnp.take_along_axis(carried_normal, gather_e, axis=1))
     stored_t = jnp.where(used, slot_tangent, jnp.take_along_axis(carried_tangent, gather_e, axis=1))
     normal_impulse = carried_normal.at[rows, scatter_e].set(stored_n, mode="drop")

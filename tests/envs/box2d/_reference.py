@@ -42,11 +42,21 @@ def lander_with_legs(x, y, velocity=(0.0, 0.0), angular_velocity=0.0):
     return bodies, joints
 
 
-def _pybox2d_world(bodies, edges, joints, gravity, continuous):
+def _pybox2d_world(bodies, edges, joints, gravity, continuous, polygons=()):
     import Box2D
 
     world = Box2D.b2World(gravity=gravity)
     world.continuousPhysics = continuous
+    # Static polygons first, each on its own static body (as BipedalWalker's obstacles): their
+    # broad-phase proxies are the lower, so each is its contacts' A.
+    for poly in polygons:
+        world.CreateStaticBody(
+            fixtures=Box2D.b2FixtureDef(
+                shape=Box2D.b2PolygonShape(vertices=poly["vertices"]),
+                friction=poly.get("friction", 0.2),
+                restitution=poly.get("restitution", 0.0),
+            )
+        )
     ground = world.CreateStaticBody()
     for e in edges:
         ground.CreateEdgeFixture(
@@ -88,7 +98,9 @@ def _pybox2d_world(bodies, edges, joints, gravity, continuous):
     return world, made
 
 
-def run_both(bodies, edges, joints, steps, gravity=(0.0, -10.0), dt=1 / 50, iterations=(180, 60), continuous=False):
+def run_both(
+    bodies, edges, joints, steps, gravity=(0.0, -10.0), dt=1 / 50, iterations=(180, 60), continuous=False, polygons=()
+):
     """Step the world `steps` times in pybox2d and in `physics.step`.
 
     Args:
@@ -100,11 +112,13 @@ def run_both(bodies, edges, joints, steps, gravity=(0.0, -10.0), dt=1 / 50, iter
         gravity, dt: The world's gravity and time step.
         iterations: Velocity and position iterations (LunarLander's 180 and 60 by default).
         continuous: pybox2d's `continuousPhysics` (off: the algorithm `physics` implements).
+        polygons: Static polygons, dicts with `vertices` (world frame), `friction`,
+            `restitution` (`physics.make_world`'s).
 
     Returns:
         `(reference, ours)`: `[steps, B, 7]` arrays, each row `FIELDS` after each step.
     """
-    ref_world, ref_bodies = _pybox2d_world(bodies, edges, joints, gravity, continuous)
+    ref_world, ref_bodies = _pybox2d_world(bodies, edges, joints, gravity, continuous, polygons)
     keys = ("vertices", "box", "density", "friction", "restitution")
     world = physics.make_world(
         [{k: v for k, v in b.items() if k in keys} for b in bodies],
@@ -114,6 +128,7 @@ def run_both(bodies, edges, joints, steps, gravity=(0.0, -10.0), dt=1 / 50, iter
         velocity_iterations=iterations[0],
         position_iterations=iterations[1],
         continuous=continuous,
+        polygons=polygons,
     )
     state = physics.init_state(
         world,

@@ -1,10 +1,11 @@
 """BipedalWalker: a hull on two legs of two segments each, walking right over rough ground.
 
-Reference: gymnasium `BipedalWalker-v3` (`gymnasium/envs/box2d/bipedal_walker.py`, on Box2D
-2.3.10). Same constants, bodies and joints (a five-sided hull; each leg an upper and a lower
-box on motored revolute joints with limits, hip then knee, the left leg first; pybox2d's joint
-reference angles of -0.05, 0, +0.05, 0), the same terrain (`terrain.py`: grass, in the
-reference's order of draws), the same random initial push, the same ten lidar rays (the closest
+Reference: gymnasium `BipedalWalker-v3` and `BipedalWalkerHardcore-v3`
+(`gymnasium/envs/box2d/bipedal_walker.py`, `hardcore=True`, on Box2D 2.3.10). Same constants,
+bodies and joints (a five-sided hull; each leg an upper and a lower box on motored revolute
+joints with limits, hip then knee, the left leg first; pybox2d's joint reference angles of
+-0.05, 0, +0.05, 0), the same terrain (`terrain.py`: grass and, on the hardcore course, stumps,
+stairs and pits, in the reference's order of draws), the same random initial push, the same ten lidar rays (the closest
 hit among the terrain's fixtures, category 1), the same shaping reward and the same endings: the
 hull touching the ground or leaving the course on the left (-100), or reaching its far end. Each
 action sets the four motors as the reference does: speed `SPEED_HIP` or `SPEED_KNEE` times the
@@ -12,14 +13,15 @@ action's sign, torque `MOTORS_TORQUE` times its clipped magnitude. The first obs
 of one step with the motors off, as `reset` takes it there.
 
 The world steps on `jaxenvs.envs.box2d.physics` (Box2D's algorithm: 180 velocity and 60 position
-iterations at 50 Hz, warm starting, continuous collision, sleeping), on the terrain's 199 edges.
+iterations at 50 Hz, warm starting, continuous collision, sleeping), on the terrain's 199 edges
+and, hardcore, its obstacles (static rectangles, each the contact's A, as on the reference's
+first course).
 Setting a motor wakes the walker in Box2D (`SetMotorSpeed`), so every step starts awake. The
 lower legs' `ground_contact` flags are the reference's contact listener's: set by a lower leg's
-`BeginContact` with any terrain edge, cleared by its `EndContact`, so a flag is its leg's last
-event's (not whether the leg still touches another edge). Differs: the random draws follow the
-reference's distributions, not numpy's generator. Not here: the hardcore course (stumps, pits and
-stairs are polygons, which the physics step does not collide with yet). Invalid action: clipped
-to [-1, 1] (NaN taken as 0).
+`BeginContact` with any terrain fixture, cleared by its `EndContact`, so a flag is its leg's last
+event's (not whether the leg still touches another fixture). Differs: the random draws follow the
+reference's distributions, not numpy's generator. Invalid action: clipped to [-1, 1] (NaN taken
+as 0).
 """
 
 from __future__ import annotations
@@ -113,11 +115,17 @@ class Constants:
 REFERENCE = Constants()
 
 
-@functools.cache
-def _world(dtype, constants: Constants = REFERENCE) -> physics.World:
-    """The hull, the legs and their joints on the terrain's edges (placed by `place_terrain`).
+# Where an obstacle row a course leaves empty is parked (a hardcore world holds the most any
+# course has; `place_terrain` turns the empty rows' collisions off as well).
+_PARKED = ((-1000.0, -1000.0), (-999.0, -1000.0), (-999.0, -999.0), (-1000.0, -999.0))
 
-    Built once per float dtype (float64 under `jax_enable_x64`) and constants.
+
+@functools.cache
+def _world(dtype, constants: Constants = REFERENCE, hardcore: bool = False) -> physics.World:
+    """The hull, the legs and their joints on the terrain's edges and, on the hardcore course,
+    its obstacles (both placed by `place_terrain`).
+
+    Built once per float dtype (float64 under `jax_enable_x64`), constants and course.
     """
     bodies = [
         dict(vertices=[(x / SCALE, y / SCALE) for x, y in HULL_POLY], density=constants.hull_density, friction=0.1)
@@ -156,37 +164,60 @@ def _world(dtype, constants: Constants = REFERENCE) -> physics.World:
         )
     t = constants.terrain
     edges = [dict(v1=(0.0, 0.0), v2=(1.0, 0.0), friction=tr.FRICTION) for _ in range(t.terrain_length - 1)]
+    obstacles = [dict(vertices=_PARKED, friction=tr.FRICTION)] * (t.max_obstacles if hardcore else 0)
     return physics.make_world(
-        bodies, edges, joints, gravity=(0.0, -10.0), velocity_iterations=180, position_iterations=60
+        bodies,
+        edges,
+        joints,
+        gravity=(0.0, -10.0),
+        velocity_iterations=180,
+        position_iterations=60,
+        polygons=obstacles,
     )
 
 
-def walker_world(constants: Constants = REFERENCE) -> physics.World:
-    """The physics world of the default float dtype, its terrain edges still unplaced.
+def walker_world(constants: Constants = REFERENCE, hardcore: bool = False) -> physics.World:
+    """The physics world of the default float dtype, its terrain still unplaced.
 
     Args:
         constants: The dynamics' constants (the hull's density, the motors' torque, the
             terrain's length).
+        hardcore: The hardcore course's world: its obstacles (stumps, pit walls, stairs) are
+            static polygons the bodies collide with, `max_obstacles` rows of them.
 
     Returns:
-        The hull, its two legs of two segments and their four joints, and `terrain_length - 1`
-        edges to be placed by `place_terrain`; built once per dtype and constants.
+        The hull, its two legs of two segments and their four joints, `terrain_length - 1`
+        edges and, on the hardcore course, the obstacles, to be placed by `place_terrain`;
+        built once per dtype, constants and course.
     """
-    return _world(jnp.result_type(float), constants)
+    return _world(jnp.result_type(float), constants, bool(hardcore))
 
 
 def place_terrain(world: physics.World, terrain: tr.Terrain) -> physics.World:
-    """The world with its edges on the terrain: edge i from point i to point i + 1.
+    """The world with its statics on the terrain: edge i from point i to point i + 1, and in a
+    hardcore world each of the course's obstacles (the rows it leaves empty parked, their
+    collisions off).
 
     Args:
         world: The walker's world (`walker_world()`).
         terrain: The course (`terrain.generate_terrain`).
 
     Returns:
-        The world with its edges placed, in the world's float dtype.
+        The world with its statics placed, in the world's float dtype.
     """
-    edges = terrain.edges.astype(world.edge_v1.dtype)
-    return world.replace(edge_v1=edges[:, :2], edge_v2=edges[:, 2:])
+    dtype = world.edge_v1.dtype
+    edges = terrain.edges.astype(dtype)
+    world = world.replace(edge_v1=edges[:, :2], edge_v2=edges[:, 2:])
+    if not world.num_polygons:
+        return world
+    real = terrain.obstacle_mask
+    vertices = jnp.where(real[:, None, None], terrain.obstacle_vertices.astype(dtype), world.poly_vertices)
+    collides = jnp.asarray(world.collides).at[:, world.num_edges :].set(real[None, :])
+    # A rectangle's centroid (Box2D's sum of triangles gives the same up to rounding; it only
+    # seeds the search for the separating face).
+    return world.replace(
+        poly_vertices=vertices, poly_centroid=0.5 * (vertices[:, 0] + vertices[:, 2]), collides=collides
+    )
 
 
 def motors(world: physics.World, action: jax.Array, constants: Constants = REFERENCE) -> physics.World:
@@ -238,7 +269,8 @@ class BipedalWalkerParams(EnvParams):
     """BipedalWalker's settings.
 
     Attributes:
-        max_steps_in_episode: The time limit (1600, gymnasium's registration).
+        max_steps_in_episode: The time limit (gymnasium's registration: 1600; 2000 for the
+            hardcore course, which `make("BipedalWalkerHardcore-v3")` sets).
     """
 
     max_steps_in_episode: int = 1600
@@ -372,18 +404,19 @@ def shaping(state: BipedalWalkerState) -> jax.Array:
     return 130 * x / SCALE - 5.0 * jnp.abs(state.world.angle[HULL])
 
 
-def start(terrain: tr.Terrain, push, constants: Constants = REFERENCE) -> BipedalWalkerState:
+def start(terrain: tr.Terrain, push, constants: Constants = REFERENCE, hardcore: bool = False) -> BipedalWalkerState:
     """The reference's world after `reset` built it, before its first step.
 
     Args:
         terrain: The course.
         push: The random force on the hull's centre along x, uniform in +-`INITIAL_RANDOM`.
         constants: The dynamics' constants.
+        hardcore: The hardcore course's world (its contacts include the obstacles).
 
     Returns:
         The walker standing at the start, the push applied, no contact.
     """
-    world = walker_world(constants)
+    world = walker_world(constants, hardcore)
     dtype = world.inv_mass.dtype
     x0, y0 = constants.start
     upper_y, lower_y = y0 - LEG_H / 2 - LEG_DOWN, y0 - LEG_H * 3 / 2 - LEG_DOWN
@@ -403,7 +436,9 @@ def start(terrain: tr.Terrain, push, constants: Constants = REFERENCE) -> Bipeda
     )
 
 
-def advance(state: BipedalWalkerState, action: jax.Array, constants: Constants = REFERENCE) -> BipedalWalkerState:
+def advance(
+    state: BipedalWalkerState, action: jax.Array, constants: Constants = REFERENCE, hardcore: bool = False
+) -> BipedalWalkerState:
     """One reference step: the motors set from `action`, `world.Step(1/50, 180, 60)`, the
     contact listener's events, then the lidar.
 
@@ -411,11 +446,12 @@ def advance(state: BipedalWalkerState, action: jax.Array, constants: Constants =
         state: The state before the step.
         action: `[4]`, in [-1, 1].
         constants: The dynamics' constants.
+        hardcore: The bodies collide with the course's obstacles (the hardcore course).
 
     Returns:
         The new state (its `prev_shaping` and `time` unchanged).
     """
-    world = motors(place_terrain(walker_world(constants), state.terrain), action, constants)
+    world = motors(place_terrain(walker_world(constants, hardcore), state.terrain), action, constants)
     # Setting a motor's speed or torque wakes both its bodies (b2RevoluteJoint::SetMotorSpeed).
     wstate = physics.wake(state.world)
     wstate = physics.step(world, wstate, 1.0 / FPS)
@@ -461,11 +497,19 @@ class BipedalWalker(Environment[BipedalWalkerState, BipedalWalkerParams]):
     `SCALE` m forward, less 5 per radian of tilt), less 0.028 per unit of each motor command;
     -100 when the hull touches the ground or leaves the course on the left.
 
+    `hardcore=True` is `BipedalWalkerHardcore-v3`: the course has stumps, stairs and pits.
+
+    Args:
+        hardcore: The hardcore course (gymnasium's `hardcore` argument).
+
     Attributes:
         constants: The dynamics' constants, the reference's (a class attribute).
     """
 
     constants: Constants = REFERENCE
+
+    def __init__(self, hardcore: bool = False):
+        self.hardcore = bool(hardcore)
 
     def observe(self, state, params):
         """`float32[24]`, the reference's observation of `state`."""
@@ -479,11 +523,11 @@ class BipedalWalker(Environment[BipedalWalkerState, BipedalWalkerParams]):
     def reset_env(self, key, params):
         dtype = jnp.result_type(float)
         k_terrain, k_push = jax.random.split(key)
-        terrain = tr.generate_terrain(k_terrain, False, self.constants.terrain)
+        terrain = tr.generate_terrain(k_terrain, self.hardcore, self.constants.terrain)
         push = jax.random.uniform(k_push, (), dtype, -1.0, 1.0) * self.constants.initial_random
-        state = start(terrain, push, self.constants)
+        state = start(terrain, push, self.constants, self.hardcore)
         # The reference's reset ends with one step with the motors off; its reward is not returned.
-        state = advance(state, jnp.zeros((4,), dtype), self.constants)
+        state = advance(state, jnp.zeros((4,), dtype), self.constants, self.hardcore)
         return observation(state, self.constants), state.replace(prev_shaping=shaping(state))
 
     def step_env(self, key, state, action, params):
@@ -502,7 +546,7 @@ class BipedalWalker(Environment[BipedalWalkerState, BipedalWalkerParams]):
             `(obs, state, reward, terminated)`.
         """
         action = spaces.clip_action(jnp.asarray(action, state.prev_shaping.dtype), -1.0, 1.0)
-        state = advance(state, action, self.constants)
+        state = advance(state, action, self.constants, self.hardcore)
         reward, terminated, new_shaping = reward_and_termination(state, action, self.constants)
         state = state.replace(time=state.time + 1, prev_shaping=new_shaping)
         return observation(state, self.constants), state, reward, terminated

@@ -1,4 +1,4 @@
-"""BipedalWalker against gymnasium's Box2D BipedalWalker-v3.
+"""BipedalWalker against gymnasium's Box2D BipedalWalker-v3 and BipedalWalkerHardcore-v3.
 
 As for LunarLander (`jaxenvs.envs.box2d.lunar_lander.parity`), pybox2d cannot set the solver's
 warm-start impulses, a body's sleep timer or a contact's state, so a state is injected by
@@ -58,11 +58,13 @@ def read_state(env: Any) -> dict[str, Any]:
     Returns:
         `{field: numpy value}`: the bodies' centres of mass, angles and velocities, whether the
         walker is awake, the terrain's heights, the lower legs' contact flags, the fall flag,
-        the lidar's fractions, the last shaping and the time.
+        the lidar's fractions, the last shaping and the time; on the hardcore course also its
+        obstacles (`obstacle_vertices`, padded with zeros, and `num_obstacles`).
     """
     u = env.unwrapped
     bodies = _bodies(env)
-    return pybox2d.read_bodies(bodies) | {
+    obstacles = _read_obstacles(u) if u.hardcore else {}
+    return obstacles | pybox2d.read_bodies(bodies) | {
         "awake": np.bool_(u.hull.awake),
         # as Box2D holds the edges' vertices (float32)
         "terrain_y": np.array(u.terrain_y, np.float32).astype(np.float64),
@@ -72,6 +74,18 @@ def read_state(env: Any) -> dict[str, Any]:
         "prev_shaping": np.float64(u.prev_shaping if u.prev_shaping is not None else 0.0),
         "time": np.int32(elapsed_steps(env)),
     }
+
+
+def _read_obstacles(u: Any) -> dict[str, Any]:
+    """The course's obstacles as Box2D holds them (float32 vertices, its hull order), in the
+    order `reset` created them (`u.terrain` is reversed at its end)."""
+    import Box2D
+
+    shapes = [t.fixtures[0].shape for t in reversed(u.terrain)]
+    found = [np.array(s.vertices, np.float32) for s in shapes if isinstance(s, Box2D.b2PolygonShape)]
+    vertices = np.zeros((tr.REFERENCE.max_obstacles, 4, 2))
+    vertices[: len(found)] = found
+    return {"obstacle_vertices": vertices, "num_obstacles": np.int32(len(found))}
 
 
 def _lidar_callback() -> Any:
@@ -92,8 +106,9 @@ def _lidar_callback() -> Any:
 def write_state(env: Any, state: dict[str, Any]) -> None:
     """Build the reference's world afresh at `state` (cold: no contacts, impulses or timers).
 
-    The terrain's edges, the hull, the legs and the joints are gymnasium's `reset`'s, created
-    in its order; the joints take the reference angles `reset` gives them (-0.05 and +0.05 at
+    The terrain's obstacles (hardcore), its edges, the hull, the legs and the joints are
+    gymnasium's `reset`'s, created in its order (so each obstacle is its contacts' A, as on the
+    reference's first course, and on ours); the joints take the reference angles `reset` gives them (-0.05 and +0.05 at
     the hips, 0 at the knees), whatever the bodies' angles now.
 
     Args:
@@ -112,6 +127,11 @@ def write_state(env: Any, state: dict[str, Any]) -> None:
     y = [float(v) for v in state["terrain_y"]]
     u.terrain_x, u.terrain_y = x, y
     u.terrain, u.terrain_poly = [], []
+    for vertices in state.get("obstacle_vertices", ())[: int(state.get("num_obstacles", 0))]:
+        poly = [(float(a), float(b)) for a, b in vertices]
+        fixture = Box2D.b2FixtureDef(shape=Box2D.b2PolygonShape(vertices=poly), friction=tr.FRICTION)
+        u.terrain.append(u.world.CreateStaticBody(fixtures=fixture))
+        u.terrain_poly.append((poly, (255, 255, 255)))
     for i in range(len(x) - 1):
         edge = Box2D.b2FixtureDef(
             shape=Box2D.b2EdgeShape(vertices=[(x[i], y[i]), (x[i + 1], y[i + 1])]),
@@ -163,20 +183,24 @@ def to_jax(states: dict[str, Any], params: Any) -> bw.BipedalWalkerState:
         params: the params (unused: a state does not depend on them).
 
     Returns:
-        The batched `BipedalWalkerState`: no contacts, no impulses, sleep timers at 0.
+        The batched `BipedalWalkerState`: no contacts, no impulses, sleep timers at 0. A
+        hardcore state's obstacles are its own (their kinds are not read back: each is marked
+        `STUMP`, which only says the row is real).
     """
-    world = bw.walker_world()
+    hardcore = "obstacle_vertices" in states
+    world = bw.walker_world(hardcore=hardcore)
     dtype = world.inv_mass.dtype
     n = tr.REFERENCE.max_obstacles
+    count = len(states["time"])
 
-    def one(center, angle, linear_velocity, angular_velocity, awake, terrain_y, contact, game_over, lidar, prev, t):
+    def one(center, angle, linear_velocity, angular_velocity, awake, terrain_y, contact, game_over, lidar, prev, t, ov, on):
         wstate = pybox2d.cold_world_state(world, center, angle, linear_velocity, angular_velocity, awake)
         terrain = tr.Terrain(
             terrain_x=jnp.asarray(tr.REFERENCE.terrain_x, dtype),
             terrain_y=terrain_y.astype(dtype),
-            obstacle_vertices=jnp.zeros((n, 4, 2), dtype),
-            obstacle_kind=jnp.full((n,), tr.GRASS, jnp.int32),
-            num_obstacles=jnp.int32(0),
+            obstacle_vertices=ov.astype(dtype),
+            obstacle_kind=jnp.where(jnp.arange(n) < on, tr.STUMP, tr.GRASS).astype(jnp.int32),
+            num_obstacles=on.astype(jnp.int32),
         )
         return bw.BipedalWalkerState(
             time=t,
@@ -190,6 +214,10 @@ def to_jax(states: dict[str, Any], params: Any) -> bw.BipedalWalkerState:
 
     names = BODY_FIELDS + ("awake", "terrain_y", "ground_contact", "game_over", "lidar", "prev_shaping")
     args = [jnp.asarray(states[k]) for k in names] + [jnp.asarray(states["time"], jnp.int32)]
+    args += [
+        jnp.asarray(states.get("obstacle_vertices", np.zeros((count, n, 4, 2)))),
+        jnp.asarray(states.get("num_obstacles", np.zeros(count, np.int32))),
+    ]
     return jax.vmap(one)(*args)
 
 
@@ -204,6 +232,8 @@ def from_jax(state: bw.BipedalWalkerState) -> dict[str, Any]:
     """
     return pybox2d.body_fields(state.world) | {
         "terrain_y": state.terrain.terrain_y,
+        "obstacle_vertices": state.terrain.obstacle_vertices,
+        "num_obstacles": state.terrain.num_obstacles,
         "ground_contact": state.ground_contact,
         "game_over": state.game_over,
         "lidar": state.lidar,
@@ -216,7 +246,7 @@ def reference(env_id: str, **settings: Any) -> p.GymnasiumReference:
     """gymnasium's `env_id` as a reference.
 
     Args:
-        env_id: `BipedalWalker-v3`.
+        env_id: `BipedalWalker-v3` or `BipedalWalkerHardcore-v3`.
         **settings: gymnasium's constructor arguments.
 
     Returns:
@@ -229,7 +259,7 @@ def reference(env_id: str, **settings: Any) -> p.GymnasiumReference:
         to_jax=to_jax,
         from_jax=from_jax,
         batched_to_jax=True,
-        exact_fields=("time", "awake", "ground_contact", "game_over"),
+        exact_fields=("time", "awake", "ground_contact", "game_over", "num_obstacles"),
         angle_fields=(),
         policy=mixed_policy,
         name=f"gymnasium {env_id} (box2d {pybox2d.box2d_version()})",

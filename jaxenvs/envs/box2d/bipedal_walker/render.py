@@ -1,5 +1,5 @@
 """BipedalWalker drawn like gymnasium's: the view following the hull, pale sky over the green
-terrain, the walker's legs and hull, the start flag (pure JAX). Not drawn: the clouds (the
+terrain, the hardcore course's obstacles, the walker's legs and hull, the start flag (pure JAX). Not drawn: the clouds (the
 reference draws them at random, for looks) and the lidar's flickering ray."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ GROUND = (102, 153, 76)
 GRASS = (76, 230, 76)
 HULL = ((127, 51, 229), (76, 76, 127))
 FLAG = (230, 51, 0)
+OBSTACLE = ((255, 255, 255), (153, 153, 153))
 
 
 def _leg_colors(i: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
@@ -50,6 +51,18 @@ def render(state, params, width: int = bw.VIEWPORT_W, height: int = bw.VIEWPORT_
     ground = jnp.interp(wx, terrain.terrain_x.astype(jnp.float32), terrain.terrain_y.astype(jnp.float32))
     img = r.paint(img, wy <= ground, GROUND)
     img = r.paint(img, jnp.abs(wy - ground) * scale <= 1.0, GRASS)
+
+    # The obstacles (axis-aligned rectangles): white, outlined in grey, all at once.
+    v = terrain.obstacle_vertices.astype(jnp.float32)
+    x1, x2, y1, y2 = v[..., 0].min(-1), v[..., 0].max(-1), v[..., 1].min(-1), v[..., 1].max(-1)
+    px_x, px_y = wx[..., None], wy[..., None]
+
+    def within(margin):
+        return (px_x >= x1 + margin) & (px_x <= x2 - margin) & (px_y >= y1 + margin) & (px_y <= y2 - margin)
+
+    inside = within(0.0) & terrain.obstacle_mask
+    img = r.paint(img, inside.any(-1), OBSTACLE[0])
+    img = r.paint(img, (inside & ~within(1.0 / scale)).any(-1), OBSTACLE[1])
 
     # The flag at the start, as the reference draws it (pixels above the terrain's height).
     flag_x = (tr.TERRAIN_STEP * 3 - scroll) * scale
