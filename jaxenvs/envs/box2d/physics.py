@@ -873,7 +873,14 @@ def collide_statics(world: World, vertices, normals, count, centroid, position, 
 
 
 def static_friction(world: World) -> tuple[jax.Array, jax.Array]:
-    """`([S], [S])`: each static shape's friction and restitution, edges first."""
+    """Each static shape's fixture friction and restitution, edges first.
+
+    Args:
+        world: The world.
+
+    Returns:
+        `([S], [S])`: the frictions and the restitutions.
+    """
     if not world.num_polygons:
         return world.edge_friction, world.edge_restitution
     return (
@@ -2069,8 +2076,15 @@ def _pair_distances(world: World, center, angle):
 
 
 def static_proxies(world: World) -> tuple[jax.Array, jax.Array]:
-    """Each static shape as `time_of_impact`'s proxy A: `([S, Va, 2] vertices, [S] counts)`,
-    the edges' two end points (padded as the polygons are), then the polygons' vertices."""
+    """Each static shape as `time_of_impact`'s proxy A.
+
+    Args:
+        world: The world.
+
+    Returns:
+        `([S, Va, 2] vertices, [S] counts)`: the edges' two end points (padded as the
+        polygons are), then the polygons' vertices.
+    """
     edges = jnp.stack([world.edge_v1, world.edge_v2], axis=1)
     edge_count = jnp.full((world.num_edges,), 2, jnp.int32)
     if not world.num_polygons:

@@ -19,13 +19,15 @@ REGISTRATIONS: list[dict] = [
     for env_id, continuous in (("LunarLander-v3", False), ("LunarLanderContinuous-v3", True))
 ] + [
     dict(
-        id="BipedalWalker-v3",
+        id=env_id,
         entry_point=_E + "bipedal_walker:BipedalWalker",
-        params={"max_steps_in_episode": 1600},
-        reference="gymnasium BipedalWalker-v3 (box2d)",
+        env_kwargs={"hardcore": hardcore},
+        params={"max_steps_in_episode": max_steps},
+        reference=f"gymnasium {env_id} (box2d)",
         family="box2d",
         parity=_E + "bipedal_walker.parity:SPEC",
-        peers={"gymnasium": "BipedalWalker-v3"},
+        peers={"gymnasium": env_id},
         notes={"slow_on_cpu": "a step runs Box2D's 180 + 60 solver iterations: long to compile on a CPU"},
     )
+    for env_id, hardcore, max_steps in (("BipedalWalker-v3", False, 1600), ("BipedalWalkerHardcore-v3", True, 2000))
 ]

@@ -327,6 +327,24 @@ def test_reference_draws_give_the_references_course():
         np.testing.assert_array_equal(ours.obstacle_vertices[k, : len(obstacles)].astype(np.float32), obstacles)
     assert sum(len(c[2][2]) for c in cases) > 10 * REPLAYS  # the hardcore cases built obstacles
 
+    # In float32 (the default), given the same draws rounded to float32: what depends on no
+    # push is the reference's float64 value rounded once, as Box2D holds it (every obstacle's x,
+    # the start pad, the first obstacle, always the first feature's); the rest within float32
+    # rounding of the pushes. A float32 sum was a unit in the last place off as often as not.
+    draws = wt.TerrainDraws(**{f: jnp.asarray(np.stack([c[1][f] for c in cases])) for f in cases[0][1]})
+    ours = jax.device_get(jax.jit(jax.vmap(wt.terrain_from_draws))(draws, hardcore))
+    assert ours.terrain_y.dtype == np.float32
+    for k, (is_hardcore, _, (x, y, obstacles)) in enumerate(cases):
+        np.testing.assert_array_equal(ours.terrain_x[k], np.float32(x))
+        np.testing.assert_array_equal(
+            ours.terrain_y[k, : wt.TERRAIN_STARTPAD + 1], np.float32(y[: wt.TERRAIN_STARTPAD + 1])
+        )
+        np.testing.assert_allclose(ours.terrain_y[k], y, rtol=0, atol=1e-5)
+        if is_hardcore:
+            np.testing.assert_array_equal(ours.obstacle_vertices[k, : len(obstacles), :, 0], obstacles[..., 0])
+            np.testing.assert_array_equal(ours.obstacle_vertices[k, 0], obstacles[0])
+            np.testing.assert_allclose(ours.obstacle_vertices[k, : len(obstacles)], obstacles, rtol=0, atol=1e-5)
+
 
 # ---------------------------------------------------------------------------------------------
 # distributions: jax.random keys against the reference's seeds

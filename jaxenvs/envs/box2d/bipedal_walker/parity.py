@@ -193,7 +193,8 @@ def to_jax(states: dict[str, Any], params: Any) -> bw.BipedalWalkerState:
     n = tr.REFERENCE.max_obstacles
     count = len(states["time"])
 
-    def one(center, angle, linear_velocity, angular_velocity, awake, terrain_y, contact, game_over, lidar, prev, t, ov, on):
+    def one(center, angle, linear_velocity, angular_velocity, awake, terrain_y, contact, game_over, lidar, prev, *rest):
+        t, ov, on = rest  # the time, the obstacles' vertices and their count
         wstate = pybox2d.cold_world_state(world, center, angle, linear_velocity, angular_velocity, awake)
         terrain = tr.Terrain(
             terrain_x=jnp.asarray(tr.REFERENCE.terrain_x, dtype),

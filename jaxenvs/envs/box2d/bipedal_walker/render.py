@@ -1,6 +1,7 @@
 """BipedalWalker drawn like gymnasium's: the view following the hull, pale sky over the green
-terrain, the hardcore course's obstacles, the walker's legs and hull, the start flag (pure JAX). Not drawn: the clouds (the
-reference draws them at random, for looks) and the lidar's flickering ray."""
+terrain, the hardcore course's obstacles, the walker's legs and hull, the start flag (pure JAX).
+Not drawn: the clouds (the reference draws them at random, for looks) and the lidar's
+flickering ray."""
 
 from __future__ import annotations
 

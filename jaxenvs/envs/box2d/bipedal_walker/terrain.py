@@ -15,7 +15,9 @@ key with the reference's distributions. The reference draws the same numbers fro
 its order (per step: the grass's push, or a feature's sizes, then the next counter and, in
 hardcore, the next state), each independent of the others, so the terrains have the reference's
 distribution. Checked (tests/envs/box2d/test_walker_terrain.py): given the reference's own
-draws, recorded step by step, the terrain equals gymnasium's to float64 rounding; drawn from keys,
+draws, recorded step by step, the terrain equals gymnasium's to float64 rounding, and in float32
+what depends on no push (every obstacle's x, the start pad, the first feature) is Box2D's float32
+value exactly (the sums are double-float, `_add`); drawn from keys,
 its heights, obstacle counts and sizes pass two-sample KS and chi-square tests against
 gymnasium's terrains at hundreds of seeds, and a terrain 15% too high, stumps 15% too large or
 grass 20% too long fail them.
@@ -185,8 +187,8 @@ class _Walk(NamedTuple):
     oneshot: jax.Array  # bool, the state's first step (builds its obstacles)
     counter: jax.Array  # int32, steps left in the state
     velocity: jax.Array  # the grass's slope per step
-    y: jax.Array
-    original_y: jax.Array  # a pit's or stairs' starting height
+    y: tuple  # the height, a double-float `(hi, lo)` (`_add`)
+    original_y: tuple  # a pit's or stairs' starting height, likewise
     stair_steps: jax.Array  # int32
     stair_width: jax.Array  # int32
     stair_height: jax.Array  # int32, +1 up, -1 down
@@ -221,6 +223,31 @@ def draw_terrain(key: jax.Array, constants: Constants = REFERENCE) -> TerrainDra
     )
 
 
+# The reference computes the course in Python floats (float64) and Box2D keeps it in float32. A
+# course's coordinates are sums `a + q * TERRAIN_STEP` (`a` a point's x or a height, `q` a whole or
+# quarter number of steps), and many are atoms (every obstacle's x, the first feature's heights),
+# which a float32 sum rounds a unit in the last place off as often as not: a two-sample test of
+# the reset sees that. So the generator carries each value as a double-float `(hi, lo)` of the
+# dtype (float32: about 48 bits; in float64, lo is 0), adds as Knuth's two-sum, and its float32
+# result is `hi`, the reference's float64 value rounded once.
+_QUARTERS = 80  # offsets of -20 to +20 steps, in quarter steps
+
+
+def _split(values: np.ndarray, dtype) -> tuple[jax.Array, jax.Array]:
+    """float64 `values` as double-floats of `dtype`: `(hi, lo)`, hi the rounded value."""
+    hi = np.asarray(values, np.float64).astype(dtype)
+    return jnp.asarray(hi), jnp.asarray((np.asarray(values, np.float64) - hi.astype(np.float64)).astype(dtype))
+
+
+def _add(a: tuple, b: tuple) -> tuple:
+    """The double-float sum `a + b` (each `(hi, lo)`), renormalized: hi is the sum rounded."""
+    s = a[0] + b[0]
+    back = s - a[0]
+    lo = ((a[0] - (s - back)) + (b[0] - back)) + (a[1] + b[1])
+    hi = s + lo
+    return hi, lo - (hi - s)
+
+
 def _rectangle(x1, x2, y1, y2) -> jax.Array:
     """`[..., 4, 2]` the rectangle [x1, x2] x [y1, y2] as `b2PolygonShape::Set` orders it."""
     return jnp.stack(
@@ -242,13 +269,25 @@ def terrain_from_draws(draws: TerrainDraws, hardcore=False, constants: Constants
     """
     dtype = draws.velocity.dtype
     step = constants.terrain_step
-    height = constants.terrain_height
-    terrain_x = jnp.asarray(constants.terrain_x, dtype)
+    height = _split(constants.terrain_height, dtype)
+    terrain_x = _split(constants.terrain_x, dtype)
+    # `q * TERRAIN_STEP` in float64, q in quarter steps: `offset(q)` (q traced).
+    steps64 = np.arange(-_QUARTERS, _QUARTERS + 1) / 4 * step
+    table = _split(steps64, dtype)
+
+    def offset(q):
+        index = jnp.round(4 * jnp.asarray(q, dtype)).astype(jnp.int32) + _QUARTERS
+        return table[0][index], table[1][index]
+
     hardcore = jnp.asarray(hardcore, bool)
     slot = jnp.arange(_PER_STEP)
 
+    def where(cond, a: tuple, b: tuple) -> tuple:
+        return jnp.where(cond, a[0], b[0]), jnp.where(cond, a[1], b[1])
+
     def advance(walk: _Walk, inputs):
-        i, x, d = inputs
+        i, x_hi, x_lo, d = inputs
+        x = (x_hi, x_lo)
         on_grass = (walk.state == GRASS) & ~walk.oneshot
         pit_start = (walk.state == PIT) & walk.oneshot
         in_pit = (walk.state == PIT) & ~walk.oneshot
@@ -256,19 +295,19 @@ def terrain_from_draws(draws: TerrainDraws, hardcore=False, constants: Constants
         stairs_start = (walk.state == STAIRS) & walk.oneshot
         on_stairs = (walk.state == STAIRS) & ~walk.oneshot
 
-        velocity = 0.8 * walk.velocity + 0.01 * jnp.sign(height - walk.y)
+        above = (height[0] - walk.y[0]) + (height[1] - walk.y[1])
+        velocity = 0.8 * walk.velocity + 0.01 * jnp.sign(above)
         velocity = velocity + jnp.where(i > constants.terrain_startpad, d.velocity / SCALE, 0.0)
-        y = jnp.where(on_grass, walk.y + velocity, walk.y)
+        y = where(on_grass, _add(walk.y, (velocity, jnp.zeros_like(velocity))), walk.y)
         velocity = jnp.where(on_grass, velocity, walk.velocity)
 
         # A pit: its near wall here, its far wall `pit_counter` steps on; the ground sinks
         # 4 steps deep until the counter's last step.
         pit = d.pit_counter
-        y = jnp.where(in_pit, walk.original_y - jnp.where(walk.counter > 1, 4 * step, 0.0), y)
+        y = where(in_pit, _add(walk.original_y, offset(jnp.where(walk.counter > 1, -4, 0))), y)
 
         # A stump: a square of `stump_counter` steps on the ground.
         stump = d.stump_counter
-        stump_side = stump.astype(dtype) * step
 
         # Stairs: `stair_steps` blocks `stair_width` steps wide, each a step higher (or lower);
         # the ground over them ramps by `1 / stair_width` of a step per step.
@@ -276,20 +315,22 @@ def terrain_from_draws(draws: TerrainDraws, hardcore=False, constants: Constants
         stair_width, stair_steps = d.stair_width, d.stair_steps
         s = walk.stair_steps * walk.stair_width - walk.counter - walk.stair_height
         n = s.astype(dtype) / walk.stair_width.astype(dtype)
-        y = jnp.where(on_stairs, walk.original_y + (n * walk.stair_height.astype(dtype)) * step, y)
+        y = where(on_stairs, _add(walk.original_y, offset(n * walk.stair_height.astype(dtype))), y)
 
         # The obstacles this step builds: slot k is the k-th stair, or the pit's k-th wall.
-        pit_x1 = jnp.stack([x, x + step * pit.astype(dtype)])
-        pit_x2 = jnp.stack([x + step, (x + step) + step * pit.astype(dtype)])
-        stair_x1 = x + (slot * stair_width).astype(dtype) * step
-        stair_x2 = x + ((1 + slot) * stair_width).astype(dtype) * step
-        stair_top = y + (slot * stair_height).astype(dtype) * step
-        stair_bottom = y + (-1 + slot * stair_height).astype(dtype) * step
+        pit_x1 = jnp.stack([x[0], _add(x, offset(pit))[0]])
+        pit_x2 = jnp.stack([_add(x, offset(1))[0], _add(_add(x, offset(1)), offset(pit))[0]])
+        stair_x1 = _add(x, offset(slot * stair_width))[0]
+        stair_x2 = _add(x, offset((1 + slot) * stair_width))[0]
+        stair_top = _add(y, offset(slot * stair_height))[0]
+        stair_bottom = _add(y, offset(-1 + slot * stair_height))[0]
         pad = jnp.zeros(_PER_STEP - 2, dtype)
-        x1 = jnp.where(pit_start, jnp.concatenate([pit_x1, pad]), jnp.where(stairs_start, stair_x1, x))
-        x2 = jnp.where(pit_start, jnp.concatenate([pit_x2, pad]), jnp.where(stairs_start, stair_x2, x + stump_side))
-        y1 = jnp.where(pit_start, y - 4 * step, jnp.where(stairs_start, stair_bottom, y))
-        y2 = jnp.where(pit_start, y, jnp.where(stairs_start, stair_top, y + stump_side))
+        x1 = jnp.where(pit_start, jnp.concatenate([pit_x1, pad]), jnp.where(stairs_start, stair_x1, x[0]))
+        x2 = jnp.where(
+            pit_start, jnp.concatenate([pit_x2, pad]), jnp.where(stairs_start, stair_x2, _add(x, offset(stump))[0])
+        )
+        y1 = jnp.where(pit_start, _add(y, offset(-4))[0], jnp.where(stairs_start, stair_bottom, y[0]))
+        y2 = jnp.where(pit_start, y[0], jnp.where(stairs_start, stair_top, _add(y, offset(stump))[0]))
         kind = jnp.select(
             [pit_start & (slot < 2), stairs_start & (slot < stair_steps), stump_start & (slot == 0)],
             [PIT, STAIRS, STUMP],
@@ -309,12 +350,12 @@ def terrain_from_draws(draws: TerrainDraws, hardcore=False, constants: Constants
             counter=jnp.where(done, d.counter, counter),
             velocity=velocity,
             y=y,
-            original_y=jnp.where(starts, y, walk.original_y),
+            original_y=where(starts, y, walk.original_y),
             stair_steps=jnp.where(stairs_start, stair_steps, walk.stair_steps),
             stair_width=jnp.where(stairs_start, stair_width, walk.stair_width),
             stair_height=jnp.where(stairs_start, stair_height, walk.stair_height),
         )
-        return walk, (y, _rectangle(x1, x2, y1, y2), kind)
+        return walk, (y[0], _rectangle(x1, x2, y1, y2), kind)
 
     zero = jnp.zeros((), jnp.int32)
     start = _Walk(
@@ -322,14 +363,14 @@ def terrain_from_draws(draws: TerrainDraws, hardcore=False, constants: Constants
         oneshot=jnp.zeros((), bool),
         counter=jnp.int32(constants.terrain_startpad),
         velocity=jnp.zeros((), dtype),
-        y=jnp.asarray(height, dtype),
-        original_y=jnp.zeros((), dtype),
+        y=height,
+        original_y=(jnp.zeros((), dtype), jnp.zeros((), dtype)),
         stair_steps=zero,
         stair_width=zero,
         stair_height=zero,
     )
     steps = jnp.arange(constants.terrain_length)
-    _, (terrain_y, rectangles, kinds) = jax.lax.scan(advance, start, (steps, terrain_x, draws))
+    _, (terrain_y, rectangles, kinds) = jax.lax.scan(advance, start, (steps, *terrain_x, draws))
 
     # Keep the built obstacles in the order the reference creates them, padded.
     rectangles, kinds = rectangles.reshape(-1, 4, 2), kinds.reshape(-1)
@@ -337,7 +378,7 @@ def terrain_from_draws(draws: TerrainDraws, hardcore=False, constants: Constants
     n = constants.max_obstacles
     row = jnp.where(built, jnp.cumsum(built) - 1, n)
     return Terrain(
-        terrain_x=terrain_x,
+        terrain_x=terrain_x[0],
         terrain_y=terrain_y,
         obstacle_vertices=jnp.zeros((n, 4, 2), dtype).at[row].set(rectangles, mode="drop"),
         obstacle_kind=jnp.full((n,), GRASS, jnp.int32).at[row].set(kinds, mode="drop"),
