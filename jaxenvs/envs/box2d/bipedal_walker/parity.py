@@ -64,16 +64,20 @@ def read_state(env: Any) -> dict[str, Any]:
     u = env.unwrapped
     bodies = _bodies(env)
     obstacles = _read_obstacles(u) if u.hardcore else {}
-    return obstacles | pybox2d.read_bodies(bodies) | {
-        "awake": np.bool_(u.hull.awake),
-        # as Box2D holds the edges' vertices (float32)
-        "terrain_y": np.array(u.terrain_y, np.float32).astype(np.float64),
-        "ground_contact": np.array([u.legs[1].ground_contact, u.legs[3].ground_contact], bool),
-        "game_over": np.bool_(u.game_over),
-        "lidar": np.array([lidar.fraction for lidar in u.lidar], np.float64),
-        "prev_shaping": np.float64(u.prev_shaping if u.prev_shaping is not None else 0.0),
-        "time": np.int32(elapsed_steps(env)),
-    }
+    return (
+        obstacles
+        | pybox2d.read_bodies(bodies)
+        | {
+            "awake": np.bool_(u.hull.awake),
+            # as Box2D holds the edges' vertices (float32)
+            "terrain_y": np.array(u.terrain_y, np.float32).astype(np.float64),
+            "ground_contact": np.array([u.legs[1].ground_contact, u.legs[3].ground_contact], bool),
+            "game_over": np.bool_(u.game_over),
+            "lidar": np.array([lidar.fraction for lidar in u.lidar], np.float64),
+            "prev_shaping": np.float64(u.prev_shaping if u.prev_shaping is not None else 0.0),
+            "time": np.int32(elapsed_steps(env)),
+        }
+    )
 
 
 def _read_obstacles(u: Any) -> dict[str, Any]:
