@@ -92,6 +92,24 @@ CONFORMANCE_SAMPLE: dict[str, tuple[str, ...]] = {
     if representatives(family)
 }
 
+# Test-only sampling of the Box2D family, whose every program compiles Box2D's step (10-60 s
+# here): the generic tests that compile per id (gymnasium's suite on the export, the renderer's,
+# the levels', the bad-input and conformance checks) run one id of each env class, the one with
+# the more to check. The other two ids are these envs with a flag (continuous actions, the plain
+# course); they keep their own tests (tests/envs/box2d: LunarLanderContinuous-v3's episodes and
+# check_env, BipedalWalker-v3's replays against gymnasium), their parity check and fingerprint.
+BOX2D_SAMPLE = {
+    "LunarLander-v3": "discrete actions (the continuous ones are BipedalWalkerHardcore-v3's kind)",
+    "BipedalWalkerHardcore-v3": "every collision: the terrain's edges and the obstacles' polygons",
+}
+CONFORMANCE_SAMPLE["box2d"] = tuple(BOX2D_SAMPLE)
+
+
+def compiled_per_id(env_id: str) -> bool:
+    """Whether the generic per-id tests compile `env_id` (all but the Box2D ids out of
+    `BOX2D_SAMPLE`)."""
+    return jaxenvs.spec(env_id).family != "box2d" or env_id in BOX2D_SAMPLE
+
 
 # The long tests first: the `slow` ones, the Box2D tests and every test of a built-in id the
 # registry notes `slow_on_cpu` (each compiles its physics step, 10-30 s here). xdist hands the

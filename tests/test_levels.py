@@ -19,7 +19,7 @@ from jaxenvs.wrappers import Checked, LevelState, LogWrapper, NormalizeObservati
 from jaxenvs.wrappers.base import Wrapper
 from jaxenvs.wrappers.levels import LEVEL_KEY_DATA, Levels
 from lab.fingerprints import fingerprint_ids
-from tests.conftest import run_under_xla_defaults, xla_exact
+from tests.conftest import compiled_per_id, run_under_xla_defaults, xla_exact
 
 
 def physics(key):
@@ -62,7 +62,7 @@ def test_default_level_is_the_plain_reset_and_a_state_level_starts_there(env_id)
     assert np.array_equal(obs_s, env.reset(jax.random.key(8), params)[0])
 
 
-@pytest.mark.parametrize("env_id", fingerprint_ids())
+@pytest.mark.parametrize("env_id", [i for i in fingerprint_ids() if compiled_per_id(i)])
 def test_every_builtin_env_starts_from_a_state_given_as_its_level(env_id):
     """Go-Explore's restart on every built-in env: `reset_to_level(Level(state=s))` starts at `s`,
     from the state `reset(key)` returns exactly `reset(key)`; and `observe`, where the env defines

@@ -24,6 +24,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxenvs.environment import float_dtype
+from jaxenvs.envs.box2d.bipedal_walker import env as bipedal_walker
+from jaxenvs.envs.box2d.bipedal_walker import terrain as walker_terrain
+from jaxenvs.envs.box2d.bipedal_walker.env import BipedalWalker
 from jaxenvs.envs.box2d.lunar_lander import env as lunar_lander
 from jaxenvs.envs.box2d.lunar_lander.env import LunarLander
 from jaxenvs.envs.bsuite.catch import Catch
@@ -79,6 +82,26 @@ LanderLegSpring = _lander(
 )
 LanderDensity = _lander("LanderDensity", "LunarLander whose body is 1% dense (5.05).", lander_density=5.05)
 LanderPush = _lander("LanderPush", "LunarLander whose initial push is 10% strong (1100).", initial_random=1100.0)
+
+
+def _walker(name: str, doc: str, **constants: Any) -> type:
+    """A BipedalWalker whose dynamics' constants (`bipedal_walker.Constants`) are `constants`."""
+    wrong = dataclasses.replace(bipedal_walker.REFERENCE, **constants)
+    return type(name, (BipedalWalker,), {"constants": wrong, "__doc__": doc, "__module__": __name__})
+
+
+WalkerTorque = _walker("WalkerTorque", "BipedalWalker whose motors are 5% strong (84 N m).", motors_torque=84.0)
+WalkerHipSpeed = _walker("WalkerHipSpeed", "BipedalWalker whose hips turn 5% fast (4.2 rad/s).", speed_hip=4.2)
+WalkerKneeSpeed = _walker("WalkerKneeSpeed", "BipedalWalker whose knees turn 5% fast (6.3 rad/s).", speed_knee=6.3)
+WalkerLidar = _walker(
+    "WalkerLidar", "BipedalWalker whose lidar reaches 5% far (168 / SCALE).", lidar_range=168 / bipedal_walker.SCALE
+)
+WalkerDensity = _walker("WalkerDensity", "BipedalWalker whose hull is 2% dense (5.1).", hull_density=5.1)
+WalkerTerrainStep = _walker(
+    "WalkerTerrainStep",
+    "BipedalWalker whose terrain steps are 2% long (14.28 / SCALE): the course, its stumps and stairs.",
+    terrain=dataclasses.replace(walker_terrain.REFERENCE, terrain_step=14.28 / walker_terrain.SCALE),
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,6 +257,19 @@ _ALL = (
         "wind 10% strong (16.5)",
         {"wind_power": 16.5},
         seen_with={"enable_wind": True},
+        in_tests=False,
+    ),
+    # BipedalWalker: each compiles the physics step anew, minutes on a CPU (`make power`)
+    Mutant("walker-torque", "BipedalWalker-v3", "motors 5% strong (84)", env_class=WalkerTorque, in_tests=False),
+    Mutant("walker-hip-speed", "BipedalWalker-v3", "hips 5% fast (4.2)", env_class=WalkerHipSpeed, in_tests=False),
+    Mutant("walker-knee-speed", "BipedalWalker-v3", "knees 5% fast (6.3)", env_class=WalkerKneeSpeed, in_tests=False),
+    Mutant("walker-lidar", "BipedalWalker-v3", "lidar 5% long", env_class=WalkerLidar, in_tests=False),
+    Mutant("walker-density", "BipedalWalker-v3", "hull 2% dense (5.1)", env_class=WalkerDensity, in_tests=False),
+    Mutant(
+        "walkerhardcore-terrain-step",
+        "BipedalWalkerHardcore-v3",
+        "terrain steps 2% long (stumps, stairs, pits)",
+        env_class=WalkerTerrainStep,
         in_tests=False,
     ),
     Mutant(

@@ -21,7 +21,7 @@ SCALES = {
     "minatar": 0.05,
     "bsuite": 0.01,
     "misc": 0.02,
-    "box2d": 0.1,  # LunarLander: its least sizes (the demo runs 0.25)
+    "box2d": 0.1,  # LunarLander's resets and steps: their least sizes (the demo runs 0.25)
     "BipedalWalker-v3": 0.01,  # its least sizes
     "BipedalWalkerHardcore-v3": 0.01,
     "CartPole-v0": 0.02,
@@ -47,17 +47,9 @@ MINATAR = {"names": {"rare events reached"}, "transitions": 1500}
 MUST_HAVE = {
     "Taxi-v4": {"names": {"step action_mask", "rainy step frequencies", "fickle step frequencies"}},
     **{f"{game}-MinAtar": MINATAR for game in ("Asterix", "Breakout", "Freeway", "Seaquest", "SpaceInvaders")},
-    "LunarLander-v3": {
-        "names": {
-            "wind in free flight observation",
-            "step in contact step direction",
-            "heuristic controller episode ending frequencies",
-        },
-        "transitions": 150,
-    },
-    "LunarLanderContinuous-v3": {
-        "names": {"wind in free flight observation", "step in contact step direction"},
-        "transitions": 150,
+    **{
+        i: {"names": {"wind in free flight observation", "step in contact step direction"}, "transitions": 150}
+        for i in ("LunarLander-v3", "LunarLanderContinuous-v3")
     },
     **{
         i: {"names": {"reset distribution", "step in contact step direction"}, "transitions": 100}
@@ -89,8 +81,10 @@ def _steps_only_walker(env_id):
 
 
 def _steps_only_lander(env_id):
-    """LunarLanderContinuous-v3's spec without its whole episodes (LunarLander-v3 runs them
-    here, on the same physics and rewards): they are most of its 80 s on this CPU."""
+    """LunarLander's spec (either id) without its whole episodes, most of its 100 s on this CPU:
+    the resets, the cold-started steps and those with wind. The episodes (random and heuristic)
+    run in the demo and `jaxenvs parity`; tests/envs/box2d/test_lunar_lander.py replays random
+    episodes against gymnasium step by step."""
     from jaxenvs import parity as p
     from jaxenvs.envs.box2d.lunar_lander import parity as lander
 
@@ -107,6 +101,7 @@ def _steps_only_lander(env_id):
 TEST_SPECS = {
     "BipedalWalker-v3": _steps_only_walker,
     "BipedalWalkerHardcore-v3": _steps_only_walker,
+    "LunarLander-v3": _steps_only_lander,
     "LunarLanderContinuous-v3": _steps_only_lander,
 }
 

@@ -22,15 +22,19 @@ FROZENLAKE = "jaxenvs/FrozenLake-v1"
 
 def builtin_ids() -> list[tuple[str, str]]:
     """`(family, gymnasium id)` of every built-in jaxenvs id registered with gymnasium, bsuite's
-    sweeps one id per experiment (the rest are the same envs with other settings)."""
+    sweeps one id per experiment (the rest are the same envs with other settings), Box2D's
+    sampled (`tests.conftest.BOX2D_SAMPLE`)."""
     import jaxenvs
     from jaxenvs.export.gymnasium import gymnasium_id
+    from tests.conftest import compiled_per_id  # at collection only (workers never call this)
 
     ids, experiments = [], set()
     for env_id in jaxenvs.registered_envs():
         spec = jaxenvs.spec(env_id)
         if not str(spec.entry_point).startswith("jaxenvs.envs."):
             continue  # an adapter's id: its library's env
+        if not compiled_per_id(env_id):
+            continue  # the Box2D sample (tests/conftest.py)
         if env_id.startswith("bsuite/"):
             if spec.env_kwargs["experiment"] in experiments:
                 continue
