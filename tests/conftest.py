@@ -94,15 +94,15 @@ CONFORMANCE_SAMPLE: dict[str, tuple[str, ...]] = {
 
 # Test-only sampling of the Box2D family, whose every program compiles Box2D's step (10-60 s
 # here): the generic tests that compile per id (gymnasium's suite on the export, the renderer's,
-# the levels', the bad-input and conformance checks) run one id of each env class, the one with
-# the more to check. The other two ids are these envs with a flag (continuous actions, the plain
-# course); they keep their own tests (tests/envs/box2d: LunarLanderContinuous-v3's episodes and
-# check_env, BipedalWalker-v3's replays against gymnasium), their parity check and fingerprint.
+# the levels', the bad-input checks) run one id of each env class, the one with the more to
+# check. The other two ids are these envs with a flag (continuous actions, the plain course); they
+# keep their own tests (tests/envs/box2d: LunarLanderContinuous-v3's episodes and check_env,
+# BipedalWalker-v3's replays against gymnasium), their parity check, fingerprint and the
+# conformance checks (traced, not compiled: `slow_on_cpu`).
 BOX2D_SAMPLE = {
     "LunarLander-v3": "discrete actions (the continuous ones are BipedalWalkerHardcore-v3's kind)",
     "BipedalWalkerHardcore-v3": "every collision: the terrain's edges and the obstacles' polygons",
 }
-CONFORMANCE_SAMPLE["box2d"] = tuple(BOX2D_SAMPLE)
 
 
 def compiled_per_id(env_id: str) -> bool:

@@ -45,7 +45,7 @@ from jaxenvs.params import INT32_MAX, declared
 from jaxenvs.wrappers import AutoReset, Checked
 from jaxenvs.wrappers.checked import ERRORS
 from jaxenvs.wrappers.vector import VecEnv
-from tests.conftest import CONFORMANCE_SAMPLE
+from tests.conftest import CONFORMANCE_SAMPLE, compiled_per_id
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 EXAMPLES = settings.default.max_examples
@@ -65,6 +65,8 @@ def _scope() -> list[str]:
             experiments.add(experiment)
         if PROFILE != "dev" and env_id not in CONFORMANCE_SAMPLE.get(registry.spec(env_id).family, (env_id,)):
             continue  # the ci profile: the adapters' sampled ids (the same adapter code per family)
+        if PROFILE != "dev" and not compiled_per_id(env_id):
+            continue  # the Box2D sample
         ids.append(env_id)
     return ids
 

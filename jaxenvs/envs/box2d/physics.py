@@ -38,14 +38,14 @@ Where it differs from Box2D, and why:
   steps), but a pair is searched only when a bound on its distance along the sweep can reach
   the target (Box2D: when the pair's fat AABBs overlap); the pairs skipped have no impact, so
   the events are those a search of every pair finds (`toi_candidates`);
-- no broad phase: every (body, static shape) pair is tested each step. A contact exists in Box2D only
-  while the pair's fat AABBs overlap, which they always do while the shapes touch, so the
-  manifolds are the same; the order of two contacts of one body in its contact list (newest
-  first in Box2D, which depends on the broad phase's history) is taken as static index descending
-  (edges, then polygons), the order pairs found in one broad-phase update get; a static polygon
-  is the contact's A (Box2D's A is the lower broad-phase proxy: the static one on a world built
-  static shapes first, not always on a world whose proxies were freed and reused), so its face
-  is the reference on a tie;
+- no broad phase: every (body, static shape) pair is tested each step. A contact exists in
+  Box2D only while the pair's fat AABBs overlap, which they always do while the shapes touch, so
+  the manifolds are the same; the order of two contacts of one body in its contact list (newest
+  first in Box2D, which depends on the broad phase's history) is taken as static index
+  descending (edges, then polygons), the order pairs found in one broad-phase update get; a
+  static polygon is the contact's A (Box2D's A is the lower broad-phase proxy: the static one on
+  a world built static shapes first, not always on a world whose proxies were freed and
+  reused), so its face is the reference on a tie;
 - a body keeps at most `World.max_contacts` touching contacts (in that order); more would be
   dropped from the solver (their manifolds and events are still computed);
 - all dynamic bodies form one island (connected by joints, as a lander and its legs are): they

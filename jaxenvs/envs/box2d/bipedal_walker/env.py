@@ -5,12 +5,12 @@ Reference: gymnasium `BipedalWalker-v3` and `BipedalWalkerHardcore-v3`
 bodies and joints (a five-sided hull; each leg an upper and a lower box on motored revolute
 joints with limits, hip then knee, the left leg first; pybox2d's joint reference angles of
 -0.05, 0, +0.05, 0), the same terrain (`terrain.py`: grass and, on the hardcore course, stumps,
-stairs and pits, in the reference's order of draws), the same random initial push, the same ten lidar rays (the closest
-hit among the terrain's fixtures, category 1), the same shaping reward and the same endings: the
-hull touching the ground or leaving the course on the left (-100), or reaching its far end. Each
-action sets the four motors as the reference does: speed `SPEED_HIP` or `SPEED_KNEE` times the
-action's sign, torque `MOTORS_TORQUE` times its clipped magnitude. The first observation is that
-of one step with the motors off, as `reset` takes it there.
+stairs and pits, in the reference's order of draws), the same random initial push, the same ten
+lidar rays (the closest hit among the terrain's fixtures, category 1), the same shaping reward
+and the same endings: the hull touching the ground or leaving the course on the left (-100), or
+reaching its far end. Each action sets the four motors as the reference does: speed `SPEED_HIP`
+or `SPEED_KNEE` times the action's sign, torque `MOTORS_TORQUE` times its clipped magnitude. The
+first observation is that of one step with the motors off, as `reset` takes it there.
 
 The world steps on `jaxenvs.envs.box2d.physics` (Box2D's algorithm: 180 velocity and 60 position
 iterations at 50 Hz, warm starting, continuous collision, sleeping), on the terrain's 199 edges

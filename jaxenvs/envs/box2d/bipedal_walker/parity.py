@@ -112,8 +112,8 @@ def write_state(env: Any, state: dict[str, Any]) -> None:
 
     The terrain's obstacles (hardcore), its edges, the hull, the legs and the joints are
     gymnasium's `reset`'s, created in its order (so each obstacle is its contacts' A, as on the
-    reference's first course, and on ours); the joints take the reference angles `reset` gives them (-0.05 and +0.05 at
-    the hips, 0 at the knees), whatever the bodies' angles now.
+    reference's first course, and on ours); the joints take the reference angles `reset` gives
+    them (-0.05 and +0.05 at the hips, 0 at the knees), whatever the bodies' angles now.
 
     Args:
         env: gymnasium's BipedalWalker (possibly wrapped).
@@ -197,15 +197,28 @@ def to_jax(states: dict[str, Any], params: Any) -> bw.BipedalWalkerState:
     n = tr.REFERENCE.max_obstacles
     count = len(states["time"])
 
-    def one(center, angle, linear_velocity, angular_velocity, awake, terrain_y, contact, game_over, lidar, prev, *rest):
-        t, ov, on = rest  # the time, the obstacles' vertices and their count
+    def one(
+        center,
+        angle,
+        linear_velocity,
+        angular_velocity,
+        awake,
+        terrain_y,
+        contact,
+        game_over,
+        lidar,
+        prev,
+        t,
+        obstacle_vertices,
+        num_obstacles,
+    ):
         wstate = pybox2d.cold_world_state(world, center, angle, linear_velocity, angular_velocity, awake)
         terrain = tr.Terrain(
             terrain_x=jnp.asarray(tr.REFERENCE.terrain_x, dtype),
             terrain_y=terrain_y.astype(dtype),
-            obstacle_vertices=ov.astype(dtype),
-            obstacle_kind=jnp.where(jnp.arange(n) < on, tr.STUMP, tr.GRASS).astype(jnp.int32),
-            num_obstacles=on.astype(jnp.int32),
+            obstacle_vertices=obstacle_vertices.astype(dtype),
+            obstacle_kind=jnp.where(jnp.arange(n) < num_obstacles, tr.STUMP, tr.GRASS).astype(jnp.int32),
+            num_obstacles=num_obstacles.astype(jnp.int32),
         )
         return bw.BipedalWalkerState(
             time=t,
