@@ -37,10 +37,14 @@ Where it differs from Box2D, and why:
   separating axis of a GJK distance, `gjk_distance`, each root by its bisection and secant
   steps), but a pair is searched only when a bound on its distance along the sweep can reach
   the target (Box2D: when the pair's fat AABBs overlap); the pairs skipped have no impact, so
-  the events are those a search of every pair finds (`toi_candidates`);
-- no broad phase: every (body, static shape) pair is tested each step. A contact exists in
-  Box2D only while the pair's fat AABBs overlap, which they always do while the shapes touch, so
-  the manifolds are the same; the order of two contacts of one body in its contact list (newest
+  the events are those a search of every pair finds (`toi_candidates`). As in Box2D, a pair's
+  time of impact is kept through a step's events until one moves its body;
+- the broad phase is a box test, not Box2D's tree: with `World.max_near` set, a body's narrow
+  phase and time-of-impact search run on the static shapes whose boxes overlap its own (grown
+  by `AABB_EXTENSION`, and by its sweep), at most that many of each kind, and on every one where
+  more overlap (the steps are the same bit for bit); without it, on every pair. A contact exists
+  in Box2D only while the pair's fat AABBs overlap, which they always do while the shapes touch,
+  so the manifolds are the same; the order of two contacts of one body in its contact list (newest
   first in Box2D, which depends on the broad phase's history) is taken as static index
   descending (edges, then polygons), the order pairs found in one broad-phase update get; a
   static polygon is the contact's A (Box2D's A is the lower broad-phase proxy: the static one on
@@ -82,6 +86,7 @@ VELOCITY_THRESHOLD = 1.0
 TIME_TO_SLEEP = 0.5
 LINEAR_SLEEP_TOLERANCE = 0.01
 ANGULAR_SLEEP_TOLERANCE = 2.0 / 180.0 * math.pi
+AABB_EXTENSION = 0.1
 
 # b2ContactFeature::Type, and Box2D's limit states (b2LimitState).
 _VERTEX, _FACE = 0, 1
@@ -268,6 +273,11 @@ class World:
         max_contacts: Static. Touching contacts solved per body.
         continuous: Static. Continuous collision (Box2D's `continuousPhysics`, on by default).
         max_toi_events: Static. Time-of-impact events handled per step at most.
+        max_near: Static. The narrow phase and the time-of-impact search run on at most this
+            many static shapes of each kind (edges, polygons) per body: those whose bounding
+            boxes overlap the body's (grown by `AABB_EXTENSION`, and by its sweep's reach),
+            Box2D's broad phase. 0: every static shape, every step. Exact either way: where
+            more overlap, that body's step runs on every one.
     """
 
     vertices: jax.Array
@@ -306,6 +316,7 @@ class World:
     max_contacts: int = struct.field(pytree_node=False, default=2)
     continuous: bool = struct.field(pytree_node=False, default=True)
     max_toi_events: int = struct.field(pytree_node=False, default=8)
+    max_near: int = struct.field(pytree_node=False, default=0)
 
     @property
     def num_bodies(self) -> int:
@@ -399,6 +410,7 @@ def make_world(
     position_iterations: int = 3,
     max_contacts: int = 2,
     continuous: bool = True,
+    max_near: int = 0,
 ) -> World:
     """A `World` from Box2D-style definitions, with Box2D's defaults.
 
@@ -421,6 +433,7 @@ def make_world(
         position_iterations: `world.Step`'s position iteration count.
         max_contacts: Touching contacts solved per body.
         continuous: Continuous collision (Box2D's `continuousPhysics`).
+        max_near: The broad phase's width (`World.max_near`; 0: none).
 
     Returns:
         The world, its arrays numpy's (constants under `jit`, safe to build once and keep) in
@@ -495,6 +508,7 @@ def make_world(
         position_iterations=position_iterations,
         max_contacts=max_contacts,
         continuous=continuous,
+        max_near=max_near,
     )
 
 
@@ -835,7 +849,75 @@ def collide_edge_polygon(v1, v2, vertices, normals, count, centroid, position, a
     )
 
 
-def collide_statics(world: World, vertices, normals, count, centroid, position, angle) -> dict:
+def static_bounds(world: World) -> tuple[jax.Array, jax.Array]:
+    """Each static shape's axis-aligned bounding box (of its core), edges first.
+
+    Args:
+        world: The world.
+
+    Returns:
+        `([S, 2] lower corners, [S, 2] upper corners)`.
+    """
+    lo, hi = jnp.minimum(world.edge_v1, world.edge_v2), jnp.maximum(world.edge_v1, world.edge_v2)
+    if not world.num_polygons:
+        return lo, hi
+    return (
+        jnp.concatenate([lo, jnp.min(world.poly_vertices, axis=1)]),
+        jnp.concatenate([hi, jnp.max(world.poly_vertices, axis=1)]),
+    )
+
+
+def near_statics(world: World, vertices, position, angle, margin) -> jax.Array:
+    """Box2D's broad-phase test for one body: the static shapes whose bounding boxes overlap
+    its polygon's, grown by `margin`.
+
+    Args:
+        world: The world.
+        vertices: `[V, 2]` the body's polygon in its frame (padding repeats a vertex).
+        position: `[2]` the body's origin.
+        angle: The body's angle.
+        margin: How far the body's box is grown (m).
+
+    Returns:
+        `[S]` bool.
+    """
+    verts = position + rotate(angle, vertices)
+    lo, hi = jnp.min(verts, axis=0) - margin, jnp.max(verts, axis=0) + margin
+    static_lo, static_hi = static_bounds(world)
+    return jnp.all((lo <= static_hi) & (static_lo <= hi), axis=-1)
+
+
+def _on_near(fn, near, width: int, n: int):
+    """`fn(index)` on `n` static shapes of one kind, run on the `near` ones only.
+
+    Args:
+        fn: Takes an index into the kind's arrays (a `[k]` array, or `slice(None)`: all) and
+            returns a pytree with a leading axis `[k]`.
+        near: `[n]` bool, the shapes the result can differ from zeros on, or None (all).
+        width: At most this many near shapes are gathered (0: `fn` runs on all).
+        n: The kind's shapes.
+
+    Returns:
+        `fn`'s result for every shape, `[n]`: zeros where not near. Where more than `width`
+        are near, `fn` on all of them (a loop of at most one trip: under `vmap` it runs only
+        when some element of the batch needs it).
+    """
+    if near is None or not width or width >= n:
+        return fn(slice(None))
+    index = jnp.nonzero(near, size=width, fill_value=n)[0]
+    part = fn(jnp.minimum(index, n - 1))
+    out = jax.tree.map(lambda x: jnp.zeros((n,) + x.shape[1:], x.dtype).at[index].set(x, mode="drop"), part)
+    overflow = jnp.sum(near) > width
+
+    def every(carry):
+        # Every shape, by an index read from the loop's carry (True in here): a body that
+        # depended on nothing the loop carries would be hoisted out of it and always run.
+        return jnp.zeros((), bool), fn(jnp.where(carry[0], jnp.arange(n), 0))
+
+    return jax.lax.while_loop(lambda c: c[0], every, (overflow, out))[1]
+
+
+def collide_statics(world: World, vertices, normals, count, centroid, position, angle, near=None) -> dict:
     """The narrow phase of one body's polygon against every static shape: the edges
     (`collide_edge_polygon`, the edge as A, as Box2D's edge-polygon contact has it), then the
     static polygons (`collide_polygons`, the static polygon as A: the fixture of the lower
@@ -849,26 +931,39 @@ def collide_statics(world: World, vertices, normals, count, centroid, position, 
         centroid: `[2]` its area centroid.
         position: `[2]` the body's origin.
         angle: The body's angle.
+        near: `[S]` bool, the statics the broad phase found near (`near_statics`), or None;
+            the others have no contact and are not tested when `world.max_near` is set.
 
     Returns:
-        The manifold fields, each with a leading axis `[S]` (the collision filter not applied).
+        The manifold fields, each with a leading axis `[S]` (the collision filter not applied);
+        zeros where the broad phase skipped the pair.
     """
+    world = jax.tree.map(jnp.asarray, world)
+    e_count = world.num_edges
 
-    def per_edge(v1, v2):
-        return collide_edge_polygon(v1, v2, vertices, normals, count, centroid, position, angle)
+    def on_edges(index):
+        def per_edge(v1, v2):
+            return collide_edge_polygon(v1, v2, vertices, normals, count, centroid, position, angle)
 
-    m = jax.vmap(per_edge)(world.edge_v1, world.edge_v2)
+        return jax.vmap(per_edge)(world.edge_v1[index], world.edge_v2[index])
+
+    m = _on_near(on_edges, None if near is None else near[:e_count], world.max_near, e_count)
     if not world.num_polygons:
         return m
     dtype = vertices.dtype
     origin, zero = jnp.zeros((2,), dtype), jnp.zeros((), dtype)
 
-    def per_polygon(pv, pn, pc, pcentroid):
-        return collide_polygons(
-            pv, pn, pc, pcentroid, origin, zero, vertices, normals, count, centroid, position, angle
+    def on_polygons(index):
+        def per_polygon(pv, pn, pc, pcentroid):
+            return collide_polygons(
+                pv, pn, pc, pcentroid, origin, zero, vertices, normals, count, centroid, position, angle
+            )
+
+        return jax.vmap(per_polygon)(
+            world.poly_vertices[index], world.poly_normals[index], world.poly_count[index], world.poly_centroid[index]
         )
 
-    mp = jax.vmap(per_polygon)(world.poly_vertices, world.poly_normals, world.poly_count, world.poly_centroid)
+    mp = _on_near(on_polygons, None if near is None else near[e_count:], world.max_near, world.num_polygons)
     return {k: jnp.concatenate([m[k], mp[k]]) for k in m}
 
 
@@ -902,8 +997,15 @@ def collide(world: World, state: WorldState) -> dict:
     """
     world = jax.tree.map(jnp.asarray, world)
     position = body_position(world, state)
+    near = None
+    if world.max_near:
+        near = jax.vmap(near_statics, in_axes=(None, 0, 0, 0, None))(
+            world, world.vertices, position, state.angle, AABB_EXTENSION
+        )
     per_body = functools.partial(collide_statics, world)
-    m = jax.vmap(per_body)(world.vertices, world.normals, world.vertex_count, world.centroid, position, state.angle)
+    m = jax.vmap(per_body)(
+        world.vertices, world.normals, world.vertex_count, world.centroid, position, state.angle, near
+    )
     m["count"] = jnp.where(world.collides, m["count"], 0)
     return m
 
@@ -2116,9 +2218,40 @@ def toi_candidates(world: World, c0, a0, c1, a1) -> jax.Array:
     valid_vertex = jnp.arange(world.vertices.shape[1]) < world.vertex_count[:, None]
     radius = jnp.max(jnp.where(valid_vertex, jnp.sqrt(_dot(offsets, offsets)), 0.0), axis=1)
     reach = jnp.sqrt(_dot(c1 - c0, c1 - c0)) + jnp.abs(a1 - a0) * radius
-    lower = 0.5 * (_pair_distances(world, c0, a0) + _pair_distances(world, c1, a1) - reach[:, None])
     # The margin allows for rounding (float32 distances of ~10 m), far above it.
-    return lower <= TOI_TARGET + TOI_TOLERANCE + 2.0 * LINEAR_SLOP
+    threshold = TOI_TARGET + TOI_TOLERANCE + 2.0 * LINEAR_SLOP
+    if not world.max_near:
+        lower = 0.5 * (_pair_distances(world, c0, a0) + _pair_distances(world, c1, a1) - reach[:, None])
+        return lower <= threshold
+    world = jax.tree.map(jnp.asarray, world)
+    e_count = world.num_edges
+
+    def per_body(vertices, normals, count, local_center, c0, a0, c1, a1, reach):
+        # Every point of the sweep stays within `reach` of its start: the broad phase's box.
+        p0, p1 = c0 - rotate(a0, local_center), c1 - rotate(a1, local_center)
+        near = near_statics(world, vertices, p0, a0, reach + AABB_EXTENSION)
+        v0, n0 = p0 + rotate(a0, vertices), rotate(a0, normals)
+        v1, n1 = p1 + rotate(a1, vertices), rotate(a1, normals)
+
+        def on_edges(index):
+            d = jax.vmap(segment_polygon_distance, in_axes=(0, 0, None, None, None))
+            e1, e2 = world.edge_v1[index], world.edge_v2[index]
+            return 0.5 * (d(e1, e2, v0, n0, count) + d(e1, e2, v1, n1, count) - reach) <= threshold
+
+        edges = _on_near(on_edges, near[:e_count], world.max_near, e_count)
+        if not world.num_polygons:
+            return edges
+
+        def on_polygons(index):
+            d = jax.vmap(polygon_separation, in_axes=(0, 0, 0, None, None, None))
+            pv, pn, pc = world.poly_vertices[index], world.poly_normals[index], world.poly_count[index]
+            return 0.5 * (d(pv, pn, pc, v0, n0, count) + d(pv, pn, pc, v1, n1, count) - reach) <= threshold
+
+        polygons = _on_near(on_polygons, near[e_count:], world.max_near, world.num_polygons)
+        return jnp.concatenate([edges, polygons])
+
+    shapes = (world.vertices, world.normals, world.vertex_count, world.local_center)
+    return jax.vmap(per_body)(*shapes, c0, a0, c1, a1, reach)
 
 
 def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int, keep):
@@ -2164,36 +2297,39 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
             a1[b],
         )
 
-    def next_event(sweep, st, enabled, toi_count):
-        """The earliest time of impact over every pair: `(done, b, e, alpha)`."""
+    def next_event(sweep, st, enabled, toi_count, cache, fresh):
+        """The earliest time of impact over every pair: `(done, b, e, alpha, cache, fresh)`.
+
+        Box2D keeps each contact's time of impact until an event moves one of its bodies
+        (`e_toiFlag`); so here: `cache` `[B * S]` holds each pair's, valid where `fresh`, and only
+        the other candidates are searched.
+        """
         c0, a0, alpha0 = sweep
-        live = world.collides & enabled & (toi_count <= MAX_SUB_STEPS)
-        candidate = (live & toi_candidates(world, c0, a0, st.center, st.angle)).reshape(-1)
+        live = (world.collides & enabled & (toi_count <= MAX_SUB_STEPS)).reshape(-1)
+        candidate = live & toi_candidates(world, c0, a0, st.center, st.angle).reshape(-1)
 
         def search(carry):
-            remaining, best_alpha, best_pair = carry
+            remaining, cache = carry
             pairs = jnp.nonzero(remaining, size=_TOI_CHUNK, fill_value=0)[0].astype(jnp.int32)
             valid = jnp.arange(_TOI_CHUNK) < jnp.sum(remaining)
             touching, beta = jax.vmap(toi_pair, in_axes=(0, None, None, None, None))(pairs, c0, a0, st.center, st.angle)
             a = alpha0[pairs // e_count]
-            alpha = jnp.where(touching & valid, jnp.minimum(a + (1.0 - a) * beta, 1.0), 1.0)
-            first = jnp.argmin(alpha)
-            # Strictly earlier only: on a tie the lower pair index, searched first, stays.
-            earlier = alpha[first] < best_alpha
-            return (
-                remaining.at[pairs].set(False),
-                jnp.where(earlier, alpha[first], best_alpha),
-                jnp.where(earlier, pairs[first], best_pair),
-            )
+            alpha = jnp.where(touching, jnp.minimum(a + (1.0 - a) * beta, 1.0), 1.0)
+            stored = cache.at[jnp.where(valid, pairs, cache.shape[0])].set(alpha, mode="drop")
+            return remaining.at[pairs].set(False), stored
 
-        init = (candidate, jnp.ones((), dtype), jnp.zeros((), jnp.int32))
-        _, min_alpha, pair = jax.lax.while_loop(lambda c: jnp.any(c[0]), search, init)
+        # A pair no candidate has no impact.
+        cache = jnp.where(fresh | candidate, cache, 1.0)
+        _, cache = jax.lax.while_loop(lambda c: jnp.any(c[0]), search, (candidate & ~fresh, cache))
+        # The earliest; on a tie the lowest pair index.
+        pair = jnp.argmin(jnp.where(live, cache, 1.0)).astype(jnp.int32)
+        min_alpha = jnp.where(live[pair], cache[pair], 1.0)
         done = min_alpha >= 1.0 - 10.0 * _FLT_EPSILON
-        return done, pair // e_count, pair % e_count, min_alpha
+        return done, pair // e_count, pair % e_count, min_alpha, cache, jnp.ones_like(fresh)
 
     def body(carry):
-        i, _, sweep, st, enabled, toi_count = carry
-        done, b, e, min_alpha = next_event(sweep, st, enabled, toi_count)
+        i, _, sweep, st, enabled, toi_count, cache, fresh = carry
+        done, b, e, min_alpha, cache, fresh = next_event(sweep, st, enabled, toi_count, cache, fresh)
         c0, a0, alpha0 = sweep
 
         # Advance body b to the time of impact and update its contacts there.
@@ -2201,8 +2337,9 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
         pose_c = c0[b] + frac * (st.center[b] - c0[b])
         pose_a = a0[b] + frac * (st.angle[b] - a0[b])
         p = pose_c - rotate(pose_a, world.local_center[b])
+        near = near_statics(world, world.vertices[b], p, pose_a, AABB_EXTENSION) if world.max_near else None
         m = collide_statics(
-            world, world.vertices[b], world.normals[b], world.vertex_count[b], world.centroid[b], p, pose_a
+            world, world.vertices[b], world.normals[b], world.vertex_count[b], world.centroid[b], p, pose_a, near
         )
         m["count"] = jnp.where(world.collides[b], m["count"], 0)
         normal, tangent = _carry_impulses(
@@ -2256,12 +2393,16 @@ def _solve_toi(world: World, sweep_start, state: WorldState, dt, max_events: int
             a0.at[b].set(jnp.where(solved, safe_a, a0[b])),
             alpha0.at[b].set(jnp.where(solved, min_alpha, alpha0[b])),
         )
-        return i + 1, done, sweep, st, enabled, toi_count
+        # The event moved body b: its pairs' times of impact are searched again.
+        fresh = fresh & (jnp.arange(b_count * e_count) // e_count != b)
+        return i + 1, done, sweep, st, enabled, toi_count, cache, fresh
 
     sweep = (sweep_start[0], sweep_start[1], jnp.zeros((b_count,), dtype))
     enabled = jnp.ones((b_count, e_count), bool)
     toi_count = jnp.zeros((b_count, e_count), jnp.int32)
-    init = (jnp.int32(0), jnp.zeros((), bool), sweep, state, enabled, toi_count)
+    cache = jnp.ones((b_count * e_count,), dtype)
+    fresh = jnp.zeros((b_count * e_count,), bool)
+    init = (jnp.int32(0), jnp.zeros((), bool), sweep, state, enabled, toi_count, cache, fresh)
     # Each trip searches for the earliest event and handles it (nothing, when there is none);
     # the loop stops at the first search that finds none.
     return jax.lax.while_loop(lambda c: (c[0] < max_events) & ~c[1], body, init)[3]

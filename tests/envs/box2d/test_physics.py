@@ -217,12 +217,51 @@ def test_toi_candidates_keep_every_impact():
         )
         return touching, physics.toi_candidates(world, c0, a0, c1, a1)
 
-    touching, candidate = jax.jit(jax.vmap(impacts))(c0, a0, c1, a1)
-    touching, candidate = np.asarray(touching), np.asarray(candidate)
+    # With the broad phase (World.max_near) too: one shape of each kind per body gathered, so
+    # many sweeps overflow it and take the search of every shape.
+    narrow = world.replace(max_near=1)
+    touching, candidate, near = jax.jit(
+        jax.vmap(lambda *sweep: impacts(*sweep) + (physics.toi_candidates(narrow, *sweep),))
+    )(c0, a0, c1, a1)
+    touching, candidate, near = np.asarray(touching), np.asarray(candidate), np.asarray(near)
     assert touching.sum() > 100, "the sample should hold impacts"
     assert touching[..., world.num_edges :].sum() > 20, "and impacts on the stumps"
     assert not (touching & ~candidate).any(), "an impact's pair was left out"
     assert candidate.mean() < 0.2, "the bound should leave most pairs out"
+    assert not (touching & ~near).any(), "an impact's pair was left out by the broad phase"
+    assert not (near & ~candidate).any(), "the broad phase only leaves pairs out"
+
+
+def test_broad_phase_changes_no_step():
+    # World.max_near gathers the static shapes near each body (their boxes overlap) for the
+    # narrow phase and the time-of-impact search; where more are near than it holds, that body
+    # runs on all. Its steps are the steps without it, bit for bit: a lander landing at 6 m/s
+    # (times of impact) on terrain with two stumps, gathering one shape of each kind (so a body
+    # near two takes the path of every shape).
+    bodies, edges, joints = terrain_and_lander(1, 6.0)
+    stumps = [dict(vertices=[(x, 0.0), (x + 0.5, 0.0), (x + 0.5, 3.5), (x, 3.5)]) for x in (8.0, 11.5)]
+    keys = ("vertices", "box", "density", "friction")
+    world = physics.make_world(
+        [{k: v for k, v in b.items() if k in keys} for b in bodies], edges, joints, polygons=stumps
+    )
+    state = physics.init_state(
+        world,
+        [b["position"] for b in bodies],
+        [b.get("angle", 0.0) for b in bodies],
+        [b.get("v", (0.0, 0.0)) for b in bodies],
+    )
+
+    def run(world):
+        return jax.lax.scan(lambda s, _: (physics.step(world, s, 1 / 50), s), state, None, 50)[1]
+
+    every, gathered = jax.jit(lambda: [run(world.replace(max_near=k)) for k in (0, 1)])()
+    assert int(every.manifold_count.sum()) > 50, "the lander should land"
+    for name in vars(every):
+        ours, theirs = np.asarray(getattr(gathered, name)), np.asarray(getattr(every, name))
+        if name == "manifold_key":  # a pair with no points has no keys
+            points = np.arange(2) < np.asarray(every.manifold_count)[..., None]
+            ours, theirs = np.where(points, ours, 0), np.where(points, theirs, 0)
+        np.testing.assert_array_equal(ours, theirs, err_msg=name)
 
 
 def test_step_runs_in_float64():

@@ -119,6 +119,10 @@ REFERENCE = Constants()
 # course has; `place_terrain` turns the empty rows' collisions off as well).
 _PARKED = ((-1000.0, -1000.0), (-999.0, -1000.0), (-999.0, -999.0), (-1000.0, -999.0))
 
+# The broad phase's width (`physics.World.max_near`): the hull spans five of the terrain's
+# 14/30 m steps; a step's sweep adds a few.
+_MAX_NEAR = 12
+
 
 @functools.cache
 def _world(dtype, constants: Constants = REFERENCE, hardcore: bool = False) -> physics.World:
@@ -173,6 +177,8 @@ def _world(dtype, constants: Constants = REFERENCE, hardcore: bool = False) -> p
         velocity_iterations=180,
         position_iterations=60,
         polygons=obstacles,
+        # A body's box, grown by its sweep, overlaps a few of the course's edges and obstacles.
+        max_near=_MAX_NEAR,
     )
 
 
