@@ -42,7 +42,8 @@ Where it differs from Box2D, and why:
 - the broad phase is a box test, not Box2D's tree: with `World.max_near` set, a body's narrow
   phase and time-of-impact search run on the static shapes whose boxes overlap its own (grown
   by `AABB_EXTENSION`, and by its sweep), at most that many of each kind, and on every one where
-  more overlap (the steps are the same bit for bit); without it, on every pair. A contact exists
+  more overlap (the same contacts and events; values to float32 rounding, the gathered narrow
+  phase compiling to other fused multiply-adds); without it, on every pair. A contact exists
   in Box2D only while the pair's fat AABBs overlap, which they always do while the shapes touch,
   so the manifolds are the same; the order of two contacts of one body in its contact list (newest
   first in Box2D, which depends on the broad phase's history) is taken as static index
@@ -276,8 +277,8 @@ class World:
         max_near: Static. The narrow phase and the time-of-impact search run on at most this
             many static shapes of each kind (edges, polygons) per body: those whose bounding
             boxes overlap the body's (grown by `AABB_EXTENSION`, and by its sweep's reach),
-            Box2D's broad phase. 0: every static shape, every step. Exact either way: where
-            more overlap, that body's step runs on every one.
+            Box2D's broad phase. 0: every static shape, every step. Where more overlap, that
+            body's step runs on every one, so no contact is missed.
     """
 
     vertices: jax.Array

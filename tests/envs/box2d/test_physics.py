@@ -235,33 +235,34 @@ def test_toi_candidates_keep_every_impact():
 def test_broad_phase_changes_no_step():
     # World.max_near gathers the static shapes near each body (their boxes overlap) for the
     # narrow phase and the time-of-impact search; where more are near than it holds, that body
-    # runs on all. Its steps are the steps without it, bit for bit: a lander landing at 6 m/s
-    # (times of impact) on terrain with two stumps, gathering one shape of each kind (so a body
-    # near two takes the path of every shape).
-    bodies, edges, joints = terrain_and_lander(1, 6.0)
-    stumps = [dict(vertices=[(x, 0.0), (x + 0.5, 0.0), (x + 0.5, 3.5), (x, 3.5)]) for x in (8.0, 11.5)]
-    keys = ("vertices", "box", "density", "friction")
-    world = physics.make_world(
-        [{k: v for k, v in b.items() if k in keys} for b in bodies], edges, joints, polygons=stumps
-    )
-    state = physics.init_state(
-        world,
-        [b["position"] for b in bodies],
-        [b.get("angle", 0.0) for b in bodies],
-        [b.get("v", (0.0, 0.0)) for b in bodies],
-    )
+    # runs on all. Its steps are the steps without it to float32 rounding, and its contacts and
+    # events exactly: two boxes thrown at 8 m/s onto ground of 0.5 m edges with two stumps,
+    # gathering one shape of each kind (so a box near two takes the path of every shape).
+    # Measured: within 6e-8 over 60 steps (the gathered narrow phase compiles to other fused
+    # multiply-adds), every contact count, event and sleep flag the same.
+    xs = np.linspace(0.0, 8.0, 17)
+    ys = 0.3 * np.sin(xs)
+    edges = [dict(v1=(xs[i], ys[i]), v2=(xs[i + 1], ys[i + 1]), friction=0.5) for i in range(16)]
+    stumps = [dict(vertices=[(x, -1.0), (x + 0.5, -1.0), (x + 0.5, 0.8), (x, 0.8)]) for x in (3.0, 5.5)]
+    boxes = [dict(box=(0.3, 0.1), density=1.0, friction=0.5), dict(box=(0.2, 0.2), density=2.0, friction=0.5)]
+    world = physics.make_world(boxes, edges, polygons=stumps)
+    state = physics.init_state(world, [(2.0, 2.0), (5.0, 2.5)], [0.1, 0.6], [(4.0, -8.0), (-2.0, -8.0)])
 
     def run(world):
-        return jax.lax.scan(lambda s, _: (physics.step(world, s, 1 / 50), s), state, None, 50)[1]
+        return jax.lax.scan(lambda s, _: (physics.step(world, s, 1 / 50), s), state, None, 60)[1]
 
     every, gathered = jax.jit(lambda: [run(world.replace(max_near=k)) for k in (0, 1)])()
-    assert int(every.manifold_count.sum()) > 50, "the lander should land"
+    touching = np.asarray(every.manifold_count) > 0
+    assert touching[:, :, : world.num_edges].any() and touching[:, :, world.num_edges :].any(), "both kinds touched"
     for name in vars(every):
         ours, theirs = np.asarray(getattr(gathered, name)), np.asarray(getattr(every, name))
         if name == "manifold_key":  # a pair with no points has no keys
             points = np.arange(2) < np.asarray(every.manifold_count)[..., None]
             ours, theirs = np.where(points, ours, 0), np.where(points, theirs, 0)
-        np.testing.assert_array_equal(ours, theirs, err_msg=name)
+        if np.issubdtype(theirs.dtype, np.floating):
+            np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-6, err_msg=name)
+        else:
+            np.testing.assert_array_equal(ours, theirs, err_msg=name)
 
 
 def test_step_runs_in_float64():
