@@ -2161,23 +2161,6 @@ def polygon_separation(verts_a, normals_a, count_a, verts_b, normals_b, count_b)
     return jnp.maximum(best, 0.0)
 
 
-def _pair_distances(world: World, center, angle):
-    """`[B, S]` each body's polygon's distance (cores) to each static shape, or, for the static
-    polygons, a lower bound on it (`polygon_separation`)."""
-    p = center - rotate(angle, world.local_center)
-    verts = p[:, None, :] + rotate(angle[:, None], world.vertices)
-    norms = rotate(angle[:, None], world.normals)
-    per_edge = jax.vmap(segment_polygon_distance, in_axes=(0, 0, None, None, None))
-    per_body = jax.vmap(per_edge, in_axes=(None, None, 0, 0, 0))
-    d = per_body(world.edge_v1, world.edge_v2, verts, norms, world.vertex_count)
-    if not world.num_polygons:
-        return d
-    per_polygon = jax.vmap(polygon_separation, in_axes=(0, 0, 0, None, None, None))
-    per_body = jax.vmap(per_polygon, in_axes=(None, None, None, 0, 0, 0))
-    dp = per_body(world.poly_vertices, world.poly_normals, world.poly_count, verts, norms, world.vertex_count)
-    return jnp.concatenate([d, dp], axis=1)
-
-
 def static_proxies(world: World) -> tuple[jax.Array, jax.Array]:
     """Each static shape as `time_of_impact`'s proxy A.
 
@@ -2221,16 +2204,13 @@ def toi_candidates(world: World, c0, a0, c1, a1) -> jax.Array:
     reach = jnp.sqrt(_dot(c1 - c0, c1 - c0)) + jnp.abs(a1 - a0) * radius
     # The margin allows for rounding (float32 distances of ~10 m), far above it.
     threshold = TOI_TARGET + TOI_TOLERANCE + 2.0 * LINEAR_SLOP
-    if not world.max_near:
-        lower = 0.5 * (_pair_distances(world, c0, a0) + _pair_distances(world, c1, a1) - reach[:, None])
-        return lower <= threshold
     world = jax.tree.map(jnp.asarray, world)
     e_count = world.num_edges
 
     def per_body(vertices, normals, count, local_center, c0, a0, c1, a1, reach):
         # Every point of the sweep stays within `reach` of its start: the broad phase's box.
         p0, p1 = c0 - rotate(a0, local_center), c1 - rotate(a1, local_center)
-        near = near_statics(world, vertices, p0, a0, reach + AABB_EXTENSION)
+        near = near_statics(world, vertices, p0, a0, reach + AABB_EXTENSION) if world.max_near else None
         v0, n0 = p0 + rotate(a0, vertices), rotate(a0, normals)
         v1, n1 = p1 + rotate(a1, vertices), rotate(a1, normals)
 
@@ -2239,7 +2219,7 @@ def toi_candidates(world: World, c0, a0, c1, a1) -> jax.Array:
             e1, e2 = world.edge_v1[index], world.edge_v2[index]
             return 0.5 * (d(e1, e2, v0, n0, count) + d(e1, e2, v1, n1, count) - reach) <= threshold
 
-        edges = _on_near(on_edges, near[:e_count], world.max_near, e_count)
+        edges = _on_near(on_edges, None if near is None else near[:e_count], world.max_near, e_count)
         if not world.num_polygons:
             return edges
 
@@ -2248,7 +2228,7 @@ def toi_candidates(world: World, c0, a0, c1, a1) -> jax.Array:
             pv, pn, pc = world.poly_vertices[index], world.poly_normals[index], world.poly_count[index]
             return 0.5 * (d(pv, pn, pc, v0, n0, count) + d(pv, pn, pc, v1, n1, count) - reach) <= threshold
 
-        polygons = _on_near(on_polygons, near[e_count:], world.max_near, world.num_polygons)
+        polygons = _on_near(on_polygons, None if near is None else near[e_count:], world.max_near, world.num_polygons)
         return jnp.concatenate([edges, polygons])
 
     shapes = (world.vertices, world.normals, world.vertex_count, world.local_center)

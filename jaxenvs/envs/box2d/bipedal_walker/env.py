@@ -177,7 +177,6 @@ def _world(dtype, constants: Constants = REFERENCE, hardcore: bool = False) -> p
         velocity_iterations=180,
         position_iterations=60,
         polygons=obstacles,
-        # A body's box, grown by its sweep, overlaps a few of the course's edges and obstacles.
         max_near=_MAX_NEAR,
     )
 
