@@ -297,6 +297,15 @@ def parse_eval_levels(specs, params, where):
     return levels
 
 
+def observation_statistics(venv, env_state):
+    """`(mean, scale)` of `venv`'s `NormalizeObservation` layer at `env_state`: it returns
+    `(obs - mean) / scale`."""
+    layer, state = venv, env_state
+    while not isinstance(layer, NormalizeObservation):
+        layer, state = layer.env, state.env_state
+    return state.obs_rms.mean, jnp.sqrt(state.obs_rms.var + layer.epsilon)
+
+
 def make_train(args):
     batch_native = jaxenvs.spec(args.env).batch_native
     if batch_native:  # a batch of emulators: built whole, never vmapped (the ALE family)
@@ -457,9 +466,11 @@ def make_train(args):
 
         lives = jnp.full((args.num_envs,), -1, jnp.int32)
         carry = (state, (env_state, lives), obs, key)
-        (state, _, _, key), metrics = jax.lax.scan(update, carry, jnp.arange(num_updates))
+        (state, (env_state, _), _, key), metrics = jax.lax.scan(update, carry, jnp.arange(num_updates))
         if args.save:
             metrics["params"] = state.params
+            if args.continuous:  # the policy reads normalized observations: it is saved with them
+                metrics["normalization"] = observation_statistics(venv, env_state)
         if eval_levels:
             metrics["eval_return"] = jnp.stack(
                 [evaluate(state.params, jax.random.fold_in(key, i), level) for i, (_, level) in enumerate(eval_levels)]
@@ -559,7 +570,8 @@ def main(argv=None):
     p.add_argument(
         "--save",
         metavar="PATH",
-        help="write the first seed's trained network to PATH (flax msgpack) and its settings to PATH.json",
+        help="write the first seed's trained network to PATH (flax msgpack) and its settings to PATH.json "
+        "(under --continuous with its observation normalization; lab/transfer.py plays it)",
     )
     args = p.parse_args(argv)
     if args.env is not None and jaxenvs.spec(args.env).batch_native:
@@ -584,8 +596,6 @@ def main(argv=None):
     if (args.num_envs * args.num_steps) % args.num_minibatches:
         p.error("--num-minibatches must divide num_envs * num_steps")
 
-    if args.continuous and args.save:
-        p.error("--save: --continuous's observation normalization is not saved with the network")
     if args.continuous and args.eval_levels:
         p.error("--eval-levels needs the observation normalization's statistics under --continuous: not supported")
     try:
@@ -612,12 +622,16 @@ def main(argv=None):
         print(f"eval[{label}] mean={float(values.mean()):.1f} per_seed={[round(float(v), 1) for v in values]}")
     print(f"mean_return={float(np.nanmean(final)):.2f}")
     if args.save:
-        save(args, jax.tree_util.tree_map(lambda x: x[0], metrics.pop("params")))
+        saved = {k: metrics.pop(k) for k in ("params", "normalization") if k in metrics}
+        first = jax.tree_util.tree_map(lambda x: x[0], saved)
+        save(args, first["params"], first.get("normalization"))
     return metrics
 
 
-def save(args, net_params) -> None:
-    """Write a trained network (`--save PATH`): its weights, and the settings that rebuild it."""
+def save(args, net_params, normalization=None) -> None:
+    """Write a trained network (`--save PATH`): its weights, and the settings that rebuild it, with
+    `--continuous`'s observation normalization at the end of training (`normalization`: `(mean,
+    scale)`, `observation_statistics`), as the policy reads observations normalized."""
     import json
 
     from flax import serialization
@@ -626,6 +640,8 @@ def save(args, net_params) -> None:
         f.write(serialization.to_bytes(net_params))
     settings = dict(env=args.env, continuous=args.continuous, hidden=args.hidden, seed=args.seed)
     settings.update(network=args.network, env_settings=env_settings(args))
+    if normalization is not None:
+        settings["observation_mean"], settings["observation_scale"] = (np.asarray(v).tolist() for v in normalization)
     with open(args.save + ".json", "w") as f:
         json.dump(settings, f)
     print(f"saved {args.save}")
@@ -639,8 +655,8 @@ def load(path):
 
     with open(path + ".json") as f:
         settings = json.load(f)
-    if settings["continuous"]:
-        raise ValueError(f"{path}: trained with --continuous, whose observation normalization is not saved")
+    if settings["continuous"] and "observation_mean" not in settings:
+        raise ValueError(f"{path}: trained with --continuous, but its observation statistics were not saved")
     overrides = settings.get("env_settings", {})
     if jaxenvs.spec(settings["env"]).batch_native:  # a batch of one emulator, not reset
         env, params = jaxenvs.make_vec(settings["env"], 1, **overrides)
@@ -659,6 +675,28 @@ def load(path):
     with open(path, "rb") as f:
         weights = serialization.from_bytes(template, f.read())
     return network, weights, settings
+
+
+def greedy_policy(network, weights, settings, action_space):
+    """`act(obs) -> action` for a batch of raw observations: a network written by `--save PATH`
+    (`load`) played greedily, the same on jaxenvs' env and on a reference's.
+
+    Categorical: the most likely action. Gaussian: the mean, clipped to `action_space`'s bounds
+    (training's `ClipAction`). Under `--continuous` the observations are first normalized as in
+    training (`NormalizeObservation`, the statistics saved at its end, then frozen).
+    """
+    if not settings["continuous"]:
+        if isinstance(action_space, spaces.Box):  # a Box action space trained without --continuous
+            return lambda obs: jnp.clip(network.apply(weights, obs)[0][0], action_space.low, action_space.high)
+        return lambda obs: jnp.argmax(network.apply(weights, obs)[0], axis=-1)
+    mean = jnp.asarray(settings["observation_mean"], jnp.float32)
+    scale = jnp.asarray(settings["observation_scale"], jnp.float32)
+
+    def act(obs):
+        (action_mean, _), _ = network.apply(weights, (jnp.asarray(obs, jnp.float32) - mean) / scale)
+        return jnp.clip(action_mean, action_space.low, action_space.high)
+
+    return act
 
 
 if __name__ == "__main__":

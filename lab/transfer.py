@@ -6,9 +6,16 @@ python examples/ppo.py --env LunarLander-v3 --save runs/lunarlander.msgpack ...
 python -m lab.transfer runs/lunarlander.msgpack --episodes 200 --plot docs/img/lunarlander-transfer.png
 ```
 
-The greedy policy (argmax of the logits) plays `--episodes` whole episodes on jaxenvs' env
-(vmapped, one key each) and as many on gymnasium's env of the same id (seeds 0, 1, ...), each
-to its end or the registered time limit. The returns are compared with
+The greedy policy (`examples/ppo.py`'s `greedy_policy`: the most likely action, or a Gaussian's
+mean clipped to the action bounds, on observations normalized as in training under
+`--continuous`) plays `--episodes` whole episodes on jaxenvs' env (vmapped, one key each) and as
+many on gymnasium's env of the same id (seeds 0, 1, ...), each to its end or the registered
+time limit.
+
+```bash
+python examples/ppo.py --continuous --env BipedalWalker-v3 --save runs/walker.msgpack ...
+python -m lab.transfer runs/walker.msgpack --episodes 200
+``` The returns are compared with
 `jaxenvs.parity.stats.mean_check` (Welch's t where both means are near normal, else a
 permutation test) at one env's family-wise level (`ALPHA_ENV`), and the power of that test to
 detect a shift of `--shift` in the mean return is stated (normal approximation, the two
@@ -36,8 +43,9 @@ def _ppo():
     return module
 
 
-def jax_returns(network, weights, env_id: str, episodes: int, seed: int) -> np.ndarray:
-    """Returns of the greedy policy's first episode on `episodes` vmapped raw jaxenvs envs."""
+def jax_returns(act, env_id: str, episodes: int, seed: int) -> np.ndarray:
+    """Returns of `act`'s (a batch of observations -> their actions) first episode on `episodes`
+    vmapped raw jaxenvs envs."""
     import jax
     import jax.numpy as jnp
 
@@ -52,10 +60,9 @@ def jax_returns(network, weights, env_id: str, episodes: int, seed: int) -> np.n
 
         def body(carry, t):
             obs, state, done, total = carry
-            logits, _ = network.apply(weights, obs)
             ks = jax.vmap(jax.random.fold_in, in_axes=(0, None))(keys, t + 1)
             obs, state, reward, terminated, truncated, _ = jax.vmap(env.step, in_axes=(0, 0, 0, None))(
-                ks, state, jnp.argmax(logits, axis=-1), params
+                ks, state, act(obs), params
             )
             total = total + jnp.where(done, 0.0, reward)
             return (obs, state, done | terminated | truncated, total), None
@@ -69,19 +76,21 @@ def jax_returns(network, weights, env_id: str, episodes: int, seed: int) -> np.n
     return np.asarray(total, np.float64)
 
 
-def reference_returns(network, weights, env_id: str, episodes: int, seed: int) -> np.ndarray:
-    """Returns of the greedy policy on gymnasium's `env_id`, one episode per seed."""
+def reference_returns(act, env_id: str, episodes: int, seed: int) -> np.ndarray:
+    """Returns of `act` on gymnasium's `env_id`, one episode per seed."""
     import gymnasium
     import jax
 
-    policy = jax.jit(lambda obs: network.apply(weights, obs[None])[0][0].argmax())
     env = gymnasium.make(env_id)
+    one = jax.jit(lambda obs: act(obs[None])[0])
+    discrete = isinstance(env.action_space, gymnasium.spaces.Discrete)
+    policy = (lambda obs: int(one(obs))) if discrete else (lambda obs: np.asarray(one(obs), env.action_space.dtype))
     returns = []
     for i in range(episodes):
         obs, _ = env.reset(seed=seed + i)
         total, done = 0.0, False
         while not done:
-            obs, reward, terminated, truncated, _ = env.step(int(policy(obs)))
+            obs, reward, terminated, truncated, _ = env.step(policy(obs))
             total += float(reward)
             done = terminated or truncated
         returns.append(total)
@@ -126,13 +135,17 @@ def main(argv=None) -> int:
     parser.add_argument("--plot", metavar="PNG", help="write both return distributions here")
     args = parser.parse_args(argv)
 
+    import jaxenvs
     from jaxenvs.parity.stats import mean_check
     from jaxenvs.parity.verdict import ALPHA_ENV
 
-    network, weights, settings = _ppo().load(args.params)
+    ppo = _ppo()
+    network, weights, settings = ppo.load(args.params)
     env_id = settings["env"]
-    ours = jax_returns(network, weights, env_id, args.episodes, args.seed)
-    theirs = reference_returns(network, weights, env_id, args.episodes, args.seed)
+    env, params = jaxenvs.make(env_id)
+    act = ppo.greedy_policy(network, weights, settings, env.action_space(params))
+    ours = jax_returns(act, env_id, args.episodes, args.seed)
+    theirs = reference_returns(act, env_id, args.episodes, args.seed)
     check = mean_check(f"{env_id} greedy-policy return", ours, theirs, args.seed)
     print(f"{env_id}: {args.episodes} episodes a side, trained on jaxenvs")
     print(f"  jaxenvs   mean {ours.mean():.1f}, sd {ours.std(ddof=1):.1f}")

@@ -33,19 +33,43 @@ def test_ppo_learns_cartpole_a_little(capsys):
     assert capsys.readouterr().out.strip().splitlines()[-1].startswith("mean_return=")
 
 
-def test_ppo_continuous_runs_purejaxrls_stack(capsys):
+def test_ppo_continuous_runs_purejaxrls_stack_and_saves_its_normalization(tmp_path, capsys):
     """A few updates of `--continuous` (PureJaxRL's wrappers and defaults, smaller): finite
     losses, and the logged returns are Pendulum's own (one 200-step episode per env: between
-    -16.3 * 200 and 0), not the normalized rewards."""
+    -16.3 * 200 and 0), not the normalized rewards. `--save` keeps the observation
+    normalization at the end of training, and the loaded greedy policy reads observations
+    through it: its actions are the network's means on the normalized observations, clipped,
+    and lab/transfer.py plays it on both sides."""
     pytest.importorskip("optax")
+    import jax.numpy as jnp
+
+    import jaxenvs
+    from lab import transfer
+
     ppo = _load("ppo")
+    path = str(tmp_path / "pendulum.msgpack")
     args = ["--continuous", "--total-timesteps", "12800", "--num-envs", "16", "--num-steps", "200"]
-    metrics = ppo.main(args + ["--num-minibatches", "4", "--hidden", "32", "--quiet"])
+    metrics = ppo.main(args + ["--num-minibatches", "4", "--hidden", "32", "--quiet", "--save", path])
     assert np.isfinite(np.asarray(metrics["loss"])).all()
     returns = np.asarray(metrics["mean_return"])[0]
     assert returns.shape == (4,)
     assert np.isfinite(returns).all() and (returns > -16.3 * 200).all() and (returns < -100).all(), returns
     assert "env=Pendulum-v1" in capsys.readouterr().out
+
+    network, weights, settings = ppo.load(path)
+    mean, scale = np.asarray(settings["observation_mean"]), np.asarray(settings["observation_scale"])
+    # 12,800 observations of (cos, sin, angular velocity): not the wrapper's start (0, 1)
+    assert mean.shape == scale.shape == (3,) and abs(mean).max() > 0.01 and abs(scale - 1).max() > 0.05
+    env, params = jaxenvs.make("Pendulum-v1")
+    act = ppo.greedy_policy(network, weights, settings, env.action_space(params))
+    obs = np.array([[1.0, 0.0, 0.0], [-1.0, 0.0, 8.0], [0.0, 1.0, -8.0]], np.float32)
+    (expected, _), _ = network.apply(weights, jnp.asarray((obs - mean) / scale, jnp.float32))
+    np.testing.assert_allclose(np.asarray(act(obs)), np.clip(np.asarray(expected), -2.0, 2.0), rtol=1e-5, atol=1e-6)
+
+    ours = transfer.jax_returns(act, "Pendulum-v1", 4, 0)
+    theirs = transfer.reference_returns(act, "Pendulum-v1", 4, 0)
+    for r in (ours, theirs):  # four whole 200-step episodes a side
+        assert r.shape == (4,) and ((r > -16.3 * 200) & (r <= 0)).all(), r
 
 
 def test_q_learning_solves_gridworld():
