@@ -129,6 +129,14 @@ def test_motors_are_set_as_the_reference_sets_them():
     np.testing.assert_allclose(world.joint_max_motor_torque, [40.0, 80.0, 0.0, 20.0])
 
 
+def test_repr_names_the_course():
+    import jaxenvs
+
+    assert repr(bw.BipedalWalker()) == "BipedalWalker()"
+    assert repr(jaxenvs.make("BipedalWalkerHardcore-v3")[0].unwrapped) == "BipedalWalker(hardcore=True)"
+    assert repr(jaxenvs.make("LunarLanderContinuous-v3")[0].unwrapped) == "LunarLander(continuous=True)"
+
+
 def test_lidar_sees_the_flat_start_pad():
     # Straight down from the hull's origin at its start (2*LEG_H above the pad): ray 0 hits the
     # pad at 2 * LEG_H / LIDAR_RANGE of its length.

@@ -472,6 +472,22 @@ def advance(
     )
 
 
+def fell_and_ended(state: BipedalWalkerState, constants: Constants = REFERENCE) -> tuple[jax.Array, jax.Array]:
+    """Whether the walker at `state` has fallen (the hull touched the ground, or it left the course
+    on the left) and whether its episode has ended (fallen, or past the course's far end).
+
+    Args:
+        state: A state.
+        constants: The course's length.
+
+    Returns:
+        `(fell, terminated)`, two bools.
+    """
+    x = physics.body_position(walker_world(constants), state.world)[HULL, 0]
+    fell = state.game_over | (x < 0.0)
+    return fell, fell | (x > constants.finish_x)
+
+
 def reward_and_termination(state: BipedalWalkerState, action: jax.Array, constants: Constants = REFERENCE):
     """The reference's reward for the step into `state` under `action`, and whether it ended.
 
@@ -486,10 +502,8 @@ def reward_and_termination(state: BipedalWalkerState, action: jax.Array, constan
     new_shaping = shaping(state)
     torque = 0.00035 * constants.motors_torque * jnp.clip(jnp.abs(action), 0.0, 1.0)
     reward = new_shaping - state.prev_shaping - jnp.sum(torque.astype(new_shaping.dtype))
-    x = physics.body_position(walker_world(constants), state.world)[HULL, 0]
-    fell = state.game_over | (x < 0.0)
-    reward = jnp.where(fell, -100.0, reward)
-    return reward.astype(jnp.float32), fell | (x > constants.finish_x), new_shaping
+    fell, terminated = fell_and_ended(state, constants)
+    return jnp.where(fell, -100.0, reward).astype(jnp.float32), terminated, new_shaping
 
 
 class BipedalWalker(Environment[BipedalWalkerState, BipedalWalkerParams]):
@@ -516,14 +530,16 @@ class BipedalWalker(Environment[BipedalWalkerState, BipedalWalkerParams]):
     def __init__(self, hardcore: bool = False):
         self.hardcore = bool(hardcore)
 
+    def __repr__(self) -> str:
+        return f"{self.name}(hardcore=True)" if self.hardcore else super().__repr__()
+
     def observe(self, state, params):
         """`float32[24]`, the reference's observation of `state`."""
         return observation(state, self.constants)
 
     def is_terminal(self, state, params):
         """Fallen (the hull touched the ground), off the course's left end, or past its far end."""
-        x = physics.body_position(walker_world(self.constants), state.world)[HULL, 0]
-        return state.game_over | (x < 0.0) | (x > self.constants.finish_x)
+        return fell_and_ended(state, self.constants)[1]
 
     def reset_env(self, key, params):
         dtype = jnp.result_type(float)

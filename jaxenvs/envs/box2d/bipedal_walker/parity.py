@@ -30,7 +30,6 @@ from jaxenvs import parity as p
 from jaxenvs.envs.box2d import physics, pybox2d
 from jaxenvs.envs.box2d.bipedal_walker import env as bw
 from jaxenvs.envs.box2d.bipedal_walker import terrain as tr
-from jaxenvs.parity import stats
 from jaxenvs.parity.reference import elapsed_steps, set_elapsed_steps
 
 BODY_FIELDS = pybox2d.BODY_FIELDS
@@ -40,8 +39,6 @@ STEP_ATOL = 2e-4
 REWARD_ATOL = 5e-3
 # A step is in contact when a body is this near the terrain (`pybox2d.CONTACT_MARGIN`).
 CONTACT_MARGIN = pybox2d.CONTACT_MARGIN
-# whole episodes run this many envs at a time (`jax_episodes`): one compile for every size
-EPISODE_CHUNK = 64
 
 
 def _bodies(env: Any) -> list[Any]:
@@ -451,145 +448,29 @@ def ending(terminated: np.ndarray, last_reward: np.ndarray) -> np.ndarray:
     return np.where(~terminated, "cut", np.where(last_reward <= -100.0, "fell", "finished"))
 
 
-def reference_episodes(ref: Any, num_episodes: int, seed: int, controller: bool, limit: int):
-    """The reference's episodes, seeds `seed`, `seed + 1`, ..., under its scripted walker (a
-    fresh one per episode, from the first observation) or uniform random actions (the action
-    space seeded).
-
-    Args:
-        ref: the reference.
-        num_episodes: how many episodes.
-        seed: the first episode's seed.
-        controller: gymnasium's `BipedalWalkerHeuristics` (else uniform random actions).
-        limit: each episode is cut here.
-
-    Returns:
-        `(lengths, returns, final x, endings)`, numpy arrays of `num_episodes` each.
-    """
+def _reference_walker(ref: Any) -> Any:
+    """gymnasium's `BipedalWalkerHeuristics`, a fresh one, as `obs -> action`."""
     from gymnasium.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
 
-    lengths, returns, last, terminated, xs = [], [], [], [], []
-    for i in range(num_episodes):
-        obs = ref.reset(seed + i)
-        walker = BipedalWalkerHeuristics()
-        length, total, r, te = 0, 0.0, 0.0, False
-        while length < limit:
-            a = np.asarray(walker.step_heuristic(obs), np.float32) if controller else ref.env.action_space.sample()
-            obs, r, te, tr_, _ = ref.step(a)
-            length, total = length + 1, total + r
-            if te or tr_:
-                break
-        lengths.append(length)
-        returns.append(total)
-        last.append(r)
-        terminated.append(te)
-        xs.append(ref.env.unwrapped.hull.position[0])
-    return (
-        np.asarray(lengths),
-        np.asarray(returns),
-        np.asarray(xs),
-        ending(np.asarray(terminated), np.asarray(last)),
-    )
+    walker = BipedalWalkerHeuristics()
+    return lambda obs: np.asarray(walker.step_heuristic(obs), np.float32)
 
 
-def jax_episodes(env: Any, params: Any, num_episodes: int, seed: int, controller: bool, limit: int):
-    """`(lengths, returns, final x, endings)` of the first episode of `num_episodes` vmapped raw
-    envs under `heuristic` (`controller`) or uniform random actions, each cut at `limit`.
-
-    One compiled loop per env object serves both policies (`controller` is traced), every cut
-    and every number of episodes (`EPISODE_CHUNK` envs at a time, each episode drawn from its
-    own key).
-
-    Args:
-        env: the raw JAX env.
-        params: its params.
-        num_episodes: how many envs (one episode each).
-        seed: the seed of the envs' keys.
-        controller: `heuristic` (else uniform random actions).
-        limit: each episode is cut here.
-
-    Returns:
-        `(lengths, returns, final x, endings)`, numpy arrays of `num_episodes` each.
-    """
-    from jaxenvs.parity.collect import bucketed, compiled
-
-    space = env.action_space(params)
-
-    def run(keys, params, controller, limit):
-        n = keys.shape[0]
-        obs, state = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
-        walker = jax.tree.map(lambda x: jnp.broadcast_to(x, (n,)), heuristic_start())
-
-        def step(k, s, o, c):
-            c, scripted = heuristic(c, o)
-            action = jnp.where(controller, scripted, space.sample(jax.random.fold_in(k, 1)))
-            return *env.step(k, s, action, params), c
-
-        def cond(carry):
-            t, *_, done, _, _, _ = carry
-            return (t < limit) & ~jnp.all(done)
-
-        def body(carry):
-            t, state, obs, walker, done, length, ret, last = carry
-            ks = jax.vmap(jax.random.fold_in, in_axes=(0, None))(keys, t + 1)
-            o, s, r, te, _, _, c = jax.vmap(step)(ks, state, obs, walker)
-            alive = ~done
-            keep = lambda new, old: jnp.where(alive.reshape((n,) + (1,) * (new.ndim - 1)), new, old)  # noqa: E731
-            return (
-                t + 1,
-                jax.tree.map(keep, s, state),
-                keep(o, obs),
-                jax.tree.map(keep, c, walker),
-                done | (alive & te),
-                length + alive,
-                ret + jnp.where(alive, r, 0.0),
-                jnp.where(alive, r, last),
-            )
-
-        zeros = jnp.zeros(n, jnp.float32)
-        init = (jnp.int32(0), state, obs, walker, jnp.zeros(n, bool), jnp.zeros(n, jnp.int32), zeros, zeros)
-        _, state, _, _, done, length, ret, last = jax.lax.while_loop(cond, body, init)
-        x = jax.vmap(lambda w: physics.body_position(bw.walker_world(env.constants), w)[bw.HULL, 0])(state.world)
-        return length, ret, last, done, x
-
-    episodes = compiled(env, "bipedal walker episodes", lambda: jax.jit(run))
-    keys = jax.random.split(jax.random.key(seed), num_episodes)
-    chunked = bucketed(episodes, (0, None, None, None), EPISODE_CHUNK)
-    out = chunked(keys, params, jnp.asarray(controller), jnp.int32(limit))
-    length, ret, last, done, x = (np.asarray(v) for v in out)
-    return length, ret, x, ending(done, last)
-
-
-def episodes_under(controller: bool, at_one: int, least: int, limit: int | None = None) -> p.CheckFn:
-    """Whole episodes on both sides: length, return and the hull's final x (`stats.mean_check`)
-    and how they ended (fell, finished, cut: `stats.chi_square_check`), under the reference's
-    scripted walker or uniform random actions.
-
-    Args:
-        controller: the reference's `BipedalWalkerHeuristics` (else uniform random actions).
-        at_one: episodes a side at scale 1.
-        least: episodes at the smallest scale.
-        limit: each episode is cut here (default the registered time limit).
-
-    Returns:
-        A check function.
-    """
-    label = "scripted walker" if controller else "random policy"
-
-    def check(ctx: p.Context) -> list:
-        n, seed = ctx.size(at_one, least), ctx.seed + (7 if controller else 3)
-        cut = int(ctx.params.max_steps_in_episode) if limit is None else limit
-        env = getattr(ctx.env, "unwrapped", ctx.env)
-        ref_len, ref_ret, ref_x, ref_end = reference_episodes(ctx.reference, n, seed, controller, cut)
-        length, ret, x, end = jax_episodes(env, ctx.params, n, seed, controller, cut)
-        return [
-            stats.mean_check(f"{label} episode length", length, ref_len, seed),
-            stats.mean_check(f"{label} episode return", ret, ref_ret, seed + 1),
-            stats.mean_check(f"{label} final hull x", x, ref_x, seed + 2),
-            *stats.chi_square_check(f"{label} episode ending", list(end), list(ref_end)),
-        ]
-
-    return check
+# Whole episodes under the scripted walker (`heuristic`; the reference's `BipedalWalkerHeuristics`)
+# or uniform random actions, compared by length, return, the hull's final x and how they ended.
+EPISODES = pybox2d.Episodes(
+    name="bipedal walker episodes",
+    label="scripted walker",
+    heuristic=lambda env, controller, obs: heuristic(controller, obs),
+    start=heuristic_start,
+    reference_controller=_reference_walker,
+    ending=ending,
+    final=(
+        "final hull x",
+        lambda env, state: physics.body_position(bw.walker_world(env.constants), state.world)[bw.HULL, 0],
+        lambda ref: ref.env.unwrapped.hull.position[0],
+    ),
+)
 
 
 def cold_steps(at_one: int, least: int, label: str = "step") -> p.CheckFn:
@@ -624,8 +505,8 @@ SPEC = p.ParitySpec(
     checks=p.chain(
         p.resets(at_one=1000, least=100),
         cold_steps(1000, 100),
-        episodes_under(False, at_one=300, least=60),
-        episodes_under(True, at_one=100, least=20),
+        pybox2d.episodes_under(EPISODES, False, at_one=300, least=60),
+        pybox2d.episodes_under(EPISODES, True, at_one=100, least=20),
     ),
     reference=reference,
     library="gymnasium",

@@ -513,6 +513,9 @@ class LunarLander(Environment[LunarLanderState, LunarLanderParams]):
     def __init__(self, continuous: bool = False):
         self.continuous = bool(continuous)
 
+    def __repr__(self) -> str:
+        return f"{self.name}(continuous=True)" if self.continuous else super().__repr__()
+
     def observe(self, state, params):
         """`float32[8]`, the reference's observation of `state`."""
         return observation(state)

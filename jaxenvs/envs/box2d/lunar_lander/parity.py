@@ -30,7 +30,6 @@ import numpy as np
 from jaxenvs import parity as p
 from jaxenvs.envs.box2d import pybox2d
 from jaxenvs.envs.box2d.lunar_lander import env as ll
-from jaxenvs.parity import stats
 from jaxenvs.parity.reference import elapsed_steps, set_elapsed_steps
 
 # The bodies' fields, `[3, ...]` in creation order (lander, left leg, right leg).
@@ -47,8 +46,6 @@ CONTACT_MARGIN = pybox2d.CONTACT_MARGIN
 # length (the play's episodes last 100 to 1,000 steps and reach the ground late).
 CONTACT_ROUNDS = 8
 ROUND_STEPS = 1000
-# whole episodes run this many envs at a time (`jax_episodes`): one compile for every size
-EPISODE_CHUNK = 64
 
 
 def _bodies(env: Any) -> list[Any]:
@@ -370,14 +367,13 @@ def heuristic(obs: jax.Array, continuous: bool) -> jax.Array:
 # whole episodes under a policy
 
 
-def ending(length: np.ndarray, last_reward: np.ndarray, terminated: np.ndarray) -> np.ndarray:
+def ending(terminated: np.ndarray, last_reward: np.ndarray) -> np.ndarray:
     """How each episode ended: "crash" (the body touched the ground, or off screen: -100),
     "asleep" (came to rest: +100), or "cut" (the time limit).
 
     Args:
-        length: each episode's length (its shape is the result's).
-        last_reward: each episode's last reward.
         terminated: whether each episode ended by itself (else it was cut).
+        last_reward: each episode's last reward.
 
     Returns:
         One string per episode.
@@ -385,142 +381,24 @@ def ending(length: np.ndarray, last_reward: np.ndarray, terminated: np.ndarray) 
     return np.where(~terminated, "cut", np.where(last_reward > 0, "asleep", "crash"))
 
 
-def reference_episodes(ref: LanderReference, num_episodes: int, seed: int, controller: bool, limit: int):
-    """The reference's episodes, seeds `seed`, `seed + 1`, ..., under its `heuristic` or uniform
-    random actions (the action space seeded).
-
-    Args:
-        ref: the reference.
-        num_episodes: how many episodes.
-        seed: the first episode's seed.
-        controller: gymnasium's `heuristic` (else uniform random actions).
-        limit: each episode is cut here.
-
-    Returns:
-        `(lengths, returns, endings)`, numpy arrays of `num_episodes` each.
-    """
+def _reference_controller(ref: LanderReference) -> Any:
+    """gymnasium's `heuristic` on the reference's lander, as `obs -> action`."""
     from gymnasium.envs.box2d.lunar_lander import heuristic as ref_heuristic
 
-    lengths, returns, last, terminated = [], [], [], []
-    for i in range(num_episodes):
-        obs = ref.reset(seed + i)
-        u = ref.env.unwrapped
-        length, total, r, te = 0, 0.0, 0.0, False
-        while length < limit:
-            if controller:
-                a = ref_heuristic(u, obs)
-                a = np.asarray(a, np.float32) if u.continuous else int(a)
-            else:
-                a = ref.env.action_space.sample()
-            obs, r, te, tr, _ = ref.step(a)
-            length, total = length + 1, total + r
-            if te or tr:
-                break
-        lengths.append(length)
-        returns.append(total)
-        last.append(r)
-        terminated.append(te)
-    return (
-        np.asarray(lengths),
-        np.asarray(returns),
-        ending(np.asarray(lengths), np.asarray(last), np.asarray(terminated)),
-    )
+    u = ref.env.unwrapped
+    return lambda obs: np.asarray(ref_heuristic(u, obs), np.float32) if u.continuous else int(ref_heuristic(u, obs))
 
 
-def jax_episodes(env: Any, params: Any, num_episodes: int, seed: int, controller: bool, limit: int):
-    """`(lengths, returns, endings)` of the first episode of `num_episodes` vmapped raw envs under
-    `heuristic` (`controller`) or uniform random actions, each cut at `limit`.
-
-    One compiled loop per env object serves both policies (`controller` is traced), every
-    cut and every number of episodes (`EPISODE_CHUNK` envs at a time, each episode drawn from
-    its own key), so that a run compiles it once.
-
-    Args:
-        env: the raw JAX env.
-        params: its params.
-        num_episodes: how many envs (one episode each).
-        seed: the seed of the envs' keys.
-        controller: `heuristic` (else uniform random actions).
-        limit: each episode is cut here.
-
-    Returns:
-        `(lengths, returns, endings)`, numpy arrays of `num_episodes` each.
-    """
-    from jaxenvs.parity.collect import bucketed, compiled
-
-    continuous = bool(env.continuous)
-    space = env.action_space(params)
-
-    def run(keys, params, controller, limit):
-        n = keys.shape[0]
-        obs, state = jax.vmap(env.reset, in_axes=(0, None))(keys, params)
-
-        def step(k, s, o):
-            action = jnp.where(controller, heuristic(o, continuous), space.sample(jax.random.fold_in(k, 1)))
-            return env.step(k, s, action, params)
-
-        def cond(carry):
-            t, *_, done, _, _, _ = carry
-            return (t < limit) & ~jnp.all(done)
-
-        def body(carry):
-            t, state, obs, done, length, ret, last = carry
-            ks = jax.vmap(jax.random.fold_in, in_axes=(0, None))(keys, t + 1)
-            o, s, r, te, tr, _ = jax.vmap(step)(ks, state, obs)
-            alive = ~done
-            keep = lambda new, old: jnp.where(alive.reshape((n,) + (1,) * (new.ndim - 1)), new, old)  # noqa: E731
-            return (
-                t + 1,
-                jax.tree.map(keep, s, state),
-                keep(o, obs),
-                done | (alive & te),
-                length + alive,
-                ret + jnp.where(alive, r, 0.0),
-                jnp.where(alive, r, last),
-            )
-
-        zeros = jnp.zeros(n, jnp.float32)
-        init = (jnp.int32(0), state, obs, jnp.zeros(n, bool), jnp.zeros(n, jnp.int32), zeros, zeros)
-        _, _, _, done, length, ret, last = jax.lax.while_loop(cond, body, init)
-        return length, ret, last, done
-
-    episodes = compiled(env, "lunar lander episodes", lambda: jax.jit(run))
-    keys = jax.random.split(jax.random.key(seed), num_episodes)
-    # EPISODE_CHUNK envs at a time, so that every number of episodes runs the one compiled loop
-    chunked = bucketed(episodes, (0, None, None, None), EPISODE_CHUNK)
-    out = chunked(keys, params, jnp.asarray(controller), jnp.int32(limit))
-    length, ret, last, done = (np.asarray(x) for x in out)
-    return length, ret, ending(length, last, done)
-
-
-def episodes_under(controller: bool, at_one: int, least: int) -> p.CheckFn:
-    """Whole episodes on both sides: length and return (`stats.mean_check`) and how they ended
-    (crash, asleep, cut: `stats.chi_square_check`), under the reference's controller or
-    uniform random actions.
-
-    Args:
-        controller: the reference's `heuristic` (else uniform random actions).
-        at_one: episodes a side at scale 1.
-        least: episodes at the smallest scale.
-
-    Returns:
-        A check function.
-    """
-    label = "heuristic controller" if controller else "random policy"
-
-    def check(ctx: p.Context) -> list:
-        n, seed = ctx.size(at_one, least), ctx.seed + (7 if controller else 3)
-        limit = int(ctx.params.max_steps_in_episode)
-        env = getattr(ctx.env, "unwrapped", ctx.env)
-        ref_len, ref_ret, ref_end = reference_episodes(ctx.reference, n, seed, controller, limit)
-        length, ret, end = jax_episodes(env, ctx.params, n, seed, controller, limit)
-        return [
-            stats.mean_check(f"{label} episode length", length, ref_len, seed),
-            stats.mean_check(f"{label} episode return", ret, ref_ret, seed + 1),
-            *stats.chi_square_check(f"{label} episode ending", list(end), list(ref_end)),
-        ]
-
-    return check
+# Whole episodes under the reference's controller (`heuristic`, which keeps no state) or uniform
+# random actions, compared by length, return and how they ended.
+EPISODES = pybox2d.Episodes(
+    name="lunar lander episodes",
+    label="heuristic controller",
+    heuristic=lambda env, controller, obs: (controller, heuristic(obs, bool(env.continuous))),
+    start=tuple,
+    reference_controller=_reference_controller,
+    ending=ending,
+)
 
 
 def cold_steps(at_one: int, least: int, label: str = "step") -> p.CheckFn:
@@ -571,8 +449,8 @@ SPEC = p.ParitySpec(
         ),
         cold_steps(1000, 100),
         p.on(p.variant(reference, enable_wind=True), cold_steps(500, 50, "wind")),
-        episodes_under(False, at_one=300, least=60),
-        episodes_under(True, at_one=200, least=40),
+        pybox2d.episodes_under(EPISODES, False, at_one=300, least=60),
+        pybox2d.episodes_under(EPISODES, True, at_one=200, least=40),
     ),
     reference=reference,
     library="gymnasium",
