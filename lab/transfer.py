@@ -15,11 +15,12 @@ time limit.
 ```bash
 python examples/ppo.py --continuous --env BipedalWalker-v3 --save runs/walker.msgpack ...
 python -m lab.transfer runs/walker.msgpack --episodes 200
-``` The returns are compared with
-`jaxenvs.parity.stats.mean_check` (Welch's t where both means are near normal, else a
-permutation test) at one env's family-wise level (`ALPHA_ENV`), and the power of that test to
-detect a shift of `--shift` in the mean return is stated (normal approximation, the two
-samples' own spread).
+```
+
+The returns are compared with `jaxenvs.parity.stats.mean_check` (Welch's t where both means
+are near normal, else a permutation test) at one env's family-wise level (`ALPHA_ENV`), and the
+power of that test to detect a shift of `--shift` in the mean return is stated (normal
+approximation, the two samples' own spread).
 """
 
 from __future__ import annotations
