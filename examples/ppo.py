@@ -685,16 +685,15 @@ def greedy_policy(network, weights, settings, action_space):
     (training's `ClipAction`). Under `--continuous` the observations are first normalized as in
     training (`NormalizeObservation`, the statistics saved at its end, then frozen).
     """
-    if not settings["continuous"]:
-        if isinstance(action_space, spaces.Box):  # a Box action space trained without --continuous
-            return lambda obs: jnp.clip(network.apply(weights, obs)[0][0], action_space.low, action_space.high)
-        return lambda obs: jnp.argmax(network.apply(weights, obs)[0], axis=-1)
-    mean = jnp.asarray(settings["observation_mean"], jnp.float32)
-    scale = jnp.asarray(settings["observation_scale"], jnp.float32)
+    discrete = not isinstance(action_space, spaces.Box)
+    mean = jnp.asarray(settings.get("observation_mean", 0.0), jnp.float32)
+    scale = jnp.asarray(settings.get("observation_scale", 1.0), jnp.float32)
 
     def act(obs):
-        (action_mean, _), _ = network.apply(weights, (jnp.asarray(obs, jnp.float32) - mean) / scale)
-        return jnp.clip(action_mean, action_space.low, action_space.high)
+        policy, _ = network.apply(weights, (jnp.asarray(obs, jnp.float32) - mean) / scale)
+        if discrete:
+            return jnp.argmax(policy, axis=-1)
+        return jnp.clip(policy[0], action_space.low, action_space.high)
 
     return act
 
