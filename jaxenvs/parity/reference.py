@@ -27,11 +27,30 @@ __all__ = [
     "Reference",
     "Scramble",
     "elapsed_steps",
+    "episode_seeds",
     "set_elapsed_steps",
 ]
 
 Policy = Callable[["Reference", np.random.Generator], Any]
 Scramble = Callable[["Reference", np.random.Generator], None]
+
+
+def episode_seeds(seed: int, n: int) -> list[int]:
+    """The reference's reset seeds for `n` episodes (or resets) of a check seeded `seed`.
+
+    Drawn from `numpy.random.SeedSequence(seed)`, not `seed, seed + 1, ...`: with consecutive
+    seeds a run at seed 1 would replay all but one of seed 0's reference episodes, so that runs
+    at several seeds would compare their JAX samples with one reference sample. Each value is
+    below 2**31, as every reference library takes it.
+
+    Args:
+        seed: the check's seed.
+        n: how many seeds.
+
+    Returns:
+        `n` ints; the first `k` of them do not depend on `n`.
+    """
+    return [int(s) for s in np.random.SeedSequence(seed).generate_state(n, np.uint32) >> 1]
 
 
 @dataclasses.dataclass(kw_only=True)
@@ -230,7 +249,7 @@ class Reference:
 
         Args:
             num_episodes: how many episodes.
-            seed: the first episode's seed (then `seed + 1`, ...).
+            seed: the seed of the actions and of the episodes' reset seeds (`episode_seeds`).
             max_steps: each episode is cut here.
 
         Returns:
@@ -238,8 +257,8 @@ class Reference:
         """
         rng = np.random.default_rng(seed)
         out: list[tuple] = []
-        for episode in range(num_episodes):
-            self.reset(seed + episode)
+        for episode, reset_seed in enumerate(episode_seeds(seed, num_episodes)):
+            self.reset(reset_seed)
             for _ in range(max_steps):
                 if self._record(out, self.state(), self.sample_action(rng), episode):
                     break
@@ -265,14 +284,15 @@ class Reference:
 
         Args:
             n: how many resets.
-            seed: the first reset's seed (then `seed + 1`, ...).
+            seed: the seed of the resets' seeds (`episode_seeds`), or of the one seeded stream.
 
         Returns:
             `(states, observations)`, each stacked along a new first axis.
         """
         states, obs = [], []
+        seeds = episode_seeds(seed, n)
         for i in range(n):  # a reset of its own seed each, or one seeded env reset n times
-            obs.append(self.reset(seed + i if self.seeds_each_reset else None if i else seed))
+            obs.append(self.reset(seeds[i] if self.seeds_each_reset else None if i else seed))
             states.append(self.state())
         return stack_rows(states), stack_rows(obs)
 

@@ -10,6 +10,7 @@ import jaxenvs
 from jaxenvs.envs.classic.acrobot.parity import SPEC as ACROBOT
 from jaxenvs.envs.classic.cartpole.parity import SPEC as CARTPOLE
 from jaxenvs.parity import FieldPolicy, harness, stats, verdict
+from jaxenvs.parity.reference import episode_seeds
 
 pytest.importorskip("gymnasium")
 pytest.importorskip("scipy")
@@ -112,6 +113,19 @@ def test_result_decides_its_p_values_together():
     assert result.decide(0.01).passed
     result = verdict.ParityResult("x", "ref", [stats.p_value_check("t", 10, 1e-4, "")] * 1)
     assert not result.decide(0.01).passed and result.num_tests == 1
+
+
+def test_runs_at_consecutive_seeds_draw_other_reference_episodes():
+    """A run at seed 1 resets the reference at other seeds than a run at seed 0 (not seed 0's
+    shifted by one), so runs at several seeds compare independent reference samples."""
+    first, second = episode_seeds(0, 50), episode_seeds(1, 50)
+    assert not set(first) & set(second)
+    assert episode_seeds(0, 20) == first[:20]
+    assert all(0 <= s < 2**31 for s in first + second)
+    ref = CARTPOLE.reference("CartPole-v1")
+    run_0, run_1 = (ref.sample_resets(20, seed)[1] for seed in (0, 1))
+    assert not {tuple(x) for x in run_0} & {tuple(x) for x in run_1}
+    np.testing.assert_array_equal(ref.sample_resets(20, 0)[1], run_0)
 
 
 def test_two_stage_draws_more_only_when_borderline():

@@ -20,6 +20,7 @@ import numpy as np
 
 from jaxenvs.envs.box2d import physics
 from jaxenvs.parity import stats
+from jaxenvs.parity.reference import episode_seeds
 
 # The bodies' fields, `[B, ...]` in creation order, as both sides name them.
 BODY_FIELDS = ("center", "angle", "linear_velocity", "angular_velocity")
@@ -199,14 +200,15 @@ class Episodes:
 
 
 def reference_episodes(episodes: Episodes, ref: Any, num_episodes: int, seed: int, controller: bool, limit: int):
-    """The reference's episodes, seeds `seed`, `seed + 1`, ..., under its scripted controller (a
-    fresh one per episode) or uniform random actions (the action space seeded).
+    """The reference's episodes, reset seeds `episode_seeds(seed, num_episodes)`, under its
+    scripted controller (a fresh one per episode) or uniform random actions (the action space
+    seeded with the episode's seed).
 
     Args:
         episodes: the env's episodes.
         ref: the reference.
         num_episodes: how many episodes.
-        seed: the first episode's seed.
+        seed: the seed of the episodes' seeds.
         controller: the reference's controller (else uniform random actions).
         limit: each episode is cut here.
 
@@ -215,8 +217,8 @@ def reference_episodes(episodes: Episodes, ref: Any, num_episodes: int, seed: in
         None without `episodes.final`).
     """
     lengths, returns, last, terminated, finals = [], [], [], [], []
-    for i in range(num_episodes):
-        obs = ref.reset(seed + i)
+    for episode_seed in episode_seeds(seed, num_episodes):
+        obs = ref.reset(episode_seed)
         act = episodes.reference_controller(ref) if controller else None
         length, total, r, te = 0, 0.0, 0.0, False
         while length < limit:

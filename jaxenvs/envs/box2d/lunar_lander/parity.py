@@ -30,7 +30,7 @@ import numpy as np
 from jaxenvs import parity as p
 from jaxenvs.envs.box2d import pybox2d
 from jaxenvs.envs.box2d.lunar_lander import env as ll
-from jaxenvs.parity.reference import elapsed_steps, set_elapsed_steps
+from jaxenvs.parity.reference import elapsed_steps, episode_seeds, set_elapsed_steps
 
 # The bodies' fields, `[3, ...]` in creation order (lander, left leg, right leg).
 BODY_FIELDS = pybox2d.BODY_FIELDS
@@ -313,21 +313,21 @@ def half_in_contact(ref: Any, n: int, seed: int) -> Any:
     """`n` cold-started steps of the reference's own play (`mixed_policy`), half of them in
     contact (`in_contact`) and half in free flight, each half in the order played: the play
     touches the ground in about one step in eight, and the contact steps are those a two-sample
-    test needs many of. Play continues in rounds of `n` steps (seeds `seed`, `seed + 1`, ...)
+    test needs many of. Play continues in rounds of `n` steps (seeds `episode_seeds(seed, CONTACT_ROUNDS)`)
     until both halves are full (at least `ROUND_STEPS` steps a round, so that episodes reach the
     ground; at most `CONTACT_ROUNDS` rounds; then the halves are as full as the play made them).
 
     Args:
         ref: the reference (`LanderReference`).
         n: how many steps.
-        seed: the first round's seed.
+        seed: the seed of the rounds' seeds.
 
     Returns:
         The transitions: the contact half first.
     """
     contact, free = [], []
-    for r in range(CONTACT_ROUNDS):
-        data = ref.transitions(max(n, ROUND_STEPS), seed + r, None, pybox2d.reinject)
+    for round_seed in episode_seeds(seed, CONTACT_ROUNDS):
+        data = ref.transitions(max(n, ROUND_STEPS), round_seed, None, pybox2d.reinject)
         touching = in_contact(ref, data)
         contact.append(data.select(touching))
         free.append(data.select(~touching))
