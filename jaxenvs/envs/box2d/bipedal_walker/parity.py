@@ -257,8 +257,37 @@ def from_jax(state: bw.BipedalWalkerState) -> dict[str, Any]:
     }
 
 
+class WalkerReference(p.GymnasiumReference):
+    """gymnasium's BipedalWalker, each episode in a fresh `b2World`.
+
+    gymnasium's walker keeps one `b2World` for the env's life (its LunarLander builds one each
+    reset). Box2D recycles the broad phase's proxy ids of the bodies a reset destroys, and the
+    ids decide the order in which contacts are made, hence solved, so an episode depends on how
+    many the env played before it, measurably in the episodes' statistics (docs/box2d.md).
+    Built afresh, an episode depends on its seed alone, and its contacts are made in the order
+    ours models (a fresh world's), as they are in an injected state (`write_state`).
+    """
+
+    def reset(self, seed: int | None = None) -> Any:
+        """Destroy the episode's bodies and world, then gymnasium's reset in a new world.
+
+        Args:
+            seed: gymnasium's `reset(seed=)`.
+
+        Returns:
+            The first observation.
+        """
+        if self.env is not None:
+            import Box2D
+
+            u = self.env.unwrapped
+            u._destroy()
+            u.world = Box2D.b2World()
+        return super().reset(seed)
+
+
 def reference(env_id: str, **settings: Any) -> p.GymnasiumReference:
-    """gymnasium's `env_id` as a reference.
+    """gymnasium's `env_id` as a reference (`WalkerReference`: each episode in a fresh world).
 
     Args:
         env_id: `BipedalWalker-v3` or `BipedalWalkerHardcore-v3`.
@@ -267,7 +296,7 @@ def reference(env_id: str, **settings: Any) -> p.GymnasiumReference:
     Returns:
         The reference.
     """
-    return p.GymnasiumReference(
+    return WalkerReference(
         make=pybox2d.gymnasium_maker(env_id, settings),
         read_state=read_state,
         write_state=write_state,
