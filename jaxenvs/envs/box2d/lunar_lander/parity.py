@@ -313,9 +313,10 @@ def half_in_contact(ref: Any, n: int, seed: int) -> Any:
     """`n` cold-started steps of the reference's own play (`mixed_policy`), half of them in
     contact (`in_contact`) and half in free flight, each half in the order played: the play
     touches the ground in about one step in eight, and the contact steps are those a two-sample
-    test needs many of. Play continues in rounds of `n` steps (seeds `episode_seeds(seed, CONTACT_ROUNDS)`)
-    until both halves are full (at least `ROUND_STEPS` steps a round, so that episodes reach the
-    ground; at most `CONTACT_ROUNDS` rounds; then the halves are as full as the play made them).
+    test needs many of. Play continues in rounds of `n` steps (their seeds
+    `episode_seeds(seed, CONTACT_ROUNDS)`) until both halves are full (at least `ROUND_STEPS`
+    steps a round, so that episodes reach the ground; at most `CONTACT_ROUNDS` rounds; then the
+    halves are as full as the play made them).
 
     Args:
         ref: the reference (`LanderReference`).
