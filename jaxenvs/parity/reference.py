@@ -290,9 +290,10 @@ class Reference:
             `(states, observations)`, each stacked along a new first axis.
         """
         states, obs = [], []
-        seeds = episode_seeds(seed, n)
-        for i in range(n):  # a reset of its own seed each, or one seeded env reset n times
-            obs.append(self.reset(seeds[i] if self.seeds_each_reset else None if i else seed))
+        # a reset of its own seed each, or one seeded env reset n times
+        seeds = episode_seeds(seed, n) if self.seeds_each_reset else [seed] + [None] * (n - 1)
+        for reset_seed in seeds:
+            obs.append(self.reset(reset_seed))
             states.append(self.state())
         return stack_rows(states), stack_rows(obs)
 

@@ -120,8 +120,7 @@ def write_state(env: Any, state: dict[str, Any]) -> None:
     from gymnasium.envs.box2d.bipedal_walker import HULL_FD, LEG_FD, LOWER_FD, ContactDetector
 
     u = env.unwrapped
-    u._destroy()
-    u.world = Box2D.b2World()
+    _new_world(u)
     u.world.contactListener_bug_workaround = ContactDetector(u)
     u.world.contactListener = u.world.contactListener_bug_workaround
     x = [float(v) for v in tr.REFERENCE.terrain_x]
@@ -278,12 +277,17 @@ class WalkerReference(p.GymnasiumReference):
             The first observation.
         """
         if self.env is not None:
-            import Box2D
-
-            u = self.env.unwrapped
-            u._destroy()
-            u.world = Box2D.b2World()
+            _new_world(self.env.unwrapped)
         return super().reset(seed)
+
+
+def _new_world(u: Any) -> None:
+    """Destroy gymnasium's walker's bodies and give it a new, empty `b2World` (what
+    `write_state` builds on, and `WalkerReference.reset` resets in)."""
+    import Box2D
+
+    u._destroy()
+    u.world = Box2D.b2World()
 
 
 def reference(env_id: str, **settings: Any) -> p.GymnasiumReference:
